@@ -1,0 +1,65 @@
+// The layers of DESIGN section 1, enforced here rather than remembered:
+// vscode only in src/host and src/extension.ts; src/core never touches vscode, host, cli or webview;
+// src/shared imports nothing outside itself; webview imports only src/shared (and zod only as types).
+import tseslint from 'typescript-eslint';
+
+const vscodeBan = { name: 'vscode', message: 'Only src/host/** and src/extension.ts may import vscode.' };
+const layer = (patterns) => ['error', { paths: [vscodeBan], patterns }];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '**/*.mjs', '**/*.js'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/core/**', 'src/cli/**', 'src/server/**', 'bench/**'],
+    rules: {
+      'no-restricted-imports': layer([
+        { group: ['**/host/**', '**/host'], message: 'The core and the CLI know no editor: do not import src/host.' },
+        { group: ['**/webview/**'], message: 'Do not import the webview from node code.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/core/**'],
+    rules: {
+      'no-restricted-imports': layer([
+        { group: ['**/host/**', '**/host', '**/cli/**', '**/cli'], message: 'src/core knows no host: use a port (src/core/ports.ts).' },
+        { group: ['**/webview/**'], message: 'Do not import the webview from the core.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': layer([
+        { group: ['**/core/**', '**/host/**', '**/cli/**', '**/server/**', '**/webview/**', 'node:*'], message: 'src/shared imports nothing outside itself.' },
+      ]),
+    },
+  },
+  {
+    files: ['webview/**'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [vscodeBan, { name: 'zod', message: 'The webview never loads zod: import types only.', allowTypeImports: true }],
+          patterns: [
+            { group: ['**/src/core/**', '**/src/host/**', '**/src/cli/**', '**/src/server/**', 'node:*'], message: 'The webview imports only src/shared.' },
+            { group: ['**/shared/events', '**/shared/protocol'], message: 'These modules hold zod schemas: import their types only.', allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/unit/**', 'test/webview/**'],
+    rules: { 'no-restricted-imports': layer([]) },
+  },
+);

@@ -1,0 +1,41 @@
+import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
+
+/** The index entry of one thread. */
+export interface ThreadMeta {
+  id: string;
+  /** The first line of the first task, for lists. */
+  title: string;
+  /** The thread of the run that delegated to this one; null for a top-level thread. */
+  parentThreadId: string | null;
+  /** The agent that owns the thread (the supervisor for top-level threads). */
+  agent: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface LoadedThread {
+  meta: ThreadMeta;
+  events: RunEvent[];
+  /** What went wrong while reading (a torn last line, a bad record), each a full sentence. */
+  warnings: string[];
+}
+
+/**
+ * Threads as append-only JSONL files of RunEvents plus an index written atomically.
+ * Reading tolerates a torn last line; runs left open by a crash are closed as `interrupted` on load.
+ */
+export interface ThreadStore {
+  /** Creates the thread if it is new, else loads it. Must be called before appending to a thread. */
+  open(meta: Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>): Promise<LoadedThread>;
+  /** Stamps the next seq of the event's thread and queues the line; returns the stamped event. */
+  append(event: UnsequencedRunEvent): RunEvent;
+  /** Resolves when everything appended so far is on disk. */
+  flush(): Promise<void>;
+  get(threadId: string): Promise<LoadedThread | undefined>;
+  /** The thread and all its descendant threads, their events merged in time order. */
+  getFamily(threadId: string): Promise<LoadedThread | undefined>;
+  /** Every thread, most recently updated first. */
+  list(): Promise<ThreadMeta[]>;
+  /** Deletes the thread and its descendants; false when there was no such thread. */
+  delete(threadId: string): Promise<boolean>;
+}

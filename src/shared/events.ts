@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+/**
+ * RunEvent: the one event type spoken by the engine, the thread store, the CLI and the webview.
+ * Versioned (`v: 1`); `seq` is strictly increasing per thread; `ts` is epoch milliseconds.
+ * The webview imports only the types from this file (never zod at runtime).
+ */
+
+export const usageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  totalTokens: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const runStatusSchema = z.enum(['ok', 'error', 'cancelled', 'timeout', 'interrupted']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+const base = {
+  v: z.literal(1),
+  threadId: z.string().min(1),
+  runId: z.string().min(1),
+  seq: z.number().int().nonnegative(),
+  ts: z.number(),
+};
+
+export const runStartedSchema = z.object({
+  ...base,
+  kind: z.literal('run.started'),
+  /** null for the top run of a thread. */
+  parentRunId: z.string().nullable(),
+  /** The parent run's thread, for child runs (each child works in its own child thread). */
+  parentThreadId: z.string().nullable().optional(),
+  /** The parent's tool call that started this run, for child runs. */
+  parentToolCallId: z.string().optional(),
+  agent: z.string(),
+  /** Agent names from the top of the tree down to this run, this run's agent last. */
+  agentPath: z.array(z.string()),
+  depth: z.number().int().nonnegative(),
+  task: z.string(),
+  model: z.string(),
+});
+
+export const textDeltaSchema = z.object({ ...base, kind: z.literal('text.delta'), text: z.string() });
+
+export const toolStartedSchema = z.object({
+  ...base,
+  kind: z.literal('tool.started'),
+  toolCallId: z.string(),
+  tool: z.string(),
+  input: z.unknown(),
+});
+
+export const toolFinishedSchema = z.object({
+  ...base,
+  kind: z.literal('tool.finished'),
+  toolCallId: z.string(),
+  tool: z.string(),
+  output: z.unknown(),
+  isError: z.boolean(),
+});
+
+export const approvalDecisionSchema = z.enum(['approved', 'denied']);
+export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
+
+export const approvalRequestedSchema = z.object({
+  ...base,
+  kind: z.literal('approval.requested'),
+  approvalId: z.string(),
+  toolCallId: z.string(),
+  tool: z.string(),
+  input: z.unknown(),
+  /** Why this needs the user's approval, in a sentence. */
+  reason: z.string().optional(),
+});
+
+export const approvalResolvedSchema = z.object({
+  ...base,
+  kind: z.literal('approval.resolved'),
+  approvalId: z.string(),
+  toolCallId: z.string(),
+  tool: z.string(),
+  input: z.unknown(),
+  decision: approvalDecisionSchema,
+});
+
+export const runFinishedSchema = z.object({
+  ...base,
+  kind: z.literal('run.finished'),
+  status: runStatusSchema,
+  output: z.string(),
+  error: z.string().optional(),
+  bailed: z.boolean().optional(),
+  usage: usageSchema,
+  durationMs: z.number().nonnegative(),
+});
+
+export const warningSchema = z.object({ ...base, kind: z.literal('warning'), message: z.string() });
+
+export const runEventSchema = z.discriminatedUnion('kind', [
+  runStartedSchema,
+  textDeltaSchema,
+  toolStartedSchema,
+  toolFinishedSchema,
+  approvalRequestedSchema,
+  approvalResolvedSchema,
+  runFinishedSchema,
+  warningSchema,
+]);
+
+export type RunEvent = z.infer<typeof runEventSchema>;
+export type RunEventKind = RunEvent['kind'];
+export type RunEventOf<K extends RunEventKind> = Extract<RunEvent, { kind: K }>;
+/** An event before the store stamps it with `seq`. */
+export type UnsequencedRunEvent = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'seq'> : never) : never;

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { RunEvent } from './events';
+
+/**
+ * Messages between the extension host and the panel webview, one union per direction.
+ * The host validates every inbound message (WebviewToHost) with zod and drops what fails;
+ * the webview trusts the host and imports only the types from here.
+ */
+
+const MAX_PROMPT_CHARS = 100_000;
+const id = z.string().min(1).max(200);
+
+export const webviewToHostSchema = z.discriminatedUnion('type', [
+  /** The webview has loaded and wants the current state. */
+  z.object({ type: z.literal('ready') }),
+  /** The user sent a prompt in the current thread (or a new one when there is none). */
+  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
+  /** Stop every run of the current thread. */
+  z.object({ type: z.literal('cancel') }),
+  z.object({ type: z.literal('newThread') }),
+  z.object({ type: z.literal('openThread'), threadId: id }),
+  z.object({ type: z.literal('resolveApproval'), approvalId: id, decision: z.enum(['approved', 'denied']) }),
+]);
+export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
+
+export interface ThreadSummary {
+  id: string;
+  title: string;
+  updatedAt: number;
+}
+
+export interface PanelConfig {
+  /** The model spec in use, or '' when none is configured. */
+  model: string;
+  agents: { name: string; description: string }[];
+  /** Problems the user should fix (a bad profile, a missing model), each a full sentence. */
+  problems: string[];
+  trusted: boolean;
+}
+
+export type HostToWebview =
+  /** The whole state: sent on `ready` and when the current thread changes. */
+  | { type: 'state'; threadId: string | null; events: RunEvent[]; threads: ThreadSummary[]; config: PanelConfig; busy: boolean }
+  /** New events of the current thread, batched (at most one message per frame). */
+  | { type: 'events'; threadId: string; events: RunEvent[] }
+  | { type: 'threads'; threads: ThreadSummary[] }
+  | { type: 'config'; config: PanelConfig }
+  | { type: 'busy'; busy: boolean }
+  /** Something the user should know that is not part of a run: a bad message, a failed load. */
+  | { type: 'notice'; level: 'info' | 'error'; message: string };

@@ -1,0 +1,240 @@
+import type { ApprovalDecision, RunEvent, RunStatus, Usage } from './events';
+import { ZERO_USAGE, addUsage } from './usage';
+
+/**
+ * The run tree: what the webview shows, what the CLI prints and what the store folds on load.
+ * One pure reducer serves all three. Folding copies the tree's containers once per batch and each
+ * touched node once, so a batch of thousands of events costs what it touches, not the tree's size.
+ */
+
+export type RunState = 'running' | RunStatus;
+
+export interface ToolCallNode {
+  toolCallId: string;
+  tool: string;
+  input: unknown;
+  state: 'running' | 'done' | 'error';
+  output?: unknown;
+  approval?: { approvalId: string; reason?: string; decision?: ApprovalDecision };
+}
+
+export interface RunNode {
+  runId: string;
+  threadId: string;
+  parentRunId: string | null;
+  parentToolCallId?: string;
+  agent: string;
+  agentPath: string[];
+  depth: number;
+  task: string;
+  model: string;
+  state: RunState;
+  /** The streamed answer so far; the final output once finished. */
+  text: string;
+  output?: string;
+  error?: string;
+  bailed?: boolean;
+  usage: Usage;
+  durationMs?: number;
+  startedAt: number;
+  finishedAt?: number;
+  toolCalls: ToolCallNode[];
+  children: string[];
+  warnings: string[];
+}
+
+export interface RunTree {
+  runs: Readonly<Record<string, RunNode>>;
+  /** Top-level runs (no parent in this tree), in start order. */
+  roots: readonly string[];
+  /** Highest seq seen per thread. */
+  lastSeq: Readonly<Record<string, number>>;
+  /** Number of events folded; lets views skip work when nothing changed. */
+  version: number;
+}
+
+export const EMPTY_TREE: RunTree = Object.freeze({ runs: {}, roots: [], lastSeq: {}, version: 0 });
+
+/** Folds one event. Pure: the given tree is not changed. */
+export function reduceRunTree(tree: RunTree, event: RunEvent): RunTree {
+  return foldRunEvents(tree, [event]);
+}
+
+/** Folds a batch of events in order. Pure: the given tree is not changed. */
+export function foldRunEvents(tree: RunTree, events: readonly RunEvent[]): RunTree {
+  if (events.length === 0) return tree;
+  const draft = new Draft(tree);
+  for (const e of events) draft.apply(e);
+  return draft.finish();
+}
+
+class Draft {
+  private readonly runs: Record<string, RunNode>;
+  private roots: string[] | undefined;
+  private readonly lastSeq: Record<string, number>;
+  private readonly copied = new Set<string>();
+
+  constructor(private readonly tree: RunTree) {
+    this.runs = { ...tree.runs };
+    this.lastSeq = { ...tree.lastSeq };
+  }
+
+  finish(): RunTree {
+    return {
+      runs: this.runs,
+      roots: this.roots ?? this.tree.roots,
+      lastSeq: this.lastSeq,
+      version: this.tree.version + 1,
+    };
+  }
+
+  /** A writable copy of the node, made at most once per batch. */
+  private node(runId: string): RunNode | undefined {
+    const n = this.runs[runId];
+    if (!n || this.copied.has(runId)) return n;
+    const copy: RunNode = { ...n, toolCalls: n.toolCalls.slice(), children: n.children.slice(), warnings: n.warnings.slice() };
+    this.runs[runId] = copy;
+    this.copied.add(runId);
+    return copy;
+  }
+
+  private toolCall(run: RunNode, toolCallId: string): ToolCallNode | undefined {
+    // Recent calls are the likely target: search from the end.
+    for (let i = run.toolCalls.length - 1; i >= 0; i--) {
+      const call = run.toolCalls[i]!;
+      if (call.toolCallId === toolCallId) {
+        const copy = { ...call };
+        run.toolCalls[i] = copy;
+        return copy;
+      }
+    }
+    return undefined;
+  }
+
+  apply(e: RunEvent): void {
+    const prev = this.lastSeq[e.threadId];
+    if (prev === undefined || e.seq > prev) this.lastSeq[e.threadId] = e.seq;
+    if (e.kind === 'run.started') return this.start(e);
+    const run = this.node(e.runId);
+    if (!run) return; // an event for a run this tree never saw start: nothing to attach it to
+    switch (e.kind) {
+      case 'text.delta':
+        run.text += e.text;
+        return;
+      case 'tool.started':
+        run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: e.input, state: 'running' });
+        return;
+      case 'tool.finished': {
+        const call = this.toolCall(run, e.toolCallId);
+        if (call) {
+          call.state = e.isError ? 'error' : 'done';
+          call.output = e.output;
+        } else {
+          run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: undefined, state: e.isError ? 'error' : 'done', output: e.output });
+        }
+        return;
+      }
+      case 'approval.requested': {
+        const call = this.toolCall(run, e.toolCallId);
+        const approval = { approvalId: e.approvalId, ...(e.reason === undefined ? {} : { reason: e.reason }) };
+        if (call) call.approval = approval;
+        else run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: e.input, state: 'running', approval });
+        return;
+      }
+      case 'approval.resolved': {
+        const call = this.toolCall(run, e.toolCallId);
+        if (call?.approval) call.approval = { ...call.approval, decision: e.decision };
+        return;
+      }
+      case 'run.finished':
+        run.state = e.status;
+        run.output = e.output;
+        if (e.output) run.text = e.output;
+        if (e.error !== undefined) run.error = e.error;
+        if (e.bailed) run.bailed = true;
+        run.usage = e.usage;
+        run.durationMs = e.durationMs;
+        run.finishedAt = e.ts;
+        for (const call of run.toolCalls) if (call.state === 'running') call.state = 'error';
+        return;
+      case 'warning':
+        run.warnings.push(e.message);
+        return;
+    }
+  }
+
+  private start(e: Extract<RunEvent, { kind: 'run.started' }>): void {
+    const existing = this.runs[e.runId];
+    this.runs[e.runId] = {
+      runId: e.runId,
+      threadId: e.threadId,
+      parentRunId: e.parentRunId,
+      ...(e.parentToolCallId === undefined ? {} : { parentToolCallId: e.parentToolCallId }),
+      agent: e.agent,
+      agentPath: e.agentPath,
+      depth: e.depth,
+      task: e.task,
+      model: e.model,
+      state: 'running',
+      text: '',
+      usage: ZERO_USAGE,
+      startedAt: e.ts,
+      toolCalls: [],
+      // Children may have been announced before a replayed start; keep them.
+      children: existing ? existing.children.slice() : [],
+      warnings: [],
+    };
+    this.copied.add(e.runId);
+    const parent = e.parentRunId === null ? undefined : this.node(e.parentRunId);
+    if (parent) {
+      if (!parent.children.includes(e.runId)) parent.children.push(e.runId);
+    } else if (!(this.roots ?? this.tree.roots).includes(e.runId)) {
+      this.roots = [...(this.roots ?? this.tree.roots), e.runId];
+    }
+  }
+}
+
+export interface RunTotals {
+  usage: Usage;
+  /** Wall time of the run itself: children run inside it, so their time is not added. */
+  durationMs: number;
+  runs: number;
+  active: number;
+}
+
+/** Tokens and run counts rolled up over a run and all its descendants. */
+export function runTotals(tree: RunTree, runId: string, now: number = Date.now()): RunTotals {
+  const root = tree.runs[runId];
+  const totals: RunTotals = { usage: ZERO_USAGE, durationMs: 0, runs: 0, active: 0 };
+  if (!root) return totals;
+  totals.durationMs = root.durationMs ?? Math.max(0, now - root.startedAt);
+  const stack = [runId];
+  while (stack.length) {
+    const n = tree.runs[stack.pop()!];
+    if (!n) continue;
+    totals.runs++;
+    if (n.state === 'running') totals.active++;
+    totals.usage = addUsage(totals.usage, n.usage);
+    stack.push(...n.children);
+  }
+  return totals;
+}
+
+/** Runs of the tree in display order: each root, then its children depth first. */
+export function walkRuns(tree: RunTree): RunNode[] {
+  const out: RunNode[] = [];
+  const visit = (id: string) => {
+    const n = tree.runs[id];
+    if (!n) return;
+    out.push(n);
+    for (const c of n.children) visit(c);
+  };
+  for (const r of tree.roots) visit(r);
+  return out;
+}
+
+/** True while any run in the tree is still working. */
+export function isTreeActive(tree: RunTree): boolean {
+  for (const id in tree.runs) if (tree.runs[id]!.state === 'running') return true;
+  return false;
+}
