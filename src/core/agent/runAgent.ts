@@ -1,0 +1,101 @@
+import { isStepCount, streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage } from 'ai';
+import type { Usage } from '../../shared/events';
+import { ZERO_USAGE, addUsage } from '../../shared/usage';
+import type { AnyToolSpec } from '../tools/toolSpec';
+import type { EmitRunEvent } from './runEvents';
+import { errorText, toAiTools, type ToolRunIdentity } from './toAiTools';
+
+export interface AgentRunInput {
+  model: LanguageModel;
+  instructions: string;
+  /** The history, ending with the new user message. */
+  messages: ModelMessage[];
+  tools: readonly AnyToolSpec[];
+  maxSteps: number;
+  signal: AbortSignal;
+  identity: ToolRunIdentity;
+  emit: EmitRunEvent;
+  /** Retries of retryable provider errors (429, 5xx) inside one model call. */
+  maxRetries?: number;
+}
+
+export interface AgentRunOutcome {
+  /** `aborted` when the signal fired; the caller knows whether that was a cancel or a timeout. */
+  status: 'ok' | 'error' | 'aborted';
+  /** Everything the agent wrote, steps separated by a blank line. */
+  output: string;
+  error?: string;
+  usage: Usage;
+}
+
+/**
+ * One agent working on one task: streams the model with its tools until it stops (or runs out of
+ * steps) and turns the stream into RunEvents. Never throws: failures come back as the outcome.
+ */
+export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
+  const { emit } = input;
+  const started = new Set<string>();
+  let output = '';
+  let stepHasText = false;
+  let usage = ZERO_USAGE;
+  let error: string | undefined;
+  let aborted = false;
+  try {
+    const result = streamText({
+      model: input.model,
+      instructions: input.instructions,
+      messages: input.messages,
+      tools: toAiTools(input.tools, input.identity, emit, started),
+      stopWhen: isStepCount(input.maxSteps),
+      abortSignal: input.signal,
+      maxRetries: input.maxRetries ?? 2,
+      // Errors arrive as stream parts and end up in the outcome; the default handler would also log them.
+      onError: () => {},
+    });
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case 'start-step':
+          stepHasText = false;
+          break;
+        case 'text-delta': {
+          if (!part.text) break;
+          // Steps are separate messages: keep a paragraph break between their texts.
+          const text = !stepHasText && output ? `\n\n${part.text}` : part.text;
+          stepHasText = true;
+          output += text;
+          emit({ kind: 'text.delta', text });
+          break;
+        }
+        case 'tool-error':
+          // A call that never ran (unknown tool, input that failed its schema) still shows in the tree.
+          if (!started.has(part.toolCallId)) {
+            started.add(part.toolCallId);
+            emit({ kind: 'tool.started', toolCallId: part.toolCallId, tool: part.toolName, input: part.input });
+            emit({ kind: 'tool.finished', toolCallId: part.toolCallId, tool: part.toolName, output: errorText(part.error), isError: true });
+          }
+          break;
+        case 'finish-step':
+          usage = addUsage(usage, toUsage(part.usage));
+          break;
+        case 'error':
+          error = errorText(part.error);
+          break;
+        case 'abort':
+          aborted = true;
+          break;
+      }
+    }
+  } catch (e) {
+    if (input.signal.aborted) aborted = true;
+    else error = errorText(e);
+  }
+  if (aborted || input.signal.aborted) return { status: 'aborted', output, usage };
+  if (error !== undefined) return { status: 'error', output, error, usage };
+  return { status: 'ok', output, usage };
+}
+
+function toUsage(u: LanguageModelUsage): Usage {
+  const inputTokens = u.inputTokens ?? 0;
+  const outputTokens = u.outputTokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: u.totalTokens ?? inputTokens + outputTokens };
+}

@@ -1,0 +1,49 @@
+import { tool, type ToolSet } from 'ai';
+import type { AnyToolSpec, ToolCallContext } from '../tools/toolSpec';
+import type { EmitRunEvent } from './runEvents';
+
+export interface ToolRunIdentity {
+  runId: string;
+  threadId: string;
+}
+
+/**
+ * Adapts engine tools for one model call. Each execution emits `tool.started` before it runs and
+ * `tool.finished` after, from inside the call, so a tool's own events (a child run starting) are
+ * always ordered after its start in the thread.
+ */
+export function toAiTools(specs: readonly AnyToolSpec[], run: ToolRunIdentity, emit: EmitRunEvent, started: Set<string>): ToolSet {
+  const tools: ToolSet = {};
+  for (const spec of specs) {
+    tools[spec.name] = tool<unknown, unknown, Record<string, never>>({
+      description: spec.description,
+      inputSchema: spec.inputSchema,
+      execute: async (input: unknown, options) => {
+        const toolCallId = options.toolCallId;
+        started.add(toolCallId);
+        emit({ kind: 'tool.started', toolCallId, tool: spec.name, input });
+        const signal = options.abortSignal ?? new AbortController().signal;
+        const context: ToolCallContext = { ...run, toolCallId, signal };
+        try {
+          const output = await spec.execute(input, context);
+          emit({ kind: 'tool.finished', toolCallId, tool: spec.name, output, isError: isErrorResult(output) });
+          return output;
+        } catch (error) {
+          emit({ kind: 'tool.finished', toolCallId, tool: spec.name, output: errorText(error), isError: true });
+          throw error;
+        }
+      },
+    });
+  }
+  return tools;
+}
+
+/** Tools return `{ error: "..." }` for failures the model should see and act on. */
+function isErrorResult(output: unknown): boolean {
+  return typeof output === 'object' && output !== null && 'error' in output && typeof output.error === 'string';
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : JSON.stringify(error);
+}

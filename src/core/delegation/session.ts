@@ -1,0 +1,23 @@
+import type { RunEvent } from '../../shared/events';
+import type { EngineSettings } from '../engineSettings';
+import type { ModelResolver } from '../models/modelResolver';
+import type { Clock, Logger } from '../ports';
+import type { ProfileSet } from '../profiles/profile';
+import type { ThreadStore } from '../threads/threadStore';
+import type { RunRegistry } from './runRegistry';
+
+/**
+ * Everything one user request (and all the runs it sets off) works with. Settings, profiles and
+ * the model resolver are read once when the request starts, so a change applies to the next one.
+ */
+export interface Session {
+  store: ThreadStore;
+  registry: RunRegistry;
+  resolver: ModelResolver;
+  settings: EngineSettings;
+  profiles: ProfileSet;
+  clock: Clock;
+  logger: Logger;
+  /** Hands a stamped event to the engine's listeners. */
+  publish(event: RunEvent): void;
+}

@@ -1,0 +1,42 @@
+import type { Profile } from '../profiles/profile';
+import type { SupervisorSettings } from '../engineSettings';
+
+const ROLE = `You are the supervisor in a VS Code workspace. You answer the user's requests, and you can delegate
+work to subagents: specialists that share the open workspace with you but see only the task and the context you give them.`;
+
+const GUIDELINES = `How to delegate well:
+- Delegate when a task is self-contained and fits a subagent's description; answer simple questions yourself.
+- Give each subagent a complete, specific task: what to do, what to return, and any constraint. It cannot ask you questions and does not see this conversation, so put what it needs in \`context\`.
+- Independent pieces of work go in ONE delegate_task call with several agents: they run in parallel.
+- When the results come back, check them, resolve conflicts, and write the user one clear answer. Do not paste raw subagent output unless the user asked for it.
+- If a subagent failed, say so plainly and decide whether to retry, try another agent, or do the work yourself.`;
+
+const SOLO = `No subagents are available, so do the work yourself.`;
+
+/**
+ * The supervisor's system prompt: its role, each allowed agent as `name: description`, our
+ * delegation guidelines, then the user's own guidelines. `systemPrompt` in the settings replaces it all.
+ */
+export function supervisorPrompt(agents: readonly Profile[], settings: SupervisorSettings): string {
+  if (settings.systemPrompt?.trim()) return settings.systemPrompt;
+  const parts = [ROLE];
+  if (agents.length === 0) parts.push(SOLO);
+  else {
+    parts.push(`Subagents you can delegate to (with the delegate_task tool):\n${agents.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`);
+    parts.push(GUIDELINES);
+  }
+  if (settings.guidelines?.trim()) parts.push(`Guidelines from the user:\n${settings.guidelines.trim()}`);
+  return parts.join('\n\n');
+}
+
+/** The instructions of a subagent: its own, plus how to report back to whoever delegated to it. */
+export function subagentPrompt(profile: Profile, delegates: readonly Profile[]): string {
+  const parts = [profile.instructions.trim() || `You are the "${profile.name}" subagent: ${profile.description}`];
+  parts.push(`You work on a task delegated to you by another agent, in a VS Code workspace you share with it.
+You cannot ask the user questions: if something is unclear, make a reasonable assumption and say which.
+End with a concise, complete report of what you found or did; it is all your supervisor will see.`);
+  if (delegates.length > 0) {
+    parts.push(`You may delegate parts of your task (with delegate_task) to:\n${delegates.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`);
+  }
+  return parts.join('\n\n');
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+export const supervisorSettingsSchema = z.object({
+  /** Added to the supervisor's system prompt after our delegation guidelines. */
+  guidelines: z.string().optional(),
+  /** Replaces the supervisor's whole system prompt. */
+  systemPrompt: z.string().optional(),
+  /** Whom the supervisor may delegate to; absent or empty means every enabled profile. */
+  agents: z.array(z.string()).optional(),
+});
+export type SupervisorSettings = z.infer<typeof supervisorSettingsSchema>;
+
+/** The settings the engine reads at the start of every request. */
+export const engineSettingsSchema = z.object({
+  model: z.string().default(''),
+  maxDepth: z.number().int().min(0).max(5).default(1),
+  maxConcurrency: z.number().int().min(1).max(32).default(4),
+  supervisor: supervisorSettingsSchema.default({}),
+});
+export type EngineSettings = z.infer<typeof engineSettingsSchema>;
+
+export const DEFAULT_SETTINGS: EngineSettings = engineSettingsSchema.parse({});
+
+/** The name of the top-level agent of every thread, in events and in scripted models. */
+export const SUPERVISOR = 'supervisor';
+
+/** Model calls per run when the profile does not say. */
+export const DEFAULT_MAX_STEPS = 25;

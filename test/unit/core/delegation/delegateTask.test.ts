@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { agent, makeEngine } from '../engineHarness';
+import type { RunEventOf } from '../../../../src/shared/events';
+import type { RunResult } from '../../../../src/core/delegation/runHandle';
+
+const twoAgents = { a: agent('does a things'), b: agent('does b things') };
+
+function delegateOutput(events: ReturnType<typeof makeEngine>['events']): unknown {
+  const finished = events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'delegate_task');
+  return finished?.output;
+}
+
+describe('delegate_task', () => {
+  it('fans out to several agents in parallel and returns results in request order', async () => {
+    const h = makeEngine(
+      {
+        agents: {
+          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a', 'b'] } }] }, { text: 'all done' }],
+          a: [{ delayMs: 150, text: 'from a', usage: { inputTokens: 5, outputTokens: 3 } }],
+          b: [{ text: 'from b' }],
+        },
+      },
+      { agents: twoAgents },
+    );
+    const { threadId, done } = await h.engine.send({ prompt: 'go' });
+    const finished = await done;
+    await h.engine.whenQuiet(threadId);
+
+    expect(finished.status).toBe('ok');
+    expect(finished.output).toBe('all done');
+    const results = delegateOutput(h.events) as RunResult[];
+    expect(results.map((r) => [r.agent, r.status, r.output])).toEqual([
+      ['a', 'ok', 'from a'],
+      ['b', 'ok', 'from b'],
+    ]);
+    expect(results[0]!.usage).toEqual({ inputTokens: 5, outputTokens: 3, totalTokens: 8 });
+    // b has no delay: it finished while a was still waiting, so a slow child did not hold it up.
+    const order = h.events.filter((e) => e.kind === 'run.finished').map((e) => h.tree().runs[e.runId]!.agent);
+    expect(order).toEqual(['b', 'a', 'supervisor']);
+    // Each child ran in its own child thread under the supervisor's run.
+    const [root, ...children] = h.runs();
+    expect(root!.agent).toBe('supervisor');
+    expect(children.map((c) => [c.agent, c.depth, c.parentRunId, c.state])).toEqual([
+      ['a', 1, root!.runId, 'ok'],
+      ['b', 1, root!.runId, 'ok'],
+    ]);
+    expect(new Set(children.map((c) => c.threadId)).size).toBe(2);
+    expect(children.every((c) => c.threadId !== threadId)).toBe(true);
+  });
+
+  it('bounds parallel children by maxConcurrency', async () => {
+    const h = makeEngine(
+      {
+        agents: {
+          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a', 'b'] } }] }, { text: 'ok' }],
+          a: [{ delayMs: 50, text: 'A' }],
+          b: [{ text: 'B' }],
+        },
+      },
+      { agents: twoAgents, settings: { maxConcurrency: 1 } },
+    );
+    const { done } = await h.engine.send({ prompt: 'go' });
+    await done;
+    // One slot: b cannot start before a has finished.
+    const kinds = h.events.filter((e) => e.kind === 'run.started' || e.kind === 'run.finished').map((e) => `${e.kind}:${h.tree().runs[e.runId]!.agent}`);
+    expect(kinds).toEqual(['run.started:supervisor', 'run.started:a', 'run.finished:a', 'run.started:b', 'run.finished:b', 'run.finished:supervisor']);
+  });
+
+  it('reports a failing child in its own slot while the others succeed', async () => {
+    const h = makeEngine(
+      {
+        agents: {
+          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a', 'b'] } }] }, { text: 'partial' }],
+          a: [{ error: { status: 401, message: 'bad key' } }],
+          b: [{ text: 'from b' }],
+        },
+      },
+      { agents: twoAgents },
+    );
+    const { done } = await h.engine.send({ prompt: 'go' });
+    expect((await done).status).toBe('ok');
+    const results = delegateOutput(h.events) as RunResult[];
+    expect(results[0]).toMatchObject({ agent: 'a', status: 'error' });
+    expect(results[0]!.error).toContain('bad key');
+    expect(results[1]).toMatchObject({ agent: 'b', status: 'ok', output: 'from b' });
+  });
+
+  it('warns about unknown names and skips them, matching names loosely', async () => {
+    const h = makeEngine(
+      {
+        agents: {
+          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['nobody', ' A ', 'b'] } }] }, { text: 'ok' }],
+          a: [{ text: 'A' }],
+          b: [{ text: 'B' }],
+        },
+      },
+      { agents: twoAgents },
+    );
+    await (await h.engine.send({ prompt: 'go' })).done;
+    const results = delegateOutput(h.events) as RunResult[];
+    expect(results.map((r) => r.agent)).toEqual(['a', 'b']);
+    const warning = h.events.find((e) => e.kind === 'warning');
+    expect(warning && warning.kind === 'warning' && warning.message).toContain('"nobody"');
+  });
+
+  it.each([
+    [{ task: 't', agents: ['x', 'y'] }, /None of the requested agents \(x, y\).*Available agents: a \(does a things\); b \(does b things\)/],
+    [{ task: '   ', agents: ['a'] }, /non-empty "task"/],
+    [{ task: 't', agents: [] }, /at least one name in "agents".*a \(does a things\)/],
+  ])('returns an error result the model can act on for %j', async (input, message) => {
+    const h = makeEngine(
+      { agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input }] }, { text: 'recovered' }] } },
+      { agents: twoAgents },
+    );
+    const finished = await (await h.engine.send({ prompt: 'go' })).done;
+    expect(finished.status).toBe('ok');
+    expect(finished.output).toBe('recovered');
+    const output = delegateOutput(h.events) as { error: string };
+    expect(output.error).toMatch(message);
+    const toolEvent = h.events.find((e) => e.kind === 'tool.finished');
+    expect(toolEvent && toolEvent.kind === 'tool.finished' && toolEvent.isError).toBe(true);
+    expect(h.runs()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,45 @@
+import type { LanguageModel } from 'ai';
+import { Engine } from '../../../src/core/engine';
+import { DEFAULT_SETTINGS, type EngineSettings } from '../../../src/core/engineSettings';
+import { createModelResolver } from '../../../src/core/models/createModelResolver';
+import type { ModelCaller, ModelResolver } from '../../../src/core/models/modelResolver';
+import type { Script } from '../../../src/core/models/scriptSchema';
+import type { Profile, ProfileInput } from '../../../src/core/profiles/profile';
+import type { RunEvent } from '../../../src/shared/events';
+import { EMPTY_TREE, foldRunEvents, walkRuns } from '../../../src/shared/runTree';
+import { MemoryThreadStore } from '../fakes/memoryThreadStore';
+
+export const SCRIPT_PATH = '/scripts/test-script.json';
+
+export interface HarnessOptions {
+  agents?: Record<string, ProfileInput>;
+  settings?: Partial<EngineSettings>;
+  /** Replaces the scripted resolver, e.g. to capture prompts with a mock model. */
+  model?: (caller: ModelCaller) => LanguageModel;
+}
+
+/** An engine over the scripted model and an in-memory store, recording every event it emits. */
+export function makeEngine(script: Script, options: HarnessOptions = {}) {
+  const store = new MemoryThreadStore();
+  const profiles = new Map<string, Profile>(
+    Object.entries(options.agents ?? {}).map(([name, p]) => [name, { ...p, name, instructions: p.instructions ?? '', source: 'test' }]),
+  );
+  const settings: EngineSettings = { ...DEFAULT_SETTINGS, model: `scripted:${SCRIPT_PATH}`, ...options.settings };
+  const events: RunEvent[] = [];
+  const customModel = options.model;
+  const engine = new Engine({
+    store,
+    workspace: { root: '/workspace', trusted: true },
+    profiles: () => ({ profiles, problems: [] }),
+    settings: () => settings,
+    createModelResolver: customModel
+      ? (): ModelResolver => ({ resolve: (_spec, caller) => customModel(caller) })
+      : () => createModelResolver({ workspaceRoot: '/', apiKey: () => undefined, scripts: new Map([[SCRIPT_PATH, script]]) }),
+  });
+  engine.onEvent((e) => events.push(e));
+  const tree = () => foldRunEvents(EMPTY_TREE, events);
+  const runs = () => walkRuns(tree());
+  return { engine, store, events, tree, runs };
+}
+
+export const agent = (description: string, extra: Partial<ProfileInput> = {}): ProfileInput => ({ description, ...extra });
