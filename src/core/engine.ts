@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { RunEvent, RunEventOf } from '../shared/events';
 import { launchRun } from './delegation/launchRun';
 import { RunRegistry } from './delegation/runRegistry';
@@ -7,6 +6,7 @@ import { SUPERVISOR, type EngineSettings } from './engineSettings';
 import type { ModelResolver } from './models/modelResolver';
 import { silentLogger, systemClock, type Approver, type Clock, type Logger, type Workspace } from './ports';
 import type { Profile, ProfileSet } from './profiles/profile';
+import { newThreadId } from './threads/newThreadId';
 import { threadHistory } from './threads/threadHistory';
 import type { ThreadStore } from './threads/threadStore';
 
@@ -71,7 +71,7 @@ export class Engine {
     if (!prompt) throw new EngineRequestError('The prompt is empty: say what you want done.');
     const profiles = this.options.profiles();
     const profile = this.topProfile(request.agent, profiles);
-    const threadId = request.threadId ?? `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    const threadId = request.threadId ?? newThreadId();
     const busy = this.registry.activeIn(threadId);
     if (busy.length > 0) {
       throw new EngineRequestError(`This thread is still working (run ${busy[0]!.runId}). Wait for it to finish, or cancel it first.`);
