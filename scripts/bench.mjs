@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npm run bench`: bundles bench/main.ts with esbuild (the `ai` package is ESM-only, so an ESM
+// bundle with a createRequire banner for the CommonJS dependencies) into a temp folder and runs it
+// with --expose-gc. Extra arguments go to the bench (e.g. `npm run bench -- --runs 50`).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+process.chdir(root);
+if (!existsSync('node_modules/.package-lock.json')) {
+  console.log('bench: node_modules is missing; running npm ci');
+  if (spawnSync('npm', ['ci'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+}
+const { build } = await import('esbuild');
+const dir = mkdtempSync(join(tmpdir(), 'subagents-bench-'));
+const outfile = join(dir, 'bench.mjs');
+try {
+  await build({
+    entryPoints: ['bench/main.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+  const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exitCode = result.status ?? 1;
+} catch (error) {
+  console.error(`bench: could not build bench/main.ts: ${error instanceof Error ? error.message : error}`);
+  process.exitCode = 1;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,127 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
+import { ARTIFACTS, EXTENSION_ID, findTools, type CodeServer } from './codeServer';
+
+// The browser half of the harness: Debian's Chromium driven by playwright-core (never
+// `playwright install`), one browser context reused by every test of a file, and the few
+// workbench gestures the tests need. Every step that fails leaves a screenshot and the server log
+// in test/.artifacts and says what it expected.
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+];
+
+export class Workbench {
+  private constructor(
+    readonly server: CodeServer,
+    readonly browser: Browser,
+    readonly context: BrowserContext,
+    readonly page: Page,
+  ) {}
+
+  /** Launches Chromium and opens the server's workspace; resolves when the workbench has rendered. */
+  static async open(server: CodeServer): Promise<Workbench> {
+    const browser = await chromium.launch({
+      executablePath: findTools().chromium,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      // Keeps Chromium's crashpad and dconf files out of HOME.
+      env: { ...process.env, XDG_CONFIG_HOME: join(server.runDir, 'browser', 'config'), XDG_CACHE_HOME: join(server.runDir, 'browser', 'cache') },
+    });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const workbench = new Workbench(server, browser, context, page);
+      await workbench.step('open the workbench', async () => {
+        await page.goto(server.workbenchUrl(), { waitUntil: 'domcontentloaded' });
+        await workbench.waitForWorkbench();
+      });
+      return workbench;
+    } catch (error) {
+      await browser.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The panel's document: the inner frame of our extension's webview. */
+  panel(): FrameLocator {
+    return this.page.frameLocator(this.webviewSelector()).frameLocator('#active-frame');
+  }
+
+  private webviewSelector(): string {
+    return `iframe.webview[src*="extensionId=${EXTENSION_ID}"]`;
+  }
+
+  private async waitForWorkbench(): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    // Our view container in the activity bar means the extension's contributions are registered.
+    await this.page.locator('.part.activitybar [aria-label^="Subagents"]').first().waitFor({ timeout: 60_000 });
+  }
+
+  /**
+   * Runs a command by its palette label. Retries while the command is not registered yet (the
+   * palette lists a command only once its extension's contributions have loaded).
+   */
+  async runCommand(label: string): Promise<void> {
+    const quickInput = this.page.locator('.quick-input-widget');
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await this.page.keyboard.press('Escape');
+      await this.page.keyboard.press('F1');
+      await quickInput.locator('input').waitFor({ state: 'visible', timeout: 10_000 });
+      await this.page.keyboard.type(label);
+      const row = quickInput.locator('.monaco-list-row', { hasText: label }).first();
+      try {
+        await row.waitFor({ timeout: 2_000 });
+      } catch {
+        continue;
+      }
+      await this.page.keyboard.press('Enter');
+      return;
+    }
+    throw new Error(`The command palette never offered "${label}".`);
+  }
+
+  /**
+   * Shows the Subagents view and waits for its prompt. Uses the palette, not the activity-bar icon:
+   * a click on an active icon collapses the side bar, and after a reload it races with the restore.
+   */
+  async showPanel(): Promise<FrameLocator> {
+    if (!(await this.page.locator(this.webviewSelector()).isVisible().catch(() => false))) {
+      await this.runCommand('View: Show Subagents');
+    }
+    const panel = this.panel();
+    await panel.locator('#prompt').waitFor({ timeout: 60_000 });
+    return panel;
+  }
+
+  /** Reloads the window (like "Developer: Reload Window") and waits for the workbench again. */
+  async reload(): Promise<void> {
+    await this.page.reload({ waitUntil: 'domcontentloaded' });
+    await this.waitForWorkbench();
+  }
+
+  /**
+   * Runs one named step of a test. On failure: a screenshot and the server log go to
+   * test/.artifacts, and the error says which step failed and where to look.
+   */
+  async step<T>(name: string, body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      const label = `${this.server.name}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`;
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const shot = join(ARTIFACTS, `${label}.png`);
+      const saved = await this.page.screenshot({ path: shot }).then(() => shot, () => '(screenshot failed)');
+      const log = this.server.saveLog(label);
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(`Step "${name}" failed: ${message}\n  screenshot: ${saved}\n  code-server log: ${log}`, { cause: error });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+    await this.browser.close().catch(() => undefined);
+  }
+}
