@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { RunEvent } from '../../shared/events';
+import type { ThreadMeta } from './threadStore';
+
+/** index.json: the metadata of every thread, so lists need not read the thread files. */
+const threadMetaSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  parentThreadId: z.string().nullable(),
+  agent: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+const indexSchema = z.object({ version: z.literal(1), threads: z.array(threadMetaSchema) });
+
+export const INDEX_FILE = 'index.json';
+
+/** The index's threads, or a sentence saying why it cannot be used (then it is rebuilt). */
+export async function readIndex(dir: string): Promise<ThreadMeta[] | string> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, INDEX_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'it does not exist';
+    return `it cannot be read (${(error as Error).message})`;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `it is not JSON (${(error as Error).message})`;
+  }
+  const result = indexSchema.safeParse(value);
+  if (!result.success) return `it has the wrong shape (${result.error.issues[0]?.message ?? 'unknown'})`;
+  return result.data.threads;
+}
+
+/** Writes the index atomically: a temp file in the same directory, then a rename over the old one. */
+export async function writeIndex(dir: string, threads: Iterable<ThreadMeta>): Promise<void> {
+  const target = join(dir, INDEX_FILE);
+  const temp = join(dir, `${INDEX_FILE}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const body = JSON.stringify({ version: 1, threads: [...threads] });
+  try {
+    await writeFile(temp, body);
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** The first line of a task, cut to a length that fits a list. */
+export function titleOf(task: string): string {
+  const line = task.trim().split('\n', 1)[0]!.trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
+/** Metadata rebuilt from a thread's events: its first run.started says who and what. */
+export function metaFromEvents(id: string, events: readonly RunEvent[], fallbackTime: number): ThreadMeta {
+  const first = events.find((e) => e.kind === 'run.started');
+  const start = first?.kind === 'run.started' ? first : undefined;
+  return {
+    id,
+    title: start ? titleOf(start.task) : '(untitled)',
+    parentThreadId: start?.parentThreadId ?? null,
+    agent: start?.agent ?? 'unknown',
+    createdAt: events[0]?.ts ?? fallbackTime,
+    updatedAt: events.at(-1)?.ts ?? fallbackTime,
+  };
+}

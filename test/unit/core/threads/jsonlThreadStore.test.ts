@@ -1,0 +1,248 @@
+import { appendFile, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
+import type { RunEvent, UnsequencedRunEvent } from '../../../../src/shared/events';
+import { EMPTY_TREE, foldRunEvents } from '../../../../src/shared/runTree';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'threads-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const top = (id: string, title = 'Fix the bug\nand more') => ({ id, title, parentThreadId: null, agent: 'supervisor' });
+
+function started(threadId: string, runId: string, ts: number, extra: Partial<UnsequencedRunEvent> = {}): UnsequencedRunEvent {
+  return {
+    v: 1, kind: 'run.started', threadId, runId, ts, parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'],
+    depth: 0, task: 'Fix the bug\nplease', model: 'scripted:s.json', ...extra,
+  } as UnsequencedRunEvent;
+}
+const delta = (threadId: string, runId: string, ts: number, text: string): UnsequencedRunEvent => ({ v: 1, kind: 'text.delta', threadId, runId, ts, text });
+function finished(threadId: string, runId: string, ts: number): UnsequencedRunEvent {
+  return {
+    v: 1, kind: 'run.finished', threadId, runId, ts, status: 'ok', output: 'done',
+    usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 }, durationMs: 5,
+  };
+}
+
+describe('JsonlThreadStore', () => {
+  it('round-trips events and continues seq after reopening', async () => {
+    const store = new JsonlThreadStore({ dir });
+    const loaded = await store.open(top('t1'));
+    expect(loaded.events).toEqual([]);
+    expect(loaded.meta).toMatchObject({ id: 't1', title: 'Fix the bug\nand more', agent: 'supervisor', parentThreadId: null });
+    const a = store.append(started('t1', 'r1', 100));
+    const b = store.append(delta('t1', 'r1', 101, 'hel'));
+    const c = store.append(delta('t1', 'r1', 102, 'lo'));
+    expect([a.seq, b.seq, c.seq]).toEqual([1, 2, 3]);
+    await store.flush();
+
+    const again = new JsonlThreadStore({ dir });
+    const reloaded = await again.get('t1');
+    expect(reloaded?.events).toEqual([a, b, c]);
+    expect(reloaded?.warnings).toEqual([]);
+    await again.open(top('t1'));
+    const d = again.append(finished('t1', 'r1', 103));
+    expect(d.seq).toBe(4);
+    await again.flush();
+    const lines = (await readFile(join(dir, 't1.jsonl'), 'utf8')).split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[4]).toBe('');
+    expect(lines.slice(0, 4).map((l) => (JSON.parse(l) as RunEvent).seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('refuses appends to a thread that was not opened', () => {
+    const store = new JsonlThreadStore({ dir });
+    expect(() => store.append(delta('nope', 'r', 1, 'x'))).toThrow(/open\(\) it first/);
+  });
+
+  it('drops a torn last line, keeps every whole record and appends on a fresh line', async () => {
+    const store = new JsonlThreadStore({ dir });
+    await store.open(top('t1'));
+    store.append(started('t1', 'r1', 100));
+    store.append(delta('t1', 'r1', 101, 'a'));
+    await store.flush();
+    await appendFile(join(dir, 't1.jsonl'), '{"v":1,"kind":"text.delta","threadId":"t1","ru');
+
+    const reader = new JsonlThreadStore({ dir });
+    const readOnly = await reader.get('t1');
+    expect(readOnly?.events.map((e) => e.seq)).toEqual([1, 2]);
+    expect(readOnly?.warnings[0]).toMatch(/Dropped the torn last line 3 of thread file .*t1\.jsonl/);
+
+    const writer = new JsonlThreadStore({ dir });
+    await writer.open(top('t1'));
+    expect(writer.append(delta('t1', 'r1', 102, 'b')).seq).toBe(3);
+    await writer.flush();
+    const after = await new JsonlThreadStore({ dir }).get('t1');
+    expect(after?.warnings).toEqual([]);
+    expect(after?.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('keeps a whole last record that only lacks its newline', async () => {
+    const line = JSON.stringify({ ...started('t1', 'r1', 100), seq: 1 });
+    await writeFile(join(dir, 't1.jsonl'), line);
+    const store = new JsonlThreadStore({ dir });
+    const loaded = await store.open(top('t1'));
+    expect(loaded.events).toHaveLength(1);
+    expect(store.append(delta('t1', 'r1', 101, 'x')).seq).toBe(2);
+    await store.flush();
+    const reread = await new JsonlThreadStore({ dir }).get('t1');
+    expect(reread?.events.map((e) => e.kind)).toEqual(['run.started', 'text.delta']);
+    expect(reread?.warnings).toEqual([]);
+  });
+
+  it('skips a bad line in the middle with a warning naming the line', async () => {
+    const good = (seq: number) => JSON.stringify({ ...delta('t1', 'r1', 100 + seq, 'x'), seq });
+    const lines = [JSON.stringify({ ...started('t1', 'r1', 100), seq: 1 }), good(2), '{not json', '{"v":2,"kind":"text.delta"}', good(5)];
+    await writeFile(join(dir, 't1.jsonl'), `${lines.join('\n')}\n`);
+    const loaded = await new JsonlThreadStore({ dir }).get('t1');
+    expect(loaded?.events.map((e) => e.seq)).toEqual([1, 2, 5]);
+    expect(loaded?.warnings).toHaveLength(2);
+    expect(loaded?.warnings[0]).toMatch(/^Skipped line 3 of thread file .*: it is not JSON/);
+    expect(loaded?.warnings[1]).toMatch(/^Skipped line 4 of .*: it is not a RunEvent/);
+  });
+
+  it('closes runs left open as interrupted, only when asked to', async () => {
+    const crashed = new JsonlThreadStore({ dir });
+    await crashed.open(top('t1'));
+    crashed.append(started('t1', 'r1', 1000));
+    crashed.append(delta('t1', 'r1', 1100, 'partial '));
+    crashed.append(delta('t1', 'r1', 1250, 'answer'));
+    crashed.append(started('t1', 'r2', 1300));
+    crashed.append(finished('t1', 'r2', 1400));
+    await crashed.flush();
+
+    const viewer = await new JsonlThreadStore({ dir }).get('t1');
+    expect(viewer?.events.filter((e) => e.kind === 'run.finished')).toHaveLength(1);
+
+    const owner = new JsonlThreadStore({ dir, recoverInterrupted: true });
+    const loaded = await owner.open(top('t1'));
+    const closing = loaded.events.at(-1)!;
+    expect(closing).toMatchObject({
+      kind: 'run.finished', runId: 'r1', seq: 6, status: 'interrupted', output: 'partial answer',
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, durationMs: 250,
+    });
+    expect(loaded.warnings.some((w) => w.includes('r1') && w.includes('interrupted'))).toBe(true);
+    await owner.flush();
+    // It is a real event on disk, and a second recovery finds nothing left to close.
+    const again = await new JsonlThreadStore({ dir, recoverInterrupted: true }).open(top('t1'));
+    expect(again.events.filter((e) => e.kind === 'run.finished').map((e) => e.runId)).toEqual(['r2', 'r1']);
+    const tree = foldRunEvents(EMPTY_TREE, again.events);
+    expect(tree.runs.r1?.state).toBe('interrupted');
+  });
+
+  it('rebuilds a missing or corrupt index from the thread files', async () => {
+    const store = new JsonlThreadStore({ dir });
+    await store.open(top('t1'));
+    await store.open({ id: 'c1', title: 'child', parentThreadId: 't1', agent: 'explore' });
+    store.append(started('t1', 'r1', 100));
+    store.append(started('c1', 'r2', 200, { agent: 'explore', parentThreadId: 't1', parentRunId: 'r1', task: 'Look around\nnow' }));
+    store.append(delta('c1', 'r2', 300, 'x'));
+    await store.flush();
+
+    for (const damage of [() => rm(join(dir, 'index.json')), () => writeFile(join(dir, 'index.json'), '{"version":1,"thr')]) {
+      await damage();
+      const threads = await new JsonlThreadStore({ dir }).list();
+      expect(threads).toEqual([
+        { id: 'c1', title: 'Look around', parentThreadId: 't1', agent: 'explore', createdAt: 200, updatedAt: 300 },
+        { id: 't1', title: 'Fix the bug', parentThreadId: null, agent: 'supervisor', createdAt: 100, updatedAt: 100 },
+      ]);
+      const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { threads: unknown[] };
+      expect(index.threads).toHaveLength(2);
+    }
+  });
+
+  it('keeps updatedAt in the index without rewriting it per event', async () => {
+    const store = new JsonlThreadStore({ dir, indexDelayMs: 60_000, clock: { now: () => 1000 } });
+    await store.open(top('t1'));
+    const before = await readFile(join(dir, 'index.json'), 'utf8');
+    for (let i = 0; i < 50; i++) store.append(delta('t1', 'r1', 5000 + i, 'x'));
+    expect(await readFile(join(dir, 'index.json'), 'utf8')).toBe(before);
+    await store.flush();
+    const after = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { threads: { updatedAt: number }[] };
+    expect(after.threads[0]?.updatedAt).toBe(5049);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    store.dispose();
+  });
+
+  it('writes two threads appended concurrently without mixing lines', async () => {
+    const store = new JsonlThreadStore({ dir });
+    await Promise.all([store.open(top('a')), store.open(top('b'))]);
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 2000; i++) {
+      store.append(delta('a', 'ra', i, `a${i} `.repeat(20)));
+      store.append(delta('b', 'rb', i, `b${i} `.repeat(20)));
+      if (i % 250 === 0) writes.push(store.flush());
+    }
+    await Promise.all([...writes, store.flush()]);
+    const reread = new JsonlThreadStore({ dir });
+    for (const id of ['a', 'b']) {
+      const loaded = await reread.get(id);
+      expect(loaded?.warnings).toEqual([]);
+      expect(loaded?.events.map((e) => e.seq)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
+      expect(loaded?.events.every((e) => e.kind === 'text.delta' && e.text.startsWith(id))).toBe(true);
+    }
+  });
+
+  it('appends, flushes and loads 100k events intact', async () => {
+    const store = new JsonlThreadStore({ dir });
+    await store.open(top('big'));
+    store.append(started('big', 'r1', 0));
+    for (let i = 1; i < 100_000; i++) store.append(delta('big', 'r1', i, 'w '));
+    await store.flush();
+    const loaded = await new JsonlThreadStore({ dir }).get('big');
+    expect(loaded?.events).toHaveLength(100_000);
+    expect(loaded?.events.at(-1)?.seq).toBe(100_000);
+    const tree = foldRunEvents(EMPTY_TREE, loaded!.events);
+    expect(tree.runs.r1?.text).toHaveLength(2 * 99_999);
+  });
+
+  it('merges a thread family by time, parents first on ties', async () => {
+    const store = new JsonlThreadStore({ dir });
+    await store.open(top('p'));
+    await store.open({ id: 'c', title: 'child', parentThreadId: 'p', agent: 'a' });
+    await store.open({ id: 'g', title: 'grandchild', parentThreadId: 'c', agent: 'b' });
+    await store.open(top('other'));
+    store.append(started('p', 'rp', 10));
+    store.append(started('c', 'rc', 20, { parentRunId: 'rp', parentThreadId: 'p', agent: 'a' }));
+    store.append(delta('p', 'rp', 20, 'parent at 20'));
+    store.append(started('g', 'rg', 25, { parentRunId: 'rc', parentThreadId: 'c', agent: 'b' }));
+    store.append(delta('c', 'rc', 30, 'child at 30'));
+    store.append(delta('p', 'rp', 40, 'parent at 40'));
+    store.append(started('other', 'ro', 15));
+    await store.flush();
+    const family = await new JsonlThreadStore({ dir }).getFamily('p');
+    expect(family?.meta.id).toBe('p');
+    expect(family?.events.map((e) => `${e.threadId}@${e.ts}`)).toEqual(['p@10', 'p@20', 'c@20', 'g@25', 'c@30', 'p@40']);
+  });
+
+  it('deletes a thread with its descendants', async () => {
+    const store = new JsonlThreadStore({ dir });
+    await store.open(top('p'));
+    await store.open({ id: 'c', title: 'child', parentThreadId: 'p', agent: 'a' });
+    await store.open(top('keep'));
+    store.append(started('c', 'rc', 1));
+    expect(await store.delete('p')).toBe(true);
+    expect(await store.delete('p')).toBe(false);
+    expect((await store.list()).map((t) => t.id)).toEqual(['keep']);
+    expect((await readdir(dir)).sort()).toEqual(['index.json', 'keep.jsonl']);
+    expect(() => store.append(delta('c', 'rc', 2, 'x'))).toThrow(/open\(\) it first/);
+    expect(await new JsonlThreadStore({ dir }).get('c')).toBeUndefined();
+  });
+
+  it('refuses thread ids that are not safe file names', async () => {
+    const store = new JsonlThreadStore({ dir });
+    for (const id of ['../escape', 'a/b', '', 'x'.repeat(101), 'dot.dot', 'nul\0']) {
+      await expect(store.open(top(id))).rejects.toThrow(/Invalid thread id/);
+      await expect(store.get(id)).rejects.toThrow(/Invalid thread id/);
+      await expect(store.delete(id)).rejects.toThrow(/Invalid thread id/);
+    }
+    expect(await readdir(dir)).toEqual([]);
+    expect(await store.get('fine_ID-1')).toBeUndefined();
+  });
+});
