@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { engineSettingsSchema, type EngineSettings } from '../core/engineSettings';
+import { builtinProfileLayer } from '../core/profiles/builtinProfiles';
+import { mergeProfiles } from '../core/profiles/mergeProfiles';
+import type { ProfileSet } from '../core/profiles/profile';
+import type { PanelConfig } from '../shared/protocol';
+
+/** The settings as the engine and the panel use them, with everything wrong said in sentences. */
+export interface HostConfiguration {
+  settings: EngineSettings;
+  profiles: ProfileSet;
+  problems: string[];
+}
+
+const SETTING_FIELDS = ['model', 'maxDepth', 'maxConcurrency', 'supervisor'] as const;
+
+/**
+ * Reads `subagents.*`. A bad value falls back to its default with a problem naming the setting;
+ * profiles are merged built-in < user < workspace, and in an untrusted workspace only the user's
+ * own settings count (workspace profiles and model settings could run code or send data).
+ */
+export function readConfiguration(trusted: boolean): HostConfiguration {
+  const section = vscode.workspace.getConfiguration('subagents');
+  const problems: string[] = [];
+  const raw: Record<string, unknown> = {};
+  for (const field of SETTING_FIELDS) {
+    const inspected = section.inspect(field);
+    const value = trusted ? section.get(field) : inspected?.globalValue;
+    if (value === undefined) continue;
+    const checked = engineSettingsSchema.shape[field].safeParse(value);
+    if (checked.success) raw[field] = checked.data;
+    else problems.push(`Setting "subagents.${field}" is invalid (${z.prettifyError(checked.error).replace(/\n/g, ' ')}); using the default.`);
+  }
+  const settings = engineSettingsSchema.parse(raw);
+
+  const agents = section.inspect<unknown>('agents');
+  const layers = [builtinProfileLayer(), { source: 'user settings', profiles: agents?.globalValue ?? {} }];
+  if (trusted) {
+    layers.push({ source: 'workspace settings', profiles: agents?.workspaceValue ?? {} });
+    layers.push({ source: 'folder settings', profiles: agents?.workspaceFolderValue ?? {} });
+  }
+  const profiles = mergeProfiles(layers);
+  for (const p of profiles.problems) {
+    problems.push(`Agent "${p.name}" in ${p.source}${p.field ? `, field "${p.field}"` : ''}: ${p.message}. The other agents still work.`);
+  }
+  return { settings, profiles, problems };
+}
+
+/** Every model spec a request may use, so the resolver can load scripts before the first run. */
+export function specsInUse(config: HostConfiguration): string[] {
+  const specs = [config.settings.model];
+  for (const p of config.profiles.profiles.values()) if (p.model) specs.push(p.model);
+  return specs.filter((s) => s.length > 0);
+}
+
+export function panelConfig(config: HostConfiguration, root: string | undefined): PanelConfig {
+  const problems = [...config.problems];
+  if (!root) problems.push('No folder is open: open a folder so the agents have a workspace to work in.');
+  if (!config.settings.model) {
+    problems.push('No model is configured: set "subagents.model" in your settings (for example "openai-compatible:http://localhost:11434/v1#llama3.1").');
+  }
+  return {
+    model: config.settings.model,
+    agents: [...config.profiles.profiles.values()].map((p) => ({ name: p.name, description: p.description })),
+    problems,
+    trusted: vscode.workspace.isTrusted,
+  };
+}

@@ -1,0 +1,88 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Engine } from '../core/engine';
+import { createModelResolver } from '../core/models/createModelResolver';
+import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
+import type { HostToWebview } from '../shared/protocol';
+import { panelConfig, readConfiguration, specsInUse, type HostConfiguration } from './configuration';
+import { PanelController } from './panelController';
+import { vscodeLogger } from './vscodeLogger';
+
+/** What activation gets back from the lazily loaded engine bundle. */
+export interface HostRuntime extends vscode.Disposable {
+  attach(post: (message: HostToWebview) => void): void;
+  detach(): void;
+  receive(message: unknown): Promise<void>;
+  newThread(): Promise<void>;
+  cancel(): void;
+}
+
+const THREAD_KEY = 'subagents.threadId';
+
+/** Builds the engine and its vscode adapters; the entry of dist/engine.js. */
+export function createHostRuntime(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): HostRuntime {
+  const logger = vscodeLogger(channel);
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const workspaceRoot = root ?? os.homedir();
+  // Per-workspace storage when a folder is open; the global one otherwise, so threads are never lost.
+  const storageDir = path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'threads');
+  // This window owns the folder: runs left open by a crashed or reloaded window are closed as interrupted.
+  const store = new JsonlThreadStore({ dir: storageDir, recoverInterrupted: true, logger });
+  let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted);
+  for (const p of config.problems) logger.warn(p);
+
+  const engine = new Engine({
+    store,
+    workspace: { root: workspaceRoot, trusted: vscode.workspace.isTrusted },
+    profiles: () => config.profiles,
+    settings: () => config.settings,
+    createModelResolver: () => createModelResolver({ workspaceRoot, apiKey: () => undefined, specs: specsInUse(config) }),
+    logger,
+  });
+
+  let progressDone: (() => void) | undefined;
+  const controller = new PanelController({
+    engine,
+    store,
+    memory: { get: () => context.workspaceState.get<string>(THREAD_KEY), set: (id) => context.workspaceState.update(THREAD_KEY, id) },
+    config: () => panelConfig(config, root),
+    logger,
+    onBusyChange: (busy) => {
+      void vscode.commands.executeCommand('setContext', 'subagents.running', busy);
+      progressDone?.();
+      progressDone = undefined;
+      if (busy) {
+        // The view's own progress bar, while the open thread works.
+        void vscode.window.withProgress({ location: { viewId: 'subagents.panel' } }, () => new Promise<void>((resolve) => (progressDone = resolve)));
+      }
+    },
+  });
+
+  const reload = () => {
+    config = readConfiguration(vscode.workspace.isTrusted);
+    for (const p of config.problems) logger.warn(p);
+    controller.configChanged();
+  };
+  const subscriptions = [
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('subagents')) reload();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(reload),
+  ];
+
+  return {
+    attach: (post) => controller.attach(post),
+    detach: () => controller.detach(),
+    receive: (message) => controller.receive(message),
+    newThread: () => controller.newThread(),
+    cancel: () => controller.cancel(),
+    dispose: () => {
+      engine.cancelAll();
+      controller.dispose();
+      for (const s of subscriptions) s.dispose();
+      progressDone?.();
+      void store.flush();
+    },
+  };
+}
