@@ -15,6 +15,8 @@ export const engineSettingsSchema = z.object({
   model: z.string().default(''),
   maxDepth: z.number().int().min(0).max(5).default(1),
   maxConcurrency: z.number().int().min(1).max(32).default(4),
+  /** Children of one run that may be working at once (background ones included). */
+  maxActiveChildren: z.number().int().min(1).max(64).default(8),
   supervisor: supervisorSettingsSchema.default({}),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;

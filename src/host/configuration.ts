@@ -13,7 +13,7 @@ export interface HostConfiguration {
   problems: string[];
 }
 
-const SETTING_FIELDS = ['model', 'maxDepth', 'maxConcurrency', 'supervisor'] as const;
+const SETTING_FIELDS = ['model', 'maxDepth', 'maxConcurrency', 'maxActiveChildren', 'supervisor'] as const;
 
 /**
  * Reads `subagents.*`. A bad value falls back to its default with a problem naming the setting;

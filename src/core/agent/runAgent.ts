@@ -17,6 +17,10 @@ export interface AgentRunInput {
   emit: EmitRunEvent;
   /** Retries of retryable provider errors (429, 5xx) inside one model call. */
   maxRetries?: number;
+  /** Messages that arrived while the agent works (a background child's report): added before the next step. */
+  takeArrivals?: () => ModelMessage[];
+  /** Ends the loop after the current step, without another model call (a subagent's answer is final). */
+  shouldStop?: () => boolean;
 }
 
 export interface AgentRunOutcome {
@@ -26,6 +30,8 @@ export interface AgentRunOutcome {
   output: string;
   error?: string;
   usage: Usage;
+  /** The conversation after this turn (input plus the model's and the tools' messages), to continue it. */
+  messages: ModelMessage[];
 }
 
 /**
@@ -40,13 +46,21 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   let usage = ZERO_USAGE;
   let error: string | undefined;
   let aborted = false;
+  let messages = input.messages;
+  let sent = input.messages;
   try {
     const result = streamText({
       model: input.model,
       instructions: input.instructions,
       messages: input.messages,
       tools: toAiTools(input.tools, input.identity, emit, started),
-      stopWhen: isStepCount(input.maxSteps),
+      stopWhen: [isStepCount(input.maxSteps), () => input.shouldStop?.() ?? false],
+      prepareStep: ({ messages: current }) => {
+        const arrivals = input.takeArrivals?.() ?? [];
+        // What this step sends; with the step's own response messages it is the conversation so far.
+        sent = arrivals.length ? [...current, ...arrivals] : current;
+        return arrivals.length ? { messages: sent } : undefined;
+      },
       abortSignal: input.signal,
       maxRetries: input.maxRetries ?? 2,
       // Errors arrive as stream parts and end up in the outcome; the default handler would also log them.
@@ -85,13 +99,14 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
           break;
       }
     }
+    if (!aborted && error === undefined) messages = [...sent, ...((await result.steps).at(-1)?.response.messages ?? [])];
   } catch (e) {
     if (input.signal.aborted) aborted = true;
     else error = errorText(e);
   }
-  if (aborted || input.signal.aborted) return { status: 'aborted', output, usage };
-  if (error !== undefined) return { status: 'error', output, error, usage };
-  return { status: 'ok', output, usage };
+  if (aborted || input.signal.aborted) return { status: 'aborted', output, usage, messages };
+  if (error !== undefined) return { status: 'error', output, error, usage, messages };
+  return { status: 'ok', output, usage, messages };
 }
 
 function toUsage(u: LanguageModelUsage): Usage {

@@ -1,15 +1,10 @@
 import { z } from 'zod';
-import type { Profile } from '../profiles/profile';
-import { threadHistory } from '../threads/threadHistory';
 import { defineTool, type AnyToolSpec } from '../tools/toolSpec';
-import type { EmitRunEvent } from '../agent/runEvents';
-import { errorText } from '../agent/toAiTools';
-import { describeAgents, matchAgents } from './agentNames';
-import { childThreadId } from './childThreadId';
+import { resolveAgents } from './agentNames';
 import { mapPool } from './mapPool';
-import type { RunHandle, RunResult } from './runHandle';
-import type { LaunchRequest } from './launchRun';
-import type { Session } from './session';
+import { resultForModel, type ModelRunResult } from './modelResult';
+import type { RunResult } from './runHandle';
+import { failedResult, startChild, type DelegationDeps } from './startChild';
 
 const inputSchema = z.object({
   task: z.string().describe('The complete task for the subagents: what to do and what to report back. They see nothing else of this conversation.'),
@@ -22,21 +17,12 @@ const inputSchema = z.object({
 });
 type DelegateInput = z.infer<typeof inputSchema>;
 
-export interface DelegateDeps {
-  session: Session;
-  caller: RunHandle;
-  /** The profiles this caller may delegate to. */
-  delegates: readonly Profile[];
-  emit: EmitRunEvent;
-  launch: (request: LaunchRequest) => RunHandle;
-}
-
 /**
  * `delegate_task`: runs one task on one or more subagents in parallel (bounded by maxConcurrency)
  * and returns, when all are done, their results in request order. Mistakes come back as results
  * the model can act on, never as exceptions.
  */
-export function delegateTaskTool(deps: DelegateDeps): AnyToolSpec {
+export function delegateTaskTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<DelegateInput>({
     name: 'delegate_task',
     description:
@@ -48,70 +34,48 @@ export function delegateTaskTool(deps: DelegateDeps): AnyToolSpec {
   });
 }
 
-async function delegate(deps: DelegateDeps, input: DelegateInput, toolCallId: string): Promise<RunResult[] | { error: string }> {
-  const { session, caller, delegates, emit } = deps;
+async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: string): Promise<ModelRunResult[] | { error: string }> {
   const task = input.task.trim();
   if (!task) return { error: 'delegate_task needs a non-empty "task": say what the subagents should do and report.' };
-  if (input.agents.length === 0) {
-    return { error: `delegate_task needs at least one name in "agents". Available agents: ${describeAgents(delegates)}.` };
-  }
-  const { matched, unknown, duplicates } = matchAgents(input.agents, delegates);
-  if (unknown.length > 0) {
-    emit({ kind: 'warning', message: `Skipped unknown agent${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; available: ${delegates.map((d) => d.name).join(', ') || '(none)'}.` });
-  }
-  if (duplicates.length > 0) emit({ kind: 'warning', message: `Each agent runs once per call; ignored the repeated ${duplicates.map((n) => `"${n}"`).join(', ')}.` });
-  if (matched.length === 0) {
-    return { error: `None of the requested agents (${input.agents.join(', ')}) is available. Available agents: ${describeAgents(delegates)}.` };
-  }
+  const resolved = resolveAgents(deps, input.agents);
+  if ('error' in resolved) return resolved;
+  const matched = resolved.profiles;
   if (input.continueThreadId !== undefined && matched.length !== 1) {
-    return { error: 'continueThreadId continues one subagent\'s thread: name exactly one agent, or leave continueThreadId out to start afresh.' };
+    return { error: "continueThreadId continues one subagent's thread: name exactly one agent, or leave continueThreadId out to start afresh." };
   }
-  const prompt = input.context?.trim() ? `${task}\n\n## Context\n${input.context.trim()}` : task;
-  if (input.continueThreadId !== undefined) {
-    const refusal = await checkContinuation(session, caller, input.continueThreadId, matched[0]!.name);
-    if (refusal) return [failed(matched[0]!.name, input.continueThreadId, refusal)];
-  }
-  return mapPool(matched, session.settings.maxConcurrency, async (profile) => {
-    const threadId = input.continueThreadId ?? childThreadId(caller.threadId, profile.name, toolCallId);
-    try {
-      const loaded = await session.store.open({ id: threadId, title: firstLine(task), parentThreadId: caller.threadId, agent: profile.name });
-      const child = deps.launch({
-        threadId,
-        rootThreadId: caller.rootThreadId,
-        parent: caller,
-        parentToolCallId: toolCallId,
-        profile,
-        task,
-        prompt,
-        history: threadHistory(threadId, loaded.events),
-      });
-      return await child.done;
-    } catch (error) {
-      return failed(profile.name, threadId, `Could not start the subagent: ${errorText(error)}`);
+  const prompt = withContext(task, input.context);
+  const results = await mapPool(matched, deps.session.settings.maxConcurrency, async (profile): Promise<RunResult> => {
+    const outcome = await startChild(deps, {
+      profile,
+      task,
+      prompt,
+      toolCallId,
+      background: false,
+      ...(input.continueThreadId === undefined ? {} : { continueThreadId: input.continueThreadId }),
+    });
+    switch (outcome.kind) {
+      case 'started': {
+        const result = await outcome.record.handle.done;
+        outcome.record.delivered = true;
+        return result;
+      }
+      case 'existing':
+        return outcome.result ?? (await (outcome.record?.handle.done ?? Promise.resolve(failedResult(profile.name, outcome.threadId, `Run ${outcome.runId} was started by this call before and did not finish.`))));
+      case 'busy':
+        return failedResult(profile.name, outcome.threadId, `Thread ${outcome.threadId} is busy: run ${outcome.runId} is still working in it. Wait for it, or cancel it first.`);
+      case 'refused':
+        return failedResult(profile.name, outcome.threadId, outcome.error);
     }
   });
-}
-
-/** Why this caller may not continue that thread with that agent, or undefined when it may. */
-async function checkContinuation(session: Session, caller: RunHandle, threadId: string, agent: string): Promise<string | undefined> {
-  const existing = await session.store.get(threadId).catch(() => undefined);
-  if (!existing) return `There is no thread ${threadId}. Leave out continueThreadId to start a fresh thread with "${agent}".`;
-  if (existing.meta.parentThreadId !== caller.threadId) {
-    return `Thread ${threadId} was not started from this conversation, so it cannot be continued here. Leave out continueThreadId to start afresh.`;
+  // A returnDirectly subagent's answer is the caller's final answer, verbatim.
+  const bail = results.find((r, i) => r.status === 'ok' && matched[i]!.returnDirectly);
+  if (bail) {
+    deps.caller.bail = { agent: bail.agent, output: bail.output };
+    bail.bailed = true;
   }
-  if (existing.meta.agent !== agent) {
-    return `Thread ${threadId} belongs to agent "${existing.meta.agent}", not "${agent}". Continue it with "${existing.meta.agent}", or leave out continueThreadId to start a fresh thread with "${agent}".`;
-  }
-  const active = session.registry.activeInThread(threadId);
-  if (active) return `Thread ${threadId} is busy: run ${active.runId} is still working in it. Wait for it, or cancel it first.`;
-  return undefined;
+  return results.map(resultForModel);
 }
 
-function failed(agent: string, threadId: string, error: string): RunResult {
-  return { agent, runId: '', threadId, status: 'error', output: '', error, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, durationMs: 0 };
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]!.trim();
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+export function withContext(task: string, context: string | undefined): string {
+  return context?.trim() ? `${task}\n\n## Context\n${context.trim()}` : task;
 }

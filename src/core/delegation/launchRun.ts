@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { RunStatus, UnsequencedRunEvent, Usage } from '../../shared/events';
-import { ZERO_USAGE } from '../../shared/usage';
+import { ZERO_USAGE, addUsage } from '../../shared/usage';
 import { runAgent } from '../agent/runAgent';
-import type { EmitRunEvent } from '../agent/runEvents';
+import type { EmitRunEvent, RunEventBody } from '../agent/runEvents';
 import { errorText } from '../agent/toAiTools';
 import { DEFAULT_MAX_STEPS, SUPERVISOR } from '../engineSettings';
 import type { Profile } from '../profiles/profile';
 import { delegateTaskTool } from './delegateTask';
+import { subagentTools } from './subagentTools';
 import type { RunHandle, RunResult } from './runHandle';
 import type { Session } from './session';
 import { subagentPrompt, supervisorPrompt } from './supervisorPrompt';
@@ -44,6 +45,11 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
     if (finished) return;
     const event = { ...body, v: 1, threadId: request.threadId, runId, ts: session.clock.now() } as UnsequencedRunEvent;
     session.publish(session.store.append(event));
+    const item = progressItem(body);
+    if (item) {
+      handle.progress.push(item);
+      if (handle.progress.length > 3) handle.progress.shift();
+    }
   };
   const handle: RunHandle = {
     runId,
@@ -54,8 +60,13 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
     depth: parent ? parent.depth + 1 : 0,
     modelSpec,
     parent,
+    ...(request.parentToolCallId === undefined ? {} : { parentToolCallId: request.parentToolCallId }),
     controller,
     done: undefined as unknown as Promise<RunResult>,
+    children: new Map(),
+    mailbox: [],
+    announced: new Set(),
+    progress: [],
   };
   emit({
     kind: 'run.started',
@@ -77,16 +88,17 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
   else parentSignal?.addEventListener('abort', onParentAbort, { once: true });
 
   const startedAt = session.clock.now();
-  const finish = async (status: RunStatus, output: string, usage: Usage, error?: string): Promise<RunResult> => {
+  const finish = async (status: RunStatus, output: string, usage: Usage, error?: string, bailed?: boolean): Promise<RunResult> => {
     // Children settle first: a parent never reports before the runs it is responsible for.
     const children = session.registry.all().filter((r) => r.parent === handle);
     await Promise.allSettled(children.map((c) => c.done));
     const durationMs = Math.max(0, session.clock.now() - startedAt);
-    emit({ kind: 'run.finished', status, output, ...(error === undefined ? {} : { error }), usage, durationMs });
+    const extra = { ...(error === undefined ? {} : { error }), ...(bailed ? { bailed } : {}) };
+    emit({ kind: 'run.finished', status, output, ...extra, usage, durationMs });
     finished = true;
     parentSignal?.removeEventListener('abort', onParentAbort);
     session.registry.remove(handle);
-    return { agent: profile.name, runId, threadId: request.threadId, status, output, ...(error === undefined ? {} : { error }), usage, durationMs };
+    return { agent: profile.name, runId, threadId: request.threadId, status, output, ...extra, usage, durationMs };
   };
 
   handle.done = (async () => {
@@ -98,7 +110,8 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
       return finish('error', '', ZERO_USAGE, errorText(error));
     }
     const delegates = delegatesFor(session, handle, profile);
-    const tools = delegates.length > 0 ? [delegateTaskTool({ session, caller: handle, delegates, emit, launch: (r) => launchRun(session, r) })] : [];
+    const deps = { session, caller: handle, delegates, emit, launch: (r: LaunchRequest) => launchRun(session, r) };
+    const tools = delegates.length > 0 ? [delegateTaskTool(deps), ...subagentTools(deps)] : [];
     const instructions = profile.name === SUPERVISOR ? supervisorPrompt(delegates, session.settings.supervisor) : subagentPrompt(profile, delegates);
     let timedOut = false;
     const timer = profile.timeoutMs
@@ -108,27 +121,69 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
         }, profile.timeoutMs)
       : undefined;
     try {
-      const outcome = await runAgent({
-        model,
-        instructions,
-        messages: [...request.history, { role: 'user', content: request.prompt }],
-        tools,
-        maxSteps: profile.maxSteps ?? DEFAULT_MAX_STEPS,
-        signal: controller.signal,
-        identity: { runId, threadId: request.threadId },
-        emit,
-      });
-      if (outcome.status === 'aborted') {
-        return timedOut
-          ? finish('timeout', outcome.output, outcome.usage, `Timed out after ${profile.timeoutMs} ms (the "${profile.name}" profile's timeoutMs).`)
-          : finish('cancelled', outcome.output, outcome.usage);
+      const turn = (messages: ModelMessage[]) =>
+        runAgent({
+          model,
+          instructions,
+          messages,
+          tools,
+          maxSteps: profile.maxSteps ?? DEFAULT_MAX_STEPS,
+          signal: controller.signal,
+          identity: { runId, threadId: request.threadId },
+          emit,
+          takeArrivals: () => takeMail(handle),
+          shouldStop: () => handle.bail !== undefined,
+        });
+      let outcome = await turn([...request.history, { role: 'user', content: request.prompt }]);
+      let { output, usage } = outcome;
+      // Background children still working: wait, and give each report that was not seen a new turn.
+      while (outcome.status === 'ok' && !handle.bail && !controller.signal.aborted) {
+        if (handle.mailbox.length === 0) {
+          const pending = [...handle.children.values()].filter((c) => c.background && !c.result);
+          if (pending.length === 0) break;
+          await Promise.race(pending.map((c) => c.handle.done));
+          continue;
+        }
+        if (output) emit({ kind: 'text.delta', text: '\n\n' });
+        outcome = await turn([...outcome.messages, ...takeMail(handle)]);
+        output = output && outcome.output ? `${output}\n\n${outcome.output}` : output || outcome.output;
+        usage = addUsage(usage, outcome.usage);
       }
-      return finish(outcome.status, outcome.output, outcome.usage, outcome.error);
+      if (outcome.status === 'aborted' || controller.signal.aborted) {
+        return timedOut
+          ? finish('timeout', output, usage, `Timed out after ${profile.timeoutMs} ms (the "${profile.name}" profile's timeoutMs).`)
+          : finish('cancelled', output, usage);
+      }
+      if (handle.bail) return finish('ok', handle.bail.output, usage, undefined, true);
+      return finish(outcome.status, output, usage, outcome.error);
     } finally {
       clearTimeout(timer);
     }
   })().catch((error: unknown) => (finished ? Promise.reject(error) : finish('error', '', ZERO_USAGE, `Internal error: ${errorText(error)}`)));
   return handle;
+}
+
+/** The reports waiting for this run's model, as one user message each; the mailbox is emptied. */
+function takeMail(run: RunHandle): ModelMessage[] {
+  const mail = run.mailbox;
+  run.mailbox = [];
+  return mail.map((a) => ({ role: 'user' as const, content: a.text }));
+}
+
+/** A line for subagent_status: what the run did last. Text deltas are too fine to list. */
+function progressItem(body: RunEventBody): string | undefined {
+  switch (body.kind) {
+    case 'tool.started':
+      return `called ${body.tool}`;
+    case 'tool.finished':
+      return `${body.tool} ${body.isError ? 'failed' : 'returned'}`;
+    case 'warning':
+      return `warning: ${body.message}`;
+    case 'approval.requested':
+      return `waiting for approval of ${body.tool}`;
+    default:
+      return undefined;
+  }
 }
 
 /** Whom this run may delegate to: none at the depth limit, never an agent already on its path. */

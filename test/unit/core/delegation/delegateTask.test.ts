@@ -106,7 +106,7 @@ describe('delegate_task', () => {
   it.each([
     [{ task: 't', agents: ['x', 'y'] }, /None of the requested agents \(x, y\).*Available agents: a \(does a things\); b \(does b things\)/],
     [{ task: '   ', agents: ['a'] }, /non-empty "task"/],
-    [{ task: 't', agents: [] }, /at least one name in "agents".*a \(does a things\)/],
+    [{ task: 't', agents: [] }, /Name at least one agent in "agents".*a \(does a things\)/],
   ])('returns an error result the model can act on for %j', async (input, message) => {
     const h = makeEngine(
       { agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input }] }, { text: 'recovered' }] } },

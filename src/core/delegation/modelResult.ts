@@ -1,0 +1,39 @@
+import { formatStats } from '../../shared/usage';
+import type { RunResult } from './runHandle';
+
+/** Past this many characters a child's output reaches its parent's model as a preview. */
+export const MAX_OUTPUT_CHARS = 12_000;
+const PREVIEW_CHARS = 4_000;
+
+/** A run result as a supervisor model sees it: long output cut to a preview plus a reference. */
+export type ModelRunResult = RunResult & {
+  outputTruncated?: { totalChars: number; threadId: string; runId: string; note: string };
+};
+
+export function resultForModel(result: RunResult): ModelRunResult {
+  if (result.output.length <= MAX_OUTPUT_CHARS) return result;
+  return {
+    ...result,
+    output: `${result.output.slice(0, PREVIEW_CHARS)}\n…`,
+    outputTruncated: {
+      totalChars: result.output.length,
+      threadId: result.threadId,
+      runId: result.runId,
+      note: `Only the first ${PREVIEW_CHARS} of ${result.output.length} characters are shown. The whole output is in the subagent's thread (the user can expand it in the panel); continue that thread with continueThreadId to ask about the rest.`,
+    },
+  };
+}
+
+/** The message that tells a parent a background child has ended. */
+export function announcementText(result: RunResult): string {
+  const r = resultForModel(result);
+  const lines = [
+    `[Background subagent finished] ${r.agent} (runId ${r.runId}, threadId ${r.threadId})`,
+    `status: ${r.status}${r.error ? ` — ${r.error}` : ''}`,
+    `stats: ${formatStats(r.durationMs, r.usage)}`,
+    'output:',
+    r.output || '(none)',
+  ];
+  if (r.outputTruncated) lines.push(r.outputTruncated.note);
+  return lines.join('\n');
+}
