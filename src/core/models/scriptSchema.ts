@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
-import type { ParseError } from 'jsonc-parser';
+import { parseJsonc } from '../jsonc/parseJsonc';
 import { z } from 'zod';
 
 /**
@@ -91,19 +90,6 @@ export function parseScript(value: unknown, source: string): Script {
   );
 }
 
-/** "CommaExpected" -> "comma expected". */
-function describeJsonError(code: ParseError['error']): string {
-  return printParseErrorCode(code).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-}
-
-/** Line and column (1-based) of a character offset, for JSON error messages. */
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}`;
-}
-
 /** Reads and validates a script file; every failure is a ScriptError naming the file. */
 export async function loadScript(path: string): Promise<Script> {
   let text: string;
@@ -116,16 +102,11 @@ export async function loadScript(path: string): Promise<Script> {
       `Cannot read the script file "${path}": ${why}. Check the path in the model spec (scripted:<path>; a relative path is resolved against the workspace folder).`,
     );
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    // JSON.parse on Node 20 often omits the position; jsonc-parser in strict mode finds it.
-    const errors: ParseError[] = [];
-    parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-    const first = errors[0];
-    const where = first ? ` at ${lineColumn(text, first.offset)}: ${describeJsonError(first.error)}` : `: ${(error as Error).message}`;
-    throw new ScriptError(`The script file "${path}" is not valid JSON${where}. Fix the JSON and try again.`);
+  const parsed = parseJsonc(text);
+  if (!parsed.ok) {
+    const { message, line, column } = parsed.error;
+    throw new ScriptError(`The script file "${path}" is not valid JSON at line ${line}, column ${column}: ${message}. Fix the JSON and try again.`);
   }
+  const value = parsed.value;
   return parseScript(value, `file "${path}"`);
 }

@@ -1,0 +1,171 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { UsageError } from './cliError';
+import { approvalModeSchema } from './workspaceSettings';
+import type { ApprovalMode } from './workspaceSettings';
+
+export const USAGE = `subagents: a supervisor agent that delegates to subagents, headless.
+
+Usage:
+  subagents run [options] PROMPT      Run PROMPT (use - to read it from stdin) until the thread is quiet
+  subagents threads list [--all]      Top-level threads, most recent first (--all: child threads too)
+  subagents threads show ID           The run tree of a thread: agents, status, stats and tool calls
+  subagents threads export ID [--format md|json]
+                                      The thread as Markdown (default) or JSON
+  subagents threads delete ID         Delete a thread and its child threads
+  subagents profiles list             The enabled agent profiles and where each comes from
+  subagents profiles validate         Check the profiles; exit 2 when any has a problem
+
+Options:
+  --workspace DIR       The folder the agents work in (default: the current directory)
+  --storage DIR         Where threads are kept (default: <workspace>/.subagents/threads)
+  --json                Machine-readable output (run: one RunEvent per line on stdout)
+  --model SPEC          Model for this run, overriding subagents.model: vscode-lm:<vendor>/<family>
+                        (extension only), openai-compatible:<baseURL>#<model>, openai:<model>,
+                        anthropic:<model>, scripted:<path>
+  --agent NAME          Start the thread with this profile instead of the supervisor
+  --thread ID           Continue this thread
+  --approval MODE       ask | autoEdit | trust (default: subagents.approval, else ask)
+  --max-depth N         How deep delegation may nest (0-5), overriding subagents.maxDepth
+  -h, --help            Show this help
+
+Settings come from <workspace>/.vscode/settings.json (comments allowed): subagents.model,
+subagents.agents, subagents.maxDepth, subagents.maxConcurrency, subagents.supervisor and
+subagents.approval. Flags override them. API keys come from OPENAI_API_KEY, ANTHROPIC_API_KEY and
+SUBAGENTS_API_KEY (openai-compatible servers).
+
+Exit codes: 0 done, 1 the run failed, 2 bad usage or configuration, 130 interrupted (Ctrl+C).`;
+
+/** Where a command works: the workspace and its thread storage. */
+export interface Place {
+  workspace: string;
+  storage: string;
+  json: boolean;
+}
+
+export type Command =
+  | { name: 'help' }
+  | ({ name: 'run'; prompt: string; model?: string; agent?: string; thread?: string; approval?: ApprovalMode; maxDepth?: number } & Place)
+  | ({ name: 'threads list'; all: boolean } & Place)
+  | ({ name: 'threads show' | 'threads delete'; id: string } & Place)
+  | ({ name: 'threads export'; id: string; format: 'md' | 'json' } & Place)
+  | ({ name: 'profiles list' | 'profiles validate' } & Place);
+
+const PLACE_OPTIONS = {
+  workspace: { type: 'string' },
+  storage: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+const RUN_OPTIONS = {
+  ...PLACE_OPTIONS,
+  model: { type: 'string' },
+  agent: { type: 'string' },
+  thread: { type: 'string' },
+  approval: { type: 'string' },
+  'max-depth': { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+const HINT = 'Run "subagents --help" for usage.';
+
+function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.replace(/\.?$/, '.')} ${HINT}`);
+  }
+}
+
+function place(values: { workspace?: string | boolean | undefined; storage?: string | boolean | undefined; json?: string | boolean | undefined }, cwd: string): Place {
+  const workspace = resolve(cwd, typeof values.workspace === 'string' ? values.workspace : '.');
+  const storage = typeof values.storage === 'string' ? resolve(cwd, values.storage) : resolve(workspace, '.subagents', 'threads');
+  return { workspace, storage, json: values.json === true };
+}
+
+function oneId(positionals: string[], what: string): string {
+  if (positionals.length !== 1) throw new UsageError(`"subagents ${what}" takes one thread ID (see "subagents threads list"). ${HINT}`);
+  return positionals[0]!;
+}
+
+function runCommand(args: string[], cwd: string): Command {
+  const { values, positionals } = parse(args, RUN_OPTIONS);
+  if (values.help) return { name: 'help' };
+  const prompt = positionals.join(' ').trim();
+  if (!prompt) throw new UsageError(`"subagents run" needs a PROMPT: say what to do, e.g. subagents run "explain src/app.ts" (or - to read stdin). ${HINT}`);
+  let approval: ApprovalMode | undefined;
+  if (values.approval !== undefined) {
+    const checked = approvalModeSchema.safeParse(values.approval);
+    if (!checked.success) throw new UsageError(`--approval must be ask, autoEdit or trust, not "${values.approval}".`);
+    approval = checked.data;
+  }
+  let maxDepth: number | undefined;
+  if (values['max-depth'] !== undefined) {
+    maxDepth = Number(values['max-depth']);
+    if (!/^\d+$/.test(values['max-depth']) || maxDepth > 5) throw new UsageError(`--max-depth must be a whole number from 0 to 5, not "${values['max-depth']}".`);
+  }
+  return {
+    name: 'run',
+    ...place(values, cwd),
+    prompt,
+    ...(values.model === undefined ? {} : { model: values.model }),
+    ...(values.agent === undefined ? {} : { agent: values.agent }),
+    ...(values.thread === undefined ? {} : { thread: values.thread }),
+    ...(approval === undefined ? {} : { approval }),
+    ...(maxDepth === undefined ? {} : { maxDepth }),
+  };
+}
+
+function threadsCommand(args: string[], cwd: string): Command {
+  const [action, ...rest] = args;
+  if (action === 'list') {
+    const { values, positionals } = parse(rest, { ...PLACE_OPTIONS, all: { type: 'boolean' } });
+    if (values.help) return { name: 'help' };
+    if (positionals.length) throw new UsageError(`"subagents threads list" takes no arguments. ${HINT}`);
+    return { name: 'threads list', ...place(values, cwd), all: values.all === true };
+  }
+  if (action === 'show' || action === 'delete') {
+    const { values, positionals } = parse(rest, PLACE_OPTIONS);
+    if (values.help) return { name: 'help' };
+    return { name: `threads ${action}`, ...place(values, cwd), id: oneId(positionals, `threads ${action}`) };
+  }
+  if (action === 'export') {
+    const { values, positionals } = parse(rest, { ...PLACE_OPTIONS, format: { type: 'string' } });
+    if (values.help) return { name: 'help' };
+    const format = values.format ?? (values.json ? 'json' : 'md');
+    if (format !== 'md' && format !== 'json') throw new UsageError(`--format must be md or json, not "${format}".`);
+    return { name: 'threads export', ...place(values, cwd), id: oneId(positionals, 'threads export'), format };
+  }
+  throw new UsageError(`Unknown threads command "${action ?? ''}": use list, show, export or delete. ${HINT}`);
+}
+
+function profilesCommand(args: string[], cwd: string): Command {
+  const [action, ...rest] = args;
+  if (action !== 'list' && action !== 'validate') throw new UsageError(`Unknown profiles command "${action ?? ''}": use list or validate. ${HINT}`);
+  const { values, positionals } = parse(rest, PLACE_OPTIONS);
+  if (values.help) return { name: 'help' };
+  if (positionals.length) throw new UsageError(`"subagents profiles ${action}" takes no arguments. ${HINT}`);
+  return { name: `profiles ${action}`, ...place(values, cwd) };
+}
+
+/** Reads the command line (without node and the script); throws UsageError on anything wrong. */
+export function parseCommandLine(argv: readonly string[], cwd: string): Command {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+      throw new UsageError(`No command given.\n\n${USAGE}`);
+    case 'help':
+    case '-h':
+    case '--help':
+      return { name: 'help' };
+    case 'run':
+      return runCommand(rest, cwd);
+    case 'threads':
+      return threadsCommand(rest, cwd);
+    case 'profiles':
+      return profilesCommand(rest, cwd);
+    default:
+      throw new UsageError(`Unknown command "${command}": use run, threads or profiles. ${HINT}`);
+  }
+}

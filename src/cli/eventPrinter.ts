@@ -1,0 +1,86 @@
+import type { RunEvent, RunEventOf } from '../shared/events';
+import { formatStats } from '../shared/usage';
+import type { CliIo } from './cliIo';
+import { oneLine } from './renderThread';
+
+export interface EventPrinter {
+  print(event: RunEvent): void;
+  /** The last top-level run of the thread to finish: its status decides the exit code. */
+  lastTopFinish(threadId: string): RunEventOf<'run.finished'> | undefined;
+  /** The closing line on stderr: status, stats, and how to continue. */
+  summary(threadId: string, finished: RunEventOf<'run.finished'>): void;
+}
+
+/**
+ * Prints a run as it happens. With --json, every event is one line of JSON on stdout and nothing
+ * else goes there. Otherwise the top-level answer streams to stdout and the subagents' progress
+ * (starts, tool calls, ends) goes to stderr, so `subagents run … > answer.md` keeps the answer clean.
+ */
+export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
+  const runs = new Map<string, { agent: string; depth: number; threadId: string; streamed: boolean }>();
+  const lastTop = new Map<string, RunEventOf<'run.finished'>>();
+  let atLineStart = true;
+  const out = (text: string) => {
+    if (!text) return;
+    io.stdout.write(text);
+    atLineStart = text.endsWith('\n');
+  };
+  const progress = (depth: number, text: string) => io.stderr.write(`${'  '.repeat(Math.max(0, depth - 1))}${text}\n`);
+
+  const human = (e: RunEvent) => {
+    if (e.kind === 'run.started') {
+      if (e.depth > 0) progress(e.depth, `[${e.agent}] started: ${oneLine(e.task, 100)}`);
+      return;
+    }
+    const run = runs.get(e.runId);
+    if (!run) return;
+    switch (e.kind) {
+      case 'text.delta':
+        if (run.depth === 0) {
+          out(e.text);
+          run.streamed = true;
+        }
+        return;
+      case 'tool.started':
+        progress(run.depth + 1, `[${run.agent}] ${e.tool} ${oneLine(e.input, 100)}`);
+        return;
+      case 'tool.finished':
+        if (e.isError) progress(run.depth + 1, `[${run.agent}] ${e.tool} failed: ${oneLine(e.output, 160)}`);
+        return;
+      case 'approval.resolved':
+        progress(run.depth + 1, `[${run.agent}] ${e.tool} ${e.decision}`);
+        return;
+      case 'warning':
+        progress(run.depth + 1, `[${run.agent}] warning: ${e.message}`);
+        return;
+      case 'run.finished':
+        if (run.depth > 0) {
+          const why = e.error ? `: ${oneLine(e.error, 160)}` : '';
+          progress(run.depth, `[${run.agent}] ${e.status} (${formatStats(e.durationMs, e.usage)})${why}`);
+          return;
+        }
+        // A bailed answer (or one the model did not stream) is printed whole.
+        if (!run.streamed && e.output) out(e.output);
+        if (!atLineStart) out('\n');
+        return;
+      default:
+        return;
+    }
+  };
+
+  return {
+    print(event) {
+      if (event.kind === 'run.started') runs.set(event.runId, { agent: event.agent, depth: event.depth, threadId: event.threadId, streamed: false });
+      if (event.kind === 'run.finished' && runs.get(event.runId)?.depth === 0) lastTop.set(event.threadId, event);
+      if (json) io.stdout.write(`${JSON.stringify(event)}\n`);
+      else human(event);
+    },
+    lastTopFinish: (threadId) => lastTop.get(threadId),
+    summary(threadId, finished) {
+      if (json) return;
+      const why = finished.error ? `: ${finished.error}` : '';
+      io.stderr.write(`\n${finished.status} (${formatStats(finished.durationMs, finished.usage)})${why}\n`);
+      io.stderr.write(`thread ${threadId}: continue with  subagents run --thread ${threadId} "…"\n`);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { ModelSpecError } from '../core/models/modelResolver';
+import { ScriptError } from '../core/models/scriptSchema';
+import { USAGE, parseCommandLine } from './cliArgs';
+import { EXIT, UsageError } from './cliError';
+import { processIo } from './cliIo';
+import type { CliIo } from './cliIo';
+import { profilesCommand } from './profilesCommand';
+import { runCommand } from './runCommand';
+import { threadsCommand } from './threadsCommand';
+
+/** Runs one command line; returns the exit code (DESIGN section 9). */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const cmd = parseCommandLine(argv, process.cwd());
+    switch (cmd.name) {
+      case 'help':
+        io.stdout.write(`${USAGE}\n`);
+        return EXIT.ok;
+      case 'run':
+        return await runCommand(cmd, io);
+      case 'profiles list':
+      case 'profiles validate':
+        return await profilesCommand(cmd, io);
+      default:
+        return await threadsCommand(cmd, io);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ScriptError || error instanceof ModelSpecError) {
+      io.stderr.write(`subagents: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    io.stderr.write(`subagents: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return EXIT.runFailed;
+  }
+}
+
+/** Exits once stdout has taken everything: a pipe reader must see the last line. */
+function exit(code: number): void {
+  process.stdout.write('', () => process.exit(code));
+}
+
+main(process.argv.slice(2), processIo).then(exit, (error: unknown) => {
+  process.stderr.write(`subagents: ${String(error)}\n`);
+  exit(EXIT.runFailed);
+});

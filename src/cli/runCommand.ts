@@ -1,0 +1,143 @@
+import { stat } from 'node:fs/promises';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { Engine, EngineRequestError } from '../core/engine';
+import type { EngineSettings } from '../core/engineSettings';
+import { SUPERVISOR } from '../core/engineSettings';
+import { createModelResolver } from '../core/models/createModelResolver';
+import type { ApiKeyProvider, ModelResolverOptions } from '../core/models/createModelResolver';
+import { ModelSpecError } from '../core/models/modelResolver';
+import type { ModelResolver } from '../core/models/modelResolver';
+import { parseModelSpec } from '../core/models/modelSpec';
+import { ScriptError } from '../core/models/scriptSchema';
+import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
+import { isThreadId } from '../core/threads/threadId';
+import type { Command } from './cliArgs';
+import { EXIT, UsageError } from './cliError';
+import { readAll, stderrLogger } from './cliIo';
+import type { CliIo } from './cliIo';
+import { cliProfiles, describeProblem, specsInUse } from './cliProfiles';
+import { eventPrinter } from './eventPrinter';
+import { terminalApprover } from './terminalApprover';
+import { readWorkspaceSettings } from './workspaceSettings';
+
+type RunCommand = Extract<Command, { name: 'run' }>;
+
+const KEY_VARIABLES: Record<ApiKeyProvider, string> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  'openai-compatible': 'SUBAGENTS_API_KEY',
+};
+
+function apiKey(provider: ApiKeyProvider): string | undefined {
+  return process.env[KEY_VARIABLES[provider]] || undefined;
+}
+
+/** The model kinds the CLI adds: OpenAI through its chat completions API (no extra SDK needed). */
+const providers: ModelResolverOptions['providers'] = {
+  openai: (spec) =>
+    createOpenAICompatible({
+      name: 'openai',
+      baseURL: process.env.OPENAI_BASE_URL || 'https://api.openai.com/v1',
+      apiKey: apiKey('openai') ?? '',
+      includeUsage: true,
+    }).chatModel(spec.model),
+};
+
+/** Checks the main model before anything runs, so a bad spec or a missing key is exit 2, not a failed run. */
+function checkModel(spec: string, resolver: ModelResolver): void {
+  try {
+    const parsed = parseModelSpec(spec);
+    if (parsed.kind === 'openai' && !apiKey('openai')) throw new ModelSpecError(`The model "${spec}" needs an API key: set OPENAI_API_KEY.`);
+    resolver.resolve(spec, { agent: SUPERVISOR, task: '' });
+  } catch (error) {
+    if (error instanceof ModelSpecError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function checkWorkspace(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (!info?.isDirectory()) throw new UsageError(`The workspace "${dir}" is not a folder. Pass --workspace DIR, or run from the project folder.`);
+}
+
+/** `subagents run`: one request, run until its thread is quiet. */
+export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
+  await checkWorkspace(cmd.workspace);
+  const logger = stderrLogger(io);
+  const config = await readWorkspaceSettings(cmd.workspace);
+  const settings: EngineSettings = {
+    ...config.settings,
+    ...(cmd.model === undefined ? {} : { model: cmd.model }),
+    ...(cmd.maxDepth === undefined ? {} : { maxDepth: cmd.maxDepth }),
+  };
+  if (!settings.model) {
+    throw new UsageError(`No model is set: pass --model SPEC (e.g. --model scripted:demo.json) or set "subagents.model" in ${config.path}.`);
+  }
+  const profiles = cliProfiles(config);
+  for (const p of profiles.problems) logger.warn(`${describeProblem(p)} The other agents still work.`);
+  if (cmd.agent !== undefined && cmd.agent !== SUPERVISOR && !profiles.profiles.has(cmd.agent)) {
+    throw new UsageError(`There is no enabled agent "${cmd.agent}". Available: ${[...profiles.profiles.keys()].join(', ') || '(none)'}.`);
+  }
+  const prompt = cmd.prompt === '-' ? (await readAll(io.stdin)).trim() : cmd.prompt;
+  if (!prompt) throw new UsageError('The prompt read from stdin is empty: say what to do.');
+
+  const options: ModelResolverOptions = { workspaceRoot: cmd.workspace, apiKey, providers, specs: specsInUse(settings, profiles) };
+  let first: ModelResolver | undefined;
+  try {
+    first = await createModelResolver(options);
+  } catch (error) {
+    if (error instanceof ScriptError || error instanceof ModelSpecError) throw new UsageError(error.message);
+    throw error;
+  }
+  checkModel(settings.model, first);
+
+  const store = new JsonlThreadStore({ dir: cmd.storage, recoverInterrupted: true, logger });
+  if (cmd.thread !== undefined) {
+    if (!isThreadId(cmd.thread)) throw new UsageError(`"${cmd.thread}" is not a thread id. See "subagents threads list".`);
+    if (!(await store.get(cmd.thread))) throw new UsageError(`There is no thread "${cmd.thread}" in ${cmd.storage}. See "subagents threads list".`);
+  }
+  const engine = new Engine({
+    store,
+    workspace: { root: cmd.workspace, trusted: true },
+    profiles: () => profiles,
+    settings: () => settings,
+    // The resolver made for the checks serves the first request; each later one gets a fresh one.
+    createModelResolver: () => {
+      const made = first ?? createModelResolver(options);
+      first = undefined;
+      return made;
+    },
+    logger,
+    approver: terminalApprover({ mode: cmd.approval ?? config.approval, input: io.stdin, output: io.stderr }),
+  });
+  const printer = eventPrinter(io, cmd.json);
+  engine.onEvent(printer.print);
+
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(EXIT.interrupted); // a second Ctrl+C: stop waiting
+    interrupted = true;
+    io.stderr.write('\nsubagents: cancelling every open run (Ctrl+C again to quit at once)…\n');
+    engine.cancelAll();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    let sent;
+    try {
+      sent = await engine.send({ prompt, ...(cmd.thread === undefined ? {} : { threadId: cmd.thread }), ...(cmd.agent === undefined ? {} : { agent: cmd.agent }) });
+    } catch (error) {
+      if (error instanceof EngineRequestError) throw new UsageError(error.message);
+      throw error;
+    }
+    const finished = await sent.done;
+    await engine.whenQuiet(sent.threadId);
+    await store.flush();
+    const last = printer.lastTopFinish(sent.threadId) ?? finished;
+    printer.summary(sent.threadId, last);
+    if (interrupted) return EXIT.interrupted;
+    return last.status === 'ok' ? EXIT.ok : EXIT.runFailed;
+  } finally {
+    process.off('SIGINT', onSigint);
+    store.dispose();
+  }
+}

@@ -1,0 +1,69 @@
+import { stat } from 'node:fs/promises';
+import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
+import { isThreadId } from '../core/threads/threadId';
+import type { LoadedThread } from '../core/threads/threadStore';
+import { EMPTY_TREE, foldRunEvents, walkRuns } from '../shared/runTree';
+import type { Command } from './cliArgs';
+import { EXIT, UsageError } from './cliError';
+import { stderrLogger } from './cliIo';
+import type { CliIo } from './cliIo';
+import { oneLine, renderMarkdown, renderRunTree } from './renderThread';
+
+type ThreadsCommand = Extract<Command, { name: `threads ${string}` }>;
+
+async function exists(dir: string): Promise<boolean> {
+  return (await stat(dir).catch(() => undefined))?.isDirectory() === true;
+}
+
+async function loadFamily(store: JsonlThreadStore, cmd: ThreadsCommand & { id: string }, io: CliIo): Promise<LoadedThread> {
+  if (!isThreadId(cmd.id)) throw new UsageError(`"${cmd.id}" is not a thread id. See "subagents threads list".`);
+  const family = (await exists(cmd.storage)) ? await store.getFamily(cmd.id) : undefined;
+  if (!family) throw new UsageError(`There is no thread "${cmd.id}" in ${cmd.storage}. See "subagents threads list".`);
+  for (const w of family.warnings) io.stderr.write(`subagents: warning: ${w}\n`);
+  return family;
+}
+
+/**
+ * `subagents threads list|show|export|delete`. Read-only commands never close open runs as
+ * interrupted: another `subagents run` may be working on them right now.
+ */
+export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<number> {
+  const store = new JsonlThreadStore({ dir: cmd.storage, logger: stderrLogger(io) });
+  const write = (text: string) => io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  switch (cmd.name) {
+    case 'threads list': {
+      const all = (await exists(cmd.storage)) ? await store.list() : [];
+      const threads = cmd.all ? all : all.filter((t) => t.parentThreadId === null);
+      if (cmd.json) write(JSON.stringify(threads));
+      else if (threads.length === 0) io.stderr.write(`No threads in ${cmd.storage}.\n`);
+      else {
+        for (const t of threads) {
+          const parent = t.parentThreadId ? `  (child of ${t.parentThreadId})` : '';
+          write(`${t.id}  ${new Date(t.updatedAt).toISOString()}  ${t.agent}  ${oneLine(t.title, 80)}${parent}`);
+        }
+      }
+      return EXIT.ok;
+    }
+    case 'threads show': {
+      const family = await loadFamily(store, cmd, io);
+      const tree = foldRunEvents(EMPTY_TREE, family.events);
+      if (cmd.json) write(JSON.stringify({ thread: family.meta, warnings: family.warnings, runs: walkRuns(tree) }));
+      else write(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderRunTree(tree, Date.now())}`);
+      return EXIT.ok;
+    }
+    case 'threads export': {
+      const family = await loadFamily(store, cmd, io);
+      if (cmd.format === 'json') write(JSON.stringify({ thread: family.meta, events: family.events }));
+      else write(renderMarkdown(family.meta, foldRunEvents(EMPTY_TREE, family.events), Date.now()));
+      return EXIT.ok;
+    }
+    case 'threads delete': {
+      if (!isThreadId(cmd.id)) throw new UsageError(`"${cmd.id}" is not a thread id. See "subagents threads list".`);
+      const deleted = (await exists(cmd.storage)) && (await store.delete(cmd.id));
+      if (!deleted) throw new UsageError(`There is no thread "${cmd.id}" in ${cmd.storage}. See "subagents threads list".`);
+      if (cmd.json) write(JSON.stringify({ deleted: cmd.id }));
+      else write(`Deleted thread ${cmd.id} and its child threads.`);
+      return EXIT.ok;
+    }
+  }
+}

@@ -1,0 +1,241 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runEventSchema } from '../../../src/shared/events';
+import type { RunEvent } from '../../../src/shared/events';
+
+// The CLI is built from the current sources with the options esbuild.mjs uses for dist/cli.js,
+// into a temp dir, so the test never runs a stale bundle (nor races a build writing dist/).
+let buildDir: string;
+let cli: string;
+let ws: string;
+
+beforeAll(async () => {
+  buildDir = await mkdtemp(join(tmpdir(), 'cli-build-'));
+  cli = join(buildDir, 'cli.js');
+  await esbuild.build({
+    entryPoints: ['src/cli/main.ts'],
+    outfile: cli,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    define: { 'import.meta.url': 'undefined' },
+    banner: { js: '#!/usr/bin/env node' },
+    logLevel: 'error',
+  });
+}, 60_000);
+afterAll(async () => {
+  await rm(buildDir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  ws = await mkdtemp(join(tmpdir(), 'cli-ws-'));
+  return () => rm(ws, { recursive: true, force: true });
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function start(args: string[], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void) {
+  const env = { ...process.env, OPENAI_API_KEY: '', SUBAGENTS_API_KEY: '' };
+  const child = spawn(process.execPath, [cli, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    onStdout?.(stdout, child);
+  });
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise<Result>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+const run = (...args: string[]) => start(args);
+
+async function script(name: string, agents: Record<string, unknown[]>): Promise<void> {
+  await writeFile(join(ws, name), JSON.stringify({ agents }));
+}
+
+const DELEGATING = {
+  supervisor: [
+    { text: 'Delegating. ', toolCalls: [{ tool: 'delegate_task', input: { task: 'look around', agents: ['explore'] } }] },
+    { text: 'All done.' },
+  ],
+  explore: [{ match: 'look', text: 'found src/app.ts', usage: { inputTokens: 5, outputTokens: 3 } }],
+};
+
+function events(stdout: string): RunEvent[] {
+  return stdout.trim().split('\n').map((line) => runEventSchema.parse(JSON.parse(line)));
+}
+
+describe('subagents CLI: usage and configuration errors exit 2', () => {
+  it('explains what is wrong', async () => {
+    const none = await run();
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('No command given');
+    const unknown = await run('run', '--frobnicate', 'x');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--frobnicate'.*subagents --help/);
+    const noPrompt = await run('run', '--model', 'scripted:s.json');
+    expect(noPrompt.code).toBe(2);
+    expect(noPrompt.stderr).toContain('needs a PROMPT');
+    const badApproval = await run('run', '--approval', 'yolo', 'hi');
+    expect(badApproval.code).toBe(2);
+    const noModel = await run('run', 'hi');
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toContain('No model is set');
+    const badSpec = await run('run', '--model', 'gpt-4o', 'hi');
+    expect(badSpec.code).toBe(2);
+    expect(badSpec.stderr).toContain('Use one of:');
+    const editorOnly = await run('run', '--model', 'vscode-lm:copilot/gpt-4o', 'hi');
+    expect(editorOnly.code).toBe(2);
+    expect(editorOnly.stderr).toContain('only available inside VS Code');
+    const help = await run('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit codes');
+  });
+
+  it('names a bad script file and where it is wrong', async () => {
+    await writeFile(join(ws, 'bad.json'), '{ "agents": { "supervisor": [ { "text": "x" }, ] } }');
+    const bad = await run('run', '--model', 'scripted:bad.json', 'hi');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${join(ws, 'bad.json')}" is not valid JSON at line 1, column 48: a comma before "]"`);
+    const missing = await run('run', '--model', 'scripted:nope.json', 'hi');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('there is no such file');
+    await script('shape.json', { supervisor: [{ error: { status: 'x', message: 'm' } }] });
+    const shape = await run('run', '--model', 'scripted:shape.json', 'hi');
+    expect(shape.code).toBe(2);
+    expect(shape.stderr).toContain('agents.supervisor[0].error.status');
+  });
+
+  it('reads settings.json as JSONC and reports a bad setting', async () => {
+    await mkdir(join(ws, '.vscode'));
+    await writeFile(join(ws, '.vscode', 'settings.json'), '{\n  // depth\n  "subagents.maxDepth": "deep",\n}\n');
+    const result = await run('run', '--model', 'scripted:s.json', 'hi');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('"subagents.maxDepth"');
+  });
+});
+
+describe('subagents CLI: runs', () => {
+  it('prints every RunEvent as a JSON line and exits 0', async () => {
+    await script('demo.json', DELEGATING);
+    const result = await run('run', '--json', '--model', 'scripted:demo.json', 'Please explore');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const all = events(result.stdout);
+    const started = all.filter((e) => e.kind === 'run.started');
+    expect(started.map((e) => e.kind === 'run.started' && e.agent)).toEqual(['supervisor', 'explore']);
+    const finished = all.filter((e) => e.kind === 'run.finished');
+    expect(finished.map((e) => e.kind === 'run.finished' && e.status)).toEqual(['ok', 'ok']);
+    expect(all.filter((e) => e.kind === 'text.delta' && e.runId === started[0]!.runId).map((e) => e.kind === 'text.delta' && e.text).join('')).toContain('All done.');
+  });
+
+  it('streams the answer on stdout and lists and shows the thread afterwards', async () => {
+    await mkdir(join(ws, '.vscode'));
+    await writeFile(join(ws, '.vscode', 'settings.json'), '{ "subagents.model": "scripted:demo.json", /* ok */ }');
+    await script('demo.json', DELEGATING);
+    const result = await run('run', 'Please explore');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('All done.');
+    expect(result.stderr).toContain('[explore] started: look around');
+
+    const list = await run('threads', 'list', '--json');
+    expect(list.code).toBe(0);
+    const threads = JSON.parse(list.stdout) as { id: string; title: string; parentThreadId: string | null }[];
+    expect(threads).toHaveLength(1);
+    expect(threads[0]).toMatchObject({ title: 'Please explore', parentThreadId: null });
+    expect(await readdir(join(ws, '.subagents', 'threads'))).toContain(`${threads[0]!.id}.jsonl`);
+
+    const show = await run('threads', 'show', threads[0]!.id);
+    expect(show.code).toBe(0);
+    const lines = show.stdout.split('\n');
+    expect(lines[1]).toMatch(/^supervisor \[ok\] Please explore {2}\(\d+ms · \d+ in \/ \d+ out\)$/);
+    expect(lines[2]).toBe('  - delegate_task {"task":"look around","agents":["explore"]} -> done');
+    expect(show.stdout).toMatch(/\n {2}explore \[ok\] look around {2}\(\d+m?s · 5 in \/ 3 out\)/);
+
+    const md = await run('threads', 'export', threads[0]!.id);
+    expect(md.stdout).toMatch(/^# Please explore\n/);
+    expect(md.stdout).toContain('### explore: look around');
+    const json = await run('threads', 'export', threads[0]!.id, '--format', 'json');
+    expect((JSON.parse(json.stdout) as { events: unknown[] }).events.length).toBeGreaterThan(4);
+
+    const unknown = await run('threads', 'show', 'no_such_thread');
+    expect(unknown.code).toBe(2);
+    const deleted = await run('threads', 'delete', threads[0]!.id);
+    expect(deleted.code).toBe(0);
+    expect(JSON.parse((await run('threads', 'list', '--all', '--json')).stdout)).toEqual([]);
+  });
+
+  it('continues a thread with --thread and refuses an unknown one', async () => {
+    await script('demo.json', { supervisor: [{ match: 'first', text: 'one' }, { match: 'second', text: 'two' }] });
+    const first = await run('run', '--json', '--model', 'scripted:demo.json', 'first');
+    const threadId = events(first.stdout)[0]!.threadId;
+    const second = await run('run', '--json', '--model', 'scripted:demo.json', '--thread', threadId, 'second');
+    expect(second.code).toBe(0);
+    const evs = events(second.stdout);
+    expect(evs[0]!.threadId).toBe(threadId);
+    expect(evs[0]!.seq).toBeGreaterThan(events(first.stdout).at(-1)!.seq);
+    const missing = await run('run', '--model', 'scripted:demo.json', '--thread', 'nope', 'x');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('There is no thread "nope"');
+  });
+
+  it('exits 1 when the run fails', async () => {
+    await script('fail.json', { supervisor: [{ error: { status: 400, message: 'bad request from the provider' } }] });
+    const result = await run('run', '--model', 'scripted:fail.json', 'hi');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error');
+  });
+
+  it('cancels every open run on SIGINT, writes them down and exits 130', async () => {
+    await script('slow.json', {
+      supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'wait', agents: ['explore'] } }] }, { text: 'never' }],
+      explore: [{ delayMs: 60_000, text: 'too late' }],
+    });
+    let sent = false;
+    const result = await start(['run', '--json', '--model', 'scripted:slow.json', 'hang on'], (stdout, child) => {
+      // Interrupt once the child run has started: an event, not a guess at timing.
+      if (!sent && stdout.includes('"agent":"explore"')) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    expect(result.code).toBe(130);
+    const finished = events(result.stdout).filter((e) => e.kind === 'run.finished');
+    expect(finished.map((e) => e.kind === 'run.finished' && e.status)).toEqual(['cancelled', 'cancelled']);
+    const dir = join(ws, '.subagents', 'threads');
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.jsonl'));
+    const onDisk = (await Promise.all(files.map((f) => readFile(join(dir, f), 'utf8')))).join('');
+    expect(onDisk.match(/"status":"cancelled"/g)).toHaveLength(2);
+  });
+});
+
+describe('subagents CLI: profiles', () => {
+  it('lists the merged profiles and validates them', async () => {
+    const ok = await run('profiles', 'validate');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('2 profiles, no problems.');
+    await mkdir(join(ws, '.vscode'));
+    await writeFile(
+      join(ws, '.vscode', 'settings.json'),
+      '{\n  "subagents.agents": {\n    // a reviewer\n    "reviewer": { "description": "Reviews diffs", "tools": ["read_file"] },\n    "broken": { "maxSteps": 0 },\n    "explore": { "enabled": false },\n  },\n}',
+    );
+    const list = await run('profiles', 'list');
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^general-purpose {2}\(built-in\)/m);
+    expect(list.stdout).toMatch(/^reviewer {2}\(.*settings\.json\) {2}Reviews diffs$/m);
+    expect(list.stdout).not.toMatch(/^explore/m);
+    const bad = await run('profiles', 'validate', '--json');
+    expect(bad.code).toBe(2);
+    const body = JSON.parse(bad.stdout) as { ok: boolean; problems: { name: string; field: string }[] };
+    expect(body.ok).toBe(false);
+    expect(body.problems.map((p) => `${p.name}.${p.field}`).sort()).toEqual(['broken.description', 'broken.maxSteps']);
+  });
+});
