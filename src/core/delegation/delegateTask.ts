@@ -44,7 +44,9 @@ async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: 
     return { error: "continueThreadId continues one subagent's thread: name exactly one agent, or leave continueThreadId out to start afresh." };
   }
   const prompt = withContext(task, input.context);
-  const results = await mapPool(matched, deps.session.settings.maxConcurrency, async (profile): Promise<RunResult> => {
+  const { maxConcurrency, maxActiveChildren } = deps.session.settings;
+  // Queue rather than refuse: this call's own children never exceed the active-children limit.
+  const results = await mapPool(matched, Math.min(maxConcurrency, maxActiveChildren), async (profile): Promise<RunResult> => {
     const outcome = await startChild(deps, {
       profile,
       task,

@@ -40,10 +40,33 @@ export type StartOutcome =
  */
 export async function startChild(deps: DelegationDeps, req: ChildRequest): Promise<StartOutcome> {
   const { session, caller } = deps;
-  const agent = req.profile.name;
-  const threadId = req.continueThreadId ?? childThreadId(caller.threadId, agent, req.toolCallId);
+  const threadId = req.continueThreadId ?? childThreadId(caller.threadId, req.profile.name, req.toolCallId);
+  const live = findLiveReplay(caller, threadId, req.toolCallId);
+  if (live) return live;
+  // Checked and reserved before any await: tool calls of one step run concurrently.
+  const limit = session.settings.maxActiveChildren;
+  const active = [...caller.children.values()].filter((c) => !c.result).length + (reserved.get(caller) ?? 0);
+  if (active >= limit) {
+    return refused(
+      threadId,
+      `Too many active subagents: subagents.maxActiveChildren is ${limit} and this run already has ${active} working. Wait for one (subagent_await) or cancel one (subagent_cancel) first.`,
+    );
+  }
+  reserved.set(caller, (reserved.get(caller) ?? 0) + 1);
+  try {
+    return await checkAndLaunch(deps, req, threadId);
+  } finally {
+    reserved.set(caller, (reserved.get(caller) ?? 1) - 1);
+  }
+}
 
-  const replay = await findReplay(deps, threadId, req.toolCallId);
+/** Slots taken by starts that are past the limit check but not yet registered as children. */
+const reserved = new WeakMap<RunHandle, number>();
+
+async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId: string): Promise<StartOutcome> {
+  const { session, caller } = deps;
+  const agent = req.profile.name;
+  const replay = await findStoredReplay(deps, threadId, req.toolCallId);
   if (replay) return replay;
 
   if (req.continueThreadId !== undefined) {
@@ -60,15 +83,6 @@ export async function startChild(deps: DelegationDeps, req: ChildRequest): Promi
     }
     const active = session.registry.activeInThread(threadId);
     if (active) return { kind: 'busy', runId: active.runId, threadId };
-  }
-
-  const limit = session.settings.maxActiveChildren;
-  const active = [...caller.children.values()].filter((c) => !c.result).length;
-  if (active >= limit) {
-    return refused(
-      threadId,
-      `Too many active subagents: subagents.maxActiveChildren is ${limit} and this run already has ${active} working. Wait for one (subagent_await) or cancel one (subagent_cancel) first.`,
-    );
   }
 
   try {
@@ -92,13 +106,17 @@ export async function startChild(deps: DelegationDeps, req: ChildRequest): Promi
   }
 }
 
-async function findReplay(deps: DelegationDeps, threadId: string, toolCallId: string): Promise<StartOutcome | undefined> {
-  for (const record of deps.caller.children.values()) {
+function findLiveReplay(caller: RunHandle, threadId: string, toolCallId: string): StartOutcome | undefined {
+  for (const record of caller.children.values()) {
     if (record.handle.threadId === threadId && record.handle.parentToolCallId === toolCallId) {
       return { kind: 'existing', runId: record.handle.runId, threadId, record, ...(record.result ? { result: record.result } : {}) };
     }
   }
-  // After a restart the run is only on disk.
+  return undefined;
+}
+
+/** After a restart a replayed call's run is only on disk. */
+async function findStoredReplay(deps: DelegationDeps, threadId: string, toolCallId: string): Promise<StartOutcome | undefined> {
   const stored = await deps.session.store.get(threadId).catch(() => undefined);
   const started = stored?.events.find((e) => e.kind === 'run.started' && e.parentToolCallId === toolCallId);
   if (!stored || !started) return undefined;

@@ -32,7 +32,7 @@ interface ThreadState {
   readonly id: string;
   readonly path: string;
   nextSeq: number;
-  /** Serialized lines not yet on disk. */
+  /** Serialized events (without their newline) not yet on disk. */
   queue: string[];
   /** The one writer of this file, while it runs. */
   writing: Promise<void> | null;
@@ -76,7 +76,7 @@ export class JsonlThreadStore implements ThreadStore {
     // Object.assign then a property set: about twice as fast in V8 as a spread with an extra key.
     const stamped = Object.assign({}, event) as RunEvent;
     stamped.seq = state.nextSeq++;
-    state.queue.push(`${JSON.stringify(stamped)}\n`);
+    state.queue.push(JSON.stringify(stamped));
     if (!state.writing) state.writing = this.drain(state);
     this.touch(event.threadId, event.ts);
     return stamped;
@@ -213,14 +213,14 @@ export class JsonlThreadStore implements ThreadStore {
     await new Promise<void>((resolve) => setImmediate(resolve));
     try {
       while (state.queue.length > 0) {
-        const batch = state.queue.join('');
+        const batch = `${state.queue.join('\n')}\n`;
         state.queue = [];
         try {
           await appendFile(state.path, batch);
           state.failure = undefined;
         } catch (error) {
           // Keep the lines for the next attempt (the next append or flush) and report once here.
-          state.queue.unshift(batch);
+          state.queue.unshift(batch.slice(0, -1));
           state.failure = error;
           this.logger.error(`Could not write thread ${state.id} to ${state.path}: ${(error as Error).message}`);
           return;

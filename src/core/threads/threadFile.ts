@@ -16,6 +16,28 @@ export interface ParsedThreadFile {
 
 const NEWLINE = 0x0a;
 
+const DELTA_KEYS = 7;
+
+/**
+ * True when `value` is a text.delta exactly as textDeltaSchema accepts it, with no other keys, so
+ * zod would return an equal object. Deltas are nearly all of a thread's lines; checking them by hand
+ * halves the validation time of a 100k-event load. Anything else, or anything odd, goes to zod.
+ */
+export function isPlainTextDelta(value: unknown): value is RunEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const e = value as Record<string, unknown>;
+  return (
+    e.kind === 'text.delta' &&
+    e.v === 1 &&
+    typeof e.threadId === 'string' && e.threadId.length > 0 &&
+    typeof e.runId === 'string' && e.runId.length > 0 &&
+    Number.isSafeInteger(e.seq) && (e.seq as number) >= 0 &&
+    typeof e.ts === 'number' && Number.isFinite(e.ts) &&
+    typeof e.text === 'string' &&
+    Object.keys(e).length === DELTA_KEYS
+  );
+}
+
 function parseLine(line: string): RunEvent | string {
   let value: unknown;
   try {
@@ -23,6 +45,7 @@ function parseLine(line: string): RunEvent | string {
   } catch (error) {
     return `it is not JSON (${(error as Error).message})`;
   }
+  if (isPlainTextDelta(value)) return value;
   const result = runEventSchema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -14,8 +14,8 @@ export const SCRIPT_PATH = '/scripts/test-script.json';
 export interface HarnessOptions {
   agents?: Record<string, ProfileInput>;
   settings?: Partial<EngineSettings>;
-  /** Replaces the scripted resolver, e.g. to capture prompts with a mock model. */
-  model?: (caller: ModelCaller) => LanguageModel;
+  /** Chooses the model per run, e.g. to capture prompts; undefined falls back to the script. */
+  model?: (caller: ModelCaller) => LanguageModel | undefined;
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -32,9 +32,10 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     workspace: { root: '/workspace', trusted: true },
     profiles: () => ({ profiles, problems: [] }),
     settings: () => settings,
-    createModelResolver: customModel
-      ? (): ModelResolver => ({ resolve: (_spec, caller) => customModel(caller) })
-      : () => createModelResolver({ workspaceRoot: '/', apiKey: () => undefined, scripts: new Map([[SCRIPT_PATH, script]]) }),
+    createModelResolver: async (): Promise<ModelResolver> => {
+      const scripted = await createModelResolver({ workspaceRoot: '/', apiKey: () => undefined, scripts: new Map([[SCRIPT_PATH, script]]) });
+      return { resolve: (spec, caller) => customModel?.(caller) ?? scripted.resolve(spec, caller) };
+    },
   });
   engine.onEvent((e) => events.push(e));
   const tree = () => foldRunEvents(EMPTY_TREE, events);

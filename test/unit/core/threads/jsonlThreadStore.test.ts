@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -233,6 +233,20 @@ describe('JsonlThreadStore', () => {
     expect((await readdir(dir)).sort()).toEqual(['index.json', 'keep.jsonl']);
     expect(() => store.append(delta('c', 'rc', 2, 'x'))).toThrow(/open\(\) it first/);
     expect(await new JsonlThreadStore({ dir }).get('c')).toBeUndefined();
+  });
+
+  it('reports a failed write on flush and keeps the lines for the next attempt', async () => {
+    const sub = join(dir, 'store');
+    const store = new JsonlThreadStore({ dir: sub });
+    await store.open(top('t1'));
+    await rm(sub, { recursive: true });
+    store.append(started('t1', 'r1', 1));
+    await expect(store.flush()).rejects.toThrow(/Could not write thread t1 to .*t1\.jsonl: .*Check that the folder exists/);
+    await mkdir(sub);
+    store.append(delta('t1', 'r1', 2, 'x'));
+    await store.flush();
+    const lines = (await readFile(join(sub, 't1.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as RunEvent).seq)).toEqual([1, 2]);
   });
 
   it('refuses thread ids that are not safe file names', async () => {

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
+import { agent, makeEngine } from '../engineHarness';
+import { programmedModel, type ProgramContext, type ProgramStep } from '../programmedModel';
+
+const toolOutputs = (events: RunEvent[], tool: string) =>
+  events.filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === tool).map((e) => e.output);
+
+const agents = { a: agent('does a'), b: agent('does b') };
+
+/** An engine whose supervisor is programmed; the subagents play the script. */
+function withSupervisor(script: Parameters<typeof makeEngine>[0], program: (ctx: ProgramContext) => ProgramStep, options: Parameters<typeof makeEngine>[1] = {}) {
+  const calls: ProgramContext[] = [];
+  const recorded = programmedModel((ctx) => {
+    calls.push(ctx);
+    return program(ctx);
+  });
+  const h = makeEngine(script, { agents, ...options, model: (c) => (c.agent === 'supervisor' ? recorded : undefined) });
+  return { ...h, calls };
+}
+
+describe('background subagents', () => {
+  it('subagent_start returns at once; the report is announced once and wakes the parent for a new turn', async () => {
+    const h = withSupervisor({ agents: { a: [{ delayMs: 60, text: 'slow result', usage: { inputTokens: 7, outputTokens: 2 } }] } }, ({ call, userTexts }) => {
+      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow job', agent: 'a' } }] };
+      if (call === 1) return { text: 'started it' };
+      const report = userTexts().find((t) => t.startsWith('[Background subagent finished]'));
+      return { text: `woken with: ${report?.split('\n').slice(1, 3).join(' | ')}` };
+    });
+    const { threadId, done } = await h.engine.send({ prompt: 'go' });
+    const finished = await done;
+    await h.engine.whenQuiet(threadId);
+
+    const [start] = toolOutputs(h.events, 'subagent_start') as { status: string; runId: string }[];
+    expect(start!.status).toBe('started');
+    const idx = (pred: (e: RunEvent) => boolean) => h.events.findIndex(pred);
+    const childEnd = idx((e) => e.kind === 'run.finished' && e.runId === start!.runId);
+    // The first turn answered before the child ended; the wake-up turn came after it.
+    expect(idx((e) => e.kind === 'text.delta' && e.runId === finished.runId)).toBeLessThan(childEnd);
+    expect(idx((e) => e.kind === 'run.finished' && e.runId === finished.runId)).toBeGreaterThan(childEnd);
+    expect(finished.output).toBe('started it\n\nwoken with: status: ok | stats: ' + (h.events[childEnd] as RunEventOf<'run.finished'>).durationMs + 'ms · 7 in / 2 out');
+    expect(h.calls).toHaveLength(3);
+    expect(h.calls[2]!.userTexts().filter((t) => t.startsWith('[Background subagent finished]'))).toHaveLength(1);
+  });
+
+  it('await with a timeout gives a timedOut snapshot; cancel stops the run; nothing is announced twice', async () => {
+    const h = withSupervisor({ agents: { a: [{ delayMs: 60_000, text: 'never' }] } }, ({ call, lastToolOutput }) => {
+      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow', agent: 'a' } }] };
+      const out = lastToolOutput() as { runId?: string }[] & { runId?: string };
+      if (call === 1) return { toolCalls: [{ tool: 'subagent_await', input: { runIds: [out.runId], timeoutMs: 30 } }] };
+      if (call === 2) return { toolCalls: [{ tool: 'subagent_cancel', input: { runId: out[0]!.runId } }] };
+      return { text: 'gave up' };
+    });
+    const { done } = await h.engine.send({ prompt: 'go' });
+    const finished = await done;
+    const [snapshot] = toolOutputs(h.events, 'subagent_await') as { status: string; timedOut: boolean }[][];
+    expect(snapshot).toEqual([expect.objectContaining({ status: 'running', timedOut: true })]);
+    expect(toolOutputs(h.events, 'subagent_cancel')).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+    expect(finished.output).toBe('gave up');
+    // Cancelled through a tool: its result was delivered there, so no announcement and no 5th call.
+    expect(h.calls).toHaveLength(4);
+  });
+
+  it('status shows the last progress items and the output; await returns the result instead of an announcement', async () => {
+    const h = withSupervisor(
+      { agents: { a: [{ toolCalls: [{ tool: 'nope', input: {} }] }, { text: 'child done' }] } },
+      ({ call, lastToolOutput }) => {
+        const out = lastToolOutput() as { runId: string }[] & { runId: string };
+        if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'a' } }] };
+        if (call === 1) return { toolCalls: [{ tool: 'subagent_await', input: { runIds: [out.runId] } }] };
+        if (call === 2) return { toolCalls: [{ tool: 'subagent_status', input: { runId: out[0]!.runId } }] };
+        return { text: 'end' };
+      },
+    );
+    await (await h.engine.send({ prompt: 'go' })).done;
+    const [awaited] = toolOutputs(h.events, 'subagent_await') as { status: string; output: string }[][];
+    expect(awaited).toEqual([expect.objectContaining({ status: 'ok', output: 'child done' })]);
+    const [status] = toolOutputs(h.events, 'subagent_status') as { output: string; progress: string[] }[];
+    expect(status!.output).toBe('child done');
+    expect(status!.progress).toEqual(['called nope', 'nope failed']);
+    expect(h.calls).toHaveLength(4);
+  });
+
+  it('refuses status, await and cancel for runs the caller did not start, naming its own', async () => {
+    const h = withSupervisor({ agents: {} }, ({ call }) =>
+      call === 0
+        ? {
+            toolCalls: [
+              { tool: 'subagent_status', input: { runId: 'r_someone_else' } },
+              { tool: 'subagent_await', input: { runIds: ['r_someone_else'] } },
+              { tool: 'subagent_cancel', input: { runId: 'r_someone_else' } },
+            ],
+          }
+        : { text: 'ok' },
+    );
+    await (await h.engine.send({ prompt: 'go' })).done;
+    for (const tool of ['subagent_status', 'subagent_await', 'subagent_cancel']) {
+      expect(toolOutputs(h.events, tool)).toEqual([{ error: expect.stringMatching(/Run r_someone_else was not started by this run.*\(none\)/) }]);
+    }
+  });
+
+  it('answers busy for a continued thread that is still working and queues nothing; a replayed call returns the existing run', async () => {
+    const h = withSupervisor({ agents: { a: [{ delayMs: 100, text: 'first' }, { text: 'unused' }] } }, ({ call, lastToolOutput }) => {
+      const out = lastToolOutput() as { runId: string; threadId: string };
+      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'a' }, id: 'same-call' }] };
+      if (call === 1) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'more', agent: 'a', continueThreadId: out.threadId } }] };
+      if (call === 2) return { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'a' }, id: 'same-call' }] };
+      return { text: 'end' };
+    });
+    const { done } = await h.engine.send({ prompt: 'go' });
+    await done;
+    const [started, busy, replay] = toolOutputs(h.events, 'subagent_start') as { status: string; runId: string; threadId: string }[];
+    expect(busy).toMatchObject({ status: 'busy', runId: started!.runId, threadId: started!.threadId });
+    expect(replay).toMatchObject({ status: 'existing', runId: started!.runId, threadId: started!.threadId });
+    // Only one child run ever started.
+    expect(h.events.filter((e) => e.kind === 'run.started' && e.agent === 'a')).toHaveLength(1);
+  });
+
+  it('refuses a new child past maxActiveChildren, naming the limit and the current value', async () => {
+    const h = withSupervisor(
+      { agents: { a: [{ delayMs: 40, text: 'a' }], b: [{ text: 'b' }] } },
+      ({ call }) =>
+        call === 0
+          ? { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'a' } }, { tool: 'subagent_start', input: { task: 't', agent: 'b' } }] }
+          : { text: 'end' },
+      { settings: { maxActiveChildren: 1 } },
+    );
+    await (await h.engine.send({ prompt: 'go' })).done;
+    const outputs = toolOutputs(h.events, 'subagent_start') as { status?: string; error?: string }[];
+    expect(outputs.filter((o) => o.status === 'started')).toHaveLength(1);
+    expect(outputs.find((o) => o.error)?.error).toMatch(/subagents\.maxActiveChildren is 1 and this run already has 1 working/);
+  });
+});

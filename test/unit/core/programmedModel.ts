@@ -1,0 +1,63 @@
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
+
+export interface ProgramStep {
+  text?: string;
+  toolCalls?: { tool: string; input: unknown; id?: string }[];
+  delayMs?: number;
+}
+
+export interface ProgramContext {
+  call: number;
+  prompt: LanguageModelV4CallOptions['prompt'];
+  /** The output of the most recent tool result in the prompt (JSON value), if any. */
+  lastToolOutput(): unknown;
+  /** Every user message text in the prompt. */
+  userTexts(): string[];
+}
+
+/**
+ * A model whose every call is decided by a function of the prompt: for tests that must use what a
+ * tool returned (random run ids) in the next call. Scripts cannot, being fixed in advance.
+ */
+export function programmedModel(program: (ctx: ProgramContext) => ProgramStep): LanguageModelV4 {
+  let call = 0;
+  return new MockLanguageModelV4({
+    doStream: async (options) => {
+      const prompt = options.prompt;
+      const step = program({
+        call: call++,
+        prompt,
+        lastToolOutput: () => {
+          for (let i = prompt.length - 1; i >= 0; i--) {
+            const m = prompt[i]!;
+            if (m.role !== 'tool') continue;
+            const part = m.content.at(-1);
+            if (part?.type === 'tool-result') return 'value' in part.output ? part.output.value : undefined;
+          }
+          return undefined;
+        },
+        userTexts: () => prompt.filter((m) => m.role === 'user').flatMap((m) => m.content.flatMap((c) => (c.type === 'text' ? [c.text] : []))),
+      });
+      if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+      const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+      if (step.text) parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: step.text }, { type: 'text-end', id: 't' });
+      (step.toolCalls ?? []).forEach((c, i) =>
+        parts.push({ type: 'tool-call', toolCallId: c.id ?? `call_${call}_${i}`, toolName: c.tool, input: JSON.stringify(c.input) }),
+      );
+      parts.push({
+        type: 'finish',
+        finishReason: step.toolCalls?.length ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
+        usage: { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } },
+      });
+      return {
+        stream: new ReadableStream<LanguageModelV4StreamPart>({
+          start(controller) {
+            for (const p of parts) controller.enqueue(p);
+            controller.close();
+          },
+        }),
+      };
+    },
+  });
+}
