@@ -3,12 +3,15 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runEventSchema } from '../../../src/shared/events';
 import type { RunEvent } from '../../../src/shared/events';
 
 // The CLI is built from the current sources with the options esbuild.mjs uses for dist/cli.js,
 // into a temp dir, so the test never runs a stale bundle (nor races a build writing dist/).
+// Each case spawns several node processes; on a busy machine that takes seconds, not a hang.
+vi.setConfig({ testTimeout: 60_000 });
+
 let buildDir: string;
 let cli: string;
 let ws: string;
