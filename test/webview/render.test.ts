@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bigTree, stateMessage, ThreadScript, type Harness, type PageGlobals, type Panel } from './harness';
+
+// What the panel shows: the conversation and the run tree, from a state message and from
+// streamed event batches, markdown rendered safely, and a big tree rendered completely.
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarnessOnce();
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+async function startHarnessOnce(): Promise<Harness> {
+  const { startHarness } = await import('./harness');
+  return startHarness();
+}
+
+async function finishedThread(panel: Panel): Promise<ThreadScript> {
+  const s = new ThreadScript('thread-1');
+  await panel.send(
+    stateMessage(
+      'thread-1',
+      [
+        s.started('root', { task: 'How are invoice totals computed?' }),
+        s.toolStarted('root', 'call-1', 'delegate_task', { task: 'look', agents: ['researcher', 'reviewer'] }),
+        s.started('a', { parent: 'root', agent: 'researcher', task: 'Find the totals code' }),
+        s.started('b', { parent: 'root', agent: 'reviewer', task: 'Review the rounding' }),
+        s.toolStarted('a', 'a-1', 'read_file', { path: 'src/invoice.ts' }),
+        s.toolFinished('a', 'a-1', 'read_file', 'export function total() {}'),
+        s.finished('a', 'ok', 'Totals are summed in `total()`.'),
+        s.finished('b', 'ok', 'Rounding is **fine**.'),
+        s.toolFinished('root', 'call-1', 'delegate_task', [{ agent: 'researcher' }]),
+        s.delta('root', 'Totals are '),
+        s.finished('root', 'ok', 'Totals are computed in `total()`; rounding is **fine**.'),
+      ],
+      { threads: [{ id: 'thread-1', title: 'Invoice totals', updatedAt: 2 }, { id: 'thread-0', title: 'Older', updatedAt: 1 }] },
+    ),
+  );
+  return s;
+}
+
+describe('the state message', () => {
+  it('renders the prompt, the answer and the run tree', async () => {
+    const panel = await harness.open();
+    await finishedThread(panel);
+    const page = panel.page;
+    await page.locator('.message.assistant[data-run-id="root"][data-state="ok"]').waitFor();
+    expect(await page.locator('#conversation .message.user').innerText()).toContain('How are invoice totals computed?');
+    expect(await page.locator('.message.assistant code').innerText()).toBe('total()');
+    expect(await page.locator('#thread-title').innerText()).toBe('Invoice totals');
+
+    const items = page.locator('#run-tree [role="treeitem"]');
+    expect(await items.count()).toBe(3);
+    const nodes = await items.evaluateAll((els) =>
+      els.map((el) => [el.dataset.runId, el.dataset.agent, el.dataset.state, el.dataset.depth, el.getAttribute('aria-level'), el.getAttribute('aria-expanded')].join(' ')),
+    );
+    expect(nodes).toEqual(['root supervisor ok 0 1 true', 'a researcher ok 1 2 true', 'b reviewer ok 1 2 true']);
+    // Children sit in their parent's group, as the tree role requires.
+    expect(await page.locator('[data-run-id="root"] > [role="group"] > [role="treeitem"]').count()).toBe(2);
+    await expect.poll(() => page.locator('[data-run-id="a"] .run-output').innerText()).toContain('Totals are summed in');
+    expect(await page.locator('[data-run-id="a"] .tool-call[data-tool="read_file"][data-state="done"] .tool-input').innerText()).toBe('src/invoice.ts');
+    // Roll-up: the root's stats add up its own and its children's tokens.
+    expect(await page.locator('[data-run-id="root"] > .run-header .run-stats').innerText()).toBe('1.5s · 300 in / 60 out · 3 runs');
+    expect(await page.locator('[data-run-id="a"] > .run-header .run-stats').innerText()).toBe('1.5s · 100 in / 20 out');
+    expect(panel.errors).toEqual([]);
+  });
+
+  it('replaces everything when a new state arrives', async () => {
+    const panel = await harness.open();
+    await finishedThread(panel);
+    await panel.page.locator('.message.assistant[data-state="ok"]').waitFor();
+    const other = new ThreadScript('thread-2');
+    await panel.send(stateMessage('thread-2', [other.started('x', { task: 'Another question' })], { threads: [] }));
+    await panel.page.locator('.message.assistant[data-run-id="x"][data-state="running"]').waitFor();
+    expect(await panel.page.locator('.message.user').count()).toBe(1);
+    expect(await panel.page.locator('#run-tree [role="treeitem"]').count()).toBe(1);
+    expect(await panel.page.locator('#thread-title').innerText()).toBe('Another question');
+  });
+});
+
+describe('event batches', () => {
+  it('stream the answer text and move node states', async () => {
+    const panel = await harness.open();
+    const s = new ThreadScript('thread-1');
+    await panel.send(stateMessage('thread-1', [s.started('root', { task: 'Go' })], { busy: true }));
+    const answer = panel.page.locator('.message.assistant[data-run-id="root"]');
+    await answer.and(panel.page.locator('[data-state="running"]')).waitFor();
+    expect(await answer.locator('vscode-progress-ring').isVisible()).toBe(true);
+
+    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('root', 'Hel'), s.delta('root', 'lo')] });
+    await expect.poll(() => answer.locator('.message-body').innerText()).toBe('Hello');
+
+    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.started('c', { parent: 'root', agent: 'researcher' }), s.toolStarted('c', 'c-1', 'run_command', { command: 'npm test' })] });
+    const child = panel.page.locator('#run-tree [role="treeitem"][data-run-id="c"]');
+    await child.and(panel.page.locator('[data-state="running"][data-depth="1"]')).waitFor();
+    await child.locator('.tool-call[data-tool="run_command"][data-state="running"]').waitFor();
+    expect(await child.locator('.state-icon').first().getAttribute('class')).toContain('codicon-loading');
+
+    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.toolFinished('c', 'c-1', 'run_command', 'exit 1', true), s.finished('c', 'timeout', '', 'took too long')] });
+    await child.and(panel.page.locator('[data-state="timeout"]')).waitFor();
+    expect(await child.locator('.tool-call').getAttribute('data-state')).toBe('error');
+    expect(await child.locator('.state-icon').first().getAttribute('class')).toContain('codicon-watch');
+
+    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('root', ', world'), s.finished('root', 'ok', 'Hello, world')] });
+    await answer.and(panel.page.locator('[data-state="ok"]')).waitFor();
+    expect(await answer.locator('.message-body').innerText()).toBe('Hello, world');
+    expect(await answer.locator('vscode-progress-ring').isVisible()).toBe(false);
+    expect(panel.errors).toEqual([]);
+  });
+
+  it('apply all messages of a frame together, in the next animation frame', async () => {
+    const panel = await harness.open();
+    const s = new ThreadScript('thread-1');
+    await panel.send(stateMessage('thread-1', [s.started('root')]));
+    await panel.page.locator('.message.assistant[data-state="running"]').waitFor();
+    const batches = [s.delta('root', 'one '), s.delta('root', 'two '), s.delta('root', 'three')].map((e) => ({ type: 'events' as const, threadId: 'thread-1', events: [e] }));
+    const seen = await panel.page.evaluate((messages) => {
+      const w = globalThis as unknown as PageGlobals & { document: { querySelector(s: string): { textContent: string } } };
+      const text = () => w.document.querySelector('.message.assistant .message-body').textContent;
+      for (const data of messages) w.dispatchEvent(new w.MessageEvent('message', { data }));
+      const before = text();
+      return new Promise<[string, string]>((resolve) => w.requestAnimationFrame(() => resolve([before, text()])));
+    }, batches);
+    expect(seen[0]).toBe('');
+    expect(seen[1].trim()).toBe('one two three');
+  });
+
+  it('ignore a late batch of another thread', async () => {
+    const panel = await harness.open();
+    const s = new ThreadScript('thread-1');
+    await panel.send(stateMessage('thread-1', [s.started('root')]));
+    await panel.send({ type: 'events', threadId: 'thread-9', events: [new ThreadScript('thread-9').started('stray')] });
+    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('root', 'mine')] });
+    await expect.poll(() => panel.page.locator('.message.assistant .message-body').innerText()).toBe('mine');
+    expect(await panel.page.locator('[data-run-id="stray"]').count()).toBe(0);
+  });
+
+  it('show an error status with its error text', async () => {
+    const panel = await harness.open();
+    const s = new ThreadScript('thread-1');
+    await panel.send(stateMessage('thread-1', [s.started('root'), s.finished('root', 'error', '', 'The model returned 401: bad key.')]));
+    const error = panel.page.locator('.message.assistant[data-state="error"] .message-error');
+    await error.waitFor();
+    expect(await error.innerText()).toContain('The model returned 401: bad key.');
+    expect(await panel.page.locator('[role="treeitem"][data-run-id="root"] .state-icon').first().getAttribute('class')).toContain('codicon-error');
+  });
+});
+
+describe('markdown from models', () => {
+  const hostile = [
+    '# Findings',
+    '',
+    '**bold** and a [safe link](https://example.com/docs) and a [bad link](javascript:alert(1)).',
+    '',
+    '<img src="x" onerror="window.__xss = 1">',
+    '<script>window.__xss = 2</script>',
+    '<span style="color: red" onclick="window.__xss = 3">styled</span>',
+    '<iframe src="https://example.com"></iframe>',
+  ].join('\n');
+
+  it('is rendered; raw HTML in it shows as text and runs nothing', async () => {
+    const panel = await harness.open();
+    const s = new ThreadScript('thread-1');
+    await panel.send(stateMessage('thread-1', [s.started('root'), s.started('c', { parent: 'root' }), s.finished('c', 'ok', hostile), s.finished('root', 'ok', hostile)]));
+    const answer = panel.page.locator('.message.assistant[data-state="ok"] .message-body');
+    await answer.locator('h1').waitFor();
+    const childOutput = panel.page.locator('[data-run-id="c"] .run-output');
+    await childOutput.locator('h1').waitFor();
+    for (const body of [answer, childOutput]) {
+      expect(await body.locator('h1').innerText()).toBe('Findings');
+      expect(await body.locator('strong').innerText()).toBe('bold');
+      expect(await body.locator('a', { hasText: 'safe link' }).getAttribute('href')).toBe('https://example.com/docs');
+      expect(await body.locator('a', { hasText: 'bad link' }).getAttribute('href')).toBeNull();
+      expect(await body.locator('img, script, iframe, span, [style], [onclick], [onerror]').count()).toBe(0);
+      expect(await body.innerText()).toContain('<img src="x" onerror="window.__xss = 1">');
+      expect(await body.innerText()).toContain('<script>window.__xss = 2</script>');
+    }
+    await panel.settle();
+    expect(await panel.page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await panel.cspViolations()).toEqual([]);
+  });
+});
+
+describe('a big tree', () => {
+  it('of 1,000 runs and 10,000 tool events renders every run, and each run\'s content when scrolled to', async () => {
+    const panel = await harness.open();
+    const s = new ThreadScript('thread-big');
+    await panel.send(stateMessage('thread-big', bigTree(s, 1000, 5)));
+    await panel.page.locator('.message.assistant[data-state="ok"]').waitFor();
+    const tree = panel.page.locator('#run-tree');
+    expect(await tree.locator('[role="treeitem"]').count()).toBe(1000);
+    expect(await tree.locator('[role="treeitem"][data-state="ok"]').count()).toBe(1000);
+    expect(await tree.locator('[role="treeitem"][data-depth="2"]').count()).toBe(969);
+    expect(await panel.page.locator('.runs .run-count').innerText()).toBe('1000');
+    // Grandchildren are nested two groups deep.
+    expect(await tree.locator('[data-run-id="r0"] > [role="group"] > [data-run-id="r1"] > [role="group"] > [data-run-id="r31"]').count()).toBe(1);
+    // Content is built for what is near the viewport, and for the rest once scrolled to.
+    expect(await tree.locator('[data-run-id="r1"] > .run-body .tool-call[data-state="done"]').count()).toBe(5);
+    // Scrolled to (again, as a reader would, while the nodes around it take their real height).
+    const last = tree.locator('[role="treeitem"]').last();
+    await expect
+      .poll(async () => {
+        await last.scrollIntoViewIfNeeded();
+        return last.locator('.run-output').innerText();
+      })
+      .toContain('Finished');
+    expect(await last.locator('.tool-call[data-tool="read_file"][data-state="done"]').count()).toBe(5);
+    expect(await last.locator('.run-agent').innerText()).toBe(await last.getAttribute('data-agent'));
+    expect(panel.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+import DOMPurify from 'dompurify';
+import { Marked } from 'marked';
+
+/**
+ * Model output is markdown written by something we do not trust. Two layers:
+ * - Raw HTML in it is shown as text, never parsed (as VS Code does for markdown without
+ *   `supportHtml`). Parsing it even in DOMPurify's inert document would make the page report
+ *   CSP violations for every `onerror=` or `style=` a model wrote.
+ * - Everything marked emits still goes through DOMPurify before it touches the DOM, with more
+ *   forbidden than its defaults: no images or media (the CSP would block remote ones, and they can
+ *   track), no forms or controls, no `style` attributes, links only to the web.
+ */
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    html: ({ text }) => escapeHtml(text),
+  },
+});
+
+const FORBID_TAGS = ['img', 'picture', 'source', 'video', 'audio', 'track', 'style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'object', 'embed', 'link', 'meta', 'base', 'svg', 'math'];
+const FORBID_ATTR = ['style', 'srcset', 'action', 'formaction', 'background', 'poster'];
+const SAFE_HREF = /^(https?:|mailto:|#)/i;
+
+let hooked = false;
+function installHooks(): void {
+  if (hooked) return;
+  hooked = true;
+  // Links may only leave for the web (VS Code opens them outside the webview); no javascript:,
+  // no relative paths into the webview's own origin.
+  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName !== 'A') return;
+    const href = node.getAttribute('href') ?? '';
+    if (!SAFE_HREF.test(href.trim())) node.removeAttribute('href');
+    node.setAttribute('rel', 'noopener noreferrer');
+  });
+}
+
+/** Sanitized HTML for a markdown string. */
+export function markdownToHtml(markdown: string): string {
+  installHooks();
+  const html = marked.parse(markdown, { async: false });
+  return DOMPurify.sanitize(html, {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS,
+    FORBID_ATTR,
+    ALLOW_DATA_ATTR: false,
+  });
+}
+
+/** Renders markdown into el, replacing what was there. */
+export function renderMarkdown(el: HTMLElement, markdown: string): void {
+  // The only innerHTML write in the webview; its input has just been sanitized.
+  el.innerHTML = markdown ? markdownToHtml(markdown) : '';
+}
