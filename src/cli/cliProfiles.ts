@@ -1,15 +1,14 @@
 import type { EngineSettings } from '../core/engineSettings';
-import { builtinProfileLayer } from '../core/profiles/builtinProfiles';
-import { mergeProfiles } from '../core/profiles/mergeProfiles';
+import { loadWorkspaceProfiles } from '../core/profiles/workspaceProfiles';
 import type { ProfileProblem, ProfileSet } from '../core/profiles/profile';
 import type { WorkspaceSettings } from './workspaceSettings';
 
 /**
- * The CLI's profile layers: built-in < the workspace's settings.json. (VS Code's user settings
- * live in a per-platform place the CLI does not read.)
+ * The CLI's profile layers: built-in < the workspace's agent files < its settings.json. (VS Code's
+ * user settings live in a per-platform place the CLI does not read.)
  */
-export function cliProfiles(config: WorkspaceSettings): ProfileSet {
-  return mergeProfiles([builtinProfileLayer(), { source: config.path, profiles: config.agents }]);
+export function cliProfiles(config: WorkspaceSettings, root: string): ProfileSet {
+  return loadWorkspaceProfiles({ root, trusted: true, workspaceAgents: [{ source: config.path, profiles: config.agents }] });
 }
 
 /** A profile problem as one sentence. */

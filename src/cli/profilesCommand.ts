@@ -9,7 +9,7 @@ type ProfilesCommand = Extract<Command, { name: `profiles ${string}` }>;
 
 /** `subagents profiles list|validate`: the merged profiles of the workspace, and their problems. */
 export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<number> {
-  const set = cliProfiles(await readWorkspaceSettings(cmd.workspace));
+  const set = cliProfiles(await readWorkspaceSettings(cmd.workspace), cmd.workspace);
   const profiles = [...set.profiles.values()];
   const problems = set.problems.map(describeProblem);
   if (cmd.json) {

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { engineSettingsSchema, type EngineSettings } from '../core/engineSettings';
-import { builtinProfileLayer } from '../core/profiles/builtinProfiles';
-import { mergeProfiles } from '../core/profiles/mergeProfiles';
+import { loadWorkspaceProfiles } from '../core/profiles/workspaceProfiles';
 import type { ProfileSet } from '../core/profiles/profile';
 import type { PanelConfig } from '../shared/protocol';
 
@@ -16,11 +15,12 @@ export interface HostConfiguration {
 const SETTING_FIELDS = ['model', 'maxDepth', 'maxConcurrency', 'maxActiveChildren', 'supervisor'] as const;
 
 /**
- * Reads `subagents.*`. A bad value falls back to its default with a problem naming the setting;
- * profiles are merged built-in < user < workspace, and in an untrusted workspace only the user's
- * own settings count (workspace profiles and model settings could run code or send data).
+ * Reads `subagents.*` and the workspace's agent files. A bad value falls back to its default with a
+ * problem naming the setting; profiles are merged by DESIGN section 4's precedence, and in an
+ * untrusted workspace only the user's own settings count (workspace profiles and model settings
+ * could run code or send data).
  */
-export function readConfiguration(trusted: boolean): HostConfiguration {
+export function readConfiguration(trusted: boolean, root: string | undefined): HostConfiguration {
   const section = vscode.workspace.getConfiguration('subagents');
   const problems: string[] = [];
   const raw: Record<string, unknown> = {};
@@ -35,12 +35,15 @@ export function readConfiguration(trusted: boolean): HostConfiguration {
   const settings = engineSettingsSchema.parse(raw);
 
   const agents = section.inspect<unknown>('agents');
-  const layers = [builtinProfileLayer(), { source: 'user settings', profiles: agents?.globalValue ?? {} }];
-  if (trusted) {
-    layers.push({ source: 'workspace settings', profiles: agents?.workspaceValue ?? {} });
-    layers.push({ source: 'folder settings', profiles: agents?.workspaceFolderValue ?? {} });
-  }
-  const profiles = mergeProfiles(layers);
+  const profiles = loadWorkspaceProfiles({
+    root,
+    trusted,
+    userAgents: agents?.globalValue ?? {},
+    workspaceAgents: [
+      { source: 'workspace settings', profiles: agents?.workspaceValue ?? {} },
+      { source: 'folder settings', profiles: agents?.workspaceFolderValue ?? {} },
+    ],
+  });
   for (const p of profiles.problems) {
     problems.push(`Agent "${p.name}" in ${p.source}${p.field ? `, field "${p.field}"` : ''}: ${p.message}. The other agents still work.`);
   }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
 import { createModelResolver } from '../core/models/createModelResolver';
+import { AGENT_FILES_GLOB } from '../core/profiles/agentFiles';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import type { HostToWebview } from '../shared/protocol';
 import { panelConfig, readConfiguration, specsInUse, type HostConfiguration } from './configuration';
@@ -29,7 +30,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const storageDir = path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'threads');
   // This window owns the folder: runs left open by a crashed or reloaded window are closed as interrupted.
   const store = new JsonlThreadStore({ dir: storageDir, recoverInterrupted: true, logger });
-  let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted);
+  let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted, root);
   for (const p of config.problems) logger.warn(p);
 
   const engine = new Engine({
@@ -60,7 +61,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   });
 
   const reload = () => {
-    config = readConfiguration(vscode.workspace.isTrusted);
+    config = readConfiguration(vscode.workspace.isTrusted, root);
     for (const p of config.problems) logger.warn(p);
     controller.configChanged();
   };
@@ -69,6 +70,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       if (e.affectsConfiguration('subagents')) reload();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(reload),
+    // Agent files apply to the next request without a reload, like settings.
+    ...(root ? watchAgentFiles(root, reload) : []),
   ];
 
   return {
@@ -85,4 +88,9 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       void store.flush();
     },
   };
+}
+
+function watchAgentFiles(root: string, onChange: () => void): vscode.Disposable[] {
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, AGENT_FILES_GLOB));
+  return [watcher, watcher.onDidCreate(onChange), watcher.onDidChange(onChange), watcher.onDidDelete(onChange)];
 }

@@ -47,7 +47,7 @@ describe('bail, limits and long output', () => {
       { agents: { slow: agent('slow', { timeoutMs: 50 }) } },
     );
     await (await h.engine.send({ prompt: 'go' })).done;
-    const [[r]] = toolOutputs(h.events, 'delegate_task') as { status: string; error: string }[][];
+    const r = (toolOutputs(h.events, 'delegate_task') as { status: string; error: string }[][])[0]![0];
     expect(r).toMatchObject({ status: 'timeout', error: expect.stringMatching(/Timed out after 50 ms \(the "slow" profile's timeoutMs\)/) });
   });
 
