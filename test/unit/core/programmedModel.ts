@@ -9,6 +9,8 @@ export interface ProgramStep {
 
 export interface ProgramContext {
   call: number;
+  /** Everything the model was called with (system prompt, tools, ...). */
+  options: LanguageModelV4CallOptions;
   prompt: LanguageModelV4CallOptions['prompt'];
   /** The output of the most recent tool result in the prompt (JSON value), if any. */
   lastToolOutput(): unknown;
@@ -27,6 +29,7 @@ export function programmedModel(program: (ctx: ProgramContext) => ProgramStep): 
       const prompt = options.prompt;
       const step = program({
         call: call++,
+        options,
         prompt,
         lastToolOutput: () => {
           for (let i = prompt.length - 1; i >= 0; i--) {

@@ -1,0 +1,50 @@
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { describe, expect, it } from 'vitest';
+import { supervisorPrompt } from '../../../../src/core/delegation/supervisorPrompt';
+import type { Profile } from '../../../../src/core/profiles/profile';
+import { agent, makeEngine } from '../engineHarness';
+import { programmedModel } from '../programmedModel';
+
+const p = (name: string, description: string): Profile => ({ name, description, instructions: '', source: 'test' });
+
+/** The system prompt and tool names of the supervisor's first model call. */
+async function firstCall(options: Parameters<typeof makeEngine>[1]) {
+  let seen: LanguageModelV4CallOptions | undefined;
+  const model = programmedModel(({ options: o }) => {
+    seen ??= o;
+    return { text: 'ok' };
+  });
+  const h = makeEngine({ agents: {} }, { ...options, model: () => model });
+  await (await h.engine.send({ prompt: 'hi' })).done;
+  const system = seen!.prompt.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  const tools = (seen!.tools ?? []).map((t) => t.name);
+  return { system, tools };
+}
+
+describe('the supervisor prompt', () => {
+  it('lists each allowed agent as name: description with our guidelines, then the user guidelines', () => {
+    const text = supervisorPrompt([p('a', 'does A'), p('b', 'does B')], { guidelines: 'Prefer b for docs.' });
+    expect(text).toContain('- a: does A\n- b: does B');
+    expect(text).toContain('How to delegate well');
+    expect(text.indexOf('How to delegate well')).toBeLessThan(text.indexOf('Prefer b for docs.'));
+  });
+
+  it('is replaced whole by systemPrompt', () => {
+    expect(supervisorPrompt([p('a', 'x')], { systemPrompt: 'Only this.', guidelines: 'ignored' })).toBe('Only this.');
+  });
+
+  it('restricts the agents to the allowlist, and with no subagents offers no delegation tool', async () => {
+    const agents = { a: agent('does A'), b: agent('does B') };
+    const restricted = await firstCall({ agents, settings: { supervisor: { agents: ['b'] } } });
+    expect(restricted.system).toContain('- b: does B');
+    expect(restricted.system).not.toContain('- a: does A');
+    expect(restricted.tools).toContain('delegate_task');
+
+    const all = await firstCall({ agents, settings: { supervisor: { agents: [] } } });
+    expect(all.system).toContain('- a: does A');
+
+    const none = await firstCall({ agents: {} });
+    expect(none.tools).toEqual([]);
+    expect(none.system).not.toContain('delegate_task');
+  });
+});
