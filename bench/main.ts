@@ -1,12 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
 import { engineScenario } from './engineScenario';
 import { floorScenario } from './floor';
 import { MemoryThreadStore } from './memoryStore';
-import { formatMs, summarize, table } from './stats';
+import { formatMs, summarize, table, type Summary } from './stats';
 
 // `npm run bench`: the delegation scenario of DESIGN section 11. A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
-// answers. Floor = bare ai@7; ours = the engine with the same mock models. Floor and ours run
-// alternately, so noise from the rest of the machine hits both columns alike. Prints, never asserts.
+// answers. Floor = bare ai@7; ours = the engine with the same mock models, once with a store in
+// memory and once with the JSONL store writing to a temp folder. The columns run alternately, so
+// noise from the rest of the machine hits them alike. Prints, never asserts.
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
@@ -49,32 +54,35 @@ async function retainedKB(run: Scenario): Promise<number | undefined> {
 
 async function main(): Promise<void> {
   console.log(`Delegation bench: ${RUNS} runs after ${WARMUP} warm-up runs, medians (min–max); node ${process.version}`);
-  const rows = [['scenario', 'floor: bare ai@7', 'ours: engine', 'ours/floor']];
-  for (const { n, latencyMs } of SCENARIOS) {
-    const floor = floorScenario(n, latencyMs);
-    const ours = engineScenario(n, latencyMs, new MemoryThreadStore());
-    for (let i = 0; i < WARMUP; i++) {
-      await floor();
-      await ours();
+  const storeDir = mkdtempSync(join(tmpdir(), 'subagents-bench-store-'));
+  const jsonlStore = (name: string): JsonlThreadStore => new JsonlThreadStore({ dir: join(storeDir, name) });
+  const rows = [['scenario', 'floor: bare ai@7', 'ours: engine', 'ours/floor', 'ours + JSONL store', 'ours+JSONL/floor']];
+  try {
+    for (const { n, latencyMs } of SCENARIOS) {
+      const columns = [
+        floorScenario(n, latencyMs),
+        engineScenario(n, latencyMs, new MemoryThreadStore()),
+        engineScenario(n, latencyMs, jsonlStore(`${n}-${latencyMs}`)),
+      ];
+      for (let i = 0; i < WARMUP; i++) for (const run of columns) await run();
+      const samples: number[][] = columns.map(() => []);
+      for (let i = 0; i < RUNS; i++) for (const [c, run] of columns.entries()) samples[c]!.push(await time(run));
+      const [f, o, j] = samples.map(summarize) as [Summary, Summary, Summary];
+      const ratio = (s: Summary): string => `${(s.median / f.median).toFixed(2)} x`;
+      rows.push([`${n} children, L = ${latencyMs} ms`, formatMs(f), formatMs(o), ratio(o), formatMs(j), ratio(j)]);
+      console.log(`  done: ${rows.at(-1)![0]}`);
     }
-    const floorMs: number[] = [];
-    const oursMs: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      floorMs.push(await time(floor));
-      oursMs.push(await time(ours));
-    }
-    const f = summarize(floorMs);
-    const o = summarize(oursMs);
-    rows.push([`${n} children, L = ${latencyMs} ms`, formatMs(f), formatMs(o), `${(o.median / f.median).toFixed(2)} x`]);
-    console.log(`  done: ${rows.at(-1)![0]}`);
-  }
-  console.log(`\n${table(rows)}\n`);
+    console.log(`\n${table(rows)}\n`);
 
-  const floorKB = await retainedKB(floorScenario(3, 0));
-  // The store keeps nothing here, so what remains is the engine's own (registry, listeners, caches).
-  const oursKB = await retainedKB(engineScenario(3, 0, new MemoryThreadStore(false)));
-  if (floorKB === undefined || oursKB === undefined) console.log('Retained memory: run with node --expose-gc to measure it.');
-  else console.log(`Heap retained after ${RUNS} runs (3 children, L = 0): floor ${floorKB} KB, ours ${oursKB} KB (budget: under 512 KB)`);
+    const floorKB = await retainedKB(floorScenario(3, 0));
+    // This store keeps nothing, so what remains is the engine's own (registry, listeners, caches).
+    const oursKB = await retainedKB(engineScenario(3, 0, new MemoryThreadStore(false)));
+    const jsonlKB = await retainedKB(engineScenario(3, 0, jsonlStore('memory')));
+    if (floorKB === undefined || oursKB === undefined || jsonlKB === undefined) console.log('Retained memory: run with node --expose-gc to measure it.');
+    else console.log(`Heap retained over ${RUNS} runs (3 children, L = 0): floor ${floorKB} KB, ours ${oursKB} KB, ours + JSONL store ${jsonlKB} KB (budget: under 512 KB)`);
+  } finally {
+    rmSync(storeDir, { recursive: true, force: true });
+  }
 }
 
 main().catch((error: unknown) => {

@@ -15,7 +15,8 @@ export const REPO_ROOT = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
 /** Screenshots and logs of failed steps (gitignored). */
 export const ARTIFACTS = join(REPO_ROOT, 'test', '.artifacts');
 export const EXTENSION_ID = 'subagents-team.subagents';
-export const VSIX = join(REPO_ROOT, 'dist', 'subagents.vsix');
+/** The package under test; SUBAGENTS_E2E_VSIX points elsewhere (e.g. to try a build by hand). */
+export const VSIX = process.env.SUBAGENTS_E2E_VSIX ?? join(REPO_ROOT, 'dist', 'subagents.vsix');
 
 function findRepoRoot(from: string): string {
   for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
@@ -237,6 +238,17 @@ export class CodeServer {
       cpSync(this.logPath, target);
     } catch {
       return this.logPath;
+    }
+    return target;
+  }
+
+  /** Copies VS Code's own logs (extension host, our extension's output channel) into test/.artifacts. */
+  saveLogs(label: string): string {
+    const target = join(ARTIFACTS, `${label}-vscode-logs`);
+    try {
+      cpSync(join(this.userDataDir, 'logs'), target, { recursive: true });
+    } catch {
+      return join(this.userDataDir, 'logs');
     }
     return target;
   }

@@ -59,44 +59,53 @@ function threadFiles(server: CodeServer): string[] {
 
 /** Widens the side bar so the README screenshot shows the tree comfortably, then shoots the side bar. */
 async function savePanelScreenshot(workbench: Workbench): Promise<void> {
+  await workbench.page.setViewportSize({ width: 1280, height: 1100 });
   const sidebar = workbench.page.locator('.part.sidebar');
   const box = await sidebar.boundingBox();
   if (box) {
     const y = box.y + box.height / 2;
     await workbench.page.mouse.move(box.x + box.width + 1, y);
     await workbench.page.mouse.down();
-    await workbench.page.mouse.move(box.x + 460, y, { steps: 8 });
+    await workbench.page.mouse.move(box.x + 520, y, { steps: 8 });
     await workbench.page.mouse.up();
   }
   await workbench.page.waitForTimeout(500);
   const path = join(REPO_ROOT, 'media', 'screenshot.png');
   await sidebar.screenshot({ path });
+  await workbench.page.setViewportSize({ width: 1280, height: 800 });
   console.log(`e2e panel: screenshot saved to ${path}`);
 }
 
 describe('the Subagents panel in a real VS Code', () => {
   const memory = new PeakMemory();
   const started = Date.now();
+  /** Seconds from the start at which each phase ended, for the printed summary. */
+  const phases: string[] = [];
+  const mark = (phase: string): number => phases.push(`${phase} ${((Date.now() - started) / 1000).toFixed(1)}`);
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
 
   beforeAll(async () => {
     server = await CodeServer.start({ name: 'panel', fixture: FIXTURE });
+    mark('server healthy');
     memory.start(() => server?.pid);
     workbench = await Workbench.open(server);
+    mark('workbench');
   });
 
   afterAll(async () => {
     await workbench?.close();
     await server?.stop();
     memory.stop();
-    console.log(`e2e panel: ${((Date.now() - started) / 1000).toFixed(1)} s wall time (server start to shutdown); ${memory.summary()}`);
+    mark('shut down');
+    console.log(`e2e panel: ${((Date.now() - started) / 1000).toFixed(1)} s wall time, server start to shutdown (phases, s: ${phases.join(', ')}); ${memory.summary()}`);
   });
 
   it('delegates to two subagents, shows the answer and the run tree, and keeps the thread across a reload', async () => {
     const wb = workbench!;
     const srv = server!;
     const panel = await wb.step('open the Subagents view from the palette', () => wb.showPanel());
+    mark('panel');
 
     await wb.step('type the prompt and send it', async () => {
       await panel.locator('#prompt').click();
@@ -106,6 +115,7 @@ describe('the Subagents panel in a real VS Code', () => {
     });
 
     await wb.step('see the scripted answer and two finished child runs', () => expectFinishedThread(panel));
+    mark('answered');
     if (process.env.SUBAGENTS_SCREENSHOT === '1') await wb.step('save the README screenshot', () => savePanelScreenshot(wb));
 
     await wb.step('find the thread on disk under workspaceStorage', () =>
@@ -120,5 +130,6 @@ describe('the Subagents panel in a real VS Code', () => {
       await reloaded.locator('.message.user', { hasText: PROMPT }).waitFor({ timeout: 30_000 });
       await expectFinishedThread(reloaded);
     });
+    mark('reloaded');
   });
 });

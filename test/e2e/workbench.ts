@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
 import { ARTIFACTS, EXTENSION_ID, findTools, type CodeServer } from './codeServer';
@@ -14,12 +14,24 @@ const CHROMIUM_ARGS = [
 ];
 
 export class Workbench {
+  /** The browser's console errors and uncaught page errors, newest last (for failure reports). */
+  readonly consoleErrors: string[] = [];
+
   private constructor(
     readonly server: CodeServer,
     readonly browser: Browser,
     readonly context: BrowserContext,
     readonly page: Page,
-  ) {}
+  ) {
+    const note = (text: string): void => {
+      this.consoleErrors.push(text.slice(0, 500));
+      if (this.consoleErrors.length > 200) this.consoleErrors.shift();
+    };
+    page.on('console', (message) => {
+      if (message.type() === 'error') note(`console.error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => note(`page error: ${error.message}`));
+  }
 
   /** Launches Chromium and opens the server's workspace; resolves when the workbench has rendered. */
   static async open(server: CodeServer): Promise<Workbench> {
@@ -115,8 +127,15 @@ export class Workbench {
       const shot = join(ARTIFACTS, `${label}.png`);
       const saved = await this.page.screenshot({ path: shot }).then(() => shot, () => '(screenshot failed)');
       const log = this.server.saveLog(label);
+      const consolePath = join(ARTIFACTS, `${label}-console.log`);
+      writeFileSync(consolePath, this.consoleErrors.join('\n') + '\n');
+      const recent = this.consoleErrors.slice(-5).map((line) => `\n    ${line}`).join('');
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`Step "${name}" failed: ${message}\n  screenshot: ${saved}\n  code-server log: ${log}`, { cause: error });
+      throw new Error(
+        `Step "${name}" failed: ${message}\n  screenshot: ${saved}\n  code-server log: ${log}` +
+          `\n  extension host logs: ${this.server.saveLogs(label)}\n  browser console errors: ${consolePath}${recent}`,
+        { cause: error },
+      );
     }
   }
 
