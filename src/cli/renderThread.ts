@@ -1,6 +1,6 @@
 import type { ThreadMeta } from '../core/threads/threadStore';
 import type { RunNode, RunTree, ToolCallNode } from '../shared/runTree';
-import { walkRuns } from '../shared/runTree';
+import { runTotals, walkRuns } from '../shared/runTree';
 import { formatStats } from '../shared/usage';
 
 /** Input or output as one short line. */
@@ -10,8 +10,12 @@ export function oneLine(value: unknown, max = 100): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function stats(run: RunNode, now: number): string {
-  return formatStats(run.durationMs ?? Math.max(0, now - run.startedAt), run.usage);
+/** The run's own time and tokens; with subagents under it, also the tokens of its whole subtree. */
+function stats(tree: RunTree, run: RunNode, now: number): string {
+  const own = formatStats(run.durationMs ?? Math.max(0, now - run.startedAt), run.usage);
+  if (run.children.length === 0) return own;
+  const total = runTotals(tree, run.runId, now);
+  return `${own}; with ${total.runs - 1} subagent run${total.runs === 2 ? '' : 's'}: ${total.usage.inputTokens} in / ${total.usage.outputTokens} out`;
 }
 
 function toolLine(call: ToolCallNode): string {
@@ -24,7 +28,7 @@ export function renderRunTree(tree: RunTree, now: number): string {
   const lines: string[] = [];
   for (const run of walkRuns(tree)) {
     const pad = '  '.repeat(run.depth);
-    lines.push(`${pad}${run.agent} [${run.state}] ${oneLine(run.task, 80)}  (${stats(run, now)})`);
+    lines.push(`${pad}${run.agent} [${run.state}] ${oneLine(run.task, 80)}  (${stats(tree, run, now)})`);
     for (const call of run.toolCalls) lines.push(`${pad}  - ${toolLine(call)}`);
     if (run.error) lines.push(`${pad}  error: ${oneLine(run.error, 200)}`);
     for (const w of run.warnings) lines.push(`${pad}  warning: ${oneLine(w, 200)}`);
@@ -38,7 +42,7 @@ export function renderMarkdown(meta: ThreadMeta, tree: RunTree, now: number): st
   const out: string[] = [`# ${meta.title || meta.id}`, '', `Thread \`${meta.id}\` · ${meta.agent} · started ${new Date(meta.createdAt).toISOString()}`];
   for (const run of walkRuns(tree)) {
     const level = '#'.repeat(Math.min(6, 2 + run.depth));
-    out.push('', `${level} ${run.agent}: ${oneLine(run.task, 80)}`, '', `**${run.state}** · ${stats(run, now)} · model \`${run.model}\``);
+    out.push('', `${level} ${run.agent}: ${oneLine(run.task, 80)}`, '', `**${run.state}** · ${stats(tree, run, now)} · model \`${run.model}\``);
     out.push('', '**Task**', '', ...run.task.split('\n').map((l) => `> ${l}`));
     if (run.toolCalls.length) {
       out.push('', '**Tool calls**', '');

@@ -159,7 +159,11 @@ describe('subagents CLI: runs', () => {
     const show = await run('threads', 'show', threads[0]!.id);
     expect(show.code).toBe(0);
     const lines = show.stdout.split('\n');
-    expect(lines[1]).toMatch(/^supervisor \[ok\] Please explore {2}\(\d+ms · \d+ in \/ \d+ out\)$/);
+    // The supervisor's own tokens, then rolled up over its subagent (whose 5 in / 3 out are included).
+    const top = /^supervisor \[ok\] Please explore {2}\(\d+ms · (\d+) in \/ (\d+) out; with 1 subagent run: (\d+) in \/ (\d+) out\)$/.exec(lines[1]!);
+    expect(top).not.toBeNull();
+    const [own_in, own_out, all_in, all_out] = top!.slice(1).map(Number);
+    expect([all_in! - own_in!, all_out! - own_out!]).toEqual([5, 3]);
     expect(lines[2]).toBe('  - delegate_task {"task":"look around","agents":["explore"]} -> done');
     expect(show.stdout).toMatch(/\n {2}explore \[ok\] look around {2}\(\d+m?s · 5 in \/ 3 out\)/);
 
