@@ -91,7 +91,10 @@ export const runFinishedSchema = z.object({
   output: z.string(),
   error: z.string().optional(),
   bailed: z.boolean().optional(),
+  /** The run's own tokens. */
   usage: usageSchema,
+  /** The run's tokens plus those of every run under it (absent in older threads). */
+  totalUsage: usageSchema.optional(),
   durationMs: z.number().nonnegative(),
 });
 

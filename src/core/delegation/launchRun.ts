@@ -93,12 +93,15 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
     const children = session.registry.all().filter((r) => r.parent === handle);
     await Promise.allSettled(children.map((c) => c.done));
     const durationMs = Math.max(0, session.clock.now() - startedAt);
+    // Tokens of the whole subtree: this run's own plus every child's total.
+    let totalUsage = usage;
+    for (const c of handle.children.values()) if (c.result) totalUsage = addUsage(totalUsage, c.result.totalUsage ?? c.result.usage);
     const extra = { ...(error === undefined ? {} : { error }), ...(bailed ? { bailed } : {}) };
-    emit({ kind: 'run.finished', status, output, ...extra, usage, durationMs });
+    emit({ kind: 'run.finished', status, output, ...extra, usage, totalUsage, durationMs });
     finished = true;
     parentSignal?.removeEventListener('abort', onParentAbort);
     session.registry.remove(handle);
-    return { agent: profile.name, runId, threadId: request.threadId, status, output, ...extra, usage, durationMs };
+    return { agent: profile.name, runId, threadId: request.threadId, status, output, ...extra, usage, totalUsage, durationMs };
   };
 
   handle.done = (async () => {

@@ -9,7 +9,10 @@ export interface RunResult {
   output: string;
   error?: string;
   bailed?: boolean;
+  /** This run's own tokens. */
   usage: Usage;
+  /** Its tokens plus those of every run under it. */
+  totalUsage?: Usage;
   durationMs: number;
 }
 

@@ -34,6 +34,10 @@ describe('delegate_task', () => {
       ['b', 'ok', 'from b'],
     ]);
     expect(results[0]!.usage).toEqual({ inputTokens: 5, outputTokens: 3, totalTokens: 8 });
+    // The supervisor's run.finished rolls up the tokens of its subtree.
+    const childTotals = results.reduce((n, r) => n + r.usage.totalTokens, 0);
+    expect(finished.totalUsage!.totalTokens).toBe(finished.usage.totalTokens + childTotals);
+    expect(childTotals).toBeGreaterThan(8);
     // b has no delay: it finished while a was still waiting, so a slow child did not hold it up.
     const order = h.events.filter((e) => e.kind === 'run.finished').map((e) => h.tree().runs[e.runId]!.agent);
     expect(order).toEqual(['b', 'a', 'supervisor']);
