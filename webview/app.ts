@@ -6,11 +6,15 @@ import { h, setHidden, setText } from './dom';
 import { HeaderView } from './headerView';
 import { ProblemsView } from './problemsView';
 import { PromptBox } from './promptBox';
+import { RenderQueue } from './renderQueue';
 import { RunTreeView } from './runTreeView';
 import { badge, divider } from './toolkit';
 import { UiState } from './uiState';
 import { VisibilityWatcher } from './visibility';
 import type { Host } from './vscodeApi';
+
+/** Per frame, at most this long goes to rendering the tree's markdown; the rest waits a frame. */
+const MARKDOWN_BUDGET_MS = 3;
 
 /**
  * The panel: lays out the views and feeds them host messages. Run events are folded with the
@@ -47,6 +51,7 @@ export class App {
     this.runTree = new RunTreeView({
       ui: this.ui,
       watcher: new VisibilityWatcher(this.scroller),
+      markdown: new RenderQueue(MARKDOWN_BUDGET_MS),
       resolveApproval: (approvalId: string, decision: ApprovalDecision) => host.post({ type: 'resolveApproval', approvalId, decision }),
     });
     this.prompt = new PromptBox(this.ui, {

@@ -1,5 +1,6 @@
 import type { HostToWebview } from '../src/shared/protocol';
 import { App } from './app';
+import { warmUpMarkdown } from './markdown';
 import { registerToolkit } from './toolkit';
 import { connectHost } from './vscodeApi';
 
@@ -10,3 +11,4 @@ const app = new App(document.body, host);
 // The host is the only sender here (VS Code relays its postMessage into this frame).
 window.addEventListener('message', (e: MessageEvent<HostToWebview>) => app.receive(e.data));
 host.post({ type: 'ready' });
+requestIdleCallback(warmUpMarkdown, { timeout: 500 });

@@ -1,9 +1,10 @@
 import type { RunNode } from '../src/shared/runTree';
 import { codicon, h, setAttr, setClass, setText } from './dom';
-import { renderMarkdown } from './markdown';
 import { runIconClass, runStateLabel } from './stateIcons';
 import { ToolCallView, type ToolCallContext } from './toolCallView';
-import { LazyMarkdown, type VisibilityWatcher } from './visibility';
+import { LazyMarkdown } from './lazyMarkdown';
+import type { RenderQueue } from './renderQueue';
+import type { VisibilityWatcher } from './visibility';
 
 /**
  * What a run node shows once it is near the viewport: the header row (state icon, agent, state,
@@ -13,6 +14,7 @@ import { LazyMarkdown, type VisibilityWatcher } from './visibility';
 
 export interface RunNodeContext extends ToolCallContext {
   watcher: VisibilityWatcher;
+  markdown: RenderQueue;
 }
 
 let nextId = 0;
@@ -65,7 +67,7 @@ export class RunNodeContent {
     this.taskEl = row.nextElementSibling as HTMLElement;
     this.body = bodySkeleton();
     this.toolsEl = this.body.children[0] as HTMLElement;
-    this.output = new LazyMarkdown(this.body.children[1] as HTMLElement, ctx.watcher, renderMarkdown);
+    this.output = new LazyMarkdown(this.body.children[1] as HTMLElement, ctx.watcher, ctx.markdown);
     this.errorEl = this.body.children[2] as HTMLElement;
     this.warningsEl = this.body.children[3] as HTMLElement;
     // The row, not the whole subtree, names the treeitem for screen readers.

@@ -1,5 +1,5 @@
 /**
- * Tells elements when they come near the viewport. Rendering markdown for 1,000 runs at once would
+ * Tells elements when they come near the viewport. Building a thousand runs' rows at once would
  * blow the render budget, and streamed text of a run nobody can see need not be rendered at all:
  * such work waits until the element is close to being shown.
  */
@@ -32,34 +32,5 @@ export class VisibilityWatcher {
   unwatch(el: Element): void {
     if (!this.callbacks.delete(el)) return;
     this.observer.unobserve(el);
-  }
-}
-
-/** A markdown block that renders only while (nearly) visible, and only when its text changed. */
-export class LazyMarkdown {
-  private text = '';
-  private rendered = '';
-  private visible = false;
-
-  constructor(
-    readonly el: HTMLElement,
-    watcher: VisibilityWatcher,
-    private readonly render: (el: HTMLElement, text: string) => void,
-  ) {
-    watcher.watch(el, (visible) => {
-      this.visible = visible;
-      if (visible) this.flush();
-    });
-  }
-
-  set(text: string): void {
-    this.text = text;
-    if (this.visible) this.flush();
-  }
-
-  private flush(): void {
-    if (this.rendered === this.text) return;
-    this.rendered = this.text;
-    this.render(this.el, this.text);
   }
 }
