@@ -31,6 +31,10 @@ export class App {
   private frame = 0;
   private ticker = 0;
   private scrollRestored = false;
+  /** Whether the view follows new content: true while the user is at the bottom. Kept from scroll
+   * events, so a frame never has to read layout before it writes. */
+  private stuck = true;
+  private readonly markdown = new RenderQueue(MARKDOWN_BUDGET_MS);
   private readonly ui: UiState;
   private readonly header: HeaderView;
   private readonly problems = new ProblemsView();
@@ -51,7 +55,7 @@ export class App {
     this.runTree = new RunTreeView({
       ui: this.ui,
       watcher: new VisibilityWatcher(this.scroller),
-      markdown: new RenderQueue(MARKDOWN_BUDGET_MS),
+      markdown: this.markdown,
       resolveApproval: (approvalId: string, decision: ApprovalDecision) => host.post({ type: 'resolveApproval', approvalId, decision }),
     });
     this.prompt = new PromptBox(this.ui, {
@@ -67,7 +71,14 @@ export class App {
       this.runTree.el,
     );
     this.scroller.append(this.conversation.el, this.runsSection);
-    this.scroller.addEventListener('scroll', () => (this.ui.scrollTop = this.scroller.scrollTop), { passive: true });
+    this.scroller.addEventListener(
+      'scroll',
+      () => {
+        this.ui.scrollTop = this.scroller.scrollTop;
+        this.measureStuck();
+      },
+      { passive: true },
+    );
     root.replaceChildren(this.header.el, this.problems.el, this.scroller, this.prompt.el);
   }
 
@@ -107,15 +118,17 @@ export class App {
 
   private flush(): void {
     this.frame = 0;
-    const s = this.scroller;
-    const atBottom = s.scrollTop + s.clientHeight >= s.scrollHeight - 24;
+    const reset = this.resetTo !== undefined;
     let prev = this.tree;
     if (this.resetTo) {
+      // While layout is still clean this costs nothing; after the rebuild it would force a layout.
+      this.scroller.scrollTop = 0;
       prev = EMPTY_TREE;
       this.tree = foldRunEvents(EMPTY_TREE, this.resetTo);
       this.resetTo = undefined;
       this.conversation.reset();
       this.runTree.reset();
+      this.markdown.clear();
     }
     if (this.pending.length) {
       this.tree = foldRunEvents(this.tree, this.pending);
@@ -129,12 +142,37 @@ export class App {
     setHidden(this.runsSection, this.runTree.size === 0);
     this.updateHeader();
     this.updateTicker();
-    if (!this.scrollRestored && prev === EMPTY_TREE) {
+    this.markdown.drain();
+    if (reset) this.scrollAfterReset();
+    else if (this.tree.roots.length > prev.roots.length) this.follow(true);
+    else if (changed.length) this.follow(false);
+  }
+
+  private measureStuck(): void {
+    const s = this.scroller;
+    this.stuck = s.scrollTop + s.clientHeight >= s.scrollHeight - 24;
+  }
+
+  /** Back where the user was when the webview was re-created; else at the thread's latest exchange. */
+  private scrollAfterReset(): void {
+    // Whether the new content fits is known after this frame's layout: read it then, not now.
+    requestAnimationFrame(() => this.measureStuck());
+    if (!this.scrollRestored) {
       this.scrollRestored = true;
-      if (this.ui.scrollTop) s.scrollTop = this.ui.scrollTop;
-    } else if (atBottom && changed.length) {
-      s.scrollTop = s.scrollHeight;
+      if (this.ui.scrollTop) {
+        this.scroller.scrollTop = this.ui.scrollTop;
+        return;
+      }
     }
+    // A single exchange starts at the top, where the view already is.
+    if (this.tree.roots.length > 1) this.conversation.lastTurn()?.scrollIntoView({ block: 'start' });
+  }
+
+  /** New content is followed while the user stays at the bottom, and always when a new exchange
+   * starts (the user just sent it). */
+  private follow(newTurn: boolean): void {
+    if (newTurn) this.stuck = true;
+    if (this.stuck) this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
   private updateHeader(): void {

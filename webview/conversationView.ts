@@ -77,6 +77,11 @@ export class ConversationView {
     this.setAgents([]);
   }
 
+  lastTurn(): HTMLElement | undefined {
+    const id = this.roots[this.roots.length - 1];
+    return id ? this.turns.get(id)?.el : undefined;
+  }
+
   reset(): void {
     this.turns.clear();
     this.roots = [];

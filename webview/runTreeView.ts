@@ -41,7 +41,6 @@ export class RunTreeView {
 
   reset(): void {
     this.ctx.watcher.clear();
-    this.ctx.markdown.clear();
     this.views.clear();
     this.running.clear();
     this.roots = [];
@@ -94,7 +93,6 @@ export class RunTreeView {
     this.refreshStats(this.withAncestors(tree, changed));
     for (const id of changed) this.revealApproval(tree, id);
     this.keyboard.ensureTabStop();
-    this.ctx.markdown.drain();
   }
 
   /** Running runs' elapsed time moves with the clock, not with events. */

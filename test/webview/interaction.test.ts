@@ -217,6 +217,32 @@ describe('UI state across hide and show', () => {
   });
 });
 
+describe('scrolling', () => {
+  it('follows new content at the bottom, stays put when scrolled up, and follows a new exchange', async () => {
+    const panel = await harness.open({ viewport: { width: 400, height: 400 } });
+    const s = new ThreadScript();
+    await panel.send(stateMessage('thread-1', [s.started('root')]));
+    await panel.page.locator('.message.assistant').waitFor();
+    await panel.settle();
+    const scroller = panel.page.locator('.scroller');
+    const position = () => scroller.evaluate((el) => ({ top: el.scrollTop, atBottom: el.scrollTop + el.clientHeight >= el.scrollHeight - 2 }));
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `Line ${i} of the answer.\n\n`).join('');
+
+    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('root', lines(40))] });
+    await expect.poll(async () => (await position()).atBottom && (await position()).top > 0).toBe(true);
+
+    await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect.poll(async () => (await position()).top).toBe(0);
+    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('root', lines(10))] });
+    await panel.page.locator('.message.assistant p', { hasText: 'Line 9 of the answer.' }).nth(1).waitFor();
+    await panel.settle();
+    expect((await position()).top).toBe(0);
+
+    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.finished('root', 'ok', 'done'), s.started('root2', { task: 'And now?' })] });
+    await expect.poll(async () => (await position()).atBottom && (await position()).top > 0).toBe(true);
+  });
+});
+
 describe('problems', () => {
   it('shows config problems, an untrusted workspace and host notices', async () => {
     const panel = await harness.open();
