@@ -45,7 +45,7 @@ export class App {
   private readonly prompt: PromptBox;
   private readonly scroller: HTMLElement;
 
-  constructor(root: HTMLElement, private readonly host: Host) {
+  constructor(root: HTMLElement, host: Host) {
     this.ui = new UiState(host);
     this.header = new HeaderView({
       openThread: (threadId) => host.post({ type: 'openThread', threadId }),

@@ -20,9 +20,13 @@ class TurnView {
   private readonly error: HTMLElement;
   private readonly errorText: HTMLElement;
   private readonly stats: HTMLElement;
+  private readonly prompt: HTMLElement;
+  private readonly author: HTMLElement;
   private node: RunNode | undefined;
 
   constructor(runId: string) {
+    this.prompt = h('div', { class: 'message-body user-text' });
+    this.author = h('span', { class: 'author-name' });
     this.ring = progressRing('Working');
     this.status = h('span', { class: 'message-status' });
     this.body = h('div', { class: 'message-body markdown' });
@@ -32,27 +36,32 @@ class TurnView {
     this.assistant = h(
       'div',
       { class: 'message assistant', 'data-run-id': runId },
-      h('div', { class: 'message-author' }, codicon('hubot'), h('span', { class: 'author-name' }), this.ring, this.status),
+      h('div', { class: 'message-author' }, codicon('hubot'), this.author, this.ring, this.status),
       this.body,
       this.error,
       this.stats,
     );
-    this.el = h('div', { class: 'turn', 'data-run-id': runId }, h('div', { class: 'message user' }, h('div', { class: 'message-author' }, codicon('account'), h('span', {}, 'You')), h('div', { class: 'message-body user-text' })), this.assistant);
+    const user = h('div', { class: 'message user' }, h('div', { class: 'message-author' }, codicon('account'), h('span', {}, 'You')), this.prompt);
+    this.el = h('div', { class: 'turn', 'data-run-id': runId }, user, this.assistant);
   }
 
   update(tree: RunTree, node: RunNode): void {
     const prev = this.node;
     this.node = node;
-    if (prev?.task !== node.task) setText(this.el.querySelector('.user-text')!, node.task);
-    if (prev?.agent !== node.agent) setText(this.assistant.querySelector('.author-name')!, node.agent);
+    // The prompt is the user's own text: plain, never markdown.
+    if (prev?.task !== node.task) setText(this.prompt, node.task);
+    if (prev?.agent !== node.agent) setText(this.author, node.agent);
+    // Rendered now, not queued like the tree's: the answer is what the user is watching, and its
+    // text must be in place when data-state says the run is done.
     if (prev?.text !== node.text) renderMarkdown(this.body, node.text);
-    if (prev?.state === node.state && prev.error === node.error) return;
+    if (prev?.state === node.state && prev.error === node.error && prev.bailed === node.bailed) return;
     const running = node.state === 'running';
     setAttr(this.assistant, 'data-state', node.state);
     // Screen readers wait for the finished answer instead of reading every streamed piece.
     setAttr(this.assistant, 'aria-busy', String(running));
     setHidden(this.ring, !running);
-    setText(this.status, running ? 'working…' : node.state === 'ok' ? '' : runStateLabel(node.state));
+    const status = running ? 'working…' : node.state === 'ok' ? '' : runStateLabel(node.state);
+    setText(this.status, node.bailed ? `${status} (a subagent's answer, returned directly)`.trim() : status);
     const failed = node.state === 'error' || node.error !== undefined;
     setHidden(this.error, !failed);
     setText(this.errorText, failed ? (node.error ?? 'The run failed.') : '');

@@ -34,7 +34,8 @@ export class HeaderView {
     this.title.title = title;
     const recent = [...threads].sort((a, b) => b.updatedAt - a.updatedAt).slice(0, MAX_THREADS);
     const options = recent.map((t) => ({ value: t.id, label: oneLine(t.title || 'Untitled thread') }));
-    if (!listed) options.unshift({ value: threadId ?? '', label: title });
+    // The current thread is always an option, even new (not listed yet) or older than the rest.
+    if (!recent.some((t) => t.id === threadId)) options.unshift({ value: threadId ?? '', label: title });
     // Rebuilding the options resets the control: do it only when they change.
     const key = JSON.stringify([options, threadId]);
     if (key === this.shown) return;
