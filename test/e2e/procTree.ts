@@ -43,14 +43,22 @@ function descendants(procs: Map<number, ProcInfo>, roots: number[]): number[] {
   return [...seen];
 }
 
+/** Proportional set size (shared pages split among their users) of one process, in KB. */
+function pssKB(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
 /**
- * Samples the resident memory of the code-server tree and of everything else this test process
- * started (the browser) every 250 ms, and keeps the peaks.
+ * Samples the memory of the code-server tree and of everything else this test process started
+ * (the browser) every 250 ms, and keeps the peaks: RSS (counts shared pages once per process, so
+ * it overstates Chromium) and PSS (shares them out; the honest total).
  */
 export class PeakMemory {
-  peakServerMB = 0;
-  peakBrowserMB = 0;
-  peakTotalMB = 0;
+  private readonly peaks = { serverRss: 0, browserRss: 0, totalRss: 0, serverPss: 0, browserPss: 0, totalPss: 0 };
   private timer: NodeJS.Timeout | undefined;
 
   start(serverPid: () => number | undefined): void {
@@ -63,20 +71,29 @@ export class PeakMemory {
   }
 
   summary(): string {
-    return `peak RSS: code-server ${this.peakServerMB} MB, browser ${this.peakBrowserMB} MB, together ${this.peakTotalMB} MB`;
+    const p = this.peaks;
+    const mb = (kb: number): number => Math.round(kb / 1024);
+    return (
+      `peak PSS: code-server ${mb(p.serverPss)} MB, browser ${mb(p.browserPss)} MB, together ${mb(p.totalPss)} MB ` +
+      `(RSS ${mb(p.serverRss)} + ${mb(p.browserRss)}, together ${mb(p.totalRss)} MB)`
+    );
   }
 
   private sample(serverPid: number | undefined): void {
     const procs = snapshot();
-    const sum = (pids: number[]): number => Math.round(pids.reduce((s, p) => s + (procs.get(p)?.rssKB ?? 0), 0) / 1024);
     const server = serverPid ? descendants(procs, [serverPid]) : [];
     const mine = [...procs].filter(([pid, info]) => info.ppid === process.pid && pid !== serverPid).map(([pid]) => pid);
     const browser = descendants(procs, mine);
-    const s = sum(server);
-    const b = sum(browser);
-    this.peakServerMB = Math.max(this.peakServerMB, s);
-    this.peakBrowserMB = Math.max(this.peakBrowserMB, b);
-    this.peakTotalMB = Math.max(this.peakTotalMB, s + b);
+    const rss = (pids: number[]): number => pids.reduce((sum, pid) => sum + (procs.get(pid)?.rssKB ?? 0), 0);
+    const pss = (pids: number[]): number => pids.reduce((sum, pid) => sum + pssKB(pid), 0);
+    const p = this.peaks;
+    const [sr, br, sp, bp] = [rss(server), rss(browser), pss(server), pss(browser)];
+    p.serverRss = Math.max(p.serverRss, sr);
+    p.browserRss = Math.max(p.browserRss, br);
+    p.totalRss = Math.max(p.totalRss, sr + br);
+    p.serverPss = Math.max(p.serverPss, sp);
+    p.browserPss = Math.max(p.browserPss, bp);
+    p.totalPss = Math.max(p.totalPss, sp + bp);
   }
 }
 
