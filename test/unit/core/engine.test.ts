@@ -24,6 +24,8 @@ function recordingModel(prompts: LanguageModelV4CallOptions['prompt'][], reply: 
   });
 }
 
+const delegateTo = (agent: string) => ({ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: [agent] } }] });
+
 const finish = (unified: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
   type: 'finish',
   finishReason: { unified, raw: unified },
@@ -147,6 +149,18 @@ describe('Engine', () => {
       expect(evs.filter((e) => e.kind === 'run.finished')).toHaveLength(1);
     }
     expect(h.engine.isBusy(threadId)).toBe(false);
+  });
+
+  it('reads profiles and settings at each request, so a change applies to the next one', async () => {
+    const h = makeEngine(
+      { agents: { supervisor: [delegateTo('late'), { text: 'done' }], late: [{ text: 'I exist now' }] } },
+      { agents: {} },
+    );
+    await (await h.engine.send({ prompt: 'one' })).done;
+    expect(h.events.filter((e) => e.kind === 'run.started')).toHaveLength(1);
+    h.profiles.set('late', { name: 'late', description: 'added later', instructions: '', source: 'test' });
+    await (await h.engine.send({ prompt: 'two' })).done;
+    expect(h.runs().map((r) => r.agent)).toEqual(['supervisor', 'supervisor', 'late']);
   });
 
   it('refuses a second message while the thread is working', async () => {

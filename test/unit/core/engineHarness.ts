@@ -40,7 +40,7 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
   engine.onEvent((e) => events.push(e));
   const tree = () => foldRunEvents(EMPTY_TREE, events);
   const runs = () => walkRuns(tree());
-  return { engine, store, events, tree, runs };
+  return { engine, store, events, tree, runs, profiles };
 }
 
 export const agent = (description: string, extra: Partial<ProfileInput> = {}): ProfileInput => ({ description, ...extra });
