@@ -95,34 +95,23 @@ export async function startHarness(): Promise<Harness> {
   };
 }
 
-/**
- * The page globals the tests touch. The node tsconfig has no DOM lib (and must not get one), so
- * functions that run in the page reach them through `globalThis as unknown as PageGlobals`.
- */
-export interface PageGlobals {
+/** What the fake VS Code API keeps on the page's window for the tests to read. */
+export interface TestGlobals {
   __posted: WebviewToHost[];
   __saved: unknown;
   __csp: string[];
   __inlineRan?: boolean;
   acquireVsCodeApi: () => unknown;
-  requestAnimationFrame(cb: () => void): number;
-  dispatchEvent(event: unknown): boolean;
-  MessageEvent: new (type: string, init: { data: unknown }) => unknown;
-  performance: { now(): number };
-  document: {
-    addEventListener(type: 'securitypolicyviolation', cb: (e: { effectiveDirective: string; blockedURI: string }) => void): void;
-    createElement(tag: 'script'): { textContent: string | null };
-    body: { append(node: unknown): void; offsetHeight: number };
-  };
 }
 
 /** Runs in the page before its scripts: what the VS Code webview host would provide. */
 function fakeVsCodeApi(savedState: unknown): void {
-  const w = globalThis as unknown as PageGlobals;
+  const w = window as unknown as Window & TestGlobals;
   w.__posted = [];
   w.__saved = savedState;
   w.__csp = [];
-  w.document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.effectiveDirective} ${e.blockedURI} ${(e as unknown as {sourceFile:string}).sourceFile}:${(e as unknown as {lineNumber:number}).lineNumber}:${(e as unknown as {columnNumber:number}).columnNumber} ${(e as unknown as {sample:string}).sample}`));
+  // Where a violation came from is what one needs to fix it.
+  document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
   w.acquireVsCodeApi = () => ({
     postMessage: (m: WebviewToHost) => w.__posted.push(JSON.parse(JSON.stringify(m)) as WebviewToHost),
     getState: () => w.__saved,
@@ -141,13 +130,12 @@ export class Panel {
   async send(...messages: HostToWebview[]): Promise<void> {
     // As one JSON string: Playwright serializes a big object graph far slower than a string.
     await this.page.evaluate((json) => {
-      const w = globalThis as unknown as PageGlobals;
-      for (const data of JSON.parse(json) as unknown[]) w.dispatchEvent(new w.MessageEvent('message', { data }));
+      for (const data of JSON.parse(json) as unknown[]) window.dispatchEvent(new MessageEvent('message', { data }));
     }, JSON.stringify(messages));
   }
 
   posted(): Promise<WebviewToHost[]> {
-    return this.page.evaluate(() => (globalThis as unknown as PageGlobals).__posted);
+    return this.page.evaluate(() => (window as unknown as TestGlobals).__posted);
   }
 
   /** Waits until the webview has posted a message matching `match` and returns it. */
@@ -161,11 +149,11 @@ export class Panel {
   }
 
   cspViolations(): Promise<string[]> {
-    return this.page.evaluate(() => (globalThis as unknown as PageGlobals).__csp);
+    return this.page.evaluate(() => (window as unknown as TestGlobals).__csp);
   }
 
   savedState(): Promise<unknown> {
-    return this.page.evaluate(() => (globalThis as unknown as PageGlobals).__saved);
+    return this.page.evaluate(() => (window as unknown as TestGlobals).__saved);
   }
 
   /** Resolves after the page has rendered the frame following everything sent so far. */
@@ -175,7 +163,7 @@ export class Panel {
   }
 
   nextFrame(): Promise<void> {
-    return this.page.evaluate(() => new Promise<void>((r) => (globalThis as unknown as PageGlobals).requestAnimationFrame(() => r())));
+    return this.page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
   }
 }
 

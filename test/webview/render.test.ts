@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bigTree, stateMessage, ThreadScript, type Harness, type PageGlobals, type Panel } from './harness';
+import { bigTree, stateMessage, ThreadScript, type Harness, type Panel } from './harness';
 
 // What the panel shows: the conversation and the run tree, from a state message and from
 // streamed event batches, markdown rendered safely, and a big tree rendered completely.
@@ -117,11 +117,10 @@ describe('event batches', () => {
     await panel.page.locator('.message.assistant[data-state="running"]').waitFor();
     const batches = [s.delta('root', 'one '), s.delta('root', 'two '), s.delta('root', 'three')].map((e) => ({ type: 'events' as const, threadId: 'thread-1', events: [e] }));
     const seen = await panel.page.evaluate((messages) => {
-      const w = globalThis as unknown as PageGlobals & { document: { querySelector(s: string): { textContent: string } } };
-      const text = () => w.document.querySelector('.message.assistant .message-body').textContent;
-      for (const data of messages) w.dispatchEvent(new w.MessageEvent('message', { data }));
+      const text = () => document.querySelector('.message.assistant .message-body')?.textContent ?? '';
+      for (const data of messages) window.dispatchEvent(new MessageEvent('message', { data }));
       const before = text();
-      return new Promise<[string, string]>((resolve) => w.requestAnimationFrame(() => resolve([before, text()])));
+      return new Promise<[string, string]>((resolve) => requestAnimationFrame(() => resolve([before, text()])));
     }, batches);
     expect(seen[0]).toBe('');
     expect(seen[1].trim()).toBe('one two three');
@@ -178,7 +177,7 @@ describe('markdown from models', () => {
       expect(await body.innerText()).toContain('<script>window.__xss = 2</script>');
     }
     await panel.settle();
-    expect(await panel.page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await panel.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await panel.cspViolations()).toEqual([]);
   });
 });
