@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { Engine } from '../src/core/engine';
+import { nodeWorkspace } from '../src/core/hostless/nodeWorkspace';
 import { DEFAULT_SETTINGS, SUPERVISOR } from '../src/core/engineSettings';
 import type { ModelResolver } from '../src/core/models/modelResolver';
 import type { Profile, ProfileSet } from '../src/core/profiles/profile';
@@ -23,7 +24,7 @@ export function engineScenario(n: number, latencyMs: number, store: ThreadStore)
   const settings = { ...DEFAULT_SETTINGS, model: 'bench:mock', maxConcurrency: Math.max(n, DEFAULT_SETTINGS.maxConcurrency) };
   const engine = new Engine({
     store,
-    workspace: { root: tmpdir(), trusted: true },
+    workspace: nodeWorkspace({ root: tmpdir() }),
     profiles: () => profiles,
     settings: () => settings,
     createModelResolver: () => resolver,

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { Engine, EngineRequestError } from '../core/engine';
+import { nodeWorkspace } from '../core/hostless/nodeWorkspace';
 import type { EngineSettings } from '../core/engineSettings';
 import { SUPERVISOR } from '../core/engineSettings';
 import { createModelResolver } from '../core/models/createModelResolver';
@@ -98,7 +99,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   }
   const engine = new Engine({
     store,
-    workspace: { root: cmd.workspace, trusted: true },
+    workspace: nodeWorkspace({ root: cmd.workspace }),
     profiles: () => profiles,
     settings: () => settings,
     // The resolver made for the checks serves the first request; each later one gets a fresh one.

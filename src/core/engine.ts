@@ -22,6 +22,7 @@ export interface EngineOptions {
   createModelResolver: () => ModelResolver | Promise<ModelResolver>;
   logger?: Logger;
   clock?: Clock;
+  /** Decides what needs the user's approval; without one, all of it is denied. */
   approver?: Approver;
 }
 
@@ -88,6 +89,8 @@ export class Engine {
       profiles,
       clock: this.clock,
       logger: this.logger,
+      workspace: this.options.workspace,
+      approver: this.options.approver,
       publish: (event) => this.publish(event),
     };
     const run = launchRun(session, {

@@ -18,6 +18,10 @@ export const engineSettingsSchema = z.object({
   /** Children of one run that may be working at once (background ones included). */
   maxActiveChildren: z.number().int().min(1).max(64).default(8),
   supervisor: supervisorSettingsSchema.default({}),
+  /** When agents must ask before changing files or running commands (DESIGN section 5). */
+  approval: z.enum(['ask', 'autoEdit', 'trust']).default('ask'),
+  /** Command prefixes that run unasked in ask and autoEdit modes, each part of a line judged alone. */
+  autoApproveCommands: z.array(z.string().trim().min(1)).default([]),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

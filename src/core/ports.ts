@@ -23,7 +23,10 @@ export interface Secrets {
 
 export interface ApprovalRequest {
   approvalId: string;
+  threadId: string;
   runId: string;
+  /** The agent that asks, for a prompt that says who wants what. */
+  agent: string;
   toolCallId: string;
   tool: string;
   input: unknown;
@@ -35,11 +38,53 @@ export interface Approver {
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
 }
 
+/** A shell command line a tool runs in the workspace. */
+export interface CommandRequest {
+  command: string;
+  /** Absolute; always the workspace root today. */
+  cwd: string;
+  /** Past this the whole process group is killed and the result says `timedOut`. */
+  timeoutMs: number;
+  /** Aborting kills the whole process group. */
+  signal: AbortSignal;
+  /** Output past this many characters is cut (head and tail kept); the result counts the cut. */
+  maxOutputChars: number;
+  /** Who runs it, for the host to show (e.g. a terminal's name). */
+  label: string;
+}
+
+export interface CommandResult {
+  /** null when the process was killed by a signal. */
+  exitCode: number | null;
+  /** stdout and stderr interleaved as they came, capped. */
+  output: string;
+  /** Characters cut from the middle of the output, 0 when it is whole. */
+  cutChars: number;
+  timedOut: boolean;
+  cancelled: boolean;
+}
+
+/**
+ * The folder every agent works in, and what tools do there that depends on the host: writes
+ * (the editor routes them through its undo stack), commands (shown where the user sees them),
+ * and the interactive and install actions. Paths are absolute and already checked by the core.
+ */
 export interface Workspace {
   /** Absolute path of the workspace folder every agent works in. */
   readonly root: string;
   /** False in an untrusted workspace: workspace profiles and write/exec tools are off. */
   readonly trusted: boolean;
+  /** The text the user sees: an editor's unsaved buffer where there is one. */
+  readFile(path: string): Promise<string>;
+  /** Creates or replaces a file (and its missing parent folders). */
+  writeFile(path: string, content: string): Promise<void>;
+  runCommand(request: CommandRequest): Promise<CommandResult>;
+  /** Shows a file to the user, at a line (1-based) when given. */
+  openFile(path: string, line?: number): Promise<void>;
+  /** Asks the user a question; undefined when they dismiss it or the signal aborts. */
+  askUser(question: string, signal: AbortSignal): Promise<string | undefined>;
+  /** Installs an editor extension by id; rejects with a message a model can act on. */
+  installExtension(id: string, signal: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
+import { nodeWorkspace } from '../core/hostless/nodeWorkspace';
 import { createModelResolver } from '../core/models/createModelResolver';
 import { AGENT_FILES_GLOB } from '../core/profiles/agentFiles';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
@@ -35,7 +36,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
 
   const engine = new Engine({
     store,
-    workspace: { root: workspaceRoot, trusted: vscode.workspace.isTrusted },
+    workspace: nodeWorkspace({ root: workspaceRoot, trusted: vscode.workspace.isTrusted }),
     profiles: () => config.profiles,
     settings: () => config.settings,
     createModelResolver: () => createModelResolver({ workspaceRoot, apiKey: () => undefined, specs: specsInUse(config) }),

@@ -2,6 +2,7 @@ import { isStepCount, streamText, type LanguageModel, type LanguageModelUsage, t
 import type { Usage } from '../../shared/events';
 import { ZERO_USAGE, addUsage } from '../../shared/usage';
 import type { AnyToolSpec } from '../tools/toolSpec';
+import { hideTools } from './hideTools';
 import type { EmitRunEvent } from './runEvents';
 import { errorText, toAiTools, type ToolRunIdentity } from './toAiTools';
 
@@ -11,6 +12,8 @@ export interface AgentRunInput {
   /** The history, ending with the new user message. */
   messages: ModelMessage[];
   tools: readonly AnyToolSpec[];
+  /** Tools the model is never shown; a forged call to one still reaches its (refusing) spec. */
+  hiddenTools?: readonly string[];
   maxSteps: number;
   signal: AbortSignal;
   identity: ToolRunIdentity;
@@ -48,12 +51,16 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   let aborted = false;
   let messages = input.messages;
   let sent = input.messages;
+  const hidden = input.hiddenTools ?? [];
+  const hiding = hideTools(input.model, hidden);
+  // Without a model that can hide them, the stand-ins go: a forged call then fails as an unknown tool.
+  const tools = hiding ? input.tools : input.tools.filter((t) => !hidden.includes(t.name));
   try {
     const result = streamText({
-      model: input.model,
+      model: hiding ?? input.model,
       instructions: input.instructions,
       messages: input.messages,
-      tools: toAiTools(input.tools, input.identity, emit, started),
+      tools: toAiTools(tools, input.identity, emit, started),
       stopWhen: [isStepCount(input.maxSteps), () => input.shouldStop?.() ?? false],
       prepareStep: ({ messages: current }) => {
         const arrivals = input.takeArrivals?.() ?? [];

@@ -7,6 +7,7 @@ import type { EmitRunEvent, RunEventBody } from '../agent/runEvents';
 import { errorText } from '../agent/toAiTools';
 import { DEFAULT_MAX_STEPS, SUPERVISOR } from '../engineSettings';
 import type { Profile } from '../profiles/profile';
+import { runTools } from '../tools/runTools';
 import { delegateTaskTool } from './delegateTask';
 import { subagentTools } from './subagentTools';
 import type { RunHandle, RunResult } from './runHandle';
@@ -114,7 +115,8 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
     }
     const delegates = delegatesFor(session, handle, profile);
     const deps = { session, caller: handle, delegates, emit, launch: (r: LaunchRequest) => launchRun(session, r) };
-    const tools = delegates.length > 0 ? [delegateTaskTool(deps), ...subagentTools(deps)] : [];
+    const delegation = delegates.length > 0 ? [delegateTaskTool(deps), ...subagentTools(deps)] : [];
+    const { tools, hidden } = runTools({ ...session, profile, depth: handle.depth, emit, delegation });
     const instructions = profile.name === SUPERVISOR ? supervisorPrompt(delegates, session.settings.supervisor) : subagentPrompt(profile, delegates);
     let timedOut = false;
     const timer = profile.timeoutMs
@@ -130,6 +132,7 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
           instructions,
           messages,
           tools,
+          hiddenTools: hidden,
           maxSteps: profile.maxSteps ?? DEFAULT_MAX_STEPS,
           signal: controller.signal,
           identity: { runId, threadId: request.threadId },

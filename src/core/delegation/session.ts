@@ -1,7 +1,7 @@
 import type { RunEvent } from '../../shared/events';
 import type { EngineSettings } from '../engineSettings';
 import type { ModelResolver } from '../models/modelResolver';
-import type { Clock, Logger } from '../ports';
+import type { Approver, Clock, Logger, Workspace } from '../ports';
 import type { ProfileSet } from '../profiles/profile';
 import type { ThreadStore } from '../threads/threadStore';
 import type { RunRegistry } from './runRegistry';
@@ -18,6 +18,9 @@ export interface Session {
   profiles: ProfileSet;
   clock: Clock;
   logger: Logger;
+  /** Where the agents work, and who approves what they do there. */
+  workspace: Workspace;
+  approver: Approver | undefined;
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

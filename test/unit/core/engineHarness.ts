@@ -1,7 +1,9 @@
 import type { LanguageModel } from 'ai';
 import { Engine } from '../../../src/core/engine';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../../../src/core/engineSettings';
+import { nodeWorkspace } from '../../../src/core/hostless/nodeWorkspace';
 import { createModelResolver } from '../../../src/core/models/createModelResolver';
+import type { Approver, Workspace } from '../../../src/core/ports';
 import type { ModelCaller, ModelResolver } from '../../../src/core/models/modelResolver';
 import type { Script } from '../../../src/core/models/scriptSchema';
 import type { Profile, ProfileInput } from '../../../src/core/profiles/profile';
@@ -16,6 +18,9 @@ export interface HarnessOptions {
   settings?: Partial<EngineSettings>;
   /** Chooses the model per run, e.g. to capture prompts; undefined falls back to the script. */
   model?: (caller: ModelCaller) => LanguageModel | undefined;
+  /** The workspace the agents' tools work in (default: a node workspace at /workspace, never touched). */
+  workspace?: Workspace;
+  approver?: Approver;
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -29,7 +34,8 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
   const customModel = options.model;
   const engine = new Engine({
     store,
-    workspace: { root: '/workspace', trusted: true },
+    workspace: options.workspace ?? nodeWorkspace({ root: '/workspace' }),
+    ...(options.approver ? { approver: options.approver } : {}),
     profiles: () => ({ profiles, problems: [] }),
     settings: () => settings,
     createModelResolver: async (): Promise<ModelResolver> => {

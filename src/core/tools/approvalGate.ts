@@ -1,0 +1,75 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { EmitRunEvent } from '../agent/runEvents';
+import type { Approver } from '../ports';
+import { decideApproval, type ApprovalNeed, type ApprovalSettings } from './approvalPolicy';
+import type { ToolCallContext } from './toolSpec';
+
+export interface ApprovalGateDeps {
+  settings: ApprovalSettings;
+  /** Who decides; without one, whatever needs approval is denied. */
+  approver: Approver | undefined;
+  /** The calling run's emitter: requests appear on that run's own node. */
+  emit: EmitRunEvent;
+  agent: string;
+}
+
+export type GateResult = { ok: true } | { ok: false; error: string };
+
+export interface ApprovalGate {
+  /**
+   * Resolves ok when the action may go ahead: unasked by the policy, or approved by the user for
+   * exactly these arguments. `input` is the tool call's input, hashed to bind the approval to it.
+   */
+  check(tool: string, need: ApprovalNeed, input: unknown, context: ToolCallContext): Promise<GateResult>;
+}
+
+/** Arguments that change after approval are asked about again, but not forever. */
+const MAX_ASKS = 3;
+
+/** One gate per run: it asks in that run's name and pauses only that run's tool call. */
+export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
+  return {
+    async check(tool, need, input, context) {
+      let verdict = await decideApproval(need, deps.settings);
+      for (let asked = 0; verdict.ask; asked++) {
+        if (asked === MAX_ASKS) break;
+        const approvalId = `ap_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+        const bound = argsHash(input);
+        const { toolCallId, signal } = context;
+        deps.emit({ kind: 'approval.requested', approvalId, toolCallId, tool, input, reason: verdict.reason });
+        let decision = deps.approver
+          ? await deps.approver
+              .request({ approvalId, threadId: context.threadId, runId: context.runId, agent: deps.agent, toolCallId, tool, input, reason: verdict.reason }, signal)
+              .catch(() => 'denied' as const)
+          : 'denied';
+        if (signal.aborted) decision = 'denied';
+        deps.emit({ kind: 'approval.resolved', approvalId, toolCallId, tool, input, decision });
+        if (decision === 'denied') return { ok: false, error: deniedMessage(tool, verdict.reason, deps.approver !== undefined) };
+        // The approval covers the arguments the user saw; anything else is a new question.
+        if (argsHash(input) === bound) return { ok: true };
+        verdict = { ask: true, reason: `The arguments changed after they were approved. ${verdict.reason}` };
+      }
+      if (verdict.ask) return { ok: false, error: `${tool} was not run: its arguments kept changing while it waited for approval.` };
+      return { ok: true };
+    },
+  };
+}
+
+function deniedMessage(tool: string, reason: string, anyoneAsked: boolean): string {
+  const who = anyoneAsked ? 'The user denied' : 'No one is here to approve';
+  return `${who} this ${tool} call (${reason}) Nothing was done. Do not retry it or work around it; if it is needed, say so in your answer and explain why.`;
+}
+
+/** A stable digest of a JSON value: object keys sorted, so equal arguments hash equally. */
+export function argsHash(value: unknown): string {
+  return createHash('sha256').update(stableJson(value)).digest('hex');
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { defineTool, type AnyToolSpec } from '../toolSpec';
+import type { WorkspaceToolDeps } from './toolDeps';
+
+const inputSchema = z.object({
+  question: z.string().min(1).max(2000).describe('One clear question, with the options if there are any.'),
+});
+
+export function askUserTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
+  return defineTool<z.infer<typeof inputSchema>>({
+    name: 'ask_user',
+    description:
+      'Ask the user a question and wait for the answer. Only for a decision you cannot make from the workspace or the conversation. ' +
+      'Returns {answer}.',
+    capabilities: ['interactive'],
+    inputSchema,
+    async execute(input, { signal }) {
+      const answer = await workspace.askUser(input.question, signal);
+      signal.throwIfAborted();
+      if (answer === undefined) return { error: 'The user dismissed the question without answering. Go on with your best judgement and say what you assumed.' };
+      return { answer };
+    },
+  });
+}

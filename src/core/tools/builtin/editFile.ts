@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { defineTool, type AnyToolSpec } from '../toolSpec';
+import { resolveWorkspacePath } from '../workspacePath';
+import { errorMessage, looksBinary, type WorkspaceToolDeps } from './toolDeps';
+
+const inputSchema = z.object({
+  path: z.string().describe('File path relative to the workspace root.'),
+  oldText: z.string().describe('The exact text to replace, including whitespace; it must occur exactly once in the file.'),
+  newText: z.string().describe('The text to put in its place.'),
+});
+
+type Located = { ok: true; start: number; oldText: string; newText: string } | { ok: false; error: string };
+
+/** Finds the one place `oldText` occurs; a file with CRLF line ends also matches LF-written text. */
+function locate(content: string, oldText: string, newText: string, rel: string): Located {
+  if (oldText.length === 0) return { ok: false, error: 'oldText is empty. To create or replace a whole file use write_file.' };
+  let count = occurrences(content, oldText);
+  if (count === 0 && content.includes('\r\n') && !oldText.includes('\r\n')) {
+    const crlf = (s: string) => s.replace(/\r?\n/g, '\r\n');
+    if (occurrences(content, crlf(oldText)) > 0) {
+      oldText = crlf(oldText);
+      newText = crlf(newText);
+      count = occurrences(content, oldText);
+    }
+  }
+  if (count === 0) {
+    return { ok: false, error: `oldText was not found in ${rel}. Read the file again (read_file) and copy the text exactly, whitespace included.` };
+  }
+  if (count > 1) {
+    return { ok: false, error: `oldText occurs ${count} times in ${rel}; include more of the surrounding lines so it matches exactly one place.` };
+  }
+  return { ok: true, start: content.indexOf(oldText), oldText, newText };
+}
+
+function occurrences(content: string, text: string): number {
+  let count = 0;
+  for (let at = content.indexOf(text); at >= 0; at = content.indexOf(text, at + text.length)) count++;
+  return count;
+}
+
+export function editFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpec {
+  return defineTool<z.infer<typeof inputSchema>>({
+    name: 'edit_file',
+    description:
+      'Change part of a file: replaces oldText, which must occur exactly once, with newText. Fails with a clear message when ' +
+      'oldText is missing or not unique. May wait for the user to approve. Returns {path, line} (where the change starts).',
+    capabilities: ['write'],
+    inputSchema,
+    async execute(input, context) {
+      const where = await resolveWorkspacePath(workspace.root, input.path);
+      if (!where.ok) return { error: where.error };
+      if (!where.exists) return { error: `There is no file ${where.rel}. To create a file use write_file.` };
+      const before = await workspace.readFile(where.abs).catch((e: unknown) => ({ error: `Cannot read ${where.rel}: ${errorMessage(e)}` }));
+      if (typeof before !== 'string') return before;
+      if (looksBinary(before)) return { error: `${where.rel} is a binary file; it cannot be edited as text.` };
+      const found = locate(before, input.oldText, input.newText, where.rel);
+      if (!found.ok) return { error: found.error };
+
+      const allowed = await gate.check('edit_file', { kind: 'edit', path: where.rel }, input, context);
+      if (!allowed.ok) return { error: allowed.error };
+      context.signal.throwIfAborted();
+
+      // Approval can take a while: apply the edit to the file as it is now, and only if it still fits.
+      const again = await resolveWorkspacePath(workspace.root, input.path);
+      if (!again.ok || again.abs !== where.abs) return { error: `${where.rel} changed while waiting for approval (a link now leads elsewhere); nothing was written.` };
+      const current = await workspace.readFile(where.abs);
+      const now = locate(current, input.oldText, input.newText, where.rel);
+      if (!now.ok) return { error: `${where.rel} changed while waiting for approval and the edit no longer applies: ${now.error}` };
+      const after = current.slice(0, now.start) + now.newText + current.slice(now.start + now.oldText.length);
+      try {
+        await workspace.writeFile(where.abs, after);
+      } catch (error) {
+        return { error: `Could not write ${where.rel}: ${errorMessage(error)}` };
+      }
+      return { path: where.rel, line: current.slice(0, now.start).split('\n').length };
+    },
+  });
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { defineTool, type AnyToolSpec } from '../toolSpec';
+import { commandOutcome, MAX_COMMAND_OUTPUT } from './runCommand';
+import { errorMessage, type WorkspaceToolDeps } from './toolDeps';
+
+const INSTALL_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Names are checked against what each registry allows, and never start with "-": the name is put
+ * into a command line, so nothing in it may read as an option or as shell syntax.
+ */
+const NPM_NAME = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*(@[a-z0-9._^~*-]+)?$/i;
+const PIP_NAME = /^[a-z0-9][a-z0-9._-]*(\[[a-z0-9,._-]+\])?(==[a-z0-9.*+!_-]+)?$/i;
+
+const MANAGERS = {
+  npm: { name: NPM_NAME, command: (pkg: string, dev: boolean) => `npm install ${dev ? '--save-dev ' : ''}${pkg}` },
+  pnpm: { name: NPM_NAME, command: (pkg: string, dev: boolean) => `pnpm add ${dev ? '--save-dev ' : ''}${pkg}` },
+  yarn: { name: NPM_NAME, command: (pkg: string, dev: boolean) => `yarn add ${dev ? '--dev ' : ''}${pkg}` },
+  pip: { name: PIP_NAME, command: (pkg: string) => `python3 -m pip install ${pkg}` },
+} as const;
+
+const inputSchema = z.object({
+  manager: z.enum(['npm', 'pnpm', 'yarn', 'pip']).describe('The package manager.'),
+  name: z.string().min(1).max(214).describe('The package, optionally with a version: "zod", "zod@4", "@scope/pkg", "requests==2.32.3".'),
+  dev: z.boolean().optional().describe('npm, pnpm, yarn: a development dependency.'),
+});
+
+export function installPackageTool({ workspace, gate, agent }: WorkspaceToolDeps): AnyToolSpec {
+  return defineTool<z.infer<typeof inputSchema>>({
+    name: 'install_package',
+    description:
+      'Install a package into the workspace project with npm, pnpm, yarn or pip. Asks the user first unless they chose to trust agents. ' +
+      'Returns {exitCode, output}.',
+    capabilities: ['install', 'exec', 'network'],
+    inputSchema,
+    async execute(input, context) {
+      const manager = MANAGERS[input.manager];
+      if (!manager.name.test(input.name)) return { error: `"${input.name}" is not a valid ${input.manager} package name.` };
+      const command = manager.command(input.name, input.dev ?? false);
+      const allowed = await gate.check('install_package', { kind: 'install', what: `${input.name} with ${input.manager} (\`${command}\`)` }, input, context);
+      if (!allowed.ok) return { error: allowed.error };
+      context.signal.throwIfAborted();
+      try {
+        const result = await workspace.runCommand({
+          command,
+          cwd: workspace.root,
+          timeoutMs: INSTALL_TIMEOUT_MS,
+          signal: context.signal,
+          maxOutputChars: MAX_COMMAND_OUTPUT,
+          label: agent,
+        });
+        return commandOutcome(result, INSTALL_TIMEOUT_MS);
+      } catch (error) {
+        return { error: `${input.manager} could not be started: ${errorMessage(error)}` };
+      }
+    },
+  });
+}

@@ -1,0 +1,54 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool, type AnyToolSpec } from '../toolSpec';
+import { resolveWorkspacePath } from '../workspacePath';
+import { looksBinary, MAX_READ_BYTES, type WorkspaceToolDeps } from './toolDeps';
+
+const MAX_LINES = 2000;
+const MAX_CHARS = 100_000;
+
+const inputSchema = z.object({
+  path: z.string().describe('File path relative to the workspace root.'),
+  startLine: z.number().int().min(1).optional().describe('First line to read (1-based). Default: 1.'),
+  endLine: z.number().int().min(1).optional().describe('Last line to read, inclusive. Default: the end, up to 2000 lines.'),
+});
+
+export function readFileTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
+  return defineTool<z.infer<typeof inputSchema>>({
+    name: 'read_file',
+    description:
+      'Read a text file of the workspace, whole or a range of lines. Returns {path, startLine, endLine, totalLines, content}; ' +
+      'long files come in parts of up to 2000 lines, with a note saying how to read on.',
+    capabilities: ['read'],
+    inputSchema,
+    async execute(input, { signal }) {
+      const where = await resolveWorkspacePath(workspace.root, input.path);
+      if (!where.ok) return { error: where.error };
+      if (!where.exists) return { error: `There is no file ${where.rel}. Use find_files or list_dir to find the right path.` };
+      const info = await stat(where.abs);
+      if (info.isDirectory()) return { error: `${where.rel || '.'} is a folder; use list_dir to see what is in it.` };
+      if (info.size > MAX_READ_BYTES) return { error: `${where.rel} is ${info.size} bytes, too large to read; use search_text to find what you need in it.` };
+      signal.throwIfAborted();
+      const text = await workspace.readFile(where.abs);
+      if (looksBinary(text)) return { error: `${where.rel} is a binary file, not text.` };
+      const lines = text.split(/\r?\n/);
+      if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+      const total = lines.length;
+      const start = input.startLine ?? 1;
+      if (start > Math.max(total, 1)) return { error: `${where.rel} has ${total} lines; startLine ${start} is past its end.` };
+      let end = Math.min(input.endLine ?? total, total, start + MAX_LINES - 1);
+      if (end < start) return { error: `endLine (${input.endLine}) is before startLine (${start}).` };
+      let content = lines.slice(start - 1, end).join('\n');
+      if (content.length > MAX_CHARS) {
+        // Cut at a line boundary so the range stays exact.
+        const kept = content.slice(0, MAX_CHARS).split('\n');
+        if (kept.length > 1) kept.pop();
+        end = start + kept.length - 1;
+        content = kept.join('\n');
+      }
+      const wanted = Math.min(input.endLine ?? total, total);
+      const note = end < wanted ? `Showing lines ${start}–${end} of ${total}; read on with startLine ${end + 1}.` : undefined;
+      return { path: where.rel, startLine: start, endLine: end, totalLines: total, content, ...(note ? { note } : {}) };
+    },
+  });
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { CommandResult } from '../../ports';
+import { defineTool, type AnyToolSpec } from '../toolSpec';
+import { errorMessage, type WorkspaceToolDeps } from './toolDeps';
+
+export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
+const MAX_COMMAND_TIMEOUT_MS = 30 * 60_000;
+export const MAX_COMMAND_OUTPUT = 30_000;
+
+const inputSchema = z.object({
+  command: z.string().min(1).max(10_000).describe('A shell command line (bash), run in the workspace root.'),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_COMMAND_TIMEOUT_MS)
+    .optional()
+    .describe(`Kill it after this many milliseconds. Default ${DEFAULT_COMMAND_TIMEOUT_MS}.`),
+});
+
+/** The result a model reads: exit code, output, and a note for anything unusual. */
+export function commandOutcome(result: CommandResult, timeoutMs: number): Record<string, unknown> {
+  const notes: string[] = [];
+  if (result.cutChars > 0) notes.push(`${result.cutChars} characters of output were cut from the middle.`);
+  if (result.timedOut) {
+    return { error: `Timed out after ${timeoutMs} ms; the command and every process it started were killed.`, output: result.output, ...(notes.length ? { note: notes.join(' ') } : {}) };
+  }
+  if (result.cancelled) return { error: 'Cancelled; the command and every process it started were killed.', output: result.output };
+  return { exitCode: result.exitCode, output: result.output, ...(notes.length ? { note: notes.join(' ') } : {}) };
+}
+
+export function runCommandTool({ workspace, gate, agent }: WorkspaceToolDeps): AnyToolSpec {
+  return defineTool<z.infer<typeof inputSchema>>({
+    name: 'run_command',
+    description:
+      'Run a shell command in the workspace root and wait for it to end, e.g. to build or run tests. No input can be typed into it; ' +
+      'long-running servers and watchers are killed at the timeout. May wait for the user to approve. ' +
+      `Returns {exitCode, output} (stdout and stderr together, at most ${MAX_COMMAND_OUTPUT} characters).`,
+    capabilities: ['exec'],
+    inputSchema,
+    async execute(input, context) {
+      const allowed = await gate.check('run_command', { kind: 'command', command: input.command }, input, context);
+      if (!allowed.ok) return { error: allowed.error };
+      context.signal.throwIfAborted();
+      const timeoutMs = input.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+      try {
+        const result = await workspace.runCommand({
+          command: input.command,
+          cwd: workspace.root,
+          timeoutMs,
+          signal: context.signal,
+          maxOutputChars: MAX_COMMAND_OUTPUT,
+          label: agent,
+        });
+        return commandOutcome(result, timeoutMs);
+      } catch (error) {
+        return { error: `The command could not be started: ${errorMessage(error)}` };
+      }
+    },
+  });
+}

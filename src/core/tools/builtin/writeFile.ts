@@ -1,0 +1,38 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool, type AnyToolSpec } from '../toolSpec';
+import { resolveWorkspacePath } from '../workspacePath';
+import { errorMessage, type WorkspaceToolDeps } from './toolDeps';
+
+const inputSchema = z.object({
+  path: z.string().describe('File path relative to the workspace root; missing folders are created.'),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+export function writeFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpec {
+  return defineTool<z.infer<typeof inputSchema>>({
+    name: 'write_file',
+    description:
+      'Create a file, or replace a whole file, in the workspace. For a change to part of an existing file use edit_file instead. ' +
+      'May wait for the user to approve. Returns {path, created, chars}.',
+    capabilities: ['write'],
+    inputSchema,
+    async execute(input, context) {
+      const where = await resolveWorkspacePath(workspace.root, input.path);
+      if (!where.ok) return { error: where.error };
+      if (where.exists && (await stat(where.abs)).isDirectory()) return { error: `${where.rel || '.'} is a folder, not a file.` };
+      const allowed = await gate.check('write_file', { kind: 'edit', path: where.rel }, input, context);
+      if (!allowed.ok) return { error: allowed.error };
+      context.signal.throwIfAborted();
+      // The wait for approval can be long: the path must still lead where it led when it was approved.
+      const again = await resolveWorkspacePath(workspace.root, input.path);
+      if (!again.ok || again.abs !== where.abs) return { error: `${where.rel} changed while waiting for approval (a link now leads elsewhere); nothing was written.` };
+      try {
+        await workspace.writeFile(where.abs, input.content);
+      } catch (error) {
+        return { error: `Could not write ${where.rel}: ${errorMessage(error)}` };
+      }
+      return { path: where.rel, created: !where.exists, chars: input.content.length };
+    },
+  });
+}

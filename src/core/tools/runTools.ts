@@ -1,0 +1,33 @@
+import type { EmitRunEvent } from '../agent/runEvents';
+import type { EngineSettings } from '../engineSettings';
+import type { Approver, Workspace } from '../ports';
+import type { Profile } from '../profiles/profile';
+import { createApprovalGate } from './approvalGate';
+import { selectRunTools, type RunToolSelection } from './selectRunTools';
+import type { AnyToolSpec } from './toolSpec';
+import { workspaceTools } from './workspaceTools';
+
+export interface RunToolsRequest {
+  workspace: Workspace;
+  approver: Approver | undefined;
+  settings: EngineSettings;
+  profile: Profile;
+  depth: number;
+  /** The run's emitter: its approval requests appear on its own node. */
+  emit: EmitRunEvent;
+  /** The delegation tools this run may use (none at the depth limit). */
+  delegation: readonly AnyToolSpec[];
+}
+
+/** The tools of one run: workspace tools with this run's approval gate, plus delegation, filtered. */
+export function runTools(request: RunToolsRequest): RunToolSelection {
+  const { workspace, settings, profile } = request;
+  const gate = createApprovalGate({
+    settings: { mode: settings.approval, root: workspace.root, autoApproveCommands: settings.autoApproveCommands },
+    approver: request.approver,
+    emit: request.emit,
+    agent: profile.name,
+  });
+  const all = [...workspaceTools({ workspace, gate, agent: profile.name }), ...request.delegation];
+  return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });
+}

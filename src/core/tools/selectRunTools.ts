@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { Capability, AnyToolSpec } from './toolSpec';
+
+export interface RunToolContext {
+  /** 0 for a thread's top run; children are 1 and deeper. */
+  depth: number;
+  /** False in an untrusted workspace. */
+  trusted: boolean;
+  /** The profile's allowlist and denylist of tool names. */
+  allow?: readonly string[];
+  deny?: readonly string[];
+}
+
+export interface RunToolSelection {
+  /** Every tool the SDK can execute for this run: the visible ones and the refusing stand-ins. */
+  tools: AnyToolSpec[];
+  /** Names the model is never shown; a call to one is forged, and its stand-in refuses it. */
+  hidden: string[];
+}
+
+/** Only the supervisor talks to the user and changes the machine beyond the workspace. */
+const CHILD_BARRED: readonly Capability[] = ['interactive', 'install'];
+/** What an untrusted workspace turns off: anything that changes files or runs code. */
+const UNTRUSTED_BARRED: readonly Capability[] = ['write', 'exec', 'install'];
+
+const HAND_BACK =
+  'is not available to subagents: only your supervisor can talk to the user or install things. Nothing was done. ' +
+  'Finish your task as far as you can and put the question or the request in your final answer, so your supervisor can take it up.';
+
+const UNTRUSTED =
+  'is turned off because this workspace is not trusted: agents may read files but not change them or run commands. Nothing was done. ' +
+  'Say in your answer what you would have changed; the user can trust the workspace to allow it.';
+
+/**
+ * The child filter and the trust filter, both at once and both twice: a barred tool is taken out
+ * of what the model sees, and put back as a stand-in that refuses any forged call without running
+ * anything. A profile's `tools` and `disallowedTools` simply leave tools out.
+ */
+export function selectRunTools(all: readonly AnyToolSpec[], context: RunToolContext): RunToolSelection {
+  const tools: AnyToolSpec[] = [];
+  const hidden: string[] = [];
+  for (const spec of all) {
+    const barred = context.depth >= 1 && spec.capabilities.some((c) => CHILD_BARRED.includes(c))
+      ? HAND_BACK
+      : !context.trusted && spec.capabilities.some((c) => UNTRUSTED_BARRED.includes(c))
+        ? UNTRUSTED
+        : undefined;
+    if (barred) {
+      tools.push(refusing(spec, `${spec.name} ${barred}`));
+      hidden.push(spec.name);
+      continue;
+    }
+    if (context.allow && !context.allow.includes(spec.name)) continue;
+    if (context.deny?.includes(spec.name)) continue;
+    tools.push(spec);
+  }
+  return { tools, hidden };
+}
+
+/** A stand-in under the tool's name: accepts any input (so a forged call reaches it) and refuses. */
+function refusing(spec: AnyToolSpec, message: string): AnyToolSpec {
+  return {
+    name: spec.name,
+    description: spec.description,
+    capabilities: spec.capabilities,
+    inputSchema: z.unknown(),
+    execute: async () => ({ error: message }),
+  };
+}
