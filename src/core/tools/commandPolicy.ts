@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { parseCommandLine, type SimpleCommand, type Word } from './commandLine';
+import { parseCommandLine, type Redirect, type SimpleCommand, type Word } from './commandLine';
 import { protectedReason } from './protectedPaths';
 import { isInside, resolveWorkspacePath } from './workspacePath';
 
@@ -29,8 +29,7 @@ export async function judgeCommand(line: string, policy: CommandPolicy): Promise
   if (commands.length === 0) return { ask: true, reason: 'The command line is empty.' };
 
   for (const command of commands) {
-    for (const r of command.redirects) {
-      if (r.fd || r.op === '<' || r.op === '<&') continue;
+    for (const r of command.redirects.filter(writesFile)) {
       const why = await writeTargetConcern(r.target, policy.root);
       if (why) return { ask: true, reason: `\`${show(command)}\` writes ${why}.` };
     }
@@ -49,11 +48,16 @@ export async function judgeCommand(line: string, policy: CommandPolicy): Promise
     if (variable) return { ask: true, reason: `\`${show(command)}\` uses ${variable.value}, whose value is known only when it runs.` };
     const outside = command.words.find((w) => pointsOutside(w.value, policy.root));
     if (outside) return { ask: true, reason: `\`${show(command)}\` names a path outside the workspace (${outside.value}).` };
-    if (policy.mode === 'ask' && command.redirects.some((r) => !r.fd && r.op !== '<' && r.op !== '<&')) {
+    if (policy.mode === 'ask' && command.redirects.some(writesFile)) {
       return { ask: true, reason: `\`${show(command)}\` writes its output to a file.` };
     }
   }
   return { ask: false };
+}
+
+/** A redirection that opens a file for writing; `2>&1`, input and /dev/null do not. */
+function writesFile(r: Redirect): boolean {
+  return !r.fd && r.op !== '<' && r.op !== '<&' && r.target.value !== '/dev/null';
 }
 
 /**
@@ -62,7 +66,6 @@ export async function judgeCommand(line: string, policy: CommandPolicy): Promise
  */
 async function writeTargetConcern(target: Word, root: string): Promise<string | undefined> {
   if (target.dynamic) return `to ${target.value}, a path known only when it runs`;
-  if (target.value === '/dev/null') return undefined;
   const checked = await resolveWorkspacePath(root, target.value);
   if (!checked.ok) return `to ${target.value}, which is not an ordinary workspace path`;
   const why = protectedReason(checked.rel);

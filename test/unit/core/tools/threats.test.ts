@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeWorld, RecordingApprover, runScript, snapshot, supervisorCalls } from './toolWorld';
 
 /**
@@ -176,3 +176,27 @@ describe('an approval is bound to its arguments', () => {
     expect(await snapshot(world.base)).toEqual(before);
   });
 });
+
+describe.skipIf(process.platform === 'win32')('a command that never ends', () => {
+  it('is killed at its timeout with its children, and the model is told so', async () => {
+    const r = await runScript(
+      supervisorCalls({ tool: 'run_command', input: { command: 'sleep 1000 & echo "bg:$!"; sleep 1000', timeoutMs: 300 } }),
+      { root: world.root, settings: { approval: 'trust' } },
+    );
+    const result = r.toolResults('run_command')[0] as { error: string; output: string };
+    expect(result.error).toMatch(/Timed out after 300 ms; the command and every process it started were killed/);
+    const pid = Number(/bg:(\d+)/.exec(result.output)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(isGone(pid)).toBe(true), { timeout: 1000, interval: 10 });
+    expect(r.finished.status).toBe('ok');
+  });
+});
+
+/** No such process, or a zombie: it runs no more. */
+function isGone(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+  } catch {
+    return true;
+  }
+}
