@@ -19,6 +19,7 @@ import type { CliIo } from './cliIo';
 import { cliProfiles, describeProblem, specsInUse } from './cliProfiles';
 import { eventPrinter } from './eventPrinter';
 import { terminalApprover } from './terminalApprover';
+import { terminalPrompt } from './terminalPrompt';
 import { readWorkspaceSettings } from './workspaceSettings';
 
 type RunCommand = Extract<Command, { name: 'run' }>;
@@ -68,6 +69,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   const config = await readWorkspaceSettings(cmd.workspace);
   const settings: EngineSettings = {
     ...config.settings,
+    approval: cmd.approval ?? config.approval,
     ...(cmd.model === undefined ? {} : { model: cmd.model }),
     ...(cmd.maxDepth === undefined ? {} : { maxDepth: cmd.maxDepth }),
   };
@@ -97,9 +99,11 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     if (!isThreadId(cmd.thread)) throw new UsageError(`"${cmd.thread}" is not a thread id. See "subagents threads list".`);
     if (!(await store.get(cmd.thread))) throw new UsageError(`There is no thread "${cmd.thread}" in ${cmd.storage}. See "subagents threads list".`);
   }
+  const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
   const engine = new Engine({
     store,
-    workspace: nodeWorkspace({ root: cmd.workspace }),
+    // The user named this folder on the command line: it is trusted. ask_user asks on the terminal.
+    workspace: nodeWorkspace({ root: cmd.workspace, askUser: (question, signal) => terminal.ask(`\n${question}\n> `, signal) }),
     profiles: () => profiles,
     settings: () => settings,
     // The resolver made for the checks serves the first request; each later one gets a fresh one.
@@ -109,7 +113,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
       return made;
     },
     logger,
-    approver: terminalApprover({ mode: cmd.approval ?? config.approval, input: io.stdin, output: io.stderr }),
+    approver: terminalApprover({ prompt: terminal, output: io.stderr }),
   });
   const printer = eventPrinter(io, cmd.json);
   engine.onEvent(printer.print);

@@ -1,12 +1,9 @@
-import { createInterface } from 'node:readline/promises';
-import type { ApprovalDecision } from '../shared/events';
 import type { ApprovalRequest, Approver } from '../core/ports';
-import type { ApprovalMode } from './workspaceSettings';
+import type { TerminalPrompt } from './terminalPrompt';
 
 export interface TerminalApproverOptions {
-  mode: ApprovalMode;
-  input: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** Where questions go: stderr, so stdout stays the answer (or the JSON events). */
+  prompt: TerminalPrompt;
+  /** Where a denial without a terminal is explained: stderr. */
   output: NodeJS.WritableStream;
 }
 
@@ -16,35 +13,24 @@ function summarize(input: unknown): string {
 }
 
 /**
- * Answers the engine's approval requests in a terminal. `trust` approves what the gate still asks
- * about; otherwise the user is asked y/N on stderr, one question at a time. Without a terminal
- * (piped stdin, CI) nobody can answer, so the request is denied and the agent is told why.
+ * Answers the engine's approval requests in a terminal, y/N on stderr. The approval mode is
+ * applied before a request gets here (in trust mode only protected files and command lines that
+ * cannot be judged still ask), so every request is a question for a person. Without a terminal
+ * (piped stdin, CI) nobody can answer: the request is denied and the agent is told why.
  */
 export function terminalApprover(options: TerminalApproverOptions): Approver {
-  let queue: Promise<unknown> = Promise.resolve();
-  const ask = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
-    if (signal.aborted) return 'denied';
-    const rl = createInterface({ input: options.input, output: options.output, terminal: true });
-    try {
-      const question = `\nApprove ${request.tool} ${summarize(request.input)}?\n  (${request.reason}) [y/N] `;
-      const answer = await rl.question(question, { signal });
-      return /^y(es)?$/i.test(answer.trim()) ? 'approved' : 'denied';
-    } catch {
-      return 'denied'; // aborted while waiting: the run is ending
-    } finally {
-      rl.close();
-    }
-  };
   return {
-    request(request, signal) {
-      if (options.mode === 'trust') return Promise.resolve('approved');
-      if (!options.input.isTTY) {
-        options.output.write(`subagents: denied ${request.tool} (${request.reason}): no terminal to ask; use --approval trust to allow it.\n`);
-        return Promise.resolve('denied');
+    async request(request: ApprovalRequest, signal) {
+      if (!options.prompt.interactive) {
+        options.output.write(
+          `subagents: denied ${request.tool} (${request.reason}): no terminal to ask. ` +
+            'Use --approval trust to let agents edit and run commands unasked; protected files always need a person.\n',
+        );
+        return 'denied';
       }
-      const next = queue.then(() => ask(request, signal));
-      queue = next.catch(() => undefined);
-      return next;
+      const who = request.agent === 'supervisor' ? '' : ` [${request.agent}]`;
+      const answer = await options.prompt.ask(`\nApprove${who} ${request.tool} ${summarize(request.input)}?\n  (${request.reason}) [y/N] `, signal);
+      return answer !== undefined && /^y(es)?$/i.test(answer.trim()) ? 'approved' : 'denied';
     },
   };
 }

@@ -19,7 +19,7 @@ export interface WorkspaceSettings {
   agents: unknown;
 }
 
-const FIELDS = ['model', 'maxDepth', 'maxConcurrency', 'supervisor'] as const;
+const FIELDS = ['model', 'maxDepth', 'maxConcurrency', 'supervisor', 'autoApproveCommands'] as const;
 
 /**
  * Reads the `subagents.*` settings of a workspace. settings.json is JSONC (comments and trailing

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import * as esbuild from 'esbuild';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { terminalApprover } from '../../../src/cli/terminalApprover';
+import { terminalPrompt } from '../../../src/cli/terminalPrompt';
+import type { ApprovalRequest } from '../../../src/core/ports';
+
+// Built from the current sources like cli.test.ts does; spawned with no terminal (stdin ignored).
+vi.setConfig({ testTimeout: 60_000 });
+
+let buildDir: string;
+let cli: string;
+let ws: string;
+
+beforeAll(async () => {
+  buildDir = await mkdtemp(join(tmpdir(), 'cli-approvals-build-'));
+  cli = join(buildDir, 'cli.js');
+  await esbuild.build({ entryPoints: ['src/cli/main.ts'], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', define: { 'import.meta.url': 'undefined' }, logLevel: 'error' });
+}, 60_000);
+afterAll(() => rm(buildDir, { recursive: true, force: true }));
+beforeEach(async () => {
+  ws = await mkdtemp(join(tmpdir(), 'cli-approvals-ws-'));
+  return () => rm(ws, { recursive: true, force: true });
+});
+
+function run(...args: string[]) {
+  const child = spawn(process.execPath, [cli, ...args], { cwd: ws, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+const calls = [
+  { tool: 'write_file', input: { path: 'notes.txt', content: 'written' } },
+  { tool: 'run_command', input: { command: 'echo ran > ran.txt' } },
+  { tool: 'write_file', input: { path: '.vscode/tasks.json', content: '{}' } },
+];
+
+async function scriptCalls() {
+  await writeFile(join(ws, 'script.json'), JSON.stringify({ agents: { supervisor: [{ toolCalls: calls }, { text: 'done' }] } }));
+}
+
+describe('the CLI without a terminal', () => {
+  it('denies whatever needs approval, and says why on stderr', async () => {
+    await scriptCalls();
+    const r = await run('run', '--model', 'scripted:script.json', '--storage', join(ws, '.store'), 'go');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/denied write_file .*no terminal to ask/);
+    expect(r.stderr).toMatch(/denied run_command/);
+    expect(existsSync(join(ws, 'notes.txt'))).toBe(false);
+    expect(existsSync(join(ws, 'ran.txt'))).toBe(false);
+    expect(existsSync(join(ws, '.vscode'))).toBe(false);
+  });
+
+  it('with --approval trust edits and runs commands, but still denies a protected file', async () => {
+    await scriptCalls();
+    const r = await run('run', '--model', 'scripted:script.json', '--storage', join(ws, '.store'), '--approval', 'trust', 'go');
+    expect(r.code).toBe(0);
+    expect(await readFile(join(ws, 'notes.txt'), 'utf8')).toBe('written');
+    expect(await readFile(join(ws, 'ran.txt'), 'utf8')).toBe('ran\n');
+    expect(r.stderr).toMatch(/denied write_file \(Protected file/);
+    expect(existsSync(join(ws, '.vscode'))).toBe(false);
+  });
+});
+
+describe('the terminal approver on a terminal', () => {
+  const request: ApprovalRequest = { approvalId: 'a1', threadId: 't', runId: 'r', agent: 'worker', toolCallId: 'c', tool: 'write_file', input: { path: 'x' }, reason: 'Writes x.' };
+
+  function tty() {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d: Buffer) => (shown += d.toString()));
+    const approver = terminalApprover({ prompt: terminalPrompt({ input, output }), output });
+    return { input, approver, shown: () => shown };
+  }
+
+  it('asks who wants what and why, and takes y as approval', async () => {
+    const t = tty();
+    const decision = t.approver.request(request, new AbortController().signal);
+    t.input.write('y\n');
+    expect(await decision).toBe('approved');
+    expect(t.shown()).toMatch(/Approve \[worker\] write_file \{"path":"x"\}\?\n {2}\(Writes x\.\) \[y\/N\]/);
+  });
+
+  it('takes anything else as a denial, and a cancelled run as one too', async () => {
+    const t = tty();
+    const first = t.approver.request(request, new AbortController().signal);
+    t.input.write('sure\n');
+    expect(await first).toBe('denied');
+    const controller = new AbortController();
+    const second = t.approver.request(request, controller.signal);
+    controller.abort();
+    expect(await second).toBe('denied');
+  });
+});
