@@ -22,7 +22,7 @@ export class ProblemsView {
   setConfig(config: PanelConfig): void {
     const lines = config.problems.map((p) => line('error', 'error', p));
     if (!config.trusted) {
-      lines.push(line('notice', 'workspace-untrusted', 'This workspace is not trusted: agent profiles and model settings defined in it are ignored.'));
+      lines.push(line('notice', 'workspace-untrusted', 'This workspace is not trusted: agents can read files but not change them or run commands, and agent profiles and model settings defined in it are ignored.'));
     }
     this.configList.replaceChildren(...lines);
     this.refresh();

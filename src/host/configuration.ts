@@ -12,7 +12,7 @@ export interface HostConfiguration {
   problems: string[];
 }
 
-const SETTING_FIELDS = ['model', 'maxDepth', 'maxConcurrency', 'maxActiveChildren', 'supervisor'] as const;
+const SETTING_FIELDS = ['model', 'maxDepth', 'maxConcurrency', 'maxActiveChildren', 'supervisor', 'approval', 'autoApproveCommands'] as const;
 
 /**
  * Reads `subagents.*` and the workspace's agent files. A bad value falls back to its default with a

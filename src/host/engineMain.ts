@@ -1,15 +1,18 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
-import { nodeWorkspace } from '../core/hostless/nodeWorkspace';
 import { createModelResolver } from '../core/models/createModelResolver';
 import { AGENT_FILES_GLOB } from '../core/profiles/agentFiles';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
+import { PendingApprovals } from '../core/tools/pendingApprovals';
 import type { HostToWebview } from '../shared/protocol';
 import { panelConfig, readConfiguration, specsInUse, type HostConfiguration } from './configuration';
+import { CommandTerminals } from './commandTerminals';
 import { PanelController } from './panelController';
 import { vscodeLogger } from './vscodeLogger';
+import { vscodeWorkspace } from './vscodeWorkspace';
 
 /** What activation gets back from the lazily loaded engine bundle. */
 export interface HostRuntime extends vscode.Disposable {
@@ -34,9 +37,16 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted, root);
   for (const p of config.problems) logger.warn(p);
 
+  // With no folder open the tools get an empty folder of their own, never the home folder.
+  const toolRoot = root ?? path.join(context.globalStorageUri.fsPath, 'no-folder');
+  if (!root) fs.mkdirSync(toolRoot, { recursive: true });
+  const terminals = new CommandTerminals();
+  // The panel's Approve once / Deny buttons answer these, through the controller.
+  const approvals = new PendingApprovals();
   const engine = new Engine({
     store,
-    workspace: nodeWorkspace({ root: workspaceRoot, trusted: vscode.workspace.isTrusted }),
+    workspace: vscodeWorkspace(toolRoot, terminals),
+    approver: approvals,
     profiles: () => config.profiles,
     settings: () => config.settings,
     createModelResolver: () => createModelResolver({ workspaceRoot, apiKey: () => undefined, specs: specsInUse(config) }),
@@ -50,6 +60,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     memory: { get: () => context.workspaceState.get<string>(THREAD_KEY), set: (id) => context.workspaceState.update(THREAD_KEY, id) },
     config: () => panelConfig(config, root),
     logger,
+    approvals,
     onBusyChange: (busy) => {
       void vscode.commands.executeCommand('setContext', 'subagents.running', busy);
       progressDone?.();
@@ -84,6 +95,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     dispose: () => {
       engine.cancelAll();
       controller.dispose();
+      terminals.dispose();
       for (const s of subscriptions) s.dispose();
       progressDone?.();
       void store.flush();

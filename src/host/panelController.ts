@@ -2,7 +2,7 @@ import type { Engine } from '../core/engine';
 import type { Logger } from '../core/ports';
 import { newThreadId } from '../core/threads/newThreadId';
 import type { ThreadStore } from '../core/threads/threadStore';
-import type { RunEvent } from '../shared/events';
+import type { ApprovalDecision, RunEvent } from '../shared/events';
 import { webviewToHostSchema, type HostToWebview, type PanelConfig, type ThreadSummary, type WebviewToHost } from '../shared/protocol';
 import { EventBatcher } from './eventBatcher';
 
@@ -18,6 +18,8 @@ export interface PanelControllerDeps {
   memory: ThreadMemory;
   config: () => PanelConfig;
   logger: Logger;
+  /** Where the panel's Approve once / Deny answers go (the engine's approver). */
+  approvals?: { resolve(approvalId: string, decision: ApprovalDecision): boolean };
   /** Told when the open thread starts or stops working (the view's Stop button). */
   onBusyChange?: (busy: boolean) => void;
   batchIntervalMs?: number;
@@ -109,7 +111,11 @@ export class PanelController {
         return this.open(message.threadId);
       }
       case 'resolveApproval':
-        throw new Error('That approval is no longer waiting: its run has already moved on.');
+        // Only a request that is still waiting can be answered; a stale id never reaches another call.
+        if (!this.deps.approvals?.resolve(message.approvalId, message.decision)) {
+          throw new Error('That approval is no longer waiting: its run has already moved on.');
+        }
+        return;
     }
   }
 
