@@ -1,4 +1,4 @@
-import { tool, type ToolSet } from 'ai';
+import { asSchema, tool, type Schema, type ToolSet } from 'ai';
 import type { AnyToolSpec, ToolCallContext } from '../tools/toolSpec';
 import type { EmitRunEvent } from './runEvents';
 
@@ -17,7 +17,7 @@ export function toAiTools(specs: readonly AnyToolSpec[], run: ToolRunIdentity, e
   for (const spec of specs) {
     tools[spec.name] = tool<unknown, unknown, Record<string, never>>({
       description: spec.description,
-      inputSchema: spec.inputSchema,
+      inputSchema: schemaOf(spec.inputSchema),
       execute: async (input: unknown, options) => {
         const toolCallId = options.toolCallId;
         started.add(toolCallId);
@@ -36,6 +36,17 @@ export function toAiTools(specs: readonly AnyToolSpec[], run: ToolRunIdentity, e
     });
   }
   return tools;
+}
+
+/**
+ * The SDK turns a zod schema into JSON schema on every model call (about 0.2 ms a tool); the
+ * adapted schema memoizes it, so each tool's schema is converted once per process, not per step.
+ */
+const schemas = new WeakMap<object, Schema<unknown>>();
+function schemaOf(zod: AnyToolSpec['inputSchema']): Schema<unknown> {
+  let schema = schemas.get(zod);
+  if (!schema) schemas.set(zod, (schema = asSchema(zod)));
+  return schema;
 }
 
 /** Tools return `{ error: "..." }` for failures the model should see and act on. */

@@ -57,13 +57,16 @@ export function selectRunTools(all: readonly AnyToolSpec[], context: RunToolCont
   return { tools, hidden };
 }
 
-/** A stand-in under the tool's name: accepts any input (so a forged call reaches it) and refuses. */
+/** Any input at all, so a forged call reaches its stand-in whatever it sends. One schema object: its conversion is cached. */
+const ANY_INPUT = z.unknown();
+
+/** A stand-in under the tool's name that refuses every call. */
 function refusing(spec: AnyToolSpec, message: string): AnyToolSpec {
   return {
     name: spec.name,
     description: spec.description,
     capabilities: spec.capabilities,
-    inputSchema: z.unknown(),
+    inputSchema: ANY_INPUT,
     execute: async () => ({ error: message }),
   };
 }
