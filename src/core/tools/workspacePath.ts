@@ -51,7 +51,9 @@ export async function resolveWorkspacePath(root: string, input: string): Promise
   const odd = oddPathReason(input);
   if (odd) return refuse(input, odd);
   const realRoot = await realpath(root);
-  const wanted = resolve(realRoot, input);
+  // An absolute path may spell the root as the editor does (/tmp/ws) or as the disk does (/private/tmp/ws).
+  const given = resolve(root, input);
+  const wanted = isInside(root, given) ? join(realRoot, relative(root, given)) : given;
   if (!isInside(realRoot, wanted)) return refuse(input, 'it is outside the workspace');
 
   // Walk up to the deepest part of the path that exists, remembering the parts that do not.
