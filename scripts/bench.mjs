@@ -30,6 +30,14 @@ try {
   });
   const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exitCode = result.status ?? 1;
+  if (existsSync('dist/extension.js')) {
+    const { activationBench } = await import('../bench/activation.mjs');
+    const a = activationBench();
+    console.log(`\nBundles (dist/, as last built): ${a.sizes.join(', ')}`);
+    console.log(`activate(): require + activate of dist/extension.js in a fresh process, median ${a.median.toFixed(1)} ms (${a.min.toFixed(1)}–${a.max.toFixed(1)}) over 15 runs`);
+  } else {
+    console.log('\nactivate(): dist/extension.js is missing; run `npm run build` (or `npm run package` for the minified sizes) first');
+  }
 } catch (error) {
   console.error(`bench: could not build bench/main.ts: ${error instanceof Error ? error.message : error}`);
   process.exitCode = 1;
