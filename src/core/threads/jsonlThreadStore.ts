@@ -194,7 +194,9 @@ export class JsonlThreadStore implements ThreadStore {
         ? { id, title: given.title, parentThreadId: given.parentThreadId, agent: given.agent, createdAt: now, updatedAt: now }
         : metaFromEvents(id, parsed.events, now);
       index.set(id, meta);
-      await this.saveIndex();
+      // Not awaited: a new thread must not cost an index rewrite on the delegation path. A crash
+      // before the write loses nothing: loading rebuilds entries for thread files the index lacks.
+      this.scheduleIndexWrite();
     }
     const events = parsed.events;
     const warnings = parsed.warnings;
@@ -247,6 +249,11 @@ export class JsonlThreadStore implements ThreadStore {
     const meta = this.indexNow?.get(id);
     if (!meta || ts <= meta.updatedAt) return;
     meta.updatedAt = ts;
+    this.scheduleIndexWrite();
+  }
+
+  /** Writes the index soon (debounced); flush() writes it at once. */
+  private scheduleIndexWrite(): void {
     this.indexStale = true;
     if (this.indexTimer) return;
     this.indexTimer = setTimeout(() => {

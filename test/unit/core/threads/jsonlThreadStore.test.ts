@@ -160,6 +160,7 @@ describe('JsonlThreadStore', () => {
   it('keeps updatedAt in the index without rewriting it per event', async () => {
     const store = new JsonlThreadStore({ dir, indexDelayMs: 60_000, clock: { now: () => 1000 } });
     await store.open(top('t1'));
+    await store.flush();
     const before = await readFile(join(dir, 'index.json'), 'utf8');
     for (let i = 0; i < 50; i++) store.append(delta('t1', 'r1', 5000 + i, 'x'));
     expect(await readFile(join(dir, 'index.json'), 'utf8')).toBe(before);
@@ -168,6 +169,23 @@ describe('JsonlThreadStore', () => {
     expect(after.threads[0]?.updatedAt).toBe(5049);
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     store.dispose();
+  });
+
+  it('opens a new thread without waiting for an index write, and a crash before the write loses nothing', async () => {
+    const store = new JsonlThreadStore({ dir, indexDelayMs: 60_000 });
+    await store.open(top('t0'));
+    await store.flush();
+    const indexWithT0 = await readFile(join(dir, 'index.json'), 'utf8');
+    await store.open(top('t1'));
+    expect(await readFile(join(dir, 'index.json'), 'utf8')).toBe(indexWithT0);
+    store.append(started('t1', 'r1', 10));
+    await store.flush();
+    store.dispose();
+    // As if the process had died after writing t1's events but before its debounced index write.
+    await writeFile(join(dir, 'index.json'), indexWithT0);
+    const after = new JsonlThreadStore({ dir });
+    expect((await after.list()).map((t) => t.id).sort()).toEqual(['t0', 't1']);
+    after.dispose();
   });
 
   it('writes two threads appended concurrently without mixing lines', async () => {
