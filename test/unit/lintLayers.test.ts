@@ -1,0 +1,37 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The import rule of DESIGN section 1 lives in eslint.config.mjs; this proves the config enforces it
+// by linting small sources as if they stood at each place in the tree.
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function violations(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId?.endsWith('no-restricted-imports')).map((m) => m.message);
+}
+
+describe('the layer rule', () => {
+  it('keeps vscode out of the core, the CLI, the shared vocabulary and the webview', async () => {
+    const code = "import * as vscode from 'vscode';\nexport const x = vscode;\n";
+    for (const file of ['src/core/x.ts', 'src/cli/x.ts', 'src/shared/x.ts', 'webview/x.ts']) {
+      expect(await violations(file, code), file).toEqual([expect.stringContaining('vscode')]);
+    }
+    expect(await violations('src/host/x.ts', code)).toEqual([]);
+    expect(await violations('src/extension.ts', code)).toEqual([]);
+  });
+
+  it('keeps the core from the host and the CLI, and the shared vocabulary from everything', async () => {
+    expect(await violations('src/core/x.ts', "import { a } from '../host/panelView';\nexport const x = a;\n")).toHaveLength(1);
+    expect(await violations('src/core/x.ts', "import { a } from '../cli/main';\nexport const x = a;\n")).toHaveLength(1);
+    expect(await violations('src/shared/x.ts', "import { a } from '../core/engine';\nexport const x = a;\n")).toHaveLength(1);
+    expect(await violations('src/shared/x.ts', "import { a } from 'node:fs';\nexport const x = a;\n")).toHaveLength(1);
+  });
+
+  it('lets the webview import only types from the zod-bearing shared modules, and nothing from the core', async () => {
+    expect(await violations('webview/x.ts', "import type { RunEvent } from '../src/shared/events';\nexport type X = RunEvent;\n")).toEqual([]);
+    expect(await violations('webview/x.ts', "import { runEventSchema } from '../src/shared/events';\nexport const x = runEventSchema;\n")).toHaveLength(1);
+    expect(await violations('webview/x.ts', "import { z } from 'zod';\nexport const x = z;\n")).toHaveLength(1);
+    expect(await violations('webview/x.ts', "import { Engine } from '../src/core/engine';\nexport const x = Engine;\n")).toHaveLength(1);
+    expect(await violations('webview/x.ts', "import { foldRunEvents } from '../src/shared/runTree';\nexport const x = foldRunEvents;\n")).toEqual([]);
+  });
+});
