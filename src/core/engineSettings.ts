@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelSpecSchema } from './models/modelSpec';
 
 export const supervisorSettingsSchema = z.object({
   /** Added to the supervisor's system prompt after our delegation guidelines. */
@@ -12,7 +13,8 @@ export type SupervisorSettings = z.infer<typeof supervisorSettingsSchema>;
 
 /** The settings the engine reads at the start of every request. */
 export const engineSettingsSchema = z.object({
-  model: z.string().default(''),
+  /** '' until the user picks one (the panel then offers what is available). */
+  model: z.union([z.literal(''), modelSpecSchema]).default(''),
   maxDepth: z.number().int().min(0).max(5).default(1),
   maxConcurrency: z.number().int().min(1).max(32).default(4),
   /** Children of one run that may be working at once (background ones included). */

@@ -1,6 +1,8 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { ModelSpecError } from './modelResolver';
 import type { ModelCaller, ModelResolver } from './modelResolver';
 import { parseModelSpec } from './modelSpec';
@@ -9,10 +11,13 @@ import { loadScript } from './scriptSchema';
 import type { Script } from './scriptSchema';
 import { ScriptPlayer } from './scriptedModel';
 
-/** The kinds a host plugs in itself: the editor's models, and vendor SDKs it chooses to bundle. */
+/**
+ * The kinds a host may plug in itself: the editor's models (only a host with an editor has them),
+ * and OpenAI or Anthropic when the host wants its own client instead of the built-in one.
+ */
 export type HostProviderKind = 'vscode-lm' | 'openai' | 'anthropic';
 
-export type HostProvider<K extends HostProviderKind> = (spec: Extract<ModelSpec, { kind: K }>) => LanguageModel;
+export type HostProvider<K extends HostProviderKind> = (spec: Extract<ModelSpec, { kind: K }>) => LanguageModelV4;
 
 /** Whose API key `apiKey` is asked for. */
 export type ApiKeyProvider = 'openai' | 'anthropic' | 'openai-compatible';
@@ -22,8 +27,10 @@ export interface ModelResolverOptions {
   workspaceRoot: string;
   /** The API key of a provider, or undefined (an openai-compatible server may need none). */
   apiKey: (provider: ApiKeyProvider) => string | undefined;
-  /** Models this host can make; a kind without one is refused with a ModelSpecError. */
+  /** Models this host makes itself; `vscode-lm` without one is refused with a ModelSpecError. */
   providers?: { [K in HostProviderKind]?: HostProvider<K> };
+  /** Other base URLs for the built-in OpenAI and Anthropic clients (a proxy, a test server). */
+  endpoints?: { openai?: string; anthropic?: string };
   /**
    * Every spec the request may use (the default model and each profile's). The `scripted:` ones
    * are loaded before the resolver is returned, because `resolve()` is synchronous.
@@ -33,11 +40,10 @@ export interface ModelResolverOptions {
   scripts?: ReadonlyMap<string, Script>;
 }
 
-const HOST_ONLY: Record<HostProviderKind, string> = {
-  'vscode-lm': 'the editor\'s language models are only available inside VS Code (the extension), not here',
-  openai: 'this host has no OpenAI provider; use openai-compatible:https://api.openai.com/v1#<model> instead',
-  anthropic: 'this host has no Anthropic provider yet; use another model spec',
-};
+const VSCODE_ONLY = 'the editor\'s language models are only available inside VS Code (the extension), not here';
+
+const VENDOR_NAMES = { openai: 'OpenAI', anthropic: 'Anthropic' } as const;
+const KEY_VARIABLES = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
 
 /**
  * Makes the resolver for one top-level request. It is async so that the scripts named in
@@ -68,32 +74,44 @@ function scriptPath(workspaceRoot: string, path: string): string {
 class SpecResolver implements ModelResolver {
   private readonly players = new Map<string, ScriptPlayer>();
   private readonly compatible = new Map<string, ReturnType<typeof createOpenAICompatible>>();
+  private openai: ReturnType<typeof createOpenAI> | undefined;
+  private anthropic: ReturnType<typeof createAnthropic> | undefined;
 
   constructor(
     private readonly options: ModelResolverOptions,
     private readonly scripts: ReadonlyMap<string, Script>,
   ) {}
 
-  resolve(spec: string, caller: ModelCaller): LanguageModel {
+  resolve(spec: string, caller: ModelCaller): LanguageModelV4 {
     const parsed = parseModelSpec(spec);
+    const own = this.options.providers;
     switch (parsed.kind) {
       case 'scripted':
         return this.player(parsed.path).modelFor(caller);
       case 'openai-compatible':
         return this.compatibleProvider(parsed.baseURL).chatModel(parsed.model);
       case 'vscode-lm':
-        return this.hosted('vscode-lm', spec, (p) => p(parsed));
+        if (!own?.['vscode-lm']) throw new ModelSpecError(`Cannot use the model "${spec}": ${VSCODE_ONLY}.`);
+        return own['vscode-lm'](parsed);
       case 'openai':
-        return this.hosted('openai', spec, (p) => p(parsed));
+        if (own?.openai) return own.openai(parsed);
+        this.openai ??= createOpenAI({ apiKey: this.key('openai', spec), baseURL: this.options.endpoints?.openai });
+        // The Responses API: the SDK's default, and the only one the newest OpenAI models speak.
+        return this.openai(parsed.model);
       case 'anthropic':
-        return this.hosted('anthropic', spec, (p) => p(parsed));
+        if (own?.anthropic) return own.anthropic(parsed);
+        this.anthropic ??= createAnthropic({ apiKey: this.key('anthropic', spec), baseURL: this.options.endpoints?.anthropic });
+        return this.anthropic(parsed.model);
     }
   }
 
-  private hosted<K extends HostProviderKind>(kind: K, spec: string, make: (provider: HostProvider<K>) => LanguageModel): LanguageModel {
-    const provider = this.options.providers?.[kind] as HostProvider<K> | undefined;
-    if (!provider) throw new ModelSpecError(`Cannot use the model "${spec}": ${HOST_ONLY[kind]}.`);
-    return make(provider);
+  /** The vendor's key, or a ModelSpecError saying where to put it (the SDK would fall back to the environment). */
+  private key(vendor: 'openai' | 'anthropic', spec: string): string {
+    const key = this.options.apiKey(vendor);
+    if (key) return key;
+    throw new ModelSpecError(
+      `The model "${spec}" needs an ${VENDOR_NAMES[vendor]} API key: run "Subagents: Set API Key" (the CLI reads ${KEY_VARIABLES[vendor]}).`,
+    );
   }
 
   private player(path: string): ScriptPlayer {

@@ -1,4 +1,4 @@
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 
 /** Who is about to call the model: the scripted model picks its turns by these. */
 export interface ModelCaller {
@@ -11,7 +11,7 @@ export interface ModelCaller {
  * (a user message and everything it sets off), so a scripted model replays from its start each time.
  */
 export interface ModelResolver {
-  resolve(spec: string, caller: ModelCaller): LanguageModel;
+  resolve(spec: string, caller: ModelCaller): LanguageModelV4;
 }
 
 /** A spec that cannot be used, with a message that says what is wrong and what to do. */

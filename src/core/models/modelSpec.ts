@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ModelSpecError } from './modelResolver';
 
 /** A model spec (DESIGN section 7), parsed. */
@@ -60,3 +61,12 @@ export function parseModelSpec(spec: string): ModelSpec {
       throw bad(spec, `has an unknown provider "${prefix}"`);
   }
 }
+
+/** A model spec in a setting or a profile: checked when it is read, with the parser's own message. */
+export const modelSpecSchema = z.string().superRefine((spec, ctx) => {
+  try {
+    parseModelSpec(spec);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+  }
+});

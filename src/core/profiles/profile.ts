@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelSpecSchema } from '../models/modelSpec';
 
 /** A slug: lowercase letters, digits and dashes, starting with a letter. */
 export const profileNameSchema = z
@@ -9,7 +10,7 @@ export const profileNameSchema = z
 export const profileInputSchema = z.strictObject({
   description: z.string().trim().min(1, 'must say what this agent is for').max(2000),
   instructions: z.string().max(100_000).optional(),
-  model: z.string().min(1).optional(),
+  model: modelSpecSchema.optional(),
   tools: z.array(z.string().min(1)).optional(),
   disallowedTools: z.array(z.string().min(1)).optional(),
   maxSteps: z.number().int().min(1).max(1000).optional(),

@@ -1,4 +1,4 @@
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { Engine } from '../../../src/core/engine';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../../../src/core/engineSettings';
 import { nodeWorkspace } from '../../../src/core/hostless/nodeWorkspace';
@@ -17,7 +17,7 @@ export interface HarnessOptions {
   agents?: Record<string, ProfileInput>;
   settings?: Partial<EngineSettings>;
   /** Chooses the model per run, e.g. to capture prompts; undefined falls back to the script. */
-  model?: (caller: ModelCaller) => LanguageModel | undefined;
+  model?: (caller: ModelCaller) => LanguageModelV4 | undefined;
   /** The workspace the agents' tools work in (default: a node workspace at /workspace, never touched). */
   workspace?: Workspace;
   approver?: Approver;

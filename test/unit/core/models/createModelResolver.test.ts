@@ -5,12 +5,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isStepCount, streamText, tool } from 'ai';
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createModelResolver } from '../../../../src/core/models/createModelResolver';
 import { ModelSpecError } from '../../../../src/core/models/modelResolver';
 import { ScriptError } from '../../../../src/core/models/scriptSchema';
+import { startChatServer, type ChatServer } from '../../fakes/openAiServer';
 
 const caller = { agent: 'a', task: 'the task' };
 
@@ -46,12 +47,15 @@ describe('createModelResolver: scripted', () => {
     expect(() => resolver.resolve('scripted:demo.json', caller)).toThrow(/was not loaded/);
     expect(() => resolver.resolve('nonsense', caller)).toThrow(ModelSpecError);
     expect(() => resolver.resolve('vscode-lm:copilot/gpt-4o', caller)).toThrow(/only available inside VS Code/);
-    expect(() => resolver.resolve('anthropic:claude', caller)).toThrow(ModelSpecError);
+    expect(() => resolver.resolve('anthropic:claude', caller)).toThrow(
+      'The model "anthropic:claude" needs an Anthropic API key: run "Subagents: Set API Key" (the CLI reads ANTHROPIC_API_KEY).',
+    );
+    expect(() => resolver.resolve('openai:gpt-4o', caller)).toThrow(/needs an OpenAI API key/);
   });
 
   it('hands host kinds to the host providers', async () => {
     const seen: string[] = [];
-    const fake = { fake: true } as unknown as LanguageModel;
+    const fake = { fake: true } as unknown as LanguageModelV4;
     const resolver = await createModelResolver({
       workspaceRoot: dir,
       apiKey: () => undefined,
@@ -156,5 +160,36 @@ describe('createModelResolver: openai-compatible against a real server', () => {
     expect(requests[0]!.auth).toBe('Bearer sk-test');
     expect(requests[0]!.body.model).toBe('my-model');
     expect(requests[0]!.body.stream).toBe(true);
+  });
+});
+
+describe('createModelResolver: OpenAI and Anthropic against a real server', () => {
+  let server: ChatServer;
+  beforeAll(async () => {
+    server = await startChatServer([
+      { status: 401, message: 'Incorrect API key provided' },
+      { status: 401, message: 'invalid x-api-key' },
+    ]);
+  });
+  afterAll(() => server.close());
+
+  it('send the stored key to each vendor\'s own endpoint and protocol', async () => {
+    const resolver = await createModelResolver({
+      workspaceRoot: tmpdir(),
+      apiKey: (provider) => ({ openai: 'sk-openai-test', anthropic: 'sk-ant-test' })[provider as 'openai' | 'anthropic'],
+      endpoints: { openai: server.baseURL, anthropic: server.baseURL },
+    });
+    const failure = async (spec: string) => {
+      const result = streamText({ model: resolver.resolve(spec, caller), prompt: 'hi', maxRetries: 0, onError: () => {} });
+      for await (const part of result.fullStream) if (part.type === 'error') return part.error;
+      return undefined;
+    };
+    expect(await failure('openai:gpt-test')).toMatchObject({ statusCode: 401, message: 'Incorrect API key provided' });
+    expect(await failure('anthropic:claude-test')).toMatchObject({ statusCode: 401 });
+    const [o, a] = server.requests;
+    expect(o).toMatchObject({ path: '/v1/responses', body: { model: 'gpt-test', stream: true } });
+    expect(o!.headers.authorization).toBe('Bearer sk-openai-test');
+    expect(a).toMatchObject({ path: '/v1/messages', body: { model: 'claude-test', stream: true } });
+    expect(a!.headers['x-api-key']).toBe('sk-ant-test');
   });
 });

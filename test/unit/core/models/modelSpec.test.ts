@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ModelSpecError } from '../../../../src/core/models/modelResolver';
 import { parseModelSpec } from '../../../../src/core/models/modelSpec';
+import { engineSettingsSchema } from '../../../../src/core/engineSettings';
+import { profileInputSchema } from '../../../../src/core/profiles/profile';
 
 describe('parseModelSpec', () => {
   it('parses every accepted form', () => {
@@ -36,5 +38,16 @@ describe('parseModelSpec', () => {
     expect(error).toBeInstanceOf(ModelSpecError);
     expect((error as Error).message).toMatch(why);
     expect((error as Error).message).toContain('Use one of: vscode-lm:<vendor>/<family>');
+  });
+});
+
+describe('model specs where they are read', () => {
+  it('are checked in profiles and settings with the parser\'s message', () => {
+    const profile = profileInputSchema.safeParse({ description: 'd', model: 'gpt-4o' });
+    expect(profile.success).toBe(false);
+    expect(profile.error?.issues[0]).toMatchObject({ path: ['model'], message: expect.stringMatching(/"gpt-4o" has no provider prefix\. Use one of: vscode-lm:/) });
+    expect(profileInputSchema.safeParse({ description: 'd', model: 'openai:gpt-4o' }).success).toBe(true);
+    expect(engineSettingsSchema.parse({}).model).toBe('');
+    expect(engineSettingsSchema.safeParse({ model: 'anthropic:' }).success).toBe(false);
   });
 });
