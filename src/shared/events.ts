@@ -100,6 +100,17 @@ export const runFinishedSchema = z.object({
 
 export const warningSchema = z.object({ ...base, kind: z.literal('warning'), message: z.string() });
 
+/** A model call failed for a passing reason (rate limit, server error, lost connection); the run waits and tries again. */
+export const runRetryingSchema = z.object({
+  ...base,
+  kind: z.literal('run.retrying'),
+  /** 1 for the first retry of this call. */
+  attempt: z.number().int().positive(),
+  maxRetries: z.number().int().positive(),
+  delayMs: z.number().nonnegative(),
+  error: z.string(),
+});
+
 export const runEventSchema = z.discriminatedUnion('kind', [
   runStartedSchema,
   textDeltaSchema,
@@ -109,6 +120,7 @@ export const runEventSchema = z.discriminatedUnion('kind', [
   approvalResolvedSchema,
   runFinishedSchema,
   warningSchema,
+  runRetryingSchema,
 ]);
 
 export type RunEvent = z.infer<typeof runEventSchema>;

@@ -41,6 +41,16 @@ export interface RunNode {
   toolCalls: ToolCallNode[];
   children: string[];
   warnings: string[];
+  /** Set while the run waits to retry a failed model call; gone once the model answers or the run ends. */
+  retrying?: RetryState;
+}
+
+export interface RetryState {
+  attempt: number;
+  maxRetries: number;
+  error: string;
+  /** When the next try starts (epoch ms), for a countdown. */
+  retryAt: number;
 }
 
 export interface RunTree {
@@ -119,9 +129,11 @@ class Draft {
     if (!run) return; // an event for a run this tree never saw start: nothing to attach it to
     switch (e.kind) {
       case 'text.delta':
+        if (run.retrying) delete run.retrying;
         run.text += e.text;
         return;
       case 'tool.started':
+        if (run.retrying) delete run.retrying;
         run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: e.input, state: 'running' });
         return;
       case 'tool.finished': {
@@ -147,6 +159,7 @@ class Draft {
         return;
       }
       case 'run.finished':
+        if (run.retrying) delete run.retrying;
         run.state = e.status;
         run.output = e.output;
         if (e.output) run.text = e.output;
@@ -159,6 +172,9 @@ class Draft {
         return;
       case 'warning':
         run.warnings.push(e.message);
+        return;
+      case 'run.retrying':
+        run.retrying = { attempt: e.attempt, maxRetries: e.maxRetries, error: e.error, retryAt: e.ts + e.delayMs };
         return;
     }
   }

@@ -1,13 +1,18 @@
-import { isStepCount, streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { isStepCount, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
 import type { Usage } from '../../shared/events';
 import { ZERO_USAGE, addUsage } from '../../shared/usage';
+import { withResilience } from '../models/resilientModel';
+import type { RetryPolicy } from '../models/retryPolicy';
 import type { AnyToolSpec } from '../tools/toolSpec';
 import { hideTools } from './hideTools';
 import type { EmitRunEvent } from './runEvents';
 import { errorText, toAiTools, type ToolRunIdentity } from './toAiTools';
 
 export interface AgentRunInput {
-  model: LanguageModel;
+  model: LanguageModelV4;
+  /** The spec the model came from, named in error messages (default: the model id). */
+  modelSpec?: string;
   instructions: string;
   /** The history, ending with the new user message. */
   messages: ModelMessage[];
@@ -18,8 +23,8 @@ export interface AgentRunInput {
   signal: AbortSignal;
   identity: ToolRunIdentity;
   emit: EmitRunEvent;
-  /** Retries of retryable provider errors (429, 5xx) inside one model call. */
-  maxRetries?: number;
+  /** Retries of transient provider errors (429, 5xx, lost connections); see retryPolicy.ts for the default. */
+  retryPolicy?: RetryPolicy;
   /** Messages that arrived while the agent works (a background child's report): added before the next step. */
   takeArrivals?: () => ModelMessage[];
   /** Ends the loop after the current step, without another model call (a subagent's answer is final). */
@@ -52,12 +57,13 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   let messages = input.messages;
   let sent = input.messages;
   const hidden = input.hiddenTools ?? [];
-  const hiding = hideTools(input.model, hidden);
+  const model = resilient(input);
+  const hiding = hideTools(model, hidden);
   // Without a model that can hide them, the stand-ins go: a forged call then fails as an unknown tool.
   const tools = hiding ? input.tools : input.tools.filter((t) => !hidden.includes(t.name));
   try {
     const result = streamText({
-      model: hiding ?? input.model,
+      model: hiding ?? model,
       instructions: input.instructions,
       messages: input.messages,
       tools: toAiTools(tools, input.identity, emit, started),
@@ -69,7 +75,8 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
         return arrivals.length ? { messages: sent } : undefined;
       },
       abortSignal: input.signal,
-      maxRetries: input.maxRetries ?? 2,
+      // withResilience retries, so each retry is a RunEvent and its wait ends on cancel.
+      maxRetries: 0,
       // Errors arrive as stream parts and end up in the outcome; the default handler would also log them.
       onError: () => {},
     });
@@ -114,6 +121,22 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   if (aborted || input.signal.aborted) return { status: 'aborted', output, usage, messages };
   if (error !== undefined) return { status: 'error', output, error, usage, messages };
   return { status: 'ok', output, usage, messages };
+}
+
+/** The run's model, retrying what can be retried and reporting each retry and compaction as events. */
+function resilient(input: AgentRunInput): LanguageModelV4 {
+  return withResilience(input.model, {
+    spec: input.modelSpec ?? input.model.modelId,
+    ...(input.retryPolicy ? { policy: input.retryPolicy } : {}),
+    onRetry: (notice) => input.emit({ kind: 'run.retrying', ...notice }),
+    onCompact: ({ shortened, dropped }) =>
+      input.emit({
+        kind: 'warning',
+        message:
+          `The conversation was too long for the model: ${shortened} older tool output(s) were shortened` +
+          `${dropped ? ` and ${dropped} earlier exchange(s) left out` : ''}, and the request was sent again.`,
+      }),
+  });
 }
 
 function toUsage(u: LanguageModelUsage): Usage {

@@ -129,6 +129,7 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
       const turn = (messages: ModelMessage[]) =>
         runAgent({
           model,
+          modelSpec,
           instructions,
           messages,
           tools,
