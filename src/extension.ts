@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type * as EngineMain from './host/engineMain';
+import { setApiKeyCommand } from './host/apiKeys';
 import type { HostRuntime } from './host/engineMain';
 import { PanelViewProvider } from './host/panelView';
 
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.commands.registerCommand('subagents.cancel', () => runtime?.cancel()),
     vscode.commands.registerCommand('subagents.showLog', () => log.show()),
+    vscode.commands.registerCommand('subagents.setApiKey', () => setApiKeyCommand(context.secrets)),
   );
 }
 

@@ -60,9 +60,7 @@ export function specsInUse(config: HostConfiguration): string[] {
 export function panelConfig(config: HostConfiguration, root: string | undefined): PanelConfig {
   const problems = [...config.problems];
   if (!root) problems.push('No folder is open: open a folder so the agents have a workspace to work in.');
-  if (!config.settings.model) {
-    problems.push('No model is configured: set "subagents.model" in your settings (for example "openai-compatible:http://localhost:11434/v1#llama3.1").');
-  }
+  // No model is not a problem to list: the panel offers the models it finds instead (modelChooser.ts).
   return {
     model: config.settings.model,
     agents: [...config.profiles.profiles.values()].map((p) => ({ name: p.name, description: p.description })),

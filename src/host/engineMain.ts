@@ -3,13 +3,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
-import { createModelResolver } from '../core/models/createModelResolver';
 import { AGENT_FILES_GLOB } from '../core/profiles/agentFiles';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { PendingApprovals } from '../core/tools/pendingApprovals';
 import type { HostToWebview } from '../shared/protocol';
 import { panelConfig, readConfiguration, specsInUse, type HostConfiguration } from './configuration';
 import { CommandTerminals } from './commandTerminals';
+import { hostModelChooser, hostModelResolver } from './hostModels';
 import { PanelController } from './panelController';
 import { vscodeLogger } from './vscodeLogger';
 import { vscodeWorkspace } from './vscodeWorkspace';
@@ -49,7 +49,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     approver: approvals,
     profiles: () => config.profiles,
     settings: () => config.settings,
-    createModelResolver: () => createModelResolver({ workspaceRoot, apiKey: () => undefined, specs: specsInUse(config) }),
+    createModelResolver: () => hostModelResolver(context.secrets, workspaceRoot, specsInUse(config)),
     logger,
   });
 
@@ -61,6 +61,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     config: () => panelConfig(config, root),
     logger,
     approvals,
+    models: hostModelChooser(context.secrets),
     onBusyChange: (busy) => {
       void vscode.commands.executeCommand('setContext', 'subagents.running', busy);
       progressDone?.();

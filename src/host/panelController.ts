@@ -5,6 +5,7 @@ import type { ThreadStore } from '../core/threads/threadStore';
 import type { ApprovalDecision, RunEvent } from '../shared/events';
 import { webviewToHostSchema, type HostToWebview, type PanelConfig, type ThreadSummary, type WebviewToHost } from '../shared/protocol';
 import { EventBatcher } from './eventBatcher';
+import type { ModelChoiceList } from './modelChooser';
 
 /** Where the controller remembers the open thread across window reloads (workspaceState). */
 export interface ThreadMemory {
@@ -20,6 +21,8 @@ export interface PanelControllerDeps {
   logger: Logger;
   /** Where the panel's Approve once / Deny answers go (the engine's approver). */
   approvals?: { resolve(approvalId: string, decision: ApprovalDecision): boolean };
+  /** First run: the models the user may pick, and carrying out a pick (see ModelChooser). */
+  models?: { list(): Promise<ModelChoiceList>; choose(id: string): Promise<string | undefined> };
   /** Told when the open thread starts or stops working (the view's Stop button). */
   onBusyChange?: (busy: boolean) => void;
   batchIntervalMs?: number;
@@ -116,7 +119,23 @@ export class PanelController {
           throw new Error('That approval is no longer waiting: its run has already moved on.');
         }
         return;
+      case 'listModels':
+        return this.listModels();
+      case 'chooseModel':
+        return this.chooseModel(message.id);
     }
+  }
+
+  private async listModels(): Promise<void> {
+    if (!this.deps.models) throw new Error('Choosing a model here is not available; set "subagents.model" in your settings.');
+    this.send({ type: 'modelChoices', ...(await this.deps.models.list()) });
+  }
+
+  private async chooseModel(id: string): Promise<void> {
+    if (!this.deps.models) throw new Error('Choosing a model here is not available; set "subagents.model" in your settings.');
+    const spec = await this.deps.models.choose(id);
+    // The new setting reaches the panel as a config message (the host watches the settings).
+    if (spec) this.send({ type: 'notice', level: 'info', message: `The model is now ${spec} (saved as "subagents.model" in your user settings).` });
   }
 
   private async sendPrompt(text: string): Promise<void> {

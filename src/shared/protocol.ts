@@ -20,6 +20,10 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('newThread') }),
   z.object({ type: z.literal('openThread'), threadId: id }),
   z.object({ type: z.literal('resolveApproval'), approvalId: id, decision: z.enum(['approved', 'denied']) }),
+  /** No model is set: what could the user pick? The host answers with `modelChoices`. */
+  z.object({ type: z.literal('listModels') }),
+  /** The user picked one of the offered choices (by its id, never a spec: the host decides what is written). */
+  z.object({ type: z.literal('chooseModel'), id }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
@@ -38,6 +42,15 @@ export interface PanelConfig {
   trusted: boolean;
 }
 
+/** A model the user can pick on first run. */
+export interface ModelChoice {
+  id: string;
+  /** editor: vscode.lm; local: a model server on this machine; key: a provider that needs an API key. */
+  group: 'editor' | 'local' | 'key';
+  label: string;
+  detail: string;
+}
+
 export type HostToWebview =
   /** The whole state: sent on `ready` and when the current thread changes. */
   | { type: 'state'; threadId: string | null; events: RunEvent[]; threads: ThreadSummary[]; config: PanelConfig; busy: boolean }
@@ -46,5 +59,7 @@ export type HostToWebview =
   | { type: 'threads'; threads: ThreadSummary[] }
   | { type: 'config'; config: PanelConfig }
   | { type: 'busy'; busy: boolean }
+  /** What the user may pick as a model, and what was looked for and not found, in sentences. */
+  | { type: 'modelChoices'; choices: ModelChoice[]; notes: string[] }
   /** Something the user should know that is not part of a run: a bad message, a failed load. */
   | { type: 'notice'; level: 'info' | 'error'; message: string };
