@@ -4,6 +4,7 @@ import { EMPTY_TREE, foldRunEvents, type RunTree } from '../src/shared/runTree';
 import { ConversationView } from './conversationView';
 import { h, setHidden, setText } from './dom';
 import { HeaderView } from './headerView';
+import { ModelChoiceView } from './modelChoiceView';
 import { ProblemsView } from './problemsView';
 import { PromptBox } from './promptBox';
 import { RenderQueue } from './renderQueue';
@@ -38,6 +39,7 @@ export class App {
   private readonly ui: UiState;
   private readonly header: HeaderView;
   private readonly problems = new ProblemsView();
+  private readonly modelChoice: ModelChoiceView;
   private readonly conversation = new ConversationView();
   private readonly runTree: RunTreeView;
   private readonly runsSection: HTMLElement;
@@ -79,7 +81,11 @@ export class App {
       },
       { passive: true },
     );
-    root.replaceChildren(this.header.el, this.problems.el, this.scroller, this.prompt.el);
+    this.modelChoice = new ModelChoiceView({
+      list: () => host.post({ type: 'listModels' }),
+      choose: (id) => host.post({ type: 'chooseModel', id }),
+    });
+    root.replaceChildren(this.header.el, this.problems.el, this.modelChoice.el, this.scroller, this.prompt.el);
   }
 
   receive(msg: HostToWebview): void {
@@ -88,6 +94,7 @@ export class App {
         this.threadId = msg.threadId;
         this.threads = msg.threads;
         this.problems.setConfig(msg.config);
+        this.modelChoice.setConfig(msg.config);
         this.conversation.setAgents(msg.config.agents);
         this.prompt.setBusy(msg.busy);
         this.resetTo = msg.events;
@@ -104,11 +111,14 @@ export class App {
         return this.updateHeader();
       case 'config':
         this.problems.setConfig(msg.config);
+        this.modelChoice.setConfig(msg.config);
         return this.conversation.setAgents(msg.config.agents);
       case 'busy':
         return this.prompt.setBusy(msg.busy);
       case 'notice':
         return this.problems.addNotice(msg.level, msg.message);
+      case 'modelChoices':
+        return this.modelChoice.setChoices(msg.choices, msg.notes);
     }
   }
 

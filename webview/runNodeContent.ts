@@ -1,3 +1,4 @@
+import { retryText } from '../src/shared/retryText';
 import type { RunNode } from '../src/shared/runTree';
 import { codicon, h, setAttr, setClass, setText } from './dom';
 import { runIconClass, runStateLabel } from './stateIcons';
@@ -77,9 +78,10 @@ export class RunNodeContent {
 
   /** Renders `node`; `prev` is what was rendered before (undefined: everything is new). */
   render(node: RunNode, prev: RunNode | undefined): void {
-    if (prev?.state !== node.state || prev.bailed !== node.bailed) {
+    if (prev?.state !== node.state || prev.bailed !== node.bailed || prev.retrying !== node.retrying) {
       setClass(this.icon, runIconClass(node.state));
-      setText(this.stateEl, runStateLabel(node.state) + (node.bailed ? ' · returned directly' : ''));
+      setText(this.stateEl, stateText(node));
+      setClass(this.stateEl, node.retrying ? 'run-state run-retrying' : 'run-state');
     }
     if (prev?.agent !== node.agent) setText(this.agentEl, node.agent);
     if (prev?.task !== node.task) setText(this.taskEl, node.task);
@@ -122,4 +124,10 @@ export class RunNodeContent {
   private updateWarnings(warnings: readonly string[]): void {
     this.warningsEl.replaceChildren(...warnings.map((w) => h('li', { class: 'run-warning' }, codicon('warning'), h('span', {}, w))));
   }
+}
+
+/** The state as words; a retry in progress says which try, after how long, and why. */
+function stateText(node: RunNode): string {
+  if (node.retrying) return retryText(node.retrying);
+  return runStateLabel(node.state) + (node.bailed ? ' · returned directly' : '');
 }

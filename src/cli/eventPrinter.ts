@@ -1,4 +1,5 @@
 import type { RunEvent, RunEventOf } from '../shared/events';
+import { retryText } from '../shared/retryText';
 import { formatStats } from '../shared/usage';
 import type { CliIo } from './cliIo';
 import { oneLine } from './renderThread';
@@ -52,6 +53,9 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
         return;
       case 'warning':
         progress(run.depth + 1, `[${run.agent}] warning: ${e.message}`);
+        return;
+      case 'run.retrying':
+        progress(run.depth + 1, `[${run.agent}] ${oneLine(retryText(e), 200)}`);
         return;
       case 'run.finished':
         if (run.depth > 0) {

@@ -49,7 +49,8 @@ export interface RetryState {
   attempt: number;
   maxRetries: number;
   error: string;
-  /** When the next try starts (epoch ms), for a countdown. */
+  delayMs: number;
+  /** When the next try starts (epoch ms). */
   retryAt: number;
 }
 
@@ -174,7 +175,7 @@ class Draft {
         run.warnings.push(e.message);
         return;
       case 'run.retrying':
-        run.retrying = { attempt: e.attempt, maxRetries: e.maxRetries, error: e.error, retryAt: e.ts + e.delayMs };
+        run.retrying = { attempt: e.attempt, maxRetries: e.maxRetries, error: e.error, delayMs: e.delayMs, retryAt: e.ts + e.delayMs };
         return;
     }
   }

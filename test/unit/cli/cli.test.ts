@@ -194,6 +194,14 @@ describe('subagents CLI: runs', () => {
     expect(missing.stderr).toContain('There is no thread "nope"');
   });
 
+  it('prints a retry on stderr as it happens, then the answer', async () => {
+    await script('busy.json', { supervisor: [{ error: { status: 429, message: 'slow down', retryAfterMs: 10 } }, { text: 'made it' }] });
+    const result = await run('run', '--model', 'scripted:busy.json', 'hi');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('[supervisor] retry 1/4 in 10 ms · 429: slow down');
+    expect(result.stdout).toContain('made it');
+  });
+
   it('exits 1 when the run fails', async () => {
     await script('fail.json', { supervisor: [{ error: { status: 400, message: 'bad request from the provider' } }] });
     const result = await run('run', '--model', 'scripted:fail.json', 'hi');

@@ -25,7 +25,7 @@ describe('a run whose model call fails for a passing reason', () => {
     // The tree shows the retry while it waits, and forgets it once the model answers.
     const upToFirst = h.events.slice(0, h.events.indexOf(retries[0]!) + 1);
     const waiting = foldRunEvents(EMPTY_TREE, upToFirst).runs[finished.runId]!;
-    expect(waiting.retrying).toEqual({ attempt: 1, maxRetries: 4, error: '429: rate limited', retryAt: retries[0]!.ts + 20 });
+    expect(waiting.retrying).toEqual({ attempt: 1, maxRetries: 4, error: '429: rate limited', delayMs: 20, retryAt: retries[0]!.ts + 20 });
     expect(h.tree().runs[finished.runId]!.retrying).toBeUndefined();
   });
 
