@@ -1,4 +1,5 @@
 import type { PanelConfig } from '../src/shared/protocol';
+import { retryText } from '../src/shared/retryText';
 import { runTotals, type RunNode, type RunTree } from '../src/shared/runTree';
 import { formatStats } from '../src/shared/usage';
 import { codicon, h, setAttr, setHidden, setText } from './dom';
@@ -54,13 +55,13 @@ class TurnView {
     // Rendered now, not queued like the tree's: the answer is what the user is watching, and its
     // text must be in place when data-state says the run is done.
     if (prev?.text !== node.text) renderMarkdown(this.body, node.text);
-    if (prev?.state === node.state && prev.error === node.error && prev.bailed === node.bailed) return;
+    if (prev?.state === node.state && prev.error === node.error && prev.bailed === node.bailed && prev.retrying === node.retrying) return;
     const running = node.state === 'running';
     setAttr(this.assistant, 'data-state', node.state);
     // Screen readers wait for the finished answer instead of reading every streamed piece.
     setAttr(this.assistant, 'aria-busy', String(running));
     setHidden(this.ring, !running);
-    const status = running ? 'working…' : node.state === 'ok' ? '' : runStateLabel(node.state);
+    const status = running ? (node.retrying ? retryText(node.retrying) : 'working…') : node.state === 'ok' ? '' : runStateLabel(node.state);
     setText(this.status, node.bailed ? `${status} (a subagent's answer, returned directly)`.trim() : status);
     const failed = node.state === 'error' || node.error !== undefined;
     setHidden(this.error, !failed);

@@ -51,15 +51,20 @@ describe('with no model set', () => {
 });
 
 describe('a run that retries', () => {
-  it('shows the retry on its node while it waits, then its state again', async () => {
+  it('shows the retry on its message and its tree node while it waits, then its state again', async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
-    const retry: RunEvent = { ...s.delta('c1', ''), kind: 'run.retrying', attempt: 2, maxRetries: 4, delayMs: 2000, error: '429: rate limited' };
-    await panel.send(stateMessage('thread-1', [s.started('r1'), s.started('c1', { parent: 'r1' }), retry]));
-    const state = panel.page.locator('[data-run-id="c1"] .run-state').first();
-    await state.getByText('retry 2/4 in 2 s · 429: rate limited').waitFor();
-    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('c1', 'back')] });
-    await state.getByText('running').waitFor();
-    expect(await state.getAttribute('class')).toBe('run-state');
+    const retrying = (runId: string, attempt: number): RunEvent => ({ ...s.delta(runId, ''), kind: 'run.retrying', attempt, maxRetries: 4, delayMs: 2000, error: '429: rate limited' });
+    await panel.send(stateMessage('thread-1', [s.started('r1'), retrying('r1', 1), s.delta('r1', 'ok'), s.started('c1', { parent: 'r1' }), retrying('c1', 2)]));
+    const node = panel.page.locator('[data-run-id="c1"] .run-state').first();
+    await node.getByText('retry 2/4 in 2 s · 429: rate limited').waitFor();
+    const status = panel.page.locator('.message.assistant .message-status');
+    expect(await status.innerText()).toBe('working…');
+
+    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('c1', 'back'), retrying('r1', 3)] });
+    await node.getByText('running').waitFor();
+    expect(await node.getAttribute('class')).toBe('run-state');
+    await status.getByText('retry 3/4 in 2 s · 429: rate limited').waitFor();
+    expect(panel.errors).toEqual([]);
   });
 });
