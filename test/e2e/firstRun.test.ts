@@ -100,5 +100,16 @@ describe('first run: choosing a model in a real VS Code', () => {
       expect(Date.now() - stopped).toBeLessThan(10_000);
       expect(openai.requests).toHaveLength(1);
     });
+
+    await wb.step('store another key with "Subagents: Set API Key" from the palette', async () => {
+      await wb.runCommand('Subagents: Set API Key');
+      const quickInput = wb.page.locator('.quick-input-widget');
+      await quickInput.locator('.monaco-list-row', { hasText: 'Anthropic' }).first().click();
+      await quickInput.filter({ hasText: 'Anthropic API key' }).waitFor({ timeout: 15_000 });
+      await quickInput.locator('input').fill('sk-ant-e2e-canary');
+      await wb.page.keyboard.press('Enter');
+      await wb.page.locator('.notifications-toasts', { hasText: 'The Anthropic API key is stored' }).waitFor({ timeout: 15_000 });
+      expect(readFileSync(join(srv.userDataDir, 'User', 'settings.json'), 'utf8')).not.toContain('sk-ant-e2e-canary');
+    });
   });
 });
