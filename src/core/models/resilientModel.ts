@@ -56,7 +56,7 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
       if (signal?.aborted) throw error;
       const kind = classifyError(error, target);
       switch (kind.kind) {
-        case 'overflow':
+        case 'overflow': {
           const result = compacted ? undefined : compactPrompt(prompt);
           if (!result || result.shortened + result.dropped === 0) {
             throw new ModelCallError(
@@ -69,6 +69,7 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
           prompt = result.prompt;
           options.onCompact?.(result);
           continue;
+        }
         case 'permanent':
           throw new ModelCallError(kind.message, { cause: error });
         case 'other':

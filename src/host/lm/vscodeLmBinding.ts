@@ -3,7 +3,10 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { LmChatLanguageModel } from './lmChatLanguageModel';
 import type { LmChatModel, LmFactory, LmMessage } from './lmShapes';
 
-/** The real vscode.lm classes behind the adapter's factory. */
+/**
+ * The real vscode.lm classes behind the adapter's factory. The casts are safe: the adapter only
+ * hands these functions parts and messages that this same factory made.
+ */
 export const vscodeLmFactory: LmFactory = {
   message: (role, content) =>
     role === 'user'
