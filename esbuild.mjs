@@ -32,8 +32,17 @@ const problemMatcher = {
   },
 };
 
+/** `ai` imports @ai-sdk/gateway only for string model ids, which we never use: see noGateway.ts. */
+const noGateway = {
+  name: 'no-gateway',
+  setup(build) {
+    build.onResolve({ filter: /^@ai-sdk\/gateway$/ }, () => ({ path: new URL('src/core/models/noGateway.ts', import.meta.url).pathname }));
+  },
+};
+
 const node = {
   ...common,
+  plugins: [noGateway],
   platform: 'node',
   format: 'cjs',
   target: 'node20',
@@ -68,7 +77,7 @@ function copyStatic() {
 if (watch) {
   copyStatic();
   for (const t of targets) {
-    const ctx = await esbuild.context({ ...t, plugins: [problemMatcher] });
+    const ctx = await esbuild.context({ ...t, plugins: [...(t.plugins ?? []), problemMatcher] });
     await ctx.watch();
   }
 } else {
