@@ -11,24 +11,32 @@ import { startChild, type DelegationDeps } from './startChild';
  * Only runs this run started are reachable. A background child's result reaches the parent
  * exactly once: returned by status/await, or else announced as a message when it ends.
  */
+// Schemas are made once: the SDK converts each schema object to JSON schema once, so schemas made
+// per run would be converted again for every run.
+const startInput = z.object({
+  task: z.string().describe('The complete task for the subagent: what to do and what to report back.'),
+  agent: z.string().describe('The name of one subagent.'),
+  context: z.string().optional().describe('Facts, file paths or constraints it needs; it cannot see your conversation.'),
+  continueThreadId: z.string().optional().describe("Continue the subagent's earlier thread (a threadId from a previous result)."),
+});
+const runInput = z.object({ runId: z.string().describe('A runId returned by subagent_start.') });
+const awaitInput = z.object({
+  runIds: z.array(z.string()).min(1).describe('runIds returned by subagent_start.'),
+  timeoutMs: z.number().int().positive().optional().describe('Stop waiting after this long and return a snapshot (timedOut: true).'),
+});
+
 export function subagentTools(deps: DelegationDeps): AnyToolSpec[] {
   return [startTool(deps), statusTool(deps), awaitTool(deps), cancelTool(deps)];
 }
 
 function startTool(deps: DelegationDeps): AnyToolSpec {
-  const input = z.object({
-    task: z.string().describe('The complete task for the subagent: what to do and what to report back.'),
-    agent: z.string().describe('The name of one subagent.'),
-    context: z.string().optional().describe('Facts, file paths or constraints it needs; it cannot see your conversation.'),
-    continueThreadId: z.string().optional().describe("Continue the subagent's earlier thread (a threadId from a previous result)."),
-  });
-  return defineTool<z.infer<typeof input>>({
+  return defineTool<z.infer<typeof startInput>>({
     name: 'subagent_start',
     description:
       'Start a subagent in the background and return at once with {status: started|existing|busy, runId, threadId}. ' +
       'Keep working; its result is announced to you when it ends, or use subagent_status / subagent_await.',
     capabilities: ['delegate'],
-    inputSchema: input,
+    inputSchema: startInput,
     execute: async (args, { toolCallId }) => {
       const task = args.task.trim();
       if (!task) return { error: 'subagent_start needs a non-empty "task".' };
@@ -58,12 +66,11 @@ function startTool(deps: DelegationDeps): AnyToolSpec {
 }
 
 function statusTool(deps: DelegationDeps): AnyToolSpec {
-  const input = z.object({ runId: z.string().describe('A runId returned by subagent_start.') });
-  return defineTool<z.infer<typeof input>>({
+  return defineTool<z.infer<typeof runInput>>({
     name: 'subagent_status',
     description: "A subagent's status, its last 3 progress items, and its output once it has finished.",
     capabilities: ['delegate'],
-    inputSchema: input,
+    inputSchema: runInput,
     execute: async ({ runId }) => {
       const record = owned(deps.caller, runId);
       if (!record) return notOwned(deps.caller, runId);
@@ -75,17 +82,13 @@ function statusTool(deps: DelegationDeps): AnyToolSpec {
 }
 
 function awaitTool(deps: DelegationDeps): AnyToolSpec {
-  const input = z.object({
-    runIds: z.array(z.string()).min(1).describe('runIds returned by subagent_start.'),
-    timeoutMs: z.number().int().positive().optional().describe('Stop waiting after this long and return a snapshot (timedOut: true).'),
-  });
-  return defineTool<z.infer<typeof input>>({
+  return defineTool<z.infer<typeof awaitInput>>({
     name: 'subagent_await',
     description:
       'Wait for background subagents and return their results in order. With timeoutMs, returns when the time is up: ' +
       'runs still working are reported with status "running" and timedOut: true (not finished, not a success).',
     capabilities: ['delegate'],
-    inputSchema: input,
+    inputSchema: awaitInput,
     execute: async ({ runIds, timeoutMs }, { signal }) => {
       const records: ChildRecord[] = [];
       for (const id of runIds) {
@@ -109,12 +112,11 @@ function awaitTool(deps: DelegationDeps): AnyToolSpec {
 }
 
 function cancelTool(deps: DelegationDeps): AnyToolSpec {
-  const input = z.object({ runId: z.string().describe('A runId returned by subagent_start.') });
-  return defineTool<z.infer<typeof input>>({
+  return defineTool<z.infer<typeof runInput>>({
     name: 'subagent_cancel',
     description: 'Cancel a background subagent and everything it started. Returns its final status.',
     capabilities: ['delegate'],
-    inputSchema: input,
+    inputSchema: runInput,
     execute: async ({ runId }) => {
       const record = owned(deps.caller, runId);
       if (!record) return notOwned(deps.caller, runId);
