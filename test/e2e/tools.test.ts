@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CodeServer, REPO_ROOT } from './codeServer';
+import { Workbench } from './workbench';
+
+// The workspace tools through the editor's own adapter (WorkspaceEdit writes, the agent terminal),
+// and approvals in the panel: a child's write asks on the child's own node and waits; Approve once
+// lets it through; an allowlisted command runs without asking.
+
+const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'tools-workspace');
+
+describe('workspace tools and approvals in a real VS Code', () => {
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+
+  beforeAll(async () => {
+    server = await CodeServer.start({ name: 'tools', fixture: FIXTURE });
+    workbench = await Workbench.open(server);
+  });
+
+  afterAll(async () => {
+    await workbench?.close();
+    await server?.stop();
+  });
+
+  it("asks on the child's node, writes through the editor once approved, and runs an allowlisted command", async () => {
+    const wb = workbench!;
+    const target = join(server!.workspace, 'notes', 'release.md');
+    const panel = await wb.step('open the Subagents view', () => wb.showPanel());
+    await wb.step('send the prompt', async () => {
+      await panel.locator('#prompt').click();
+      await wb.page.keyboard.type('Write the release note');
+      await panel.locator('#send').click();
+    });
+
+    const scribe = panel.locator('#run-tree [role="treeitem"][data-agent="scribe"]');
+    const request = scribe.locator('.tool-call[data-tool="write_file"] .approve');
+    await wb.step("see the approval on the scribe's node, with nothing written yet", async () => {
+      await request.waitFor({ timeout: 60_000 });
+      expect(await scribe.getAttribute('data-state')).toBe('running');
+      expect(existsSync(target)).toBe(false);
+    });
+
+    await wb.step('approve once and see the file written and the run finish', async () => {
+      await request.click();
+      await panel.locator('.message.assistant[data-state="ok"]').waitFor({ timeout: 60_000 });
+      expect(readFileSync(target, 'utf8')).toBe('# Release 1.2\n\nFaster delegation.\n');
+      expect(await scribe.locator('.tool-call[data-tool="write_file"]').getAttribute('data-state')).toBe('done');
+    });
+
+    await wb.step('see the allowlisted command ran, unasked, in the agent terminal', async () => {
+      const command = panel.locator('#run-tree [role="treeitem"][data-depth="0"] .tool-call[data-tool="run_command"]');
+      expect(await command.getAttribute('data-state')).toBe('done');
+      expect(await command.getAttribute('data-approval')).toBeNull();
+      await wb.page.locator('.terminal-tab, .tabs-list .monaco-list-row, .single-terminal-tab', { hasText: 'Subagents' }).first().waitFor({ timeout: 15_000 });
+    });
+  });
+});
