@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
 import { engineScenario } from './engineScenario';
+import { eventsAndStoreBench } from './eventsAndStore';
 import { floorScenario } from './floor';
 import { MemoryThreadStore } from './memoryStore';
 import { formatMs, summarize, table, type Summary } from './stats';
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
     const jsonlKB = await retainedKB(engineScenario(3, 0, jsonlStore('memory')));
     if (floorKB === undefined || oursKB === undefined || jsonlKB === undefined) console.log('Retained memory: run with node --expose-gc to measure it.');
     else console.log(`Heap retained over ${RUNS} runs (3 children, L = 0): floor ${floorKB} KB, ours ${oursKB} KB, ours + JSONL store ${jsonlKB} KB (budget: under 512 KB)`);
+    for (const line of await eventsAndStoreBench(5)) console.log(line);
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
   }
