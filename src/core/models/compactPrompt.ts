@@ -1,4 +1,5 @@
 import type { LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from '@ai-sdk/provider';
+import { toolOutputText } from './toolOutputText';
 
 /**
  * Shrinks a prompt the provider found too long, cheapest loss first:
@@ -41,7 +42,7 @@ export function compactPrompt(prompt: LanguageModelV4Prompt, options: Compaction
     for (const part of message.content) {
       if (size <= target) break;
       if (part.type !== 'tool-result') continue;
-      const text = outputText(part.output);
+      const text = toolOutputText(part.output);
       if (text.length <= previewChars + 100) continue; // a stub would save next to nothing
       const stub: LanguageModelV4ToolResultOutput = {
         type: 'text',
@@ -83,21 +84,6 @@ function copyMessage(message: LanguageModelV4Message): LanguageModelV4Message {
       return { ...message, content: message.content.map((p) => (p.type === 'tool-result' ? { ...p } : p)) };
     case 'tool':
       return { ...message, content: message.content.map((p) => (p.type === 'tool-result' ? { ...p } : p)) };
-  }
-}
-
-function outputText(output: LanguageModelV4ToolResultOutput): string {
-  switch (output.type) {
-    case 'text':
-    case 'error-text':
-      return output.value;
-    case 'json':
-    case 'error-json':
-      return JSON.stringify(output.value);
-    case 'execution-denied':
-      return output.reason ?? '';
-    case 'content':
-      return output.value.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
   }
 }
 

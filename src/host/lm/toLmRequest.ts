@@ -1,5 +1,6 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { LmFactory, LmMessage, LmRequestOptions } from './lmShapes';
+import { toolOutputText } from '../../core/models/toolOutputText';
 
 /**
  * Translates an AI SDK call into a vscode.lm request. vscode.lm knows two roles, user and
@@ -46,7 +47,7 @@ function toLmMessages(prompt: LanguageModelV4Prompt, lm: LmFactory): LmMessage[]
         break;
       }
       case 'tool':
-        add('user', message.content.flatMap((p) => (p.type === 'tool-result' ? [lm.toolResult(p.toolCallId, [lm.text(outputText(p.output))])] : [])));
+        add('user', message.content.flatMap((p) => (p.type === 'tool-result' ? [lm.toolResult(p.toolCallId, [lm.text(toolOutputText(p.output))])] : [])));
         break;
     }
   }
@@ -78,17 +79,3 @@ function asObject(input: unknown): object {
   return typeof input === 'object' && input !== null ? input : {};
 }
 
-function outputText(output: LanguageModelV4ToolResultOutput): string {
-  switch (output.type) {
-    case 'text':
-    case 'error-text':
-      return output.value;
-    case 'json':
-    case 'error-json':
-      return JSON.stringify(output.value);
-    case 'execution-denied':
-      return `The user denied this tool call${output.reason ? `: ${output.reason}` : '.'}`;
-    case 'content':
-      return output.value.map((c) => (c.type === 'text' ? c.text : `[${c.type} left out]`)).join('\n');
-  }
-}
