@@ -31,7 +31,8 @@ function chooser(options: { url?: string; editor?: { vendor: string; family: str
   const deps: ModelChooserDeps = {
     editorModels: async () => options.editor ?? [],
     ollamaUrl: options.url ?? ollamaUrl,
-    probeOllama: (url) => probeOllama(url, 1000),
+    // Generous: a loaded machine must not turn a live server into "not found"; a dead port fails at once anyway.
+    probeOllama: (url) => probeOllama(url, 10_000),
     saveModel: async (spec) => void saved.push(spec),
     askKey: async (vendor) => (asked.push(`key:${vendor}`), answers.shift()),
     storeKey: async (vendor, key) => void keys.push([vendor, key]),
