@@ -17,6 +17,8 @@ export class EventBatcher {
   private pending: RunEvent[] = [];
   /** Index in `pending` of each run's last event, while that event is a text delta. */
   private openDelta = new Map<string, number>();
+  /** Indexes in `pending` that hold this batcher's own merged copies (safe to grow in place). */
+  private copies = new Set<number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastFlush = 0;
   private readonly intervalMs: number;
@@ -31,8 +33,15 @@ export class EventBatcher {
       const at = this.openDelta.get(event.runId);
       const open = at === undefined ? undefined : this.pending[at];
       if (open?.kind === 'text.delta') {
-        // Keep the newest seq and ts: the merged delta stands for everything up to this one.
-        this.pending[at!] = { ...open, text: open.text + event.text, seq: event.seq, ts: event.ts };
+        // Keep the newest seq and ts: the merged delta stands for everything up to this one. The
+        // first merge copies (the event is shared with the store and other listeners); later merges
+        // grow that copy in place, so a burst of deltas costs one allocation, not one each.
+        const merged = this.copies.has(at!) ? open : { ...open };
+        merged.text += event.text;
+        merged.seq = event.seq;
+        merged.ts = event.ts;
+        this.pending[at!] = merged;
+        this.copies.add(at!);
       } else {
         this.openDelta.set(event.runId, this.pending.length);
         this.pending.push(event);
@@ -52,6 +61,7 @@ export class EventBatcher {
     const batch = this.pending;
     this.pending = [];
     this.openDelta = new Map();
+    this.copies = new Set();
     this.lastFlush = Date.now();
     this.options.flush(batch);
   }
@@ -62,6 +72,7 @@ export class EventBatcher {
     this.timer = undefined;
     this.pending = [];
     this.openDelta = new Map();
+    this.copies = new Set();
   }
 
   dispose(): void {

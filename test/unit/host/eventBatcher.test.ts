@@ -27,9 +27,12 @@ describe('EventBatcher', () => {
   it('merges adjacent deltas of a run and folds to the same tree as the raw events', async () => {
     const { batcher, batches, nextBatch } = collect();
     const raw = [started('a'), started('b'), delta('a', 'he'), delta('b', 'x'), delta('a', 'llo'), tool('a'), delta('a', '!'), delta('b', 'y')];
+    const before = JSON.stringify(raw);
     const waiting = nextBatch();
     raw.forEach((e) => batcher.push(e));
     await waiting;
+    // The events are shared with the store and other listeners: merging must not change them.
+    expect(JSON.stringify(raw)).toBe(before);
     expect(batches).toHaveLength(1);
     const batch = batches[0]!;
     expect(batch.filter((e) => e.kind === 'text.delta').map((e) => e.kind === 'text.delta' && e.text)).toEqual(['hello', 'xy', '!']);
