@@ -24,7 +24,7 @@ export class EventBatcher {
   private readonly intervalMs: number;
 
   constructor(private readonly options: EventBatcherOptions) {
-    // 17 ms, not 16: timers fire no earlier than asked, so this stays under 60 messages a second.
+    // 17 ms: a little over a frame at 60 Hz, so never more than 60 messages a second.
     this.intervalMs = options.intervalMs ?? 17;
   }
 
@@ -62,7 +62,7 @@ export class EventBatcher {
     this.pending = [];
     this.openDelta = new Map();
     this.copies = new Set();
-    this.lastFlush = Date.now();
+    this.lastFlush = performance.now();
     this.options.flush(batch);
   }
 
@@ -81,7 +81,8 @@ export class EventBatcher {
 
   private schedule(): void {
     if (this.timer) return;
-    const wait = Math.max(0, this.lastFlush + this.intervalMs - Date.now());
+    // Node may fire a timer up to a millisecond early: round the wait up and add that millisecond.
+    const wait = Math.max(0, Math.ceil(this.lastFlush + this.intervalMs - performance.now()) + 1);
     this.timer = setTimeout(() => this.flushNow(), wait);
   }
 }
