@@ -84,7 +84,7 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
       if (json) return;
       const why = finished.error ? `: ${finished.error}` : '';
       io.stderr.write(`\n${finished.status} (${formatStats(finished.durationMs, finished.usage)})${why}\n`);
-      io.stderr.write(`thread ${threadId}: continue with  subagents run --thread ${threadId} "…"\n`);
+      io.stderr.write(`thread ${threadId}: continue with: subagents run --thread ${threadId} "…"\n`);
     },
   };
 }
