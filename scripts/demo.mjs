@@ -9,7 +9,7 @@
 //   npm run demo -- --no-build       reuse dist/subagents.vsix
 //   npm run demo -- --desktop        install into the desktop VS Code (`code` on PATH) and open it there
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -66,15 +66,7 @@ if (!portFree) fail(`port ${port} is in use; pick another with \`npm run demo --
 const profile = join(root, '.e2e', 'demo');
 rmSync(profile, { recursive: true, force: true });
 for (const dir of ['user-data/User', 'extensions', 'xdg/config', 'xdg/data', 'xdg/cache']) mkdirSync(join(profile, dir), { recursive: true });
-writeFileSync(join(profile, 'user-data', 'User', 'settings.json'), JSON.stringify({
-  'workbench.startupEditor': 'none',
-  'security.workspace.trust.enabled': false,
-  'telemetry.telemetryLevel': 'off',
-  'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
-  'update.mode': 'none',
-  'chat.disableAIFeatures': true,
-}, null, 2));
+cpSync(join(root, 'test', 'fixtures', 'code-server-user-settings.json'), join(profile, 'user-data', 'User', 'settings.json'));
 const env = {
   ...process.env,
   XDG_CONFIG_HOME: join(profile, 'xdg', 'config'),

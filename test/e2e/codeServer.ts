@@ -55,19 +55,8 @@ export function findTools(): E2eTools {
   return tools;
 }
 
-/** User settings of the fresh profile: no welcome page, trust prompt, telemetry, updates or AI chat. */
-const USER_SETTINGS = {
-  'workbench.startupEditor': 'none',
-  'security.workspace.trust.enabled': false,
-  'telemetry.telemetryLevel': 'off',
-  'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
-  'update.mode': 'none',
-  'workbench.tips.enabled': false,
-  'workbench.enableExperiments': false,
-  'chat.disableAIFeatures': true,
-  'window.commandCenter': false,
-};
+/** User settings of every fresh profile (the e2e tests' and the demo's): no welcome page, trust prompt, telemetry, updates or AI chat. */
+const USER_SETTINGS = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'code-server-user-settings.json'), 'utf8');
 
 export interface CodeServerOptions {
   /** Names the run folder and the artifacts. */
@@ -151,7 +140,7 @@ export class CodeServer {
     try {
       cpSync(options.fixture, server.workspace, { recursive: true });
       for (const dir of ['user-data/User', 'extensions', 'xdg/config', 'xdg/data', 'xdg/cache']) mkdirSync(join(runDir, dir), { recursive: true });
-      writeFileSync(join(runDir, 'user-data', 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+      writeFileSync(join(runDir, 'user-data', 'User', 'settings.json'), USER_SETTINGS);
       await server.installExtension(vsix);
       await server.spawn();
       return server;
