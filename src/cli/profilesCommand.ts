@@ -1,7 +1,8 @@
 import type { Command } from './cliArgs';
 import { EXIT } from './cliError';
 import type { CliIo } from './cliIo';
-import { cliProfiles, describeProblem } from './cliProfiles';
+import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
+import { cliProfiles } from './cliProfiles';
 import { oneLine } from './renderThread';
 import { readWorkspaceSettings } from './workspaceSettings';
 
@@ -11,7 +12,7 @@ type ProfilesCommand = Extract<Command, { name: `profiles ${string}` }>;
 export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<number> {
   const set = cliProfiles(await readWorkspaceSettings(cmd.workspace), cmd.workspace);
   const profiles = [...set.profiles.values()];
-  const problems = set.problems.map(describeProblem);
+  const problems = set.problems.map(describeProfileProblem);
   if (cmd.json) {
     const body = cmd.name === 'profiles list' ? { profiles, problems: set.problems } : { ok: problems.length === 0, problems: set.problems };
     io.stdout.write(`${JSON.stringify(body)}\n`);

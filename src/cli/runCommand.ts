@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { Engine, EngineRequestError } from '../core/engine';
 import { nodeWorkspace } from '../core/hostless/nodeWorkspace';
 import type { EngineSettings } from '../core/engineSettings';
@@ -8,7 +7,7 @@ import { createModelResolver } from '../core/models/createModelResolver';
 import type { ApiKeyProvider, ModelResolverOptions } from '../core/models/createModelResolver';
 import { ModelSpecError } from '../core/models/modelResolver';
 import type { ModelResolver } from '../core/models/modelResolver';
-import { parseModelSpec } from '../core/models/modelSpec';
+import { KEY_VARIABLES } from '../core/models/keyVariables';
 import { ScriptError } from '../core/models/scriptSchema';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { isThreadId } from '../core/threads/threadId';
@@ -16,7 +15,9 @@ import type { Command } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
 import { readAll, stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
-import { cliProfiles, describeProblem, specsInUse } from './cliProfiles';
+import { cliProfiles } from './cliProfiles';
+import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
+import { specsInUse } from '../core/models/specsInUse';
 import { eventPrinter } from './eventPrinter';
 import { terminalApprover } from './terminalApprover';
 import { terminalPrompt } from './terminalPrompt';
@@ -24,32 +25,14 @@ import { readWorkspaceSettings } from './workspaceSettings';
 
 type RunCommand = Extract<Command, { name: 'run' }>;
 
-const KEY_VARIABLES: Record<ApiKeyProvider, string> = {
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-  'openai-compatible': 'SUBAGENTS_API_KEY',
-};
-
 function apiKey(provider: ApiKeyProvider): string | undefined {
   return process.env[KEY_VARIABLES[provider]] || undefined;
 }
 
-/** The model kinds the CLI adds: OpenAI through its chat completions API (no extra SDK needed). */
-const providers: ModelResolverOptions['providers'] = {
-  openai: (spec) =>
-    createOpenAICompatible({
-      name: 'openai',
-      baseURL: process.env.OPENAI_BASE_URL || 'https://api.openai.com/v1',
-      apiKey: apiKey('openai') ?? '',
-      includeUsage: true,
-    }).chatModel(spec.model),
-};
-
 /** Checks the main model before anything runs, so a bad spec or a missing key is exit 2, not a failed run. */
 function checkModel(spec: string, resolver: ModelResolver): void {
   try {
-    const parsed = parseModelSpec(spec);
-    if (parsed.kind === 'openai' && !apiKey('openai')) throw new ModelSpecError(`The model "${spec}" needs an API key: set OPENAI_API_KEY.`);
+    // A malformed spec, or a vendor spec without its key, throws a ModelSpecError here.
     resolver.resolve(spec, { agent: SUPERVISOR, task: '' });
   } catch (error) {
     if (error instanceof ModelSpecError) throw new UsageError(error.message);
@@ -77,14 +60,14 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     throw new UsageError(`No model is set: pass --model SPEC (e.g. --model scripted:demo.json) or set "subagents.model" in ${config.path}.`);
   }
   const profiles = cliProfiles(config, cmd.workspace);
-  for (const p of profiles.problems) logger.warn(`${describeProblem(p)} The other agents still work.`);
+  for (const p of profiles.problems) logger.warn(`${describeProfileProblem(p)} The other agents still work.`);
   if (cmd.agent !== undefined && cmd.agent !== SUPERVISOR && !profiles.profiles.has(cmd.agent)) {
     throw new UsageError(`There is no enabled agent "${cmd.agent}". Available: ${[...profiles.profiles.keys()].join(', ') || '(none)'}.`);
   }
   const prompt = cmd.prompt === '-' ? (await readAll(io.stdin)).trim() : cmd.prompt;
   if (!prompt) throw new UsageError('The prompt read from stdin is empty: say what to do.');
 
-  const options: ModelResolverOptions = { workspaceRoot: cmd.workspace, apiKey, providers, specs: specsInUse(settings, profiles) };
+  const options: ModelResolverOptions = { workspaceRoot: cmd.workspace, apiKey, specs: specsInUse(settings, profiles) };
   let first: ModelResolver | undefined;
   try {
     first = await createModelResolver(options);

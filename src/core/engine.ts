@@ -9,6 +9,7 @@ import type { Profile, ProfileSet } from './profiles/profile';
 import { newThreadId } from './threads/newThreadId';
 import { threadHistory } from './threads/threadHistory';
 import type { ThreadStore } from './threads/threadStore';
+import { titleOf } from './threads/threadIndex';
 
 export type { EngineSettings } from './engineSettings';
 
@@ -77,7 +78,7 @@ export class Engine {
     if (busy.length > 0) {
       throw new EngineRequestError(`This thread is still working (run ${busy[0]!.runId}). Wait for it to finish, or cancel it first.`);
     }
-    const loaded = await this.options.store.open({ id: threadId, title: firstLine(prompt), parentThreadId: null, agent: profile.name });
+    const loaded = await this.options.store.open({ id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name });
     if (loaded.meta.parentThreadId !== null) {
       throw new EngineRequestError(`Thread ${threadId} is a subagent's thread; open its top-level thread to continue the conversation.`);
     }
@@ -159,9 +160,4 @@ export class Engine {
     }
     return profile;
   }
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]!.trim();
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

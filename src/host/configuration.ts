@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { engineSettingsSchema, type EngineSettings } from '../core/engineSettings';
+import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
 import { loadWorkspaceProfiles } from '../core/profiles/workspaceProfiles';
 import type { ProfileSet } from '../core/profiles/profile';
 import type { PanelConfig } from '../shared/protocol';
@@ -45,16 +46,9 @@ export function readConfiguration(trusted: boolean, root: string | undefined): H
     ],
   });
   for (const p of profiles.problems) {
-    problems.push(`Agent "${p.name}" in ${p.source}${p.field ? `, field "${p.field}"` : ''}: ${p.message}. The other agents still work.`);
+    problems.push(`${describeProfileProblem(p)} The other agents still work.`);
   }
   return { settings, profiles, problems };
-}
-
-/** Every model spec a request may use, so the resolver can load scripts before the first run. */
-export function specsInUse(config: HostConfiguration): string[] {
-  const specs = [config.settings.model];
-  for (const p of config.profiles.profiles.values()) if (p.model) specs.push(p.model);
-  return specs.filter((s) => s.length > 0);
 }
 
 export function panelConfig(config: HostConfiguration, root: string | undefined): PanelConfig {

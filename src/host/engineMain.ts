@@ -7,7 +7,8 @@ import { AGENT_FILES_GLOB } from '../core/profiles/agentFiles';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { PendingApprovals } from '../core/tools/pendingApprovals';
 import type { HostToWebview } from '../shared/protocol';
-import { panelConfig, readConfiguration, specsInUse, type HostConfiguration } from './configuration';
+import { specsInUse } from '../core/models/specsInUse';
+import { panelConfig, readConfiguration, type HostConfiguration } from './configuration';
 import { CommandTerminals } from './commandTerminals';
 import { hostModelChooser, hostModelResolver } from './hostModels';
 import { PanelController } from './panelController';
@@ -49,7 +50,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     approver: approvals,
     profiles: () => config.profiles,
     settings: () => config.settings,
-    createModelResolver: () => hostModelResolver(context.secrets, workspaceRoot, specsInUse(config)),
+    createModelResolver: () => hostModelResolver(context.secrets, workspaceRoot, specsInUse(config.settings, config.profiles)),
     logger,
   });
 

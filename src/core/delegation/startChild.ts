@@ -6,6 +6,7 @@ import { childThreadId } from './childThreadId';
 import type { LaunchRequest } from './launchRun';
 import type { ChildRecord, RunHandle, RunResult } from './runHandle';
 import type { Session } from './session';
+import { titleOf } from '../threads/threadIndex';
 
 export interface DelegationDeps {
   session: Session;
@@ -86,7 +87,7 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
   }
 
   try {
-    const loaded = await session.store.open({ id: threadId, title: firstLine(req.task), parentThreadId: caller.threadId, agent });
+    const loaded = await session.store.open({ id: threadId, title: titleOf(req.task), parentThreadId: caller.threadId, agent });
     const handle = deps.launch({
       threadId,
       rootThreadId: caller.rootThreadId,
@@ -141,9 +142,4 @@ function refused(threadId: string, error: string): StartOutcome {
 
 export function failedResult(agent: string, threadId: string, error: string): RunResult {
   return { agent, runId: '', threadId, status: 'error', output: '', error, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, durationMs: 0 };
-}
-
-export function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]!.trim();
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

@@ -10,6 +10,7 @@ import type { ModelSpec } from './modelSpec';
 import { loadScript } from './scriptSchema';
 import type { Script } from './scriptSchema';
 import { ScriptPlayer } from './scriptedModel';
+import { KEY_VARIABLES } from './keyVariables';
 
 /**
  * The kinds a host may plug in itself: the editor's models (only a host with an editor has them),
@@ -43,7 +44,6 @@ export interface ModelResolverOptions {
 const VSCODE_ONLY = 'the editor\'s language models are only available inside VS Code (the extension), not here';
 
 const VENDOR_NAMES = { openai: 'OpenAI', anthropic: 'Anthropic' } as const;
-const KEY_VARIABLES = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
 
 /**
  * Makes the resolver for one top-level request. It is async so that the scripts named in
