@@ -98,6 +98,10 @@ describe('subagents CLI: usage and configuration errors exit 2', () => {
     const editorOnly = await run('run', '--model', 'vscode-lm:copilot/gpt-4o', 'hi');
     expect(editorOnly.code).toBe(2);
     expect(editorOnly.stderr).toContain('only available inside VS Code');
+    // The run's env clears OPENAI_API_KEY: a vendor model without its key is a configuration error.
+    const noKey = await run('run', '--model', 'openai:gpt-4o', 'hi');
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/needs an OpenAI API key.*OPENAI_API_KEY/);
     const help = await run('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Exit codes');
