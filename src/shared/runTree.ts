@@ -249,9 +249,3 @@ export function walkRuns(tree: RunTree): RunNode[] {
   for (const r of tree.roots) visit(r);
   return out;
 }
-
-/** True while any run in the tree is still working. */
-export function isTreeActive(tree: RunTree): boolean {
-  for (const id in tree.runs) if (tree.runs[id]!.state === 'running') return true;
-  return false;
-}

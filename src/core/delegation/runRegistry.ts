@@ -17,10 +17,6 @@ export class RunRegistry {
     for (const resolve of waiters) resolve();
   }
 
-  get(runId: string): RunHandle | undefined {
-    return this.active.get(runId);
-  }
-
   /** Active runs of a request family: the user's thread and every child thread under it. */
   activeIn(rootThreadId: string): RunHandle[] {
     return [...this.active.values()].filter((r) => r.rootThreadId === rootThreadId);

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../../src/shared/events';
+import { EMPTY_TREE, foldRunEvents, reduceRunTree, runTotals, walkRuns } from '../../../src/shared/runTree';
+
+let seq = 0;
+const at = (runId: string, ts: number) => ({ v: 1 as const, threadId: runId === 'root' ? 't' : `t-${runId}`, runId, seq: ++seq, ts });
+const usage = (n: number) => ({ inputTokens: n, outputTokens: n, totalTokens: 2 * n });
+const events: RunEvent[] = [
+  { ...at('root', 0), kind: 'run.started', parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: 'go', model: 'm' },
+  { ...at('root', 1), kind: 'tool.started', toolCallId: 'c1', tool: 'delegate_task', input: {} },
+  { ...at('a', 2), kind: 'run.started', parentRunId: 'root', agent: 'a', agentPath: ['supervisor', 'a'], depth: 1, task: 't', model: 'm' },
+  { ...at('a', 3), kind: 'text.delta', text: 'he' },
+  { ...at('a', 4), kind: 'tool.started', toolCallId: 'w1', tool: 'write_file', input: { path: 'x' } },
+  { ...at('a', 5), kind: 'approval.requested', approvalId: 'ap1', toolCallId: 'w1', tool: 'write_file', input: { path: 'x' }, reason: 'writes' },
+  { ...at('a', 6), kind: 'approval.resolved', approvalId: 'ap1', toolCallId: 'w1', tool: 'write_file', input: { path: 'x' }, decision: 'approved' },
+  { ...at('a', 7), kind: 'tool.finished', toolCallId: 'w1', tool: 'write_file', output: 'ok', isError: false },
+  { ...at('a', 8), kind: 'text.delta', text: 'llo' },
+  { ...at('a', 9), kind: 'run.finished', status: 'ok', output: 'hello', usage: usage(3), durationMs: 7 },
+  { ...at('root', 10), kind: 'tool.finished', toolCallId: 'c1', tool: 'delegate_task', output: [], isError: false },
+  { ...at('root', 11), kind: 'warning', message: 'careful' },
+  { ...at('root', 12), kind: 'run.finished', status: 'ok', output: 'done', usage: usage(5), durationMs: 12 },
+];
+
+describe('the run tree reducer', () => {
+  it('folds a batch to the same tree as one event at a time, and never changes the tree it was given', () => {
+    const batch = foldRunEvents(EMPTY_TREE, events);
+    let single = EMPTY_TREE;
+    for (const e of events) {
+      const before = JSON.stringify(single);
+      const next = reduceRunTree(single, e);
+      expect(JSON.stringify(single)).toBe(before);
+      single = next;
+    }
+    expect(JSON.stringify(single.runs)).toBe(JSON.stringify(batch.runs));
+    expect(single.roots).toEqual(batch.roots);
+    expect(JSON.stringify(EMPTY_TREE)).toBe(JSON.stringify({ runs: {}, roots: [], lastSeq: {}, version: 0 }));
+  });
+
+  it('builds the tree: children under parents, tool calls with approvals, output, warnings, last seq per thread', () => {
+    const tree = foldRunEvents(EMPTY_TREE, events);
+    expect(walkRuns(tree).map((r) => [r.agent, r.depth, r.state])).toEqual([
+      ['supervisor', 0, 'ok'],
+      ['a', 1, 'ok'],
+    ]);
+    const a = tree.runs['a']!;
+    expect(a.text).toBe('hello');
+    expect(a.toolCalls).toEqual([
+      { toolCallId: 'w1', tool: 'write_file', input: { path: 'x' }, state: 'done', output: 'ok', approval: { approvalId: 'ap1', reason: 'writes', decision: 'approved' } },
+    ]);
+    expect(tree.runs['root']!.warnings).toEqual(['careful']);
+    expect(tree.lastSeq).toEqual({ t: 13, 't-a': 10 });
+  });
+
+  it('rolls tokens up the subtree; time is the run own wall time', () => {
+    const tree = foldRunEvents(EMPTY_TREE, events);
+    expect(runTotals(tree, 'root')).toEqual({ usage: usage(8), durationMs: 12, runs: 2, active: 0 });
+  });
+
+  it('closes tool calls left running when their run ends, and ignores events of runs it never saw start', () => {
+    const open: RunEvent[] = [
+      { ...at('x', 0), kind: 'run.started', parentRunId: null, agent: 'x', agentPath: ['x'], depth: 0, task: 't', model: 'm' },
+      { ...at('x', 1), kind: 'tool.started', toolCallId: 'k', tool: 'run_command', input: {} },
+      { ...at('x', 2), kind: 'run.finished', status: 'cancelled', output: '', usage: usage(0), durationMs: 1 },
+      { ...at('ghost', 3), kind: 'text.delta', text: 'boo' },
+    ];
+    const tree = foldRunEvents(EMPTY_TREE, open);
+    expect(tree.runs['x']!.toolCalls[0]!.state).toBe('error');
+    expect(tree.runs['ghost']).toBeUndefined();
+  });
+});
