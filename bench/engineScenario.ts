@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { Engine } from '../src/core/engine';
-import { nodeWorkspace } from '../src/core/hostless/nodeWorkspace';
+import { nodeWorkspace } from '../src/core/nodeAdapters/nodeWorkspace';
 import { DEFAULT_SETTINGS, SUPERVISOR } from '../src/core/engineSettings';
 import type { ModelResolver } from '../src/core/models/modelResolver';
 import type { Profile, ProfileSet } from '../src/core/profiles/profile';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { Engine, EngineRequestError } from '../core/engine';
-import { nodeWorkspace } from '../core/hostless/nodeWorkspace';
+import { nodeWorkspace } from '../core/nodeAdapters/nodeWorkspace';
 import type { EngineSettings } from '../core/engineSettings';
 import { SUPERVISOR } from '../core/engineSettings';
 import { createModelResolver } from '../core/models/createModelResolver';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { runProcess } from '../core/hostless/runProcess';
+import { runProcess } from '../core/nodeAdapters/runProcess';
 import type { CommandRequest, CommandResult } from '../core/ports';
 
 /**

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { nodeWorkspace } from '../core/hostless/nodeWorkspace';
+import { nodeWorkspace } from '../core/nodeAdapters/nodeWorkspace';
 import type { Workspace } from '../core/ports';
 import type { CommandTerminals } from './commandTerminals';
 

@@ -1,7 +1,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { Engine } from '../../../src/core/engine';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../../../src/core/engineSettings';
-import { nodeWorkspace } from '../../../src/core/hostless/nodeWorkspace';
+import { nodeWorkspace } from '../../../src/core/nodeAdapters/nodeWorkspace';
 import { createModelResolver } from '../../../src/core/models/createModelResolver';
 import type { Approver, Workspace } from '../../../src/core/ports';
 import type { ModelCaller, ModelResolver } from '../../../src/core/models/modelResolver';

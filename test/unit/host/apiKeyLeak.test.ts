@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../../src/core/engine';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../../../src/core/engineSettings';
-import { nodeWorkspace } from '../../../src/core/hostless/nodeWorkspace';
+import { nodeWorkspace } from '../../../src/core/nodeAdapters/nodeWorkspace';
 import { readApiKeys } from '../../../src/core/models/apiKeys';
 import { createModelResolver } from '../../../src/core/models/createModelResolver';
 import type { Logger, Secrets } from '../../../src/core/ports';

@@ -2,7 +2,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineSettings } from '../../../../src/core/engineSettings';
-import { nodeWorkspace } from '../../../../src/core/hostless/nodeWorkspace';
+import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import type { Script } from '../../../../src/core/models/scriptSchema';
 import type { ApprovalRequest, Approver, CommandRequest, Workspace } from '../../../../src/core/ports';
 import type { ProfileInput } from '../../../../src/core/profiles/profile';

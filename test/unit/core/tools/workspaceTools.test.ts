@@ -1,7 +1,7 @@
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nodeWorkspace } from '../../../../src/core/hostless/nodeWorkspace';
+import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import type { ApprovalGate } from '../../../../src/core/tools/approvalGate';
 import type { ToolCallContext } from '../../../../src/core/tools/toolSpec';
 import { workspaceTools } from '../../../../src/core/tools/workspaceTools';

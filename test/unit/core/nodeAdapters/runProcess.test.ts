@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
-import { runProcess } from '../../../../src/core/hostless/runProcess';
+import { runProcess } from '../../../../src/core/nodeAdapters/runProcess';
 import type { CommandRequest } from '../../../../src/core/ports';
 
 /**
