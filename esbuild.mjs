@@ -46,6 +46,8 @@ const node = {
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+  // Prefer a package's ESM build: jsonc-parser's UMD build hides its modules from the bundler.
+  mainFields: ['module', 'main'],
   // ai@7 is ESM-only; bundled as CJS it needs import.meta.url for nothing we use.
   define: { 'import.meta.url': 'undefined' },
 };

@@ -1,5 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
-import { abortableDelay } from './abortableDelay';
+import { setTimeout as delay } from 'node:timers/promises';
 import { classifyError, type CallTarget } from './classifyError';
 import { compactPrompt, type CompactionResult } from './compactPrompt';
 import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from './retryPolicy';
@@ -89,7 +89,7 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
             throw new ModelCallError(`"${options.spec}" asks to wait ${seconds} s before trying again (${kind.summary}). Try again later.`, { cause: error });
           }
           options.onRetry?.({ attempt: retry, maxRetries: policy.maxRetries, delayMs, error: kind.summary });
-          await abortableDelay(delayMs, signal);
+          await delay(delayMs, undefined, { signal });
         }
       }
     }

@@ -7,7 +7,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { abortableDelay } from './abortableDelay';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ModelCaller } from './modelResolver';
 import { compileMatch } from './scriptSchema';
 import type { Script, ScriptTurn } from './scriptSchema';
@@ -121,7 +121,7 @@ class ScriptedModel implements LanguageModelV4 {
   private async play(options: LanguageModelV4CallOptions) {
     options.abortSignal?.throwIfAborted();
     const { turn, index } = this.player.take(this.caller);
-    if (turn.delayMs) await abortableDelay(turn.delayMs, options.abortSignal);
+    if (turn.delayMs) await delay(turn.delayMs, undefined, { signal: options.abortSignal });
     if (turn.error) {
       const status = turn.error.status;
       throw new APICallError({

@@ -32,15 +32,15 @@ describe('parseJsonc', () => {
   it('reads comments and trailing commas only in JSONC mode', () => {
     const text = '{\n  // the model\n  "subagents.model": "scripted:a.json", /* inline */\n  "list": [1, 2,],\n}\n';
     expect(value(text, true)).toEqual({ 'subagents.model': 'scripted:a.json', list: [1, 2] });
-    expect(failure(text)).toMatchObject({ line: 2, column: 3, message: 'expected a property name in double quotes' });
-    expect(failure('{"a": [1,]}')).toMatchObject({ line: 1, column: 10, message: expect.stringMatching(/trailing comma/) });
+    expect(failure(text)).toMatchObject({ line: 2, column: 3, message: 'comments are not allowed in JSON' });
+    expect(failure('{"a": [1,]}')).toMatchObject({ line: 1, column: 10, message: expect.stringMatching(/no trailing comma/) });
   });
 
   it('says where it failed', () => {
-    expect(failure('{\n  "a": 1\n  "b": 2\n}')).toMatchObject({ line: 3, column: 3, message: 'expected "," or "}" after a property value' });
+    expect(failure('{\n  "a": 1\n  "b": 2\n}')).toMatchObject({ line: 3, column: 3, message: 'expected "," before the next value' });
     expect(failure('{"a": }')).toMatchObject({ line: 1, column: 7, message: 'expected a value' });
     expect(failure('{"a": "unclosed')).toMatchObject({ line: 1, column: 7 });
-    expect(failure('[1] x')).toMatchObject({ column: 5, message: expect.stringMatching(/after the end/) });
+    expect(failure('[1] x')).toMatchObject({ column: 5, message: 'an unexpected character' });
     expect(failure('')).toMatchObject({ message: 'expected a value, found the end of the text' });
     expect(failure('{} /* open', true)).toMatchObject({ message: 'a /* comment is never closed' });
     expect(failure('[' .repeat(100_000))).toMatchObject({ message: 'the JSON is nested too deeply' });
