@@ -3,19 +3,12 @@
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
+import { bundleOptions } from './scripts/bundles.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
-const common = {
-  bundle: true,
-  minify: production,
-  sourcemap: production ? false : 'linked',
-  sourcesContent: false,
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
-};
+const targets = Object.values(bundleOptions({ production }));
 
 /** Prints esbuild's errors in the form of VS Code's `$esbuild-watch` problem matcher. */
 const problemMatcher = {
@@ -31,43 +24,6 @@ const problemMatcher = {
     });
   },
 };
-
-/** `ai` imports @ai-sdk/gateway only for string model ids, which we never use: see noGateway.ts. */
-const noGateway = {
-  name: 'no-gateway',
-  setup(build) {
-    build.onResolve({ filter: /^@ai-sdk\/gateway$/ }, () => ({ path: new URL('src/core/models/noGateway.ts', import.meta.url).pathname }));
-  },
-};
-
-const node = {
-  ...common,
-  plugins: [noGateway],
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  // Prefer a package's ESM build: jsonc-parser's UMD build hides its modules from the bundler.
-  mainFields: ['module', 'main'],
-  // ai@7 is ESM-only; bundled as CJS it needs import.meta.url for nothing we use.
-  define: { 'import.meta.url': 'undefined' },
-};
-
-const targets = [
-  // Activation loads only this: view provider shell, commands, output channel.
-  { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './engine.js'] },
-  // Loaded on first use: the core engine, the ai SDK, zod and the vscode adapters.
-  { ...node, entryPoints: { engine: 'src/host/engineMain.ts' }, outdir: 'dist', external: ['vscode'] },
-  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
-  {
-    ...common,
-    entryPoints: { webview: 'webview/main.ts' },
-    outdir: 'dist',
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    tsconfig: 'webview/tsconfig.json',
-  },
-];
 
 function copyStatic() {
   mkdirSync('dist', { recursive: true });

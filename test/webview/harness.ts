@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
+import { bundleOptions } from '../../scripts/bundles.mjs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createNonce } from '../../src/host/nonce';
 import { renderPanelHtml } from '../../src/host/panelHtml';
@@ -21,19 +22,9 @@ const CODICONS = join(ROOT, 'node_modules', '@vscode', 'codicons', 'dist');
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
-/** The webview bundle, built with the options esbuild.mjs uses; the metafile shows what it holds. */
+/** The webview bundle, built with esbuild.mjs's own options; the metafile shows what it holds. */
 export async function bundleWebview(): Promise<{ js: string; inputs: string[] }> {
-  const result = await esbuild.build({
-    entryPoints: [join(ROOT, 'webview', 'main.ts')],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    tsconfig: join(ROOT, 'webview', 'tsconfig.json'),
-    metafile: true,
-    logLevel: 'silent',
-  });
+  const result = await esbuild.build({ ...bundleOptions().webview, write: false, outdir: undefined, sourcemap: false, metafile: true, logLevel: 'silent' });
   return { js: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) };
 }
 

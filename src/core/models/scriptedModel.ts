@@ -121,7 +121,8 @@ class ScriptedModel implements LanguageModelV4 {
   private async play(options: LanguageModelV4CallOptions) {
     options.abortSignal?.throwIfAborted();
     const { turn, index } = this.player.take(this.caller);
-    if (turn.delayMs) await delay(turn.delayMs, undefined, { signal: options.abortSignal });
+    // Rejects with the signal's own reason, as a provider's fetch does.
+    if (turn.delayMs) await delay(turn.delayMs, undefined, { signal: options.abortSignal }).catch((error: unknown) => Promise.reject(options.abortSignal?.reason ?? error));
     if (turn.error) {
       const status = turn.error.status;
       throw new APICallError({

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
+import { bundleOptions } from '../../../scripts/bundles.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runEventSchema } from '../../../src/shared/events';
 import type { RunEvent } from '../../../src/shared/events';
@@ -19,17 +20,7 @@ let ws: string;
 beforeAll(async () => {
   buildDir = await mkdtemp(join(tmpdir(), 'cli-build-'));
   cli = join(buildDir, 'cli.js');
-  await esbuild.build({
-    entryPoints: ['src/cli/main.ts'],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    define: { 'import.meta.url': 'undefined' },
-    banner: { js: '#!/usr/bin/env node' },
-    logLevel: 'error',
-  });
+  await esbuild.build({ ...bundleOptions().cli, outdir: buildDir, sourcemap: false, logLevel: 'error' });
 }, 60_000);
 afterAll(async () => {
   await rm(buildDir, { recursive: true, force: true });
@@ -111,7 +102,7 @@ describe('subagents CLI: usage and configuration errors exit 2', () => {
     await writeFile(join(ws, 'bad.json'), '{ "agents": { "supervisor": [ { "text": "x" }, ] } }');
     const bad = await run('run', '--model', 'scripted:bad.json', 'hi');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(`${join(ws, 'bad.json')}" is not valid JSON at line 1, column 48: a comma before "]"`);
+    expect(bad.stderr).toContain(`${join(ws, 'bad.json')}" is not valid JSON at line 1, column 48: expected a value (JSON allows no trailing comma)`);
     const missing = await run('run', '--model', 'scripted:nope.json', 'hi');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('there is no such file');

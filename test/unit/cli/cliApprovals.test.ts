@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import * as esbuild from 'esbuild';
+import { bundleOptions } from '../../../scripts/bundles.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { terminalApprover } from '../../../src/cli/terminalApprover';
 import { terminalPrompt } from '../../../src/cli/terminalPrompt';
@@ -20,7 +21,7 @@ let ws: string;
 beforeAll(async () => {
   buildDir = await mkdtemp(join(tmpdir(), 'cli-approvals-build-'));
   cli = join(buildDir, 'cli.js');
-  await esbuild.build({ entryPoints: ['src/cli/main.ts'], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', define: { 'import.meta.url': 'undefined' }, logLevel: 'error' });
+  await esbuild.build({ ...bundleOptions().cli, outdir: buildDir, sourcemap: false, logLevel: 'error' });
 }, 60_000);
 afterAll(() => rm(buildDir, { recursive: true, force: true }));
 beforeEach(async () => {
