@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from './cliError';
-import { approvalModeSchema } from './workspaceSettings';
-import type { ApprovalMode } from './workspaceSettings';
+import { approvalModeSchema, type ApprovalMode } from '../core/engineSettings';
 
 export const USAGE = `subagents: a supervisor agent that delegates to subagents, headless.
 

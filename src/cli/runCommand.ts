@@ -52,7 +52,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   const config = await readWorkspaceSettings(cmd.workspace);
   const settings: EngineSettings = {
     ...config.settings,
-    approval: cmd.approval ?? config.approval,
+    ...(cmd.approval === undefined ? {} : { approval: cmd.approval }),
     ...(cmd.model === undefined ? {} : { model: cmd.model }),
     ...(cmd.maxDepth === undefined ? {} : { maxDepth: cmd.maxDepth }),
   };

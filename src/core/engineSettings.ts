@@ -11,6 +11,10 @@ export const supervisorSettingsSchema = z.object({
 });
 export type SupervisorSettings = z.infer<typeof supervisorSettingsSchema>;
 
+/** When agents must ask before changing files or running commands (DESIGN section 5). */
+export const approvalModeSchema = z.enum(['ask', 'autoEdit', 'trust']);
+export type ApprovalMode = z.infer<typeof approvalModeSchema>;
+
 /** The settings the engine reads at the start of every request. */
 export const engineSettingsSchema = z.object({
   /** '' until the user picks one (the panel then offers what is available). */
@@ -20,8 +24,7 @@ export const engineSettingsSchema = z.object({
   /** Children of one run that may be working at once (background ones included). */
   maxActiveChildren: z.number().int().min(1).max(64).default(8),
   supervisor: supervisorSettingsSchema.default({}),
-  /** When agents must ask before changing files or running commands (DESIGN section 5). */
-  approval: z.enum(['ask', 'autoEdit', 'trust']).default('ask'),
+  approval: approvalModeSchema.default('ask'),
   /** Command prefixes that run unasked in ask and autoEdit modes, each part of a line judged alone. */
   autoApproveCommands: z.array(z.string().trim().min(1)).default([]),
 });

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { z } from 'zod';
-import { engineSettingsSchema, type EngineSettings } from '../core/engineSettings';
+import type { EngineSettings } from '../core/engineSettings';
+import { ENGINE_SETTING_FIELDS, describeSettingProblem, readEngineSettings, type SettingsLayer } from '../core/settings/readEngineSettings';
 import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
 import { loadWorkspaceProfiles } from '../core/profiles/workspaceProfiles';
 import type { ProfileSet } from '../core/profiles/profile';
@@ -13,8 +13,6 @@ export interface HostConfiguration {
   problems: string[];
 }
 
-const SETTING_FIELDS = ['model', 'maxDepth', 'maxConcurrency', 'maxActiveChildren', 'supervisor', 'approval', 'autoApproveCommands'] as const;
-
 /**
  * Reads `subagents.*` and the workspace's agent files. A bad value falls back to its default with a
  * problem naming the setting; profiles are merged by DESIGN section 4's precedence, and in an
@@ -23,17 +21,23 @@ const SETTING_FIELDS = ['model', 'maxDepth', 'maxConcurrency', 'maxActiveChildre
  */
 export function readConfiguration(trusted: boolean, root: string | undefined): HostConfiguration {
   const section = vscode.workspace.getConfiguration('subagents');
-  const problems: string[] = [];
-  const raw: Record<string, unknown> = {};
-  for (const field of SETTING_FIELDS) {
+  const user: Record<string, unknown> = {};
+  const workspace: Record<string, unknown> = {};
+  const folder: Record<string, unknown> = {};
+  for (const field of ENGINE_SETTING_FIELDS) {
     const inspected = section.inspect(field);
-    const value = trusted ? section.get(field) : inspected?.globalValue;
-    if (value === undefined) continue;
-    const checked = engineSettingsSchema.shape[field].safeParse(value);
-    if (checked.success) raw[field] = checked.data;
-    else problems.push(`Setting "subagents.${field}" is invalid (${z.prettifyError(checked.error).replace(/\n/g, ' ')}); using the default.`);
+    user[field] = inspected?.globalValue;
+    workspace[field] = inspected?.workspaceValue;
+    folder[field] = inspected?.workspaceFolderValue;
   }
-  const settings = engineSettingsSchema.parse(raw);
+  const layers: SettingsLayer[] = [
+    { scope: 'user', source: 'user settings', values: user },
+    { scope: 'workspace', source: 'workspace settings', values: workspace },
+    { scope: 'folder', source: 'folder settings', values: folder },
+  ];
+  const read = readEngineSettings(layers, { trusted });
+  const settings = read.settings;
+  const problems: string[] = read.problems.map(describeSettingProblem);
 
   const agents = section.inspect<unknown>('agents');
   const profiles = loadWorkspaceProfiles({

@@ -1,7 +1,6 @@
-import { judgeCommand, type ApprovalMode, type CommandVerdict } from './commandPolicy';
+import type { ApprovalMode } from '../engineSettings';
+import { judgeCommand, type CommandVerdict } from './commandPolicy';
 import { protectedReason } from './protectedPaths';
-
-export type { ApprovalMode } from './commandPolicy';
 
 /** What a tool is about to do that may need the user's approval. */
 export type ApprovalNeed =

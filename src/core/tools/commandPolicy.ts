@@ -1,9 +1,9 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { ApprovalMode } from '../engineSettings';
 import { parseCommandLine, type Redirect, type SimpleCommand, type Word } from './commandLine';
 import { protectedReason } from './protectedPaths';
 import { isInside, resolveWorkspacePath } from './workspacePath';
 
-export type ApprovalMode = 'ask' | 'autoEdit' | 'trust';
 
 /** Whether a command line may run unasked, and if not, why, in words the user reads. */
 export type CommandVerdict = { ask: false } | { ask: true; reason: string };

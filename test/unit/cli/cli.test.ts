@@ -122,6 +122,30 @@ describe('subagents CLI: usage and configuration errors exit 2', () => {
 });
 
 describe('subagents CLI: runs', () => {
+  it('honours subagents.maxActiveChildren from settings.json, as the extension does', async () => {
+    await mkdir(join(ws, '.vscode'));
+    await writeFile(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'subagents.maxActiveChildren': 1 }));
+    await script('bg.json', {
+      supervisor: [
+        {
+          toolCalls: [
+            { tool: 'subagent_start', input: { task: 'slow one', agent: 'explore' } },
+            { tool: 'subagent_start', input: { task: 'slow two', agent: 'explore' } },
+          ],
+        },
+        { text: 'Started what I could.' },
+      ],
+      explore: [{ match: 'slow', delayMs: 200, text: 'done' }, { match: 'slow', delayMs: 200, text: 'done' }],
+    });
+    const result = await run('run', '--json', '--model', 'scripted:bg.json', 'Start two');
+    const all = events(result.stdout);
+    const starts = all.filter((e) => e.kind === 'tool.finished' && e.tool === 'subagent_start');
+    expect(starts).toHaveLength(2);
+    const refused = starts.filter((e) => e.kind === 'tool.finished' && e.isError);
+    expect(refused).toHaveLength(1);
+    expect(JSON.stringify(refused[0])).toContain('subagents.maxActiveChildren is 1');
+  });
+
   it('prints every RunEvent as a JSON line and exits 0', async () => {
     await script('demo.json', DELEGATING);
     const result = await run('run', '--json', '--model', 'scripted:demo.json', 'Please explore');
