@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import type { CommandRequest, CommandResult } from '../ports';
 import { OutputCap } from '../tools/outputCap';
 
@@ -35,13 +36,16 @@ export function runProcess(request: CommandRequest, onOutput?: (text: string) =>
       stop();
     };
     request.signal.addEventListener('abort', onAbort, { once: true });
-    const take = (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
+    // One decoder per stream: a character split across two chunks is held until it is whole.
+    const reader = (decoder: StringDecoder) => (chunk: Buffer) => take(decoder.write(chunk));
+    const take = (text: string) => {
+      if (!text) return;
       cap.push(text);
       onOutput?.(text);
     };
-    child.stdout?.on('data', take);
-    child.stderr?.on('data', take);
+    const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
+    child.stdout?.on('data', reader(decoders[0]));
+    child.stderr?.on('data', reader(decoders[1]));
     child.on('error', (error) => {
       clearTimeout(timer);
       request.signal.removeEventListener('abort', onAbort);
@@ -53,6 +57,7 @@ export function runProcess(request: CommandRequest, onOutput?: (text: string) =>
       request.signal.removeEventListener('abort', onAbort);
       // The shell is gone; make sure nothing it left behind in its group outlives it.
       killGroup(child, 'SIGKILL');
+      for (const decoder of decoders) take(decoder.end());
       clearTimeout(escalation);
       const { text, cutChars } = cap.result();
       resolve({ exitCode: code, output: text, cutChars, timedOut, cancelled });

@@ -80,6 +80,15 @@ describe.skipIf(process.platform === 'win32')('runProcess', () => {
     expect(long.output.length).toBeLessThan(3100);
   });
 
+  it('decodes multi-byte characters split across chunks (200k "€" arrive whole)', async () => {
+    const seen: string[] = [];
+    const result = await runProcess(request(`node -e "process.stdout.write('€'.repeat(200000))"`, { maxOutputChars: 1_000_000 }), (t) => seen.push(t));
+    expect(seen.length).toBeGreaterThan(1);
+    expect(result.output).not.toContain('\uFFFD');
+    expect(seen.join('')).not.toContain('\uFFFD');
+    expect(result.output).toBe('€'.repeat(200000));
+  });
+
   it('runs in the given folder with no input', async () => {
     const result = await runProcess(request('pwd; cat; echo end'));
     expect(result.output).toBe(`${tmpdir()}\nend\n`);
