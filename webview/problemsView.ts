@@ -20,7 +20,7 @@ export class ProblemsView {
   }
 
   setConfig(config: PanelConfig): void {
-    const lines = config.problems.map((p) => line('error', 'error', p));
+    const lines = config.problems.map((p) => (p.severity === 'error' ? line('error', 'error', p.message) : line('notice', p.severity === 'warning' ? 'warning' : 'info', p.message)));
     if (!config.trusted) {
       lines.push(line('notice', 'workspace-untrusted', 'This workspace is not trusted: agents can read files but not change them or run commands, and agent profiles and model settings defined in it are ignored.'));
     }

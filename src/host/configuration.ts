@@ -4,13 +4,13 @@ import { ENGINE_SETTING_FIELDS, describeSettingProblem, readEngineSettings, type
 import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
 import { loadWorkspaceProfiles } from '../core/profiles/workspaceProfiles';
 import type { ProfileSet } from '../core/profiles/profile';
-import type { PanelConfig } from '../shared/protocol';
+import type { ConfigProblem, PanelConfig } from '../shared/protocol';
 
 /** The settings as the engine and the panel use them, with everything wrong said in sentences. */
 export interface HostConfiguration {
   settings: EngineSettings;
   profiles: ProfileSet;
-  problems: string[];
+  problems: ConfigProblem[];
 }
 
 /**
@@ -37,7 +37,7 @@ export function readConfiguration(trusted: boolean, root: string | undefined): H
   ];
   const read = readEngineSettings(layers, { trusted });
   const settings = read.settings;
-  const problems: string[] = read.problems.map(describeSettingProblem);
+  const problems: ConfigProblem[] = read.problems.map((p) => ({ message: describeSettingProblem(p), severity: 'error', location: { setting: p.setting } }));
 
   const agents = section.inspect<unknown>('agents');
   const profiles = loadWorkspaceProfiles({
@@ -50,14 +50,14 @@ export function readConfiguration(trusted: boolean, root: string | undefined): H
     ],
   });
   for (const p of profiles.problems) {
-    problems.push(`${describeProfileProblem(p)} The other agents still work.`);
+    problems.push({ message: `${describeProfileProblem(p)} The other agents still work.`, severity: 'error' });
   }
   return { settings, profiles, problems };
 }
 
 export function panelConfig(config: HostConfiguration, root: string | undefined): PanelConfig {
   const problems = [...config.problems];
-  if (!root) problems.push('No folder is open: open a folder so the agents have a workspace to work in.');
+  if (!root) problems.push({ message: 'No folder is open: open a folder so the agents have a workspace to work in.', severity: 'warning' });
   // No model is not a problem to list: the panel offers the models it finds instead (modelChooser.ts).
   return {
     model: config.settings.model,

@@ -36,7 +36,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   // This window owns the folder: runs left open by a crashed or reloaded window are closed as interrupted.
   const store = new JsonlThreadStore({ dir: storageDir, recoverInterrupted: true, logger });
   let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted, root);
-  for (const p of config.problems) logger.warn(p);
+  for (const p of config.problems) logger.warn(p.message);
 
   // With no folder open the tools get an empty folder of their own, never the home folder.
   const toolRoot = root ?? path.join(context.globalStorageUri.fsPath, 'no-folder');
@@ -76,7 +76,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
 
   const reload = () => {
     config = readConfiguration(vscode.workspace.isTrusted, root);
-    for (const p of config.problems) logger.warn(p);
+    for (const p of config.problems) logger.warn(p.message);
     controller.configChanged();
   };
   const subscriptions = [

@@ -33,12 +33,25 @@ export interface ThreadSummary {
   updatedAt: number;
 }
 
+/**
+ * Something about the configuration the user should know or fix: a bad setting, a broken or
+ * partly imported agent file. One shape for the panel, the log, the CLI and the editor's Problems.
+ */
+export interface ConfigProblem {
+  /** A plain sentence: what is wrong and what to do about it. */
+  message: string;
+  /** `error`: something does not work; `warning`: works, but not as written; `information`: a note. */
+  severity: 'error' | 'warning' | 'information';
+  /** Where to fix it: a file (absolute) at a 1-based line, or a setting by its full name. */
+  location?: { path?: string; line?: number; setting?: string };
+}
+
 export interface PanelConfig {
   /** The model spec in use, or '' when none is configured. */
   model: string;
   agents: { name: string; description: string }[];
-  /** Problems the user should fix (a bad profile, a missing model), each a full sentence. */
-  problems: string[];
+  /** What the user should fix or know (a bad profile, a field an import could not honour). */
+  problems: ConfigProblem[];
   trusted: boolean;
 }
 

@@ -62,7 +62,7 @@ describe('in Chromium', () => {
           s.toolStarted('c', 'c-2', 'run_command', { command: 'npm run build' }),
           s.approvalRequested('c', 'ap', 'c-2', 'run_command', { command: 'npm run build' }),
         ],
-        { busy: true, threads: [{ id: 'thread-1', title: 'Fix the build', updatedAt: 1 }], config: { model: 'scripted:x', agents: [], problems: ['A problem.'], trusted: false } },
+        { busy: true, threads: [{ id: 'thread-1', title: 'Fix the build', updatedAt: 1 }], config: { model: 'scripted:x', agents: [], problems: [{ message: 'A problem.', severity: 'error' }], trusted: false } },
       ),
     );
     const page = panel.page;

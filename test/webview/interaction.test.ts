@@ -246,7 +246,7 @@ describe('scrolling', () => {
 describe('problems', () => {
   it('shows config problems, an untrusted workspace and host notices', async () => {
     const panel = await harness.open();
-    await panel.send(stateMessage(null, [], { config: { ...TRUSTED_CONFIG, problems: ['No model is configured: set subagents.model.'], trusted: false } }));
+    await panel.send(stateMessage(null, [], { config: { ...TRUSTED_CONFIG, problems: [{ message: 'No model is configured: set subagents.model.', severity: 'error' }], trusted: false } }));
     const problems = panel.page.locator('#problems');
     await problems.waitFor();
     expect(await problems.locator('.problem-error').innerText()).toContain('No model is configured');
