@@ -9,6 +9,8 @@ const RUN_ICONS: Record<RunState, string> = {
   cancelled: 'codicon-circle-slash',
   timeout: 'codicon-watch',
   interrupted: 'codicon-debug-disconnect',
+  max_steps: 'codicon-debug-step-over',
+  budget: 'codicon-dashboard',
 };
 
 const RUN_LABELS: Record<RunState, string> = {
@@ -18,6 +20,8 @@ const RUN_LABELS: Record<RunState, string> = {
   cancelled: 'cancelled',
   timeout: 'timed out',
   interrupted: 'interrupted',
+  max_steps: 'out of steps',
+  budget: 'out of budget',
 };
 
 const TOOL_ICONS: Record<ToolCallNode['state'], string> = {

@@ -13,7 +13,12 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
-export const runStatusSchema = z.enum(['ok', 'error', 'cancelled', 'timeout', 'interrupted']);
+/**
+ * How a run ended. `cancelled`: stopped by a user, a reload or a clean shutdown; `interrupted`: no
+ * `run.finished` was found (a crash); `max_steps`: it used all its model calls; `budget`: it used
+ * all the tokens it was given.
+ */
+export const runStatusSchema = z.enum(['ok', 'error', 'cancelled', 'timeout', 'interrupted', 'max_steps', 'budget']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 const base = {
