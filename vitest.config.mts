@@ -5,7 +5,15 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          // A promise rejection nobody handles fails the test it happened in.
+          setupFiles: ['test/unit/setup/failOnUnhandledRejection.ts'],
+        },
+      },
       {
         test: {
           name: 'webview',
