@@ -5,7 +5,7 @@ import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
 import { engineScenario } from './engineScenario';
 import { eventsAndStoreBench } from './eventsAndStore';
 import { floorScenario } from './floor';
-import { MemoryThreadStore } from './memoryStore';
+import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
 
 // `npm run bench`: the delegation scenario of DESIGN section 11. A supervisor delegates one task to
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
 
     const floorKB = await retainedKB(floorScenario(3, 0));
     // This store keeps nothing, so what remains is the engine's own (registry, listeners, caches).
-    const oursKB = await retainedKB(engineScenario(3, 0, new MemoryThreadStore(false)));
+    const oursKB = await retainedKB(engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false })));
     const jsonlKB = await retainedKB(engineScenario(3, 0, jsonlStore('memory')));
     if (floorKB === undefined || oursKB === undefined || jsonlKB === undefined) console.log('Retained memory: run with node --expose-gc to measure it.');
     else console.log(`Heap retained over ${RUNS} runs (3 children, L = 0): floor ${floorKB} KB, ours ${oursKB} KB, ours + JSONL store ${jsonlKB} KB (budget: under 512 KB)`);

@@ -50,7 +50,7 @@ describe('Engine', () => {
     const seqs = h.events.map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(new Set(seqs).size).toBe(seqs.length);
-    expect(h.store.threads.get(threadId)!.events).toHaveLength(h.events.length);
+    expect((await h.store.get(threadId))!.events).toHaveLength(h.events.length);
   });
 
   it('ends with a clear error when no model is configured', async () => {

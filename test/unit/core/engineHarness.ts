@@ -6,10 +6,10 @@ import { createModelResolver } from '../../../src/core/models/createModelResolve
 import type { Approver, Workspace } from '../../../src/core/ports';
 import type { ModelCaller, ModelResolver } from '../../../src/core/models/modelResolver';
 import type { Script } from '../../../src/core/models/scriptSchema';
-import type { Profile, ProfileInput } from '../../../src/core/profiles/profile';
+import type { Profile, ProfileInput, ProfileProblem } from '../../../src/core/profiles/profile';
 import type { RunEvent } from '../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents, walkRuns } from '../../../src/shared/runTree';
-import { MemoryThreadStore } from '../fakes/memoryThreadStore';
+import { MemoryThreadStore } from '../../../src/core/threads/memoryThreadStore';
 
 export const SCRIPT_PATH = '/scripts/test-script.json';
 
@@ -21,11 +21,17 @@ export interface HarnessOptions {
   /** The workspace the agents' tools work in (default: a node workspace at /workspace, never touched). */
   workspace?: Workspace;
   approver?: Approver;
+  /** Profiles that failed validation, as the profile loader reports them. */
+  problems?: ProfileProblem[];
+  /** Replaces the scripted resolver (e.g. one that fails, as a broken script does). */
+  createModelResolver?: () => Promise<ModelResolver>;
+  /** The store the engine writes to (default: a fresh in-memory store). */
+  store?: MemoryThreadStore;
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
 export function makeEngine(script: Script, options: HarnessOptions = {}) {
-  const store = new MemoryThreadStore();
+  const store = options.store ?? new MemoryThreadStore();
   const profiles = new Map<string, Profile>(
     Object.entries(options.agents ?? {}).map(([name, p]) => [name, { ...p, name, instructions: p.instructions ?? '', source: 'test' }]),
   );
@@ -36,12 +42,14 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     store,
     workspace: options.workspace ?? nodeWorkspace({ root: '/workspace' }),
     ...(options.approver ? { approver: options.approver } : {}),
-    profiles: () => ({ profiles, problems: [] }),
+    profiles: () => ({ profiles, problems: options.problems ?? [] }),
     settings: () => settings,
-    createModelResolver: async (): Promise<ModelResolver> => {
-      const scripted = await createModelResolver({ workspaceRoot: '/', apiKey: () => undefined, scripts: new Map([[SCRIPT_PATH, script]]) });
-      return { resolve: (spec, caller) => customModel?.(caller) ?? scripted.resolve(spec, caller) };
-    },
+    createModelResolver:
+      options.createModelResolver ??
+      (async (): Promise<ModelResolver> => {
+        const scripted = await createModelResolver({ workspaceRoot: '/', apiKey: () => undefined, scripts: new Map([[SCRIPT_PATH, script]]) });
+        return { resolve: (spec, caller) => customModel?.(caller) ?? scripted.resolve(spec, caller) };
+      }),
   });
   engine.onEvent((e) => events.push(e));
   const tree = () => foldRunEvents(EMPTY_TREE, events);

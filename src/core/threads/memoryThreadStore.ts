@@ -1,0 +1,92 @@
+import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
+import { systemClock, type Clock } from '../ports';
+import { mergeByTime } from './mergeFamily';
+import type { LoadedThread, ThreadMeta, ThreadStore } from './threadStore';
+
+export interface MemoryThreadStoreOptions {
+  clock?: Clock;
+  /**
+   * false: stamp and count events but keep none (the bench's retained-memory figure would
+   * otherwise be the stored events themselves). Loads then return no events.
+   */
+  keepEvents?: boolean;
+}
+
+interface MemoryThread {
+  meta: ThreadMeta;
+  events: RunEvent[];
+  nextSeq: number;
+}
+
+/**
+ * A ThreadStore that keeps threads in memory and behaves like the JSONL store (the same contract
+ * test runs against both): seq from 1 per thread, families merged by `mergeByTime` with parents
+ * first, lists most recently updated first. For tests and the bench, where disk is not the point.
+ */
+export class MemoryThreadStore implements ThreadStore {
+  private readonly threads = new Map<string, MemoryThread>();
+  private readonly clock: Clock;
+  private readonly keepEvents: boolean;
+
+  constructor(options: MemoryThreadStoreOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.keepEvents = options.keepEvents ?? true;
+  }
+
+  async open(meta: Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>): Promise<LoadedThread> {
+    let thread = this.threads.get(meta.id);
+    if (!thread) {
+      const now = this.clock.now();
+      thread = { meta: { id: meta.id, title: meta.title, parentThreadId: meta.parentThreadId, agent: meta.agent, createdAt: now, updatedAt: now }, events: [], nextSeq: 1 };
+      this.threads.set(meta.id, thread);
+    }
+    return loaded(thread);
+  }
+
+  append(event: UnsequencedRunEvent): RunEvent {
+    const thread = this.threads.get(event.threadId);
+    if (!thread) throw new Error(`Cannot append to thread "${event.threadId}": open() it first (or it was deleted).`);
+    const stamped = { ...event, seq: thread.nextSeq++ } as RunEvent;
+    if (this.keepEvents) thread.events.push(stamped);
+    if (stamped.ts > thread.meta.updatedAt) thread.meta.updatedAt = stamped.ts;
+    return stamped;
+  }
+
+  async flush(): Promise<void> {}
+
+  async get(threadId: string): Promise<LoadedThread | undefined> {
+    const thread = this.threads.get(threadId);
+    return thread && loaded(thread);
+  }
+
+  async getFamily(threadId: string): Promise<LoadedThread | undefined> {
+    const root = this.threads.get(threadId);
+    if (!root) return undefined;
+    const family = this.descendants(threadId).map((id) => this.threads.get(id)!.events);
+    return { meta: { ...root.meta }, events: mergeByTime(family), warnings: [] };
+  }
+
+  async list(): Promise<ThreadMeta[]> {
+    return [...this.threads.values()].map((t) => ({ ...t.meta })).sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  async delete(threadId: string): Promise<boolean> {
+    if (!this.threads.has(threadId)) return false;
+    for (const id of this.descendants(threadId)) this.threads.delete(id);
+    return true;
+  }
+
+  /** The thread and its descendants, parents before children, siblings in creation order. */
+  private descendants(threadId: string): string[] {
+    const out = [threadId];
+    for (let i = 0; i < out.length; i++) {
+      const kids = [...this.threads.values()].filter((t) => t.meta.parentThreadId === out[i]).sort((a, b) => a.meta.createdAt - b.meta.createdAt);
+      for (const kid of kids) if (!out.includes(kid.meta.id)) out.push(kid.meta.id);
+    }
+    return out;
+  }
+}
+
+function loaded(thread: MemoryThread): LoadedThread {
+  return { meta: { ...thread.meta }, events: [...thread.events], warnings: [] };
+}
