@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { ApprovalDecision } from '../shared/events';
 
 /**
@@ -87,6 +88,13 @@ export interface Workspace {
   installExtension(id: string, signal: AbortSignal): Promise<void>;
 }
 
+/** Waits `ms`, or rejects with the signal's reason once it aborts. Injected where tests must not wait. */
+export type Delay = (ms: number, signal?: AbortSignal) => Promise<void>;
+
 export const systemClock: Clock = { now: () => Date.now() };
+
+export const systemDelay: Delay = (ms, signal) =>
+  // Rejects with the signal's own reason (a cancel, a timeout), as a provider's fetch does.
+  setTimeout(ms, undefined, { signal }).catch((error: unknown) => Promise.reject(signal?.reason ?? error));
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,5 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
-import { setTimeout as delay } from 'node:timers/promises';
+import { systemDelay, type Delay } from '../ports';
 import { classifyError, type CallTarget } from './classifyError';
 import { compactPrompt, type CompactionResult } from './compactPrompt';
 import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from './retryPolicy';
@@ -21,6 +21,8 @@ export interface ResilienceOptions {
   onRetry?(notice: RetryNotice): void;
   onCompact?(result: CompactionResult): void;
   random?: () => number;
+  /** How a retry waits (default: a real timer that ends on abort). */
+  delay?: Delay;
 }
 
 /** A model call that failed for good; the message says what happened and what to do. */
@@ -40,6 +42,7 @@ export class ModelCallError extends Error {
  */
 export function withResilience(model: LanguageModelV4, options: ResilienceOptions): LanguageModelV4 {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
+  const delay = options.delay ?? systemDelay;
   const target: CallTarget = { spec: options.spec, modelId: model.modelId };
   let compacted = false;
 
@@ -89,7 +92,7 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
             throw new ModelCallError(`"${options.spec}" asks to wait ${seconds} s before trying again (${kind.summary}). Try again later.`, { cause: error });
           }
           options.onRetry?.({ attempt: retry, maxRetries: policy.maxRetries, delayMs, error: kind.summary });
-          await delay(delayMs, undefined, { signal });
+          await delay(delayMs, signal);
         }
       }
     }

@@ -7,7 +7,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { setTimeout as delay } from 'node:timers/promises';
+import { systemDelay, type Delay } from '../ports';
 import type { ModelCaller } from './modelResolver';
 import { compileMatch } from './scriptSchema';
 import type { Script, ScriptTurn } from './scriptSchema';
@@ -36,11 +36,16 @@ export class ScriptPlayer {
   private readonly used = new Map<string, Set<number>>();
   private readonly matchers = new Map<string, (task: string) => boolean>();
 
+  readonly delay: Delay;
+
   /** @param name what the model id shows, e.g. the script's path. */
   constructor(
     readonly script: Script,
     readonly name = 'script',
-  ) {}
+    options: { delay?: Delay } = {},
+  ) {
+    this.delay = options.delay ?? systemDelay;
+  }
 
   /** A model for one run of `caller.agent` working on `caller.task`. */
   modelFor(caller: ModelCaller): LanguageModelV4 {
@@ -121,8 +126,7 @@ class ScriptedModel implements LanguageModelV4 {
   private async play(options: LanguageModelV4CallOptions) {
     options.abortSignal?.throwIfAborted();
     const { turn, index } = this.player.take(this.caller);
-    // Rejects with the signal's own reason, as a provider's fetch does.
-    if (turn.delayMs) await delay(turn.delayMs, undefined, { signal: options.abortSignal }).catch((error: unknown) => Promise.reject(options.abortSignal?.reason ?? error));
+    if (turn.delayMs) await this.player.delay(turn.delayMs, options.abortSignal);
     if (turn.error) {
       const status = turn.error.status;
       throw new APICallError({

@@ -4,13 +4,15 @@ import { isStepCount, streamText, tool, type ModelMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { withResilience, type RetryNotice } from '../../../../src/core/models/resilientModel';
-import type { RetryPolicy } from '../../../../src/core/models/retryPolicy';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../../../src/core/models/retryPolicy';
 import { startChatServer, textReply, toolCallReply, type ChatServer } from '../../fakes/openAiServer';
 
 // The wrapper against a real HTTP server speaking the OpenAI streaming protocol, driven through
 // streamText exactly as runAgent drives it (the SDK's own retries off).
 
-const FAST: RetryPolicy = { maxRetries: 4, baseDelayMs: 5, maxDelayMs: 60_000, jitter: 0 };
+// Waits are recorded, not slept: the tests say how long the wrapper asked to wait.
+type Waits = number[];
+const recordWaits = (waits: Waits) => async (ms: number) => void waits.push(ms);
 
 let server: ChatServer | undefined;
 afterEach(async () => {
@@ -18,9 +20,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-function model(baseURL: string, notices: RetryNotice[], extra: { policy?: RetryPolicy; onCompact?: () => void } = {}) {
+function model(baseURL: string, notices: RetryNotice[], extra: { policy?: RetryPolicy; onCompact?: () => void; waits?: Waits } = {}) {
   const inner = createOpenAICompatible({ name: 'test', baseURL, includeUsage: true }).chatModel('m1');
-  return withResilience(inner, { spec: `openai-compatible:${baseURL}#m1`, policy: extra.policy ?? FAST, onRetry: (n) => notices.push(n), onCompact: extra.onCompact });
+  return withResilience(inner, {
+    spec: `openai-compatible:${baseURL}#m1`,
+    ...(extra.policy ? { policy: extra.policy } : {}),
+    onRetry: (n) => notices.push(n),
+    onCompact: extra.onCompact,
+    random: () => 0.5,
+    delay: recordWaits(extra.waits ?? []),
+  });
 }
 
 /** Streams a prompt; returns the text, the error part (if any) and whether it was aborted. */
@@ -46,23 +55,25 @@ const ask = (text: string): ModelMessage[] => [{ role: 'user', content: text }];
 
 describe('withResilience over a real OpenAI-compatible server', () => {
   it('waits as long as retry-after says after a 429, then streams the answer', async () => {
-    server = await startChatServer([{ status: 429, message: 'Rate limit reached', headers: { 'retry-after': '1' } }, textReply(['Hello ', 'there'])]);
+    server = await startChatServer([{ status: 429, message: 'Rate limit reached', headers: { 'retry-after': '3' } }, textReply(['Hello ', 'there'])]);
     const notices: RetryNotice[] = [];
-    const started = Date.now();
-    const { text, error } = await run(model(server.baseURL, notices), ask('hi'));
+    const waits: Waits = [];
+    const { text, error } = await run(model(server.baseURL, notices, { waits }), ask('hi'));
     expect(error).toBeUndefined();
     expect(text).toBe('Hello there');
-    expect(notices).toEqual([{ attempt: 1, maxRetries: 4, delayMs: 1000, error: '429: Rate limit reached' }]);
-    // The backoff alone would have waited 5 ms: the server's one second was honoured.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(notices).toEqual([{ attempt: 1, maxRetries: 4, delayMs: 3000, error: '429: Rate limit reached' }]);
+    // The backoff alone would have waited one second: the server's three were honoured.
+    expect(waits).toEqual([3000]);
     expect(server.requests).toHaveLength(2);
   });
 
-  it('backs off 1x, 2x, 4x, 8x the base on 5xx and then gives up with a message', async () => {
+  it('backs off 1 s, 2 s, 4 s, 8 s on 5xx and then gives up with a message', async () => {
     server = await startChatServer(Array.from({ length: 5 }, () => ({ status: 503, message: 'Service Unavailable' })));
     const notices: RetryNotice[] = [];
-    const { error } = await run(model(server.baseURL, notices), ask('hi'));
-    expect(notices.map((n) => n.delayMs)).toEqual([5, 10, 20, 40]);
+    const waits: Waits = [];
+    const { error } = await run(model(server.baseURL, notices, { waits }), ask('hi'));
+    expect(notices.map((n) => n.delayMs)).toEqual([1000, 2000, 4000, 8000]);
+    expect(waits).toEqual([1000, 2000, 4000, 8000]);
     expect(server.requests).toHaveLength(5);
     expect((error as Error).message).toMatch(/still failed after 4 retries \(503: Service Unavailable\)/);
   });
@@ -92,7 +103,7 @@ describe('withResilience over a real OpenAI-compatible server', () => {
       });
     });
     const notices: RetryNotice[] = [];
-    const { error } = await run(model(`http://127.0.0.1:${port}/v1`, notices, { policy: { ...FAST, maxRetries: 2 } }), ask('hi'));
+    const { error } = await run(model(`http://127.0.0.1:${port}/v1`, notices, { policy: { ...DEFAULT_RETRY_POLICY, maxRetries: 2 } }), ask('hi'));
     expect(notices).toHaveLength(2);
     expect(notices[0]!.error).toMatch(/Cannot connect to API|ECONNREFUSED/);
     expect((error as Error).message).toMatch(/still failed after 2 retries/);
@@ -121,18 +132,18 @@ describe('withResilience over a real OpenAI-compatible server', () => {
     const notices: RetryNotice[] = [];
     const m = withResilience(createOpenAICompatible({ name: 'test', baseURL: server.baseURL }).chatModel('m1'), {
       spec: 'openai-compatible:test#m1',
-      policy: FAST,
-      onRetry: (n) => {
-        notices.push(n);
-        controller.abort(new Error('cancelled'));
-      },
+      onRetry: (n) => notices.push(n),
+      // A wait that only the signal can end: the run is cancelled while it waits.
+      delay: (_ms, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+          controller.abort(new Error('cancelled'));
+        }),
     });
-    const started = Date.now();
     const { text, aborted } = await run(m, ask('hi'), controller.signal);
     expect(notices[0]!.delayMs).toBe(30_000);
     expect(aborted).toBe(true);
     expect(text).toBe('');
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(server.requests).toHaveLength(1);
   });
 

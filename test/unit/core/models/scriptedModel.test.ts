@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseScript } from '../../../../src/core/models/scriptSchema';
 import { ScriptExhaustedError, ScriptPlayer, splitText } from '../../../../src/core/models/scriptedModel';
+import { systemDelay } from '../../../../src/core/ports';
 
-function player(agents: Record<string, unknown[]>): ScriptPlayer {
-  return new ScriptPlayer(parseScript({ agents }, 'inline script'), 'test.json');
+function player(agents: Record<string, unknown[]>, options?: ConstructorParameters<typeof ScriptPlayer>[2]): ScriptPlayer {
+  return new ScriptPlayer(parseScript({ agents }, 'inline script'), 'test.json', options);
 }
 
 describe('splitText', () => {
@@ -148,20 +149,25 @@ describe('ScriptPlayer with streamText', () => {
     );
   });
 
-  it('stops waiting promptly when aborted mid-delay', async () => {
-    const p = player({ a: [{ delayMs: 60_000, text: 'too late' }] });
+  it('stops waiting when aborted mid-delay', async () => {
     const controller = new AbortController();
-    const started = Date.now();
-    const result = streamText({
-      model: p.modelFor({ agent: 'a', task: 't' }),
-      prompt: 'go',
-      abortSignal: controller.signal,
-      // The provider call starts right after this callback; abort while its delay is pending.
-      onLanguageModelCallStart: () => void setTimeout(() => controller.abort(), 10),
-    });
+    const waits: number[] = [];
+    // The model's own wait, cancelled the moment it begins: only the abort can end it.
+    const p = player(
+      { a: [{ delayMs: 60_000, text: 'too late' }] },
+      {
+        delay: (ms, signal) => {
+          waits.push(ms);
+          const waiting = systemDelay(ms, signal);
+          controller.abort();
+          return waiting;
+        },
+      },
+    );
+    const result = streamText({ model: p.modelFor({ agent: 'a', task: 't' }), prompt: 'go', abortSignal: controller.signal });
     const types: string[] = [];
     for await (const part of result.fullStream) types.push(part.type);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(waits).toEqual([60_000]);
     expect(types).toContain('abort');
     expect(types).not.toContain('text-delta');
     // The turn was taken, so the abort reached the model inside its delay, not before the call.
@@ -180,11 +186,11 @@ describe('ScriptPlayer with streamText', () => {
   });
 
   it('waits delayMs before the first part', async () => {
-    const p = player({ a: [{ delayMs: 50, text: 'late' }] });
-    const started = Date.now();
+    const order: string[] = [];
+    const p = player({ a: [{ delayMs: 50, text: 'late' }] }, { delay: async (ms) => void order.push(`waited ${ms}`) });
     const result = streamText({ model: p.modelFor({ agent: 'a', task: 't' }), prompt: 'go' });
-    expect(await result.text).toBe('late');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    for await (const part of result.fullStream) if (part.type === 'text-delta') order.push(part.text);
+    expect(order).toEqual(['waited 50', 'late']);
   });
 
   it('answers doGenerate with the same turn shape', async () => {
