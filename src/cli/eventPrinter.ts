@@ -2,7 +2,7 @@ import type { RunEvent, RunEventOf } from '../shared/events';
 import { retryText } from '../shared/retryText';
 import { formatStats } from '../shared/usage';
 import type { CliIo } from './cliIo';
-import { oneLine } from './renderThread';
+import { oneLine } from '../shared/oneLine';
 
 export interface EventPrinter {
   print(event: RunEvent): void;

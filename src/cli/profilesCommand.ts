@@ -3,7 +3,7 @@ import { EXIT } from './cliError';
 import type { CliIo } from './cliIo';
 import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
 import { cliProfiles } from './cliProfiles';
-import { oneLine } from './renderThread';
+import { oneLine } from '../shared/oneLine';
 import { readWorkspaceSettings } from './workspaceSettings';
 
 type ProfilesCommand = Extract<Command, { name: `profiles ${string}` }>;

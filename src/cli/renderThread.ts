@@ -2,13 +2,9 @@ import type { ThreadMeta } from '../core/threads/threadStore';
 import type { RunNode, RunTree, ToolCallNode } from '../shared/runTree';
 import { runTotals, walkRuns } from '../shared/runTree';
 import { formatStats } from '../shared/usage';
+import { oneLine } from '../shared/oneLine';
 
 /** Input or output as one short line. */
-export function oneLine(value: unknown, max = 100): string {
-  const text = (typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value)) ?? '';
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
 
 /** The run's own time and tokens; with subagents under it, also the tokens of its whole subtree. */
 function stats(tree: RunTree, run: RunNode, now: number): string {

@@ -7,7 +7,8 @@ import type { Command } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
 import { stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
-import { oneLine, renderMarkdown, renderRunTree } from './renderThread';
+import { oneLine } from '../shared/oneLine';
+import { renderMarkdown, renderRunTree } from './renderThread';
 
 type ThreadsCommand = Extract<Command, { name: `threads ${string}` }>;
 

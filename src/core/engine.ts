@@ -1,4 +1,5 @@
 import type { RunEvent, RunEventOf } from '../shared/events';
+import { errorText } from '../shared/errorText';
 import { launchRun } from './delegation/launchRun';
 import { RunRegistry } from './delegation/runRegistry';
 import type { Session } from './delegation/session';
@@ -144,7 +145,7 @@ export class Engine {
       try {
         listener(event);
       } catch (error) {
-        this.logger.error(`An event listener failed: ${String(error)}`);
+        this.logger.error(`An event listener failed: ${errorText(error)}`);
       }
     }
   }

@@ -7,7 +7,8 @@ import type { RetryPolicy } from '../models/retryPolicy';
 import type { AnyToolSpec } from '../tools/toolSpec';
 import { hideTools } from './hideTools';
 import type { EmitRunEvent } from './runEvents';
-import { errorText, toAiTools, type ToolRunIdentity } from './toAiTools';
+import { errorText } from '../../shared/errorText';
+import { toAiTools, type ToolRunIdentity } from './toAiTools';
 
 export interface AgentRunInput {
   model: LanguageModelV4;

@@ -1,5 +1,6 @@
 import { asSchema, tool, type Schema, type ToolSet } from 'ai';
 import type { AnyToolSpec, ToolCallContext } from '../tools/toolSpec';
+import { errorText } from '../../shared/errorText';
 import type { EmitRunEvent } from './runEvents';
 
 export interface ToolRunIdentity {
@@ -52,9 +53,4 @@ function schemaOf(zod: AnyToolSpec['inputSchema']): Schema<unknown> {
 /** Tools return `{ error: "..." }` for failures the model should see and act on. */
 function isErrorResult(output: unknown): boolean {
   return typeof output === 'object' && output !== null && 'error' in output && typeof output.error === 'string';
-}
-
-export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : JSON.stringify(error);
 }

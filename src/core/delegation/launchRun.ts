@@ -4,7 +4,7 @@ import type { RunStatus, UnsequencedRunEvent, Usage } from '../../shared/events'
 import { ZERO_USAGE, addUsage } from '../../shared/usage';
 import { runAgent } from '../agent/runAgent';
 import type { EmitRunEvent, RunEventBody } from '../agent/runEvents';
-import { errorText } from '../agent/toAiTools';
+import { errorText } from '../../shared/errorText';
 import { DEFAULT_MAX_STEPS, SUPERVISOR } from '../engineSettings';
 import type { Profile } from '../profiles/profile';
 import { runTools } from '../tools/runTools';

@@ -1,5 +1,5 @@
 import type { EmitRunEvent } from '../agent/runEvents';
-import { errorText } from '../agent/toAiTools';
+import { errorText } from '../../shared/errorText';
 import type { Profile } from '../profiles/profile';
 import { threadHistory } from '../threads/threadHistory';
 import { childThreadId } from './childThreadId';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelSpecError } from './modelResolver';
+import { errorText } from '../../shared/errorText';
 
 /** A model spec (DESIGN section 7), parsed. */
 export type ModelSpec =
@@ -67,6 +68,6 @@ export const modelSpecSchema = z.string().superRefine((spec, ctx) => {
   try {
     parseModelSpec(spec);
   } catch (error) {
-    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+    ctx.addIssue({ code: 'custom', message: errorText(error) });
   }
 });

@@ -3,6 +3,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { RunEvent } from '../../shared/events';
+import { oneLine } from '../../shared/oneLine';
 import type { ThreadMeta } from './threadStore';
 
 /** index.json: the metadata of every thread, so lists need not read the thread files. */
@@ -55,8 +56,7 @@ export async function writeIndex(dir: string, threads: Iterable<ThreadMeta>): Pr
 
 /** The first line of a task, cut to a length that fits a list. */
 export function titleOf(task: string): string {
-  const line = task.trim().split('\n', 1)[0]!.trim();
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+  return oneLine(task.trim().split('\n', 1)[0]!, 120);
 }
 
 /** Metadata rebuilt from a thread's events: its first run.started says who and what. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { resolveWorkspacePath } from '../workspacePath';
-import { errorMessage, looksBinary, type WorkspaceToolDeps } from './toolDeps';
+import { looksBinary, type WorkspaceToolDeps } from './toolDeps';
+import { errorText } from '../../../shared/errorText';
 
 const inputSchema = z.object({
   path: z.string().describe('File path relative to the workspace root.'),
@@ -50,7 +51,7 @@ export function editFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpe
       const where = await resolveWorkspacePath(workspace.root, input.path);
       if (!where.ok) return { error: where.error };
       if (!where.exists) return { error: `There is no file ${where.rel}. To create a file use write_file.` };
-      const before = await workspace.readFile(where.abs).catch((e: unknown) => ({ error: `Cannot read ${where.rel}: ${errorMessage(e)}` }));
+      const before = await workspace.readFile(where.abs).catch((e: unknown) => ({ error: `Cannot read ${where.rel}: ${errorText(e)}` }));
       if (typeof before !== 'string') return before;
       if (looksBinary(before)) return { error: `${where.rel} is a binary file; it cannot be edited as text.` };
       const found = locate(before, input.oldText, input.newText, where.rel);
@@ -70,7 +71,7 @@ export function editFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpe
       try {
         await workspace.writeFile(where.abs, after);
       } catch (error) {
-        return { error: `Could not write ${where.rel}: ${errorMessage(error)}` };
+        return { error: `Could not write ${where.rel}: ${errorText(error)}` };
       }
       return { path: where.rel, line: current.slice(0, now.start).split('\n').length };
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
-import { errorMessage, type WorkspaceToolDeps } from './toolDeps';
+import type { WorkspaceToolDeps } from './toolDeps';
+import { errorText } from '../../../shared/errorText';
 
 /** publisher.name, as the marketplace spells extension ids. */
 const EXTENSION_ID = /^[a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9-]*$/i;
@@ -23,7 +24,7 @@ export function installExtensionTool({ workspace, gate }: WorkspaceToolDeps): An
       try {
         await workspace.installExtension(input.id, context.signal);
       } catch (error) {
-        return { error: `Could not install ${input.id}: ${errorMessage(error)}` };
+        return { error: `Could not install ${input.id}: ${errorText(error)}` };
       }
       return { installed: input.id };
     },

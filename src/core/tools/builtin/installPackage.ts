@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { commandOutcome, MAX_COMMAND_OUTPUT } from './runCommand';
-import { errorMessage, type WorkspaceToolDeps } from './toolDeps';
+import type { WorkspaceToolDeps } from './toolDeps';
+import { errorText } from '../../../shared/errorText';
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
@@ -51,7 +52,7 @@ export function installPackageTool({ workspace, gate, agent }: WorkspaceToolDeps
         });
         return commandOutcome(result, INSTALL_TIMEOUT_MS);
       } catch (error) {
-        return { error: `${input.manager} could not be started: ${errorMessage(error)}` };
+        return { error: `${input.manager} could not be started: ${errorText(error)}` };
       }
     },
   });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { CommandResult } from '../../ports';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
-import { errorMessage, type WorkspaceToolDeps } from './toolDeps';
+import type { WorkspaceToolDeps } from './toolDeps';
+import { errorText } from '../../../shared/errorText';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
 const MAX_COMMAND_TIMEOUT_MS = 30 * 60_000;
@@ -54,7 +55,7 @@ export function runCommandTool({ workspace, gate, agent }: WorkspaceToolDeps): A
         });
         return commandOutcome(result, timeoutMs);
       } catch (error) {
-        return { error: `The command could not be started: ${errorMessage(error)}` };
+        return { error: `The command could not be started: ${errorText(error)}` };
       }
     },
   });

@@ -22,7 +22,3 @@ export const MAX_READ_BYTES = 10 * 1024 * 1024;
 export function looksBinary(text: string): boolean {
   return text.slice(0, 8192).includes('\u0000');
 }
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

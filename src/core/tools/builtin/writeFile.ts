@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { resolveWorkspacePath } from '../workspacePath';
-import { errorMessage, type WorkspaceToolDeps } from './toolDeps';
+import type { WorkspaceToolDeps } from './toolDeps';
+import { errorText } from '../../../shared/errorText';
 
 const inputSchema = z.object({
   path: z.string().describe('File path relative to the workspace root; missing folders are created.'),
@@ -30,7 +31,7 @@ export function writeFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSp
       try {
         await workspace.writeFile(where.abs, input.content);
       } catch (error) {
-        return { error: `Could not write ${where.rel}: ${errorMessage(error)}` };
+        return { error: `Could not write ${where.rel}: ${errorText(error)}` };
       }
       return { path: where.rel, created: !where.exists, chars: input.content.length };
     },
