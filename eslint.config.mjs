@@ -1,6 +1,7 @@
 // The layers of DESIGN section 1, enforced here rather than remembered:
 // vscode only in src/host and src/extension.ts; src/core never touches vscode, host, cli or webview;
 // src/shared imports nothing outside itself; webview imports only src/shared (and zod only as types).
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const vscodeBan = { name: 'vscode', message: 'Only src/host/** and src/extension.ts may import vscode.' };
@@ -15,6 +16,18 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    // No import cycles in the product code: a module that needs another's types imports them
+    // from where both can (src/core/delegation/delegationTypes.ts, say), never in a circle.
+    files: ['src/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'] })],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
   },
   {
     files: ['src/core/**', 'src/cli/**', 'src/server/**'],

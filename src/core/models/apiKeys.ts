@@ -1,5 +1,5 @@
 import type { Secrets } from '../ports';
-import type { ApiKeyProvider } from './createModelResolver';
+import type { ApiKeyProvider } from './keyVariables';
 import { parseModelSpec } from './modelSpec';
 
 /** The providers whose keys these specs need (malformed specs need none: they fail on their own). */

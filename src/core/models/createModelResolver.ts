@@ -10,7 +10,7 @@ import type { ModelSpec } from './modelSpec';
 import { loadScript } from './scriptSchema';
 import type { Script } from './scriptSchema';
 import { ScriptPlayer } from './scriptedModel';
-import { KEY_VARIABLES } from './keyVariables';
+import { KEY_VARIABLES, type ApiKeyProvider } from './keyVariables';
 
 /**
  * The kinds a host may plug in itself: the editor's models (only a host with an editor has them),
@@ -20,8 +20,8 @@ export type HostProviderKind = 'vscode-lm' | 'openai' | 'anthropic';
 
 export type HostProvider<K extends HostProviderKind> = (spec: Extract<ModelSpec, { kind: K }>) => LanguageModelV4;
 
-/** Whose API key `apiKey` is asked for. */
-export type ApiKeyProvider = 'openai' | 'anthropic' | 'openai-compatible';
+// Re-exported: the host and the CLI name it with the resolver's options.
+export type { ApiKeyProvider };
 
 export interface ModelResolverOptions {
   /** Relative `scripted:` paths are resolved against this folder. */

@@ -1,8 +1,10 @@
 import type { Secrets } from '../ports';
-import type { ApiKeyProvider } from './createModelResolver';
 
 // Kept apart from apiKeys.ts so the extension's light entry (the Set API Key command) can use it
 // without pulling in the spec parser and zod.
+
+/** Whose API key is asked for. */
+export type ApiKeyProvider = 'openai' | 'anthropic' | 'openai-compatible';
 
 /** Where the CLI (and the extension, when nothing is stored) finds each provider's key. */
 export const KEY_VARIABLES: Record<ApiKeyProvider, string> = {

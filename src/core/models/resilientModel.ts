@@ -128,6 +128,7 @@ async function firstPart(result: LanguageModelV4StreamResult): Promise<LanguageM
       break;
     }
     if (next.value.type === 'error') {
+      // The call already failed with this error; a cancel that fails too has nothing to add.
       void reader.cancel().catch(() => undefined);
       throw next.value.error;
     }
