@@ -1,9 +1,12 @@
 import type { RunEvent, RunEventOf } from '../shared/events';
 import { errorText } from '../shared/errorText';
 import { launchRun } from './delegation/launchRun';
+import type { RunHandle } from './delegation/runHandle';
 import { RunRegistry } from './delegation/runRegistry';
+import { NO_MODEL } from './delegation/runTurns';
 import type { Session } from './delegation/session';
-import { SUPERVISOR, type EngineSettings } from './engineSettings';
+import { WorkLimiter } from './delegation/workLimiter';
+import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from './engineSettings';
 import type { ModelResolver } from './models/modelResolver';
 import { silentLogger, systemClock, type Approver, type Clock, type Logger, type Workspace } from './ports';
 import type { Profile, ProfileSet } from './profiles/profile';
@@ -57,10 +60,13 @@ export class Engine {
   private readonly listeners = new Set<(event: RunEvent) => void>();
   private readonly clock: Clock;
   private readonly logger: Logger;
+  /** One limit on the subagents working at once, for every request and thread of this engine. */
+  private readonly limiter: WorkLimiter;
 
   constructor(private readonly options: EngineOptions) {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
+    this.limiter = new WorkLimiter(DEFAULT_SETTINGS.maxConcurrency, this.logger);
   }
 
   /** Every event of every thread, stamped, in the order written. Returns the unsubscribe. */
@@ -69,75 +75,108 @@ export class Engine {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Starts a request. The thread is taken before the first await, so a second request on it (a
+   * double Enter) is refused even in the same tick. A request that cannot start (no model, a
+   * broken script) rejects with an EngineRequestError and leaves no thread behind.
+   */
   async send(request: SendRequest): Promise<SendResult> {
     const prompt = request.prompt.trim();
     if (!prompt) throw new EngineRequestError('The prompt is empty: say what you want done.');
     const profiles = this.options.profiles();
     const profile = this.topProfile(request.agent, profiles);
+    const settings = this.options.settings();
+    if (!(profile.model ?? settings.model)) throw new EngineRequestError(NO_MODEL);
     const threadId = request.threadId ?? newThreadId();
-    const busy = this.registry.activeIn(threadId);
-    if (busy.length > 0) {
-      throw new EngineRequestError(`This thread is still working (run ${busy[0]!.runId}). Wait for it to finish, or cancel it first.`);
+    if (this.registry.isBusy(threadId)) throw new EngineRequestError(BUSY);
+    const reservation = this.registry.reserve(threadId);
+    try {
+      const resolver = await this.resolver();
+      const loaded = await this.options.store.open({ id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name });
+      if (loaded.meta.parentThreadId !== null) {
+        throw new EngineRequestError("That conversation is a subagent's thread; open its top-level conversation to continue it.");
+      }
+      this.limiter.concurrency = settings.maxConcurrency;
+      const session: Session = {
+        store: this.options.store,
+        registry: this.registry,
+        limiter: this.limiter,
+        resolver,
+        settings,
+        profiles,
+        clock: this.clock,
+        logger: this.logger,
+        workspace: this.options.workspace,
+        approver: this.options.approver,
+        publish: (event) => this.publish(event),
+      };
+      const run = launchRun(session, {
+        threadId,
+        rootThreadId: threadId,
+        parent: null,
+        profile,
+        task: prompt,
+        prompt,
+        history: threadHistory(threadId, loaded.events),
+      });
+      // Stop was pressed while the request was starting: the run it started stops at once.
+      if (reservation.cancelled) run.cancel();
+      return { threadId, runId: run.runId, done: this.finishedEvent(run) };
+    } finally {
+      reservation.release();
     }
-    const loaded = await this.options.store.open({ id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name });
-    if (loaded.meta.parentThreadId !== null) {
-      throw new EngineRequestError(`Thread ${threadId} is a subagent's thread; open its top-level thread to continue the conversation.`);
+  }
+
+  /** Cancels every run of the thread and of its child threads (and a request still starting). */
+  cancel(threadId: string): void {
+    this.registry.cancelReserved(threadId);
+    for (const run of this.registry.activeIn(threadId)) if (run.parent === null) run.cancel();
+  }
+
+  /** Cancels every run of every thread (shutdown, Ctrl+C). */
+  cancelAll(): void {
+    this.registry.cancelReserved();
+    for (const run of this.registry.all()) if (run.parent === null) run.cancel();
+  }
+
+  /** A run of the thread (or its child threads) is working, or a request on it is starting. */
+  isBusy(threadId: string): boolean {
+    return this.registry.isBusy(threadId);
+  }
+
+  /** Resolves when no run of the thread (or its child threads) is active, and its events are stored. */
+  async whenQuiet(threadId: string): Promise<void> {
+    await this.registry.whenIdle(threadId);
+    await this.options.store.flush();
+  }
+
+  /** The model resolver for one request; one that cannot be made refuses the request. */
+  private async resolver(): Promise<ModelResolver> {
+    try {
+      return await this.options.createModelResolver();
+    } catch (error) {
+      throw new EngineRequestError(errorText(error), { cause: error });
     }
-    const session: Session = {
-      store: this.options.store,
-      registry: this.registry,
-      resolver: await this.options.createModelResolver(),
-      settings: this.options.settings(),
-      profiles,
-      clock: this.clock,
-      logger: this.logger,
-      workspace: this.options.workspace,
-      approver: this.options.approver,
-      publish: (event) => this.publish(event),
-    };
-    const run = launchRun(session, {
-      threadId,
-      rootThreadId: threadId,
-      parent: null,
-      profile,
-      task: prompt,
-      prompt,
-      history: threadHistory(threadId, loaded.events),
-    });
-    // run.finished is written after at least one await inside the run, so this listener sees it.
-    const done = new Promise<RunEventOf<'run.finished'>>((resolve, reject) => {
+  }
+
+  /**
+   * The top run's run.finished as written. The run always ends; when its end could not be
+   * written (the store failed), this rejects with why, rather than waiting forever.
+   */
+  private finishedEvent(run: RunHandle): Promise<RunEventOf<'run.finished'>> {
+    return new Promise((resolve, reject) => {
       const off = this.onEvent((e) => {
         if (e.kind === 'run.finished' && e.runId === run.runId) {
           off();
           resolve(e);
         }
       });
-      run.done.catch((error: unknown) => {
+      // Written or not, the run has ended here: a written run.finished has already resolved this.
+      void run.done.then((result) => {
         off();
-        reject(error);
+        reject(new Error(result.error ?? 'The run ended, but its end could not be written to its thread.'));
       });
     });
-    return { threadId, runId: run.runId, done };
-  }
-
-  /** Cancels every run of the thread and of its child threads. */
-  cancel(threadId: string): void {
-    for (const run of this.registry.activeIn(threadId)) if (run.parent === null) run.controller.abort(new Error('cancelled'));
-  }
-
-  /** Cancels every run of every thread (shutdown, Ctrl+C). */
-  cancelAll(): void {
-    for (const run of this.registry.all()) if (run.parent === null) run.controller.abort(new Error('cancelled'));
-  }
-
-  isBusy(threadId: string): boolean {
-    return this.registry.activeIn(threadId).length > 0;
-  }
-
-  /** Resolves when no run of the thread (or its child threads) is active. */
-  async whenQuiet(threadId: string): Promise<void> {
-    await this.registry.whenIdle(threadId);
-    await this.options.store.flush();
   }
 
   private publish(event: RunEvent): void {
@@ -162,3 +201,5 @@ export class Engine {
     return profile;
   }
 }
+
+const BUSY = 'This conversation is still working. Wait for it to finish, or stop it first.';

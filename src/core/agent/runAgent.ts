@@ -1,5 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { isStepCount, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
+import { errorText } from '../../shared/errorText';
 import type { Usage } from '../../shared/events';
 import { ZERO_USAGE, addUsage } from '../../shared/usage';
 import { withResilience } from '../models/resilientModel';
@@ -7,8 +8,8 @@ import type { RetryPolicy } from '../models/retryPolicy';
 import type { AnyToolSpec } from '../tools/toolSpec';
 import { hideTools } from './hideTools';
 import type { EmitRunEvent } from './runEvents';
-import { errorText } from '../../shared/errorText';
 import { toAiTools, type ToolRunIdentity } from './toAiTools';
+import { FREE_SLOT, heldModel, type WorkSlot } from './workSlot';
 
 export interface AgentRunInput {
   model: LanguageModelV4;
@@ -22,6 +23,8 @@ export interface AgentRunInput {
   hiddenTools?: readonly string[];
   maxSteps: number;
   signal: AbortSignal;
+  /** Held during each model call and each tool call that is not delegation (default: no limit). */
+  slot?: WorkSlot;
   identity: ToolRunIdentity;
   emit: EmitRunEvent;
   /** Retries of transient provider errors (429, 5xx, lost connections); see retryPolicy.ts for the default. */
@@ -33,8 +36,11 @@ export interface AgentRunInput {
 }
 
 export interface AgentRunOutcome {
-  /** `aborted` when the signal fired; the caller knows whether that was a cancel or a timeout. */
-  status: 'ok' | 'error' | 'aborted';
+  /**
+   * `aborted` when the signal fired (the caller knows whether that was a cancel or a timeout);
+   * `max_steps` when the last allowed step still asked for tools, so the work is unfinished.
+   */
+  status: 'ok' | 'error' | 'aborted' | 'max_steps';
   /** Everything the agent wrote, steps separated by a blank line. */
   output: string;
   error?: string;
@@ -57,8 +63,12 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   let aborted = false;
   let messages = input.messages;
   let sent = input.messages;
+  let steps = 0;
+  let lastFinish: string | undefined;
   const hidden = input.hiddenTools ?? [];
-  const model = resilient(input);
+  const slot = input.slot ?? FREE_SLOT;
+  // The slot is held inside the retries: a run waiting to retry gives its place to another.
+  const model = resilient(input, heldModel(input.model, slot));
   const hiding = hideTools(model, hidden);
   // Without a model that can hide them, the stand-ins go: a forged call then fails as an unknown tool.
   const tools = hiding ? input.tools : input.tools.filter((t) => !hidden.includes(t.name));
@@ -67,7 +77,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
       model: hiding ?? model,
       instructions: input.instructions,
       messages: input.messages,
-      tools: toAiTools(tools, input.identity, emit, started),
+      tools: toAiTools(tools, { run: input.identity, emit, started, slot }),
       stopWhen: [isStepCount(input.maxSteps), () => input.shouldStop?.() ?? false],
       prepareStep: ({ messages: current }) => {
         const arrivals = input.takeArrivals?.() ?? [];
@@ -104,6 +114,8 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
           }
           break;
         case 'finish-step':
+          steps++;
+          lastFinish = part.finishReason;
           usage = addUsage(usage, toUsage(part.usage));
           break;
         case 'error':
@@ -121,12 +133,14 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   }
   if (aborted || input.signal.aborted) return { status: 'aborted', output, usage, messages };
   if (error !== undefined) return { status: 'error', output, error, usage, messages };
+  // The last allowed step asked for tools (whose results no model call will read): not finished.
+  if (steps >= input.maxSteps && lastFinish === 'tool-calls' && !input.shouldStop?.()) return { status: 'max_steps', output, usage, messages };
   return { status: 'ok', output, usage, messages };
 }
 
 /** The run's model, retrying what can be retried and reporting each retry and compaction as events. */
-function resilient(input: AgentRunInput): LanguageModelV4 {
-  return withResilience(input.model, {
+function resilient(input: AgentRunInput, model: LanguageModelV4): LanguageModelV4 {
+  return withResilience(model, {
     spec: input.modelSpec ?? input.model.modelId,
     ...(input.retryPolicy ? { policy: input.retryPolicy } : {}),
     onRetry: (notice) => input.emit({ kind: 'run.retrying', ...notice }),

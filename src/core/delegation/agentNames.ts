@@ -1,5 +1,6 @@
+import { describeProfileProblem } from '../profiles/describeProfileProblem';
 import type { Profile } from '../profiles/profile';
-import type { DelegationDeps } from './startChild';
+import type { DelegationDeps } from './delegationTypes';
 
 /** Models write names loosely ("Code Reviewer", "@reviewer", "code_reviewer"): compare a normal form. */
 export function normalizeAgentName(name: string): string {
@@ -11,33 +12,49 @@ export function describeAgents(agents: readonly Profile[]): string {
 }
 
 /**
- * The profiles for the requested names, in request order and each once. Unknown names and names
- * already on the caller's path are warned about and skipped; none left is an error result that
- * lists the available agents.
+ * The profiles for the requested names, in request order and each once. Names that are not
+ * available here are warned about and skipped, each with its reason: a profile that failed
+ * validation (with its problem), one this agent may not delegate to, one already on the caller's
+ * path, or a name nobody defined. None left is an error result that lists the available agents.
  */
 export function resolveAgents(deps: DelegationDeps, requested: readonly string[]): { profiles: Profile[] } | { error: string } {
-  const { delegates, caller, emit } = deps;
+  const { delegates, caller, emit, session } = deps;
   if (requested.length === 0) return { error: `Name at least one agent in "agents". Available agents: ${describeAgents(delegates)}.` };
   const byName = new Map(delegates.map((p) => [p.name, p]));
   const profiles: Profile[] = [];
   const unknown: string[] = [];
   const onPath: string[] = [];
+  const notAllowed: string[] = [];
+  const invalid = new Map<string, string[]>();
   for (const raw of requested) {
     const name = normalizeAgentName(raw);
     const profile = byName.get(name);
+    const problems = session.profiles.problems.filter((p) => p.name === name);
     if (profile) {
       if (!profiles.includes(profile)) profiles.push(profile);
     } else if (caller.agentPath.includes(name)) onPath.push(name);
+    else if (session.profiles.profiles.has(name)) notAllowed.push(name);
+    else if (problems.length > 0) invalid.set(name, problems.map(describeProfileProblem));
     else unknown.push(raw);
   }
+  for (const [name, problems] of invalid) {
+    emit({ kind: 'warning', message: `Skipped "${name}": its profile is invalid, so it cannot run until it is fixed. ${problems.join(' ')}` });
+  }
+  if (notAllowed.length > 0) {
+    emit({ kind: 'warning', message: `Skipped ${quoted(notAllowed)}: not among the agents "${caller.agent}" may delegate to (${delegates.map((d) => d.name).join(', ') || 'none'}).` });
+  }
   if (unknown.length > 0) {
-    emit({ kind: 'warning', message: `Skipped unknown agent${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; available: ${delegates.map((d) => d.name).join(', ') || '(none)'}.` });
+    emit({ kind: 'warning', message: `Skipped unknown agent${unknown.length > 1 ? 's' : ''} ${quoted(unknown)}; available: ${delegates.map((d) => d.name).join(', ') || '(none)'}.` });
   }
   if (onPath.length > 0) {
-    emit({ kind: 'warning', message: `Skipped ${onPath.map((n) => `"${n}"`).join(', ')}: already working on this task further up (${caller.agentPath.join(' > ')}); an agent cannot delegate to itself or to an agent above it.` });
+    emit({ kind: 'warning', message: `Skipped ${quoted(onPath)}: already working on this task further up (${caller.agentPath.join(' > ')}); an agent cannot delegate to itself or to an agent above it.` });
   }
   if (profiles.length === 0) {
     return { error: `None of the requested agents (${requested.join(', ')}) is available here. Available agents: ${describeAgents(delegates)}.` };
   }
   return { profiles };
+}
+
+function quoted(names: readonly string[]): string {
+  return names.map((n) => `"${n}"`).join(', ');
 }

@@ -1,10 +1,11 @@
+import pLimit from 'p-limit';
 import { z } from 'zod';
 import { defineTool, type AnyToolSpec } from '../tools/toolSpec';
 import { resolveAgents } from './agentNames';
-import { mapPool } from './mapPool';
+import type { DelegationDeps } from './delegationTypes';
 import { resultForModel, type ModelRunResult } from './modelResult';
-import type { RunResult } from './runHandle';
-import { failedResult, startChild, type DelegationDeps } from './startChild';
+import { failedResult, type RunResult } from './runResult';
+import { startChild } from './startChild';
 
 const inputSchema = z.object({
   task: z.string().describe('The complete task for the subagents: what to do and what to report back. They see nothing else of this conversation.'),
@@ -18,9 +19,10 @@ const inputSchema = z.object({
 type DelegateInput = z.infer<typeof inputSchema>;
 
 /**
- * `delegate_task`: runs one task on one or more subagents in parallel (bounded by maxConcurrency)
- * and returns, when all are done, their results in request order. Mistakes come back as results
- * the model can act on, never as exceptions.
+ * `delegate_task`: runs one task on one or more subagents in parallel and returns, when all are
+ * done, their results in request order. How many work at once is the engine's limiter's to say
+ * (subagents.maxConcurrency, across every call and thread); this call holds no place while it
+ * waits. Mistakes come back as results the model can act on, never as exceptions.
  */
 export function delegateTaskTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<DelegateInput>({
@@ -44,9 +46,8 @@ async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: 
     return { error: "continueThreadId continues one subagent's thread: name exactly one agent, or leave continueThreadId out to start afresh." };
   }
   const prompt = withContext(task, input.context);
-  const { maxConcurrency, maxActiveChildren } = deps.session.settings;
   // Queue rather than refuse: this call's own children never exceed the active-children limit.
-  const results = await mapPool(matched, Math.min(maxConcurrency, maxActiveChildren), async (profile): Promise<RunResult> => {
+  const results = await pLimit(deps.session.settings.maxActiveChildren).map(matched, async (profile): Promise<RunResult> => {
     const outcome = await startChild(deps, {
       profile,
       task,
@@ -58,7 +59,7 @@ async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: 
     switch (outcome.kind) {
       case 'started': {
         const result = await outcome.record.handle.done;
-        outcome.record.delivered = true;
+        deps.caller.delivered(outcome.record);
         return result;
       }
       case 'existing':
@@ -70,10 +71,11 @@ async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: 
     }
   });
   // A returnDirectly subagent's answer is the caller's final answer, verbatim.
-  const bail = results.find((r, i) => r.status === 'ok' && matched[i]!.returnDirectly);
-  if (bail) {
-    deps.caller.bail = { agent: bail.agent, output: bail.output };
-    bail.bailed = true;
+  const bail = results.findIndex((r, i) => r.status === 'ok' && matched[i]!.returnDirectly);
+  if (bail >= 0) {
+    const { agent, output } = results[bail]!;
+    deps.caller.bailWith(agent, output);
+    results[bail] = { ...results[bail]!, bailed: true };
   }
   return results.map(resultForModel);
 }

@@ -1,5 +1,5 @@
 import { formatStats } from '../../shared/usage';
-import type { RunResult } from './runHandle';
+import type { RunResult } from './runResult';
 
 /** Past this many characters a child's output reaches its parent's model as a preview. */
 export const MAX_OUTPUT_CHARS = 12_000;

@@ -1,30 +1,27 @@
-import type { RunStatus, Usage } from '../../shared/events';
+import type { RunResult } from './runResult';
 
-/** What a finished run hands back to whoever started it (and, as JSON, to a supervisor model). */
-export interface RunResult {
-  agent: string;
+/** Where a run stands in the tree; fixed when it starts. */
+export interface RunPlace {
   runId: string;
   threadId: string;
-  status: RunStatus;
-  output: string;
-  error?: string;
-  bailed?: boolean;
-  /** This run's own tokens. */
-  usage: Usage;
-  /** Its tokens plus those of every run under it. */
-  totalUsage?: Usage;
-  durationMs: number;
+  /** The thread the user talks in; every run of one request shares it. */
+  rootThreadId: string;
+  agent: string;
+  /** The model spec this run uses; children without a model of their own inherit it. */
+  modelSpec: string;
+  parent: RunHandle | null;
+  /** The parent's tool call that started this run: a replayed call finds the run by it. */
+  parentToolCallId?: string;
 }
 
 /** A run started by another run: what the parent knows of it. */
 export interface ChildRecord {
-  handle: RunHandle;
+  readonly handle: RunHandle;
   /** Started with subagent_start: its result is announced to the parent when it ends. */
-  background: boolean;
-  result?: RunResult;
+  readonly background: boolean;
   /** The parent's model has seen the result (returned by a tool, or announced): never again. */
   delivered: boolean;
-  /** A subagent_await is waiting for it, and will return the result itself. */
+  /** subagent_await calls waiting for it, which will return the result themselves. */
   awaited: number;
 }
 
@@ -35,30 +32,160 @@ export interface Announcement {
   text: string;
 }
 
-/** A run the engine started and has not forgotten: its place in the tree and its controls. */
-export interface RunHandle {
-  runId: string;
-  threadId: string;
-  /** The thread the user talks in; every run of one request shares it. */
-  rootThreadId: string;
-  agent: string;
-  agentPath: readonly string[];
-  depth: number;
-  /** The model spec this run uses; children without a model of their own inherit it. */
-  modelSpec: string;
-  parent: RunHandle | null;
-  /** The parent's tool call that started this run: a replayed call finds the run by it. */
-  parentToolCallId?: string;
-  controller: AbortController;
-  done: Promise<RunResult>;
-  /** Runs this run started, by run id: subagent_status, _await and _cancel reach only these. */
-  children: Map<string, ChildRecord>;
-  /** Reports of background children that this run's model has not seen yet. */
-  mailbox: Announcement[];
-  /** Keys of every announcement ever made to this run (exactly once). */
-  announced: Set<string>;
-  /** Set when a returnDirectly subagent's answer ends this run's turn, verbatim. */
-  bail?: { agent: string; output: string };
+const PROGRESS_ITEMS = 3;
+
+/**
+ * A run the engine started: its place in the tree, its controls, and the state that only it
+ * changes: what it did last, the children it started, the reports waiting for its model, and
+ * its end, which happens once.
+ */
+export class RunHandle implements RunPlace {
+  readonly runId: string;
+  readonly threadId: string;
+  readonly rootThreadId: string;
+  readonly agent: string;
+  readonly agentPath: readonly string[];
+  readonly depth: number;
+  readonly modelSpec: string;
+  readonly parent: RunHandle | null;
+  readonly parentToolCallId?: string;
+  readonly controller = new AbortController();
+  /** Resolves once, with the run's result; never rejects. */
+  readonly done: Promise<RunResult>;
+
+  private settle!: (result: RunResult) => void;
+  private ended: RunResult | undefined;
+  private readonly recent: string[] = [];
+  private readonly children = new Map<string, ChildRecord>();
+  private starting = 0;
+  private mailbox: Announcement[] = [];
+  private readonly announced = new Set<string>();
+  private bailed: { agent: string; output: string } | undefined;
+
+  constructor(place: RunPlace) {
+    this.runId = place.runId;
+    this.threadId = place.threadId;
+    this.rootThreadId = place.rootThreadId;
+    this.agent = place.agent;
+    this.modelSpec = place.modelSpec;
+    this.parent = place.parent;
+    if (place.parentToolCallId !== undefined) this.parentToolCallId = place.parentToolCallId;
+    this.agentPath = [...(place.parent?.agentPath ?? []), place.agent];
+    this.depth = place.parent ? place.parent.depth + 1 : 0;
+    this.done = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The result once the run has finished. */
+  get result(): RunResult | undefined {
+    return this.ended;
+  }
+
+  /** Ends the run with this result; later calls change nothing. */
+  finish(result: RunResult): void {
+    if (this.ended) return;
+    this.ended = result;
+    this.settle(result);
+  }
+
+  cancel(reason: Error = new Error('cancelled')): void {
+    this.controller.abort(reason);
+  }
+
   /** The last few things the run did, newest last (for subagent_status). */
-  progress: string[];
+  get progress(): readonly string[] {
+    return this.recent;
+  }
+
+  noteProgress(item: string): void {
+    this.recent.push(item);
+    if (this.recent.length > PROGRESS_ITEMS) this.recent.shift();
+  }
+
+  // Children: only the runs this run started are reachable from its tools.
+
+  /** Holds a place under maxActiveChildren while a start is checked; call the result when done. */
+  reserveStart(): () => void {
+    this.starting++;
+    let released = false;
+    return () => {
+      if (!released) this.starting--;
+      released = true;
+    };
+  }
+
+  /** Children working or about to start: what maxActiveChildren counts. */
+  get activeChildren(): number {
+    let n = this.starting;
+    for (const c of this.children.values()) if (!c.handle.result) n++;
+    return n;
+  }
+
+  addChild(handle: RunHandle, background: boolean): ChildRecord {
+    const record: ChildRecord = { handle, background, delivered: false, awaited: 0 };
+    this.children.set(handle.runId, record);
+    return record;
+  }
+
+  child(runId: string): ChildRecord | undefined {
+    return this.children.get(runId);
+  }
+
+  allChildren(): ChildRecord[] {
+    return [...this.children.values()];
+  }
+
+  /**
+   * Background children whose result the model has not had yet: still working, or just finished
+   * with their announcement on its way. The run waits for them before it ends.
+   */
+  pendingBackground(): RunHandle[] {
+    return this.allChildren().flatMap((c) => (c.background && !c.delivered ? [c.handle] : []));
+  }
+
+  // Reports of background children reach the run's model exactly once.
+
+  /** The child's result was returned by a tool: it is delivered, and no announcement will say it again. */
+  delivered(record: ChildRecord): void {
+    record.delivered = true;
+    const key = announcementKey(record.handle);
+    this.announced.add(key);
+    this.mailbox = this.mailbox.filter((a) => a.key !== key);
+  }
+
+  /** Posts the report of a finished child unless its result was, or is about to be, delivered. */
+  announce(record: ChildRecord, text: string): void {
+    const key = announcementKey(record.handle);
+    if (record.delivered || record.awaited > 0 || this.announced.has(key)) return;
+    this.announced.add(key);
+    record.delivered = true;
+    this.mailbox.push({ key, text });
+  }
+
+  get hasMail(): boolean {
+    return this.mailbox.length > 0;
+  }
+
+  /** The reports waiting for the model; the mailbox is emptied. */
+  takeMail(): Announcement[] {
+    const mail = this.mailbox;
+    this.mailbox = [];
+    return mail;
+  }
+
+  /** A returnDirectly subagent's answer ends this run's turn, verbatim. */
+  get bail(): { agent: string; output: string } | undefined {
+    return this.bailed;
+  }
+
+  bailWith(agent: string, output: string): void {
+    this.bailed ??= { agent, output };
+  }
+}
+
+function announcementKey(run: RunHandle): string {
+  return `${run.threadId}:${run.runId}`;
 }

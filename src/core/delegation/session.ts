@@ -5,14 +5,18 @@ import type { Approver, Clock, Logger, Workspace } from '../ports';
 import type { ProfileSet } from '../profiles/profile';
 import type { ThreadStore } from '../threads/threadStore';
 import type { RunRegistry } from './runRegistry';
+import type { WorkLimiter } from './workLimiter';
 
 /**
  * Everything one user request (and all the runs it sets off) works with. Settings, profiles and
- * the model resolver are read once when the request starts, so a change applies to the next one.
+ * the model resolver are read once when the request starts, so a change applies to the next one;
+ * the store, the registry and the limiter are the engine's, shared by all its requests.
  */
 export interface Session {
   store: ThreadStore;
   registry: RunRegistry;
+  /** The engine's one limiter of subagents working at once (subagents.maxConcurrency). */
+  limiter: WorkLimiter;
   resolver: ModelResolver;
   settings: EngineSettings;
   profiles: ProfileSet;

@@ -1,38 +1,10 @@
-import type { EmitRunEvent } from '../agent/runEvents';
 import { errorText } from '../../shared/errorText';
-import type { Profile } from '../profiles/profile';
 import { threadHistory } from '../threads/threadHistory';
-import { childThreadId } from './childThreadId';
-import type { LaunchRequest } from './launchRun';
-import type { ChildRecord, RunHandle, RunResult } from './runHandle';
-import type { Session } from './session';
 import { titleOf } from '../threads/threadIndex';
-
-export interface DelegationDeps {
-  session: Session;
-  caller: RunHandle;
-  /** The profiles this caller may delegate to. */
-  delegates: readonly Profile[];
-  emit: EmitRunEvent;
-  launch: (request: LaunchRequest) => RunHandle;
-}
-
-export interface ChildRequest {
-  profile: Profile;
-  task: string;
-  /** The user message the child sees: the task plus the explicit context. */
-  prompt: string;
-  toolCallId: string;
-  continueThreadId?: string;
-  background: boolean;
-}
-
-export type StartOutcome =
-  | { kind: 'started'; record: ChildRecord }
-  /** The same tool call already started this run (a replay): nothing new is started. */
-  | { kind: 'existing'; runId: string; threadId: string; record?: ChildRecord; result?: RunResult }
-  | { kind: 'busy'; runId: string; threadId: string }
-  | { kind: 'refused'; threadId: string; error: string };
+import { childThreadId } from './childThreadId';
+import type { ChildRequest, DelegationDeps, StartOutcome } from './delegationTypes';
+import type { RunHandle } from './runHandle';
+import type { RunResult } from './runResult';
 
 /**
  * Starts one child run of the caller, after every check that can refuse it: a replayed tool call,
@@ -46,23 +18,20 @@ export async function startChild(deps: DelegationDeps, req: ChildRequest): Promi
   if (live) return live;
   // Checked and reserved before any await: tool calls of one step run concurrently.
   const limit = session.settings.maxActiveChildren;
-  const active = [...caller.children.values()].filter((c) => !c.result).length + (reserved.get(caller) ?? 0);
+  const active = caller.activeChildren;
   if (active >= limit) {
     return refused(
       threadId,
       `Too many active subagents: subagents.maxActiveChildren is ${limit} and this run already has ${active} working. Wait for one (subagent_await) or cancel one (subagent_cancel) first.`,
     );
   }
-  reserved.set(caller, (reserved.get(caller) ?? 0) + 1);
+  const release = caller.reserveStart();
   try {
     return await checkAndLaunch(deps, req, threadId);
   } finally {
-    reserved.set(caller, (reserved.get(caller) ?? 1) - 1);
+    release();
   }
 }
-
-/** Slots taken by starts that are past the limit check but not yet registered as children. */
-const reserved = new WeakMap<RunHandle, number>();
 
 async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId: string): Promise<StartOutcome> {
   const { session, caller } = deps;
@@ -88,6 +57,8 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
 
   try {
     const loaded = await session.store.open({ id: threadId, title: titleOf(req.task), parentThreadId: caller.threadId, agent });
+    // Stopped (or ended) while the thread loaded: a child started now would outlive its parent's end.
+    if (caller.signal.aborted || caller.result) return refused(threadId, 'The run was stopped before the subagent could start.');
     const handle = deps.launch({
       threadId,
       rootThreadId: caller.rootThreadId,
@@ -98,19 +69,17 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
       prompt: req.prompt,
       history: threadHistory(threadId, loaded.events),
     });
-    const record: ChildRecord = { handle, background: req.background, delivered: false, awaited: 0 };
-    caller.children.set(handle.runId, record);
-    void handle.done.then((result) => (record.result = result));
-    return { kind: 'started', record };
+    return { kind: 'started', record: caller.addChild(handle, req.background) };
   } catch (error) {
     return refused(threadId, `Could not start the subagent: ${errorText(error)}`);
   }
 }
 
 function findLiveReplay(caller: RunHandle, threadId: string, toolCallId: string): StartOutcome | undefined {
-  for (const record of caller.children.values()) {
-    if (record.handle.threadId === threadId && record.handle.parentToolCallId === toolCallId) {
-      return { kind: 'existing', runId: record.handle.runId, threadId, record, ...(record.result ? { result: record.result } : {}) };
+  for (const record of caller.allChildren()) {
+    const { handle } = record;
+    if (handle.threadId === threadId && handle.parentToolCallId === toolCallId) {
+      return { kind: 'existing', runId: handle.runId, threadId, record, ...(handle.result ? { result: handle.result } : {}) };
     }
   }
   return undefined;
@@ -138,8 +107,4 @@ async function findStoredReplay(deps: DelegationDeps, threadId: string, toolCall
 
 function refused(threadId: string, error: string): StartOutcome {
   return { kind: 'refused', threadId, error };
-}
-
-export function failedResult(agent: string, threadId: string, error: string): RunResult {
-  return { agent, runId: '', threadId, status: 'error', output: '', error, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, durationMs: 0 };
 }

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { errorText } from '../../shared/errorText';
 import { defineTool, type AnyToolSpec } from '../tools/toolSpec';
 import { resolveAgents } from './agentNames';
 import { withContext } from './delegateTask';
+import type { DelegationDeps } from './delegationTypes';
 import { announcementText, resultForModel } from './modelResult';
 import type { ChildRecord, RunHandle } from './runHandle';
-import { startChild, type DelegationDeps } from './startChild';
+import { startChild } from './startChild';
+import { waitForRuns } from './waitForRuns';
 
 /**
  * The background tools: start a subagent and go on working; look at it, wait for it, or cancel it.
@@ -58,7 +61,7 @@ function startTool(deps: DelegationDeps): AnyToolSpec {
         case 'existing':
           return { status: 'existing', runId: outcome.runId, threadId: outcome.threadId };
         case 'started':
-          announceWhenDone(deps.caller, outcome.record);
+          announceWhenDone(deps, outcome.record);
           return { status: 'started', runId: outcome.record.handle.runId, threadId: outcome.record.handle.threadId };
       }
     },
@@ -72,11 +75,12 @@ function statusTool(deps: DelegationDeps): AnyToolSpec {
     capabilities: ['delegate'],
     inputSchema: runInput,
     execute: async ({ runId }) => {
-      const record = owned(deps.caller, runId);
+      const record = deps.caller.child(runId);
       if (!record) return notOwned(deps.caller, runId);
-      if (!record.result) return { runId, agent: record.handle.agent, status: 'running', progress: record.handle.progress.slice(-3) };
-      markDelivered(deps.caller, record);
-      return { ...resultForModel(record.result), progress: record.handle.progress.slice(-3) };
+      const { result, progress } = record.handle;
+      if (!result) return { runId, agent: record.handle.agent, status: 'running', progress: [...progress] };
+      deps.caller.delivered(record);
+      return { ...resultForModel(result), progress: [...progress] };
     },
   });
 }
@@ -92,20 +96,22 @@ function awaitTool(deps: DelegationDeps): AnyToolSpec {
     execute: async ({ runIds, timeoutMs }, { signal }) => {
       const records: ChildRecord[] = [];
       for (const id of runIds) {
-        const record = owned(deps.caller, id);
+        const record = deps.caller.child(id);
         if (!record) return notOwned(deps.caller, id);
         records.push(record);
       }
+      // While it waits, this call returns the results itself: no announcement says them again.
       for (const r of records) r.awaited++;
       try {
-        await waitAll(records, timeoutMs, signal);
+        await waitForRuns(records.map((r) => r.handle), timeoutMs, signal);
       } finally {
         for (const r of records) r.awaited--;
       }
       return records.map((r) => {
-        if (!r.result) return { runId: r.handle.runId, agent: r.handle.agent, threadId: r.handle.threadId, status: 'running', timedOut: true, progress: r.handle.progress.slice(-3) };
-        markDelivered(deps.caller, r);
-        return resultForModel(r.result);
+        const { handle } = r;
+        if (!handle.result) return { runId: handle.runId, agent: handle.agent, threadId: handle.threadId, status: 'running', timedOut: true, progress: [...handle.progress] };
+        deps.caller.delivered(r);
+        return resultForModel(handle.result);
       });
     },
   });
@@ -118,55 +124,24 @@ function cancelTool(deps: DelegationDeps): AnyToolSpec {
     capabilities: ['delegate'],
     inputSchema: runInput,
     execute: async ({ runId }) => {
-      const record = owned(deps.caller, runId);
+      const record = deps.caller.child(runId);
       if (!record) return notOwned(deps.caller, runId);
-      record.handle.controller.abort(new Error('cancelled'));
+      record.handle.cancel();
       const result = await record.handle.done;
-      markDelivered(deps.caller, record);
+      deps.caller.delivered(record);
       return { runId, agent: result.agent, status: result.status };
     },
   });
 }
 
 /** When a background child ends and nobody has taken its result, the parent gets a message. */
-function announceWhenDone(parent: RunHandle, record: ChildRecord): void {
-  void record.handle.done.then((result) => {
-    if (record.delivered || record.awaited > 0) return;
-    const key = `${result.threadId}:${result.runId}`;
-    if (parent.announced.has(key)) return;
-    parent.announced.add(key);
-    record.delivered = true;
-    parent.mailbox.push({ key, text: announcementText(result) });
-  });
-}
-
-function markDelivered(parent: RunHandle, record: ChildRecord): void {
-  record.delivered = true;
-  // Seen through a tool: its announcement, if one is waiting, would say it twice.
-  const key = `${record.handle.threadId}:${record.handle.runId}`;
-  parent.announced.add(key);
-  parent.mailbox = parent.mailbox.filter((a) => a.key !== key);
-}
-
-function owned(caller: RunHandle, runId: string): ChildRecord | undefined {
-  return caller.children.get(runId);
+function announceWhenDone(deps: DelegationDeps, record: ChildRecord): void {
+  record.handle.done
+    .then((result) => deps.caller.announce(record, announcementText(result)))
+    .catch((error: unknown) => deps.session.logger.error(`Could not announce the end of a "${record.handle.agent}" run: ${errorText(error)}`));
 }
 
 function notOwned(caller: RunHandle, runId: string): { error: string } {
-  const mine = [...caller.children.keys()];
+  const mine = caller.allChildren().map((c) => c.handle.runId);
   return { error: `Run ${runId} was not started by this run, so it cannot be reached from here. Runs you started: ${mine.join(', ') || '(none)'}.` };
-}
-
-function waitAll(records: readonly ChildRecord[], timeoutMs: number | undefined, signal: AbortSignal): Promise<void> {
-  const all = Promise.all(records.map((r) => r.handle.done)).then(() => undefined);
-  return new Promise<void>((resolve) => {
-    const timer = timeoutMs === undefined ? undefined : setTimeout(resolve, timeoutMs);
-    const onAbort = () => resolve();
-    signal.addEventListener('abort', onAbort, { once: true });
-    void all.then(() => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    });
-  });
 }

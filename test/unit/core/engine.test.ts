@@ -1,8 +1,28 @@
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { EngineRequestError } from '../../../src/core/engine';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EngineRequestError, type SendResult } from '../../../src/core/engine';
+import { createModelResolver } from '../../../src/core/models/createModelResolver';
+import { nodeWorkspace } from '../../../src/core/nodeAdapters/nodeWorkspace';
+import type { Workspace } from '../../../src/core/ports';
+import { newThreadId } from '../../../src/core/threads/newThreadId';
+import type { RunEvent, UnsequencedRunEvent } from '../../../src/shared/events';
+import { MemoryThreadStore } from '../../../src/core/threads/memoryThreadStore';
 import { agent, makeEngine } from './engineHarness';
+
+/** A store that refuses the events `fails` picks, as a full disk or a deleted thread would. */
+class FailingStore extends MemoryThreadStore {
+  constructor(private readonly fails: (event: UnsequencedRunEvent) => boolean) {
+    super();
+  }
+  override append(event: UnsequencedRunEvent): RunEvent {
+    if (this.fails(event)) throw new Error('ENOSPC: disk full');
+    return super.append(event);
+  }
+}
 
 /** A mock model that records each call's prompt and answers with a tool call or text. */
 function recordingModel(prompts: LanguageModelV4CallOptions['prompt'][], reply: (call: number) => LanguageModelV4StreamPart[]) {
@@ -53,11 +73,29 @@ describe('Engine', () => {
     expect((await h.store.get(threadId))!.events).toHaveLength(h.events.length);
   });
 
-  it('ends with a clear error when no model is configured', async () => {
+  it('refuses a request when no model is configured, and leaves no empty thread behind', async () => {
     const h = makeEngine({ agents: {} }, { settings: { model: '' } });
-    const finished = await (await h.engine.send({ prompt: 'hello' })).done;
-    expect(finished.status).toBe('error');
-    expect(finished.error).toMatch(/No model is configured\. Set "subagents\.model"/);
+    const refused = h.engine.send({ prompt: 'hello' });
+    await expect(refused).rejects.toThrow(EngineRequestError);
+    await expect(refused).rejects.toThrow(/No model is configured\. Set "subagents\.model"/);
+    expect(await h.store.list()).toEqual([]);
+    expect(h.events).toEqual([]);
+  });
+
+  it('refuses a request whose model cannot be made (a broken script), and leaves no empty thread behind', async () => {
+    const h = makeEngine(
+      { agents: {} },
+      {
+        createModelResolver: () =>
+          createModelResolver({ workspaceRoot: '/', apiKey: () => undefined, specs: ['scripted:/no/such/script.json'] }),
+      },
+    );
+    const threadId = newThreadId();
+    const refused = h.engine.send({ threadId, prompt: 'hello' });
+    await expect(refused).rejects.toThrow(EngineRequestError);
+    await expect(refused).rejects.toThrow(/script\.json/);
+    expect(await h.store.list()).toEqual([]);
+    expect(h.engine.isBusy(threadId)).toBe(false);
   });
 
   it('refuses an empty prompt and an unknown top agent with a message', async () => {
@@ -163,11 +201,89 @@ describe('Engine', () => {
     expect(h.runs().map((r) => r.agent)).toEqual(['supervisor', 'supervisor', 'late']);
   });
 
-  it('refuses a second message while the thread is working', async () => {
+  it('refuses a second message while the thread is working, naming no internal id', async () => {
     const h = makeEngine({ agents: { supervisor: [{ delayMs: 30_000, text: 'slow' }] } });
-    const { threadId, done } = await h.engine.send({ prompt: 'one' });
-    await expect(h.engine.send({ threadId, prompt: 'two' })).rejects.toThrow(/still working/);
+    const { threadId, runId, done } = await h.engine.send({ prompt: 'one' });
+    const refusal = await h.engine.send({ threadId, prompt: 'two' }).catch((error: unknown) => error as Error);
+    expect(refusal).toBeInstanceOf(EngineRequestError);
+    expect((refusal as Error).message).toMatch(/still working/);
+    expect((refusal as Error).message).not.toContain(runId);
+    expect((refusal as Error).message).not.toContain(threadId);
     h.engine.cancel(threadId);
     expect((await done).status).toBe('cancelled');
+  });
+
+  it('starts one supervisor run for two sends on one thread in the same tick', async () => {
+    const h = makeEngine({ agents: { supervisor: [{ text: 'first' }, { text: 'second' }] } });
+    const threadId = newThreadId();
+    const [one, two] = await Promise.allSettled([h.engine.send({ threadId, prompt: 'one' }), h.engine.send({ threadId, prompt: 'two' })]);
+    expect(one.status).toBe('fulfilled');
+    expect(two.status).toBe('rejected');
+    const refusal = (two as PromiseRejectedResult).reason as Error;
+    expect(refusal).toBeInstanceOf(EngineRequestError);
+    expect(refusal.message).toMatch(/still working/);
+    expect(refusal.message).not.toMatch(/r_[0-9a-f]{8}|t_/);
+    // The thread counts as busy from the moment the first send accepted it.
+    expect(h.engine.isBusy(threadId)).toBe(true);
+    await (one as PromiseFulfilledResult<SendResult>).value.done;
+    await h.engine.whenQuiet(threadId);
+    expect(h.events.filter((e) => e.kind === 'run.started')).toHaveLength(1);
+    expect(h.engine.isBusy(threadId)).toBe(false);
+  });
+
+  it('ends a run whose run.finished cannot be written: the thread is not left busy and whenQuiet returns', async () => {
+    const store = new FailingStore((e) => e.kind === 'run.finished');
+    const h = makeEngine({ agents: { supervisor: [{ text: 'answer' }] } }, { store });
+    const { threadId, done } = await h.engine.send({ prompt: 'hello' });
+    const failure = await done.then(() => undefined, (error: unknown) => error as Error);
+    expect(h.engine.isBusy(threadId)).toBe(false);
+    await h.engine.whenQuiet(threadId);
+    expect(failure?.message).toMatch(/could not be written.*disk full/);
+  });
+
+  it('stops a run whose thread cannot be written any more, and its parent goes on', async () => {
+    // The child's thread fails from its first text on (deleted, or the disk is full).
+    const store = new FailingStore((e) => e.kind === 'text.delta' && e.threadId !== rootThread);
+    let rootThread = '';
+    const h = makeEngine(
+      { agents: { supervisor: [delegateTo('a'), { text: 'went on' }], a: [{ text: 'never stored' }, { text: 'nor this' }] } },
+      { agents: { a: agent('a') }, store },
+    );
+    const sent = await h.engine.send({ prompt: 'go' });
+    rootThread = sent.threadId;
+    const finished = await sent.done;
+    await h.engine.whenQuiet(sent.threadId);
+    expect(finished).toMatchObject({ status: 'ok', output: 'went on' });
+    const [result] = h.events.flatMap((e) => (e.kind === 'tool.finished' && e.tool === 'delegate_task' ? (e.output as { status: string; error: string }[]) : []));
+    expect(result).toMatchObject({ status: 'error', error: expect.stringMatching(/could not be written.*disk full/) });
+    expect(h.engine.isBusy(sent.threadId)).toBe(false);
+  });
+
+  it('closes every tool call a stopped run left open, with an error, before its run.finished', async () => {
+    let reading: () => void = () => {};
+    const started = new Promise<void>((resolve) => (reading = resolve));
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'subagents-stop-')));
+    await writeFile(join(dir, 'big.txt'), 'x\n');
+    const stuck: Workspace = {
+      ...nodeWorkspace({ root: dir }),
+      // A host read that never answers and does not listen to the signal.
+      readFile: () => {
+        reading();
+        return new Promise<string>(() => {});
+      },
+    };
+    const h = makeEngine({ agents: { supervisor: [{ toolCalls: [{ tool: 'read_file', input: { path: 'big.txt' } }] }, { text: 'never' }] } }, { workspace: stuck });
+    const { threadId, done } = await h.engine.send({ prompt: 'read it' });
+    await started;
+    h.engine.cancel(threadId);
+    const finished = await done;
+    expect(finished.status).toBe('cancelled');
+    const call = h.events.find((e) => e.kind === 'tool.started')!;
+    const closed = h.events.findIndex((e) => e.kind === 'tool.finished' && e.toolCallId === (call as { toolCallId: string }).toolCallId);
+    expect(closed).toBeGreaterThan(-1);
+    expect(h.events[closed]).toMatchObject({ isError: true, output: expect.stringMatching(/cancelled/) });
+    expect(closed).toBeLessThan(h.events.indexOf(finished));
+    expect(h.tree().runs[finished.runId]!.toolCalls.every((t) => t.state !== 'running')).toBe(true);
+    await rm(dir, { recursive: true, force: true });
   });
 });

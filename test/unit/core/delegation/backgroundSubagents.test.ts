@@ -61,6 +61,31 @@ describe('background subagents', () => {
     expect(h.calls).toHaveLength(4);
   });
 
+  it('polls with subagent_await 20 times in a row without piling up abort listeners', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => void warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const h = withSupervisor({ agents: { a: [{ delayMs: 60_000, text: 'never' }] } }, ({ call, lastToolOutput }) => {
+        if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow', agent: 'a' } }] };
+        if (call === 1) runId = (lastToolOutput() as { runId: string }).runId;
+        if (call <= 20) return { toolCalls: [{ tool: 'subagent_await', input: { runIds: [runId], timeoutMs: 1 } }] };
+        if (call === 21) return { toolCalls: [{ tool: 'subagent_cancel', input: { runId } }] };
+        return { text: 'gave up' };
+      });
+      let runId = '';
+      const { threadId, done } = await h.engine.send({ prompt: 'go' });
+      expect((await done).output).toBe('gave up');
+      await h.engine.whenQuiet(threadId);
+      const polls = toolOutputs(h.events, 'subagent_await') as { timedOut: boolean }[][];
+      expect(polls).toHaveLength(20);
+      expect(polls.every((p) => p[0]!.timedOut)).toBe(true);
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('status shows the last progress items and the output; await returns the result instead of an announcement', async () => {
     const h = withSupervisor(
       { agents: { a: [{ toolCalls: [{ tool: 'nope', input: {} }] }, { text: 'child done' }] } },

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { agent, makeEngine } from '../engineHarness';
 import type { RunEventOf } from '../../../../src/shared/events';
-import type { RunResult } from '../../../../src/core/delegation/runHandle';
+import type { RunResult } from '../../../../src/core/delegation/runResult';
+import { programmedModel } from '../programmedModel';
+import { WorkProbe } from '../workProbe';
 
 const twoAgents = { a: agent('does a things'), b: agent('does b things') };
 
@@ -52,22 +54,38 @@ describe('delegate_task', () => {
     expect(children.every((c) => c.threadId !== threadId)).toBe(true);
   });
 
-  it('bounds parallel children by maxConcurrency', async () => {
+  it('bounds the children working at once by maxConcurrency across delegate_task calls, not per call', async () => {
+    const probe = new WorkProbe();
     const h = makeEngine(
+      { agents: {} },
       {
-        agents: {
-          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a', 'b'] } }] }, { text: 'ok' }],
-          a: [{ delayMs: 50, text: 'A' }],
-          b: [{ text: 'B' }],
-        },
+        agents: { ...twoAgents, c: agent('does c things'), d: agent('does d things') },
+        settings: { maxConcurrency: 2 },
+        model: (c) =>
+          c.agent === 'supervisor'
+            ? programmedModel(({ call }) =>
+                call === 0
+                  ? {
+                      toolCalls: [
+                        { tool: 'delegate_task', input: { task: 't', agents: ['a', 'b'] } },
+                        { tool: 'delegate_task', input: { task: 't', agents: ['c', 'd'] } },
+                      ],
+                    }
+                  : { text: 'ok' },
+              )
+            : probe.model(c.agent, programmedModel(() => ({ delayMs: 10, text: c.agent.toUpperCase() }))),
       },
-      { agents: twoAgents, settings: { maxConcurrency: 1 } },
     );
-    const { done } = await h.engine.send({ prompt: 'go' });
-    await done;
-    // One slot: b cannot start before a has finished.
-    const kinds = h.events.filter((e) => e.kind === 'run.started' || e.kind === 'run.finished').map((e) => `${e.kind}:${h.tree().runs[e.runId]!.agent}`);
-    expect(kinds).toEqual(['run.started:supervisor', 'run.started:a', 'run.finished:a', 'run.started:b', 'run.finished:b', 'run.finished:supervisor']);
+    expect((await (await h.engine.send({ prompt: 'go' })).done).status).toBe('ok');
+    const results = h.events.flatMap((e) => (e.kind === 'tool.finished' && e.tool === 'delegate_task' ? (e.output as RunResult[]) : []));
+    expect(results.map((r) => [r.agent, r.status, r.output])).toEqual([
+      ['a', 'ok', 'A'],
+      ['b', 'ok', 'B'],
+      ['c', 'ok', 'C'],
+      ['d', 'ok', 'D'],
+    ]);
+    // Four children in two calls, two slots: never more than two at once, and both were used.
+    expect(probe.max).toBe(2);
   });
 
   it('reports a failing child in its own slot while the others succeed', async () => {
@@ -105,6 +123,27 @@ describe('delegate_task', () => {
     expect(results.map((r) => r.agent)).toEqual(['a', 'b']);
     const warning = h.events.find((e) => e.kind === 'warning');
     expect(warning && warning.kind === 'warning' && warning.message).toContain('"nobody"');
+  });
+
+  it('names a profile that failed validation as invalid, with its problem, never as unknown', async () => {
+    const h = makeEngine(
+      {
+        agents: {
+          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['reviewer', 'a'] } }] }, { text: 'ok' }],
+          a: [{ text: 'A' }],
+        },
+      },
+      {
+        agents: twoAgents,
+        problems: [{ source: '.vscode/settings.json', name: 'reviewer', field: 'description', message: 'must say what this agent is for' }],
+      },
+    );
+    await (await h.engine.send({ prompt: 'go' })).done;
+    const warning = h.events.find((e) => e.kind === 'warning');
+    const message = warning && warning.kind === 'warning' ? warning.message : '';
+    expect(message).toMatch(/"reviewer".*invalid.*\.vscode\/settings\.json.*description.*must say what this agent is for/);
+    expect(message).not.toMatch(/unknown/i);
+    expect((delegateOutput(h.events) as RunResult[]).map((r) => r.agent)).toEqual(['a']);
   });
 
   it.each([

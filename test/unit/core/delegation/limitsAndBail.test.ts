@@ -51,24 +51,44 @@ describe('bail, limits and long output', () => {
     expect(r).toMatchObject({ status: 'timeout', error: expect.stringMatching(/Timed out after 50 ms \(the "slow" profile's timeoutMs\)/) });
   });
 
-  it('maxSteps bounds the model calls of a run', async () => {
+  it('a run that uses all its maxSteps ends as max_steps with its partial output', async () => {
     let calls = 0;
-    const looping = programmedModel(() => {
+    const looping = programmedModel(({ call }) => {
       calls++;
-      return { toolCalls: [{ tool: 'missing_tool', input: {} }] };
+      return { text: `step ${call + 1}.`, toolCalls: [{ tool: 'missing_tool', input: {} }] };
     });
     const h = makeEngine({ agents: {} }, { agents: { looper: agent('loops', { maxSteps: 3 }) }, model: () => looping });
     const finished = await (await h.engine.send({ prompt: 'go', agent: 'looper' })).done;
-    expect(finished.status).toBe('ok');
     expect(calls).toBe(3);
+    expect(finished).toMatchObject({ status: 'max_steps', output: 'step 1.\n\nstep 2.\n\nstep 3.' });
+    expect(finished.error).toMatch(/all 3 steps.*maxSteps/);
+  });
+
+  it("a child that runs out of steps reports max_steps to its parent, with what it had", async () => {
+    const h = makeEngine(
+      { agents: { supervisor: [delegate(['looper']), { text: 'noted' }] } },
+      {
+        agents: { looper: agent('loops', { maxSteps: 2 }) },
+        model: (c) => (c.agent === 'looper' ? programmedModel(() => ({ text: 'still going', toolCalls: [{ tool: 'missing_tool', input: {} }] })) : undefined),
+      },
+    );
+    const finished = await (await h.engine.send({ prompt: 'go' })).done;
+    expect(finished.status).toBe('ok');
+    const [results] = toolOutputs(h.events, 'delegate_task') as { status: string; output: string }[][];
+    expect(results![0]).toMatchObject({ status: 'max_steps', output: 'still going\n\nstill going' });
+    expect(h.runs().map((r) => r.state)).toEqual(['ok', 'max_steps']);
   });
 
   it('with maxDepth 2 a child may delegate, but never to an agent already on its path', async () => {
     const programs: Record<string, (ctx: ProgramContext) => ReturnType<Parameters<typeof programmedModel>[0]>> = {
       supervisor: ({ call }) => (call === 0 ? delegate(['a']) : { text: 'top done' }),
       a: ({ call }) => (call === 0 ? delegate(['supervisor', 'a', 'b']) : { text: 'a done' }),
-      b: () => ({ text: 'b done' }),
+      b: (ctx) => {
+        offeredToB.push(...(ctx.options.tools ?? []).map((t) => t.name));
+        return { text: 'b done' };
+      },
     };
+    const offeredToB: string[] = [];
     const h = makeEngine(
       { agents: {} },
       { agents: { a: agent('a'), b: agent('b') }, settings: { maxDepth: 2 }, model: (c) => programmedModel(programs[c.agent]!) },
@@ -81,7 +101,9 @@ describe('bail, limits and long output', () => {
     ]);
     const warning = h.events.find((e): e is RunEventOf<'warning'> => e.kind === 'warning');
     expect(warning?.message).toMatch(/Skipped "supervisor", "a": already working on this task further up \(supervisor > a\)/);
-    // b, at the depth limit, had no delegation tool.
+    // b, at the depth limit, was offered tools, but none to delegate with.
+    expect(offeredToB).toContain('read_file');
+    expect(offeredToB.filter((t) => t === 'delegate_task' || t.startsWith('subagent_'))).toEqual([]);
   });
 
   it('continues a child thread with its history, and refuses another agent with how to start afresh', async () => {

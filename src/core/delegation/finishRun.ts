@@ -1,0 +1,77 @@
+import type { RunStatus } from '../../shared/events';
+import { addUsage } from '../../shared/usage';
+import type { RunSlot } from './workLimiter';
+import type { RunEmitter } from './runEmitter';
+import type { RunHandle } from './runHandle';
+import type { RunResult } from './runResult';
+import type { RunEnding } from './runTurns';
+import type { Session } from './session';
+
+export interface RunEnd {
+  session: Session;
+  run: RunHandle;
+  emitter: RunEmitter;
+  slot: RunSlot | undefined;
+  startedAt: number;
+  /** Undoes what tied the run to the world while it worked (its parent's abort listener). */
+  detach: () => void;
+}
+
+/**
+ * Ends a run once: after every child it started has settled, its open tool calls are closed,
+ * `run.finished` is written, and then, whatever writing did, the run lets go of its place,
+ * leaves the registry and settles its `done`. A store that fails cannot leave a thread busy.
+ */
+export async function finishRun(end: RunEnd, ending: RunEnding): Promise<void> {
+  const { session, run, emitter } = end;
+  // Children settle first: a parent never reports before the runs it is responsible for.
+  await Promise.allSettled(run.allChildren().map((c) => c.handle.done));
+  let result = resultOf(end, ending);
+  try {
+    emitter.closeOpenToolCalls(unfinishedCall(ending.status));
+    const { agent: _agent, runId: _runId, threadId: _threadId, ...fields } = result;
+    const written = emitter.finish({ kind: 'run.finished', ...fields });
+    if (!written) {
+      const why = `The run's end could not be written to its thread (${emitter.writeFailure ?? 'the store refused it'}).`;
+      result = { ...result, status: 'error', error: result.error ? `${result.error} ${why}` : why };
+    }
+  } finally {
+    emitter.close();
+    end.slot?.close();
+    end.detach();
+    session.registry.remove(run);
+    run.finish(result);
+  }
+}
+
+function resultOf(end: RunEnd, ending: RunEnding): RunResult {
+  const { run } = end;
+  const durationMs = Math.max(0, end.session.clock.now() - end.startedAt);
+  // Tokens of the whole subtree: this run's own plus every child's total.
+  let totalUsage = ending.usage;
+  for (const c of run.allChildren()) if (c.handle.result) totalUsage = addUsage(totalUsage, c.handle.result.totalUsage ?? c.handle.result.usage);
+  return {
+    agent: run.agent,
+    runId: run.runId,
+    threadId: run.threadId,
+    status: ending.status,
+    output: ending.output,
+    ...(ending.error === undefined ? {} : { error: ending.error }),
+    ...(ending.bailed ? { bailed: true } : {}),
+    usage: ending.usage,
+    totalUsage,
+    durationMs,
+  };
+}
+
+/** What a tool call still open at the run's end is told. */
+function unfinishedCall(status: RunStatus): string {
+  switch (status) {
+    case 'cancelled':
+      return 'Not finished: the run was cancelled.';
+    case 'timeout':
+      return 'Not finished: the run timed out.';
+    default:
+      return `Not finished: the run ended (${status}) before this call returned.`;
+  }
+}

@@ -1,0 +1,95 @@
+import type { RunEvent, RunEventOf, UnsequencedRunEvent } from '../../shared/events';
+import { errorText } from '../../shared/errorText';
+import type { EmitRunEvent, RunEventBody } from '../agent/runEvents';
+import type { RunHandle } from './runHandle';
+import type { Session } from './session';
+
+/**
+ * Writes one run's events: stamps them with the run's identity and the time, appends them to the
+ * store, hands them to the engine's listeners, and keeps what the run's end needs to know: its
+ * tool calls still open, and whether the store stopped taking its events.
+ */
+export class RunEmitter {
+  /** For the agent loop and the tools: events after run.finished are dropped. */
+  readonly emit: EmitRunEvent = (body) => void this.write(body);
+  private closed = false;
+  private failure: string | undefined;
+  private readonly openCalls = new Map<string, string>();
+
+  constructor(
+    private readonly session: Session,
+    private readonly run: RunHandle,
+  ) {}
+
+  /** Why the store refused this run's events, once it has; the run is stopped then. */
+  get writeFailure(): string | undefined {
+    return this.failure;
+  }
+
+  /**
+   * Every tool call that started and did not finish gets a `tool.finished` with an error, so
+   * nothing of a run that ended keeps spinning (a tool that ignored the abort may still be going).
+   */
+  closeOpenToolCalls(reason: string): void {
+    for (const [toolCallId, tool] of [...this.openCalls]) this.write({ kind: 'tool.finished', toolCallId, tool, output: reason, isError: true });
+  }
+
+  /** Writes run.finished, the run's last event; undefined when the store refused it. */
+  finish(body: Extract<RunEventBody, { kind: 'run.finished' }>): RunEventOf<'run.finished'> | undefined {
+    const written = this.write(body);
+    this.closed = true;
+    return written as RunEventOf<'run.finished'> | undefined;
+  }
+
+  /** Nothing more is written for this run (whatever happened to its run.finished). */
+  close(): void {
+    this.closed = true;
+  }
+
+  private write(body: RunEventBody): RunEvent | undefined {
+    if (this.closed) return undefined;
+    const { session, run } = this;
+    const event = { ...body, v: 1, threadId: run.threadId, runId: run.runId, ts: session.clock.now() } as UnsequencedRunEvent;
+    let stamped: RunEvent;
+    try {
+      stamped = session.store.append(event);
+    } catch (error) {
+      this.refused(error);
+      return undefined;
+    }
+    this.track(body);
+    session.publish(stamped);
+    return stamped;
+  }
+
+  /** The store took no more of this run (its thread was deleted, the disk is full): the run stops. */
+  private refused(error: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = errorText(error);
+    this.session.logger.error(`The thread of the "${this.run.agent}" run could not be written (${this.failure}); the run is stopped.`);
+    this.run.cancel(new Error('the thread could not be written'));
+  }
+
+  private track(body: RunEventBody): void {
+    if (body.kind === 'tool.started') this.openCalls.set(body.toolCallId, body.tool);
+    else if (body.kind === 'tool.finished') this.openCalls.delete(body.toolCallId);
+    const item = progressItem(body);
+    if (item) this.run.noteProgress(item);
+  }
+}
+
+/** A line for subagent_status: what the run did last. Text deltas are too fine to list. */
+function progressItem(body: RunEventBody): string | undefined {
+  switch (body.kind) {
+    case 'tool.started':
+      return `called ${body.tool}`;
+    case 'tool.finished':
+      return `${body.tool} ${body.isError ? 'failed' : 'returned'}`;
+    case 'warning':
+      return `warning: ${body.message}`;
+    case 'approval.requested':
+      return `waiting for approval of ${body.tool}`;
+    default:
+      return undefined;
+  }
+}

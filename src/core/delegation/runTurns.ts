@@ -1,0 +1,139 @@
+import type { ModelMessage } from 'ai';
+import type { RunStatus, Usage } from '../../shared/events';
+import { errorText } from '../../shared/errorText';
+import { ZERO_USAGE, addUsage } from '../../shared/usage';
+import { runAgent, type AgentRunOutcome } from '../agent/runAgent';
+import type { WorkSlot } from '../agent/workSlot';
+import { DEFAULT_MAX_STEPS, SUPERVISOR } from '../engineSettings';
+import type { Profile } from '../profiles/profile';
+import { runTools } from '../tools/runTools';
+import { delegateTaskTool } from './delegateTask';
+import type { DelegationDeps, Launch, LaunchRequest } from './delegationTypes';
+import type { RunEmitter } from './runEmitter';
+import type { RunHandle } from './runHandle';
+import type { Session } from './session';
+import { subagentTools } from './subagentTools';
+import { subagentPrompt, supervisorPrompt } from './supervisorPrompt';
+
+/** How a run's work came out, before its end is written. */
+export interface RunEnding {
+  status: RunStatus;
+  output: string;
+  usage: Usage;
+  error?: string;
+  bailed?: boolean;
+}
+
+export interface RunWork {
+  session: Session;
+  run: RunHandle;
+  request: LaunchRequest;
+  emitter: RunEmitter;
+  slot: WorkSlot;
+  launch: Launch;
+}
+
+export const NO_MODEL =
+  'No model is configured. Set "subagents.model" in your settings, for example "openai-compatible:http://localhost:11434/v1#llama3.1" ' +
+  'for a local Ollama, or "scripted:path/to/script.json" to play a script.';
+
+/**
+ * The work of one run: the agent loop on its task, then a new turn for each report of a background
+ * child its model has not seen, until nothing is pending. Never throws: a failure is an ending.
+ */
+export async function runTurns(work: RunWork): Promise<RunEnding> {
+  const { session, run, request, emitter } = work;
+  const { profile } = request;
+  if (!run.modelSpec) return { status: 'error', output: '', usage: ZERO_USAGE, error: NO_MODEL };
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  let output = '';
+  let usage = ZERO_USAGE;
+  try {
+    const model = session.resolver.resolve(run.modelSpec, { agent: profile.name, task: request.task });
+    const delegates = delegatesFor(session, run, profile);
+    const deps: DelegationDeps = { session, caller: run, delegates, emit: emitter.emit, launch: work.launch };
+    const delegation = delegates.length > 0 ? [delegateTaskTool(deps), ...subagentTools(deps)] : [];
+    const { tools, hidden } = runTools({ ...session, profile, depth: run.depth, emit: emitter.emit, delegation });
+    const instructions = profile.name === SUPERVISOR ? supervisorPrompt(delegates, session.settings.supervisor) : subagentPrompt(profile, delegates);
+    const maxSteps = profile.maxSteps ?? DEFAULT_MAX_STEPS;
+    if (profile.timeoutMs) {
+      timer = setTimeout(() => {
+        timedOut = true;
+        run.cancel(new Error('timeout'));
+      }, profile.timeoutMs);
+    }
+    const turn = (messages: ModelMessage[]): Promise<AgentRunOutcome> =>
+      runAgent({
+        model,
+        modelSpec: run.modelSpec,
+        instructions,
+        messages,
+        tools,
+        hiddenTools: hidden,
+        maxSteps,
+        signal: run.signal,
+        identity: { runId: run.runId, threadId: run.threadId },
+        emit: emitter.emit,
+        slot: work.slot,
+        takeArrivals: () => mailMessages(run),
+        shouldStop: () => run.bail !== undefined,
+      });
+    let outcome = await turn([...request.history, { role: 'user', content: request.prompt }]);
+    ({ output, usage } = outcome);
+    // Background children still working: wait, and give each report that was not seen a new turn.
+    while (outcome.status === 'ok' && !run.bail && !run.signal.aborted) {
+      if (!run.hasMail) {
+        const pending = run.pendingBackground();
+        if (pending.length === 0) break;
+        await Promise.race(pending.map((c) => c.done));
+        // A finished child's announcement is posted before this resumes; none means none is coming.
+        if (!run.hasMail && run.pendingBackground().every((c) => c.result)) break;
+        continue;
+      }
+      if (output) emitter.emit({ kind: 'text.delta', text: '\n\n' });
+      outcome = await turn([...outcome.messages, ...mailMessages(run)]);
+      output = output && outcome.output ? `${output}\n\n${outcome.output}` : output || outcome.output;
+      usage = addUsage(usage, outcome.usage);
+    }
+    if (outcome.status === 'aborted' || run.signal.aborted) return stopped(work, { output, usage, timedOut });
+    if (run.bail) return { status: 'ok', output: run.bail.output, usage, bailed: true };
+    if (outcome.status === 'max_steps') return { status: 'max_steps', output, usage, error: outOfSteps(profile, maxSteps) };
+    return { status: outcome.status, output, usage, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
+  } catch (error) {
+    // The model could not be made (a spec the resolver refuses), or a bug: the run ends, and says why.
+    if (run.signal.aborted) return stopped(work, { output, usage, timedOut });
+    return { status: 'error', output, usage, error: errorText(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The ending of a run that was stopped: by the store, its timeout, or a cancel. */
+function stopped(work: RunWork, so: { output: string; usage: Usage; timedOut: boolean }): RunEnding {
+  const { output, usage } = so;
+  const failure = work.emitter.writeFailure;
+  if (failure !== undefined) return { status: 'error', output, usage, error: `The run's thread could not be written (${failure}), so the run was stopped.` };
+  const { profile } = work.request;
+  if (so.timedOut) return { status: 'timeout', output, usage, error: `Timed out after ${profile.timeoutMs} ms (the "${profile.name}" profile's timeoutMs).` };
+  return { status: 'cancelled', output, usage };
+}
+
+function outOfSteps(profile: Profile, maxSteps: number): string {
+  const whose = profile.maxSteps === undefined ? 'the default maxSteps' : `the "${profile.name}" profile's maxSteps`;
+  return `Used all ${maxSteps} steps (${whose}) before finishing: the output is what it had by then.`;
+}
+
+/** The reports waiting for this run's model, as one user message each; the mailbox is emptied. */
+function mailMessages(run: RunHandle): ModelMessage[] {
+  return run.takeMail().map((a) => ({ role: 'user' as const, content: a.text }));
+}
+
+/** Whom this run may delegate to: none at the depth limit, never an agent already on its path. */
+function delegatesFor(session: Session, run: RunHandle, profile: Profile): Profile[] {
+  if (run.depth >= session.settings.maxDepth) return [];
+  const enabled = session.profiles.profiles;
+  const allow = profile.name === SUPERVISOR ? session.settings.supervisor.agents : profile.agents;
+  const candidates = allow?.length ? allow.flatMap((name) => enabled.get(name) ?? []) : [...enabled.values()];
+  return candidates.filter((p) => !run.agentPath.includes(p.name));
+}
