@@ -30,8 +30,8 @@ Options:
   -h, --help            Show this help
 
 Settings come from <workspace>/.vscode/settings.json (comments allowed): subagents.model,
-subagents.agents, subagents.maxDepth, subagents.maxConcurrency, subagents.supervisor and
-subagents.approval. Flags override them. API keys come from OPENAI_API_KEY, ANTHROPIC_API_KEY and
+subagents.agents, subagents.maxDepth, subagents.maxConcurrency, subagents.maxActiveChildren,
+subagents.supervisor and subagents.approval. Flags override them. API keys come from OPENAI_API_KEY, ANTHROPIC_API_KEY and
 SUBAGENTS_API_KEY (openai-compatible servers).
 
 Exit codes: 0 done, 1 the run failed, 2 bad usage or configuration, 130 interrupted (Ctrl+C).`;
