@@ -55,10 +55,13 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
     if (active) return { kind: 'busy', runId: active.runId, threadId };
   }
 
+  // Stopped (or ended) during the checks or while the thread loads: a child started then would
+  // outlive its parent's end.
+  const stopped = () => caller.signal.aborted || caller.result !== undefined;
+  if (stopped()) return refused(threadId, STOPPED);
   try {
     const loaded = await session.store.open({ id: threadId, title: titleOf(req.task), parentThreadId: caller.threadId, agent });
-    // Stopped (or ended) while the thread loaded: a child started now would outlive its parent's end.
-    if (caller.signal.aborted || caller.result) return refused(threadId, 'The run was stopped before the subagent could start.');
+    if (stopped()) return refused(threadId, STOPPED);
     const handle = deps.launch({
       threadId,
       rootThreadId: caller.rootThreadId,
@@ -104,6 +107,8 @@ async function findStoredReplay(deps: DelegationDeps, threadId: string, toolCall
   };
   return { kind: 'existing', runId: started.runId, threadId, result };
 }
+
+const STOPPED = 'The run was stopped before the subagent could start.';
 
 function refused(threadId: string, error: string): StartOutcome {
   return { kind: 'refused', threadId, error };
