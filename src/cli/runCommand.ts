@@ -119,7 +119,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     }
     const finished = await sent.done;
     await engine.whenQuiet(sent.threadId);
-    await store.flush();
+    await store.closeAll();
     const last = printer.lastTopFinish(sent.threadId) ?? finished;
     printer.summary(sent.threadId, last);
     if (interrupted) return EXIT.interrupted;

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
+import { ThreadBusyError } from '../core/threads/threadLeases';
 import { isThreadId } from '../core/threads/threadId';
 import type { LoadedThread } from '../core/threads/threadStore';
 import { EMPTY_TREE, foldRunEvents, walkRuns } from '../shared/runTree';
@@ -60,7 +61,14 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
     }
     case 'threads delete': {
       if (!isThreadId(cmd.id)) throw new UsageError(`"${cmd.id}" is not a thread id. See "subagents threads list".`);
-      const deleted = (await exists(cmd.storage)) && (await store.delete(cmd.id));
+      let deleted;
+      try {
+        deleted = (await exists(cmd.storage)) && (await store.delete(cmd.id));
+      } catch (error) {
+        // Working in a window or another `subagents run`: deleting it under them would lose their run.
+        if (error instanceof ThreadBusyError) throw new UsageError(`Thread "${cmd.id}" is working in another window or \`subagents run\`; wait for it to finish, then delete it.`);
+        throw error;
+      }
       if (!deleted) throw new UsageError(`There is no thread "${cmd.id}" in ${cmd.storage}. See "subagents threads list".`);
       if (cmd.json) write(JSON.stringify({ deleted: cmd.id }));
       else write(`Deleted thread ${cmd.id} and its child threads.`);

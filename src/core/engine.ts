@@ -12,7 +12,8 @@ import { silentLogger, systemClock, type Approver, type Clock, type Logger, type
 import type { Profile, ProfileSet } from './profiles/profile';
 import { newThreadId } from './threads/newThreadId';
 import { threadHistory } from './threads/threadHistory';
-import type { ThreadStore } from './threads/threadStore';
+import { ThreadBusyError } from './threads/threadLeases';
+import type { LoadedThread, ThreadStore } from './threads/threadStore';
 import { titleOf } from './threads/threadIndex';
 
 export type { EngineSettings } from './engineSettings';
@@ -92,8 +93,9 @@ export class Engine {
     const reservation = this.registry.reserve(threadId);
     try {
       const resolver = await this.resolver();
-      const loaded = await this.options.store.open({ id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name });
+      const loaded = await this.openThread({ id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name });
       if (loaded.meta.parentThreadId !== null) {
+        await this.options.store.close(threadId);
         throw new EngineRequestError("That conversation is a subagent's thread; open its top-level conversation to continue it.");
       }
       this.limiter.concurrency = settings.maxConcurrency;
@@ -124,6 +126,16 @@ export class Engine {
       return { threadId, runId: run.runId, done: this.finishedEvent(run) };
     } finally {
       reservation.release();
+    }
+  }
+
+  /** Opens the thread for this request's runs; another window working in it refuses the request. */
+  private async openThread(meta: Parameters<ThreadStore['open']>[0]): Promise<LoadedThread> {
+    try {
+      return await this.options.store.open(meta);
+    } catch (error) {
+      if (error instanceof ThreadBusyError) throw new EngineRequestError(error.message);
+      throw error;
     }
   }
 

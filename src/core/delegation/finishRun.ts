@@ -1,4 +1,5 @@
 import type { RunStatus } from '../../shared/events';
+import { errorText } from '../../shared/errorText';
 import { addUsage } from '../../shared/usage';
 import type { RunSlot } from './workLimiter';
 import type { RunEmitter } from './runEmitter';
@@ -39,6 +40,8 @@ export async function finishRun(end: RunEnd, ending: RunEnding): Promise<void> {
     emitter.close();
     end.slot?.close();
     end.detach();
+    // The run's open of its thread ends: the lease goes once no run of this process holds it.
+    session.store.close(run.threadId).catch((error: unknown) => session.logger.error(`Could not close thread ${run.threadId}: ${errorText(error)}`));
     session.registry.remove(run);
     run.finish(result);
   }

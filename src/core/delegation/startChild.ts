@@ -59,9 +59,14 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
   // outlive its parent's end.
   const stopped = () => caller.signal.aborted || caller.result !== undefined;
   if (stopped()) return refused(threadId, STOPPED);
+  let opened = false;
   try {
     const loaded = await session.store.open({ id: threadId, title: titleOf(req.task), parentThreadId: caller.threadId, agent });
-    if (stopped()) return refused(threadId, STOPPED);
+    opened = true;
+    if (stopped()) {
+      await session.store.close(threadId);
+      return refused(threadId, STOPPED);
+    }
     const handle = deps.launch({
       threadId,
       rootThreadId: caller.rootThreadId,
@@ -74,6 +79,7 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
     });
     return { kind: 'started', record: caller.addChild(handle, req.background) };
   } catch (error) {
+    if (opened) await session.store.close(threadId).catch(() => undefined);
     return refused(threadId, `Could not start the subagent: ${errorText(error)}`);
   }
 }

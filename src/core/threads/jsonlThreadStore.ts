@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
 import { silentLogger, systemClock } from '../ports';
@@ -7,8 +7,10 @@ import { closeInterruptedRuns } from './interruptedRuns';
 import { mergeByTime } from './mergeFamily';
 import { parseThreadFile } from './threadFile';
 import type { ParsedThreadFile } from './threadFile';
-import { assertThreadId, isThreadId } from './threadId';
-import { INDEX_FILE, metaFromEvents, readIndex, writeIndex } from './threadIndex';
+import { IndexFile } from './indexFile';
+import { assertThreadId } from './threadId';
+import { metaFromEvents } from './threadIndex';
+import { ThreadBusyError, ThreadLeases } from './threadLeases';
 import type { LoadedThread, ThreadMeta, ThreadStore } from './threadStore';
 
 export interface JsonlThreadStoreOptions {
@@ -16,12 +18,13 @@ export interface JsonlThreadStoreOptions {
   dir: string;
   /**
    * Close runs left open on disk (started, never finished) as `interrupted`, with a real
-   * run.finished event, when this process first loads their thread. Pass true only from the process
-   * that owns the directory (the extension host, `subagents run`): it assumes no other process is
-   * running those threads. Read-only tools (`subagents threads show`) leave it false. Lazy, per
-   * thread, so startup does not read every file.
+   * run.finished event, when this process loads their thread and no other process holds its
+   * lease (so the process that ran them is gone). Read-only tools (`subagents threads show`) leave
+   * it false. Lazy, per thread, so startup does not read every file.
    */
   recoverInterrupted?: boolean;
+  /** A lease not refreshed for this long belongs to a dead process and is broken (default 10 s). */
+  leaseStaleMs?: number;
   logger?: Logger;
   clock?: Clock;
   /** How long an `updatedAt` change waits before the index is rewritten (default 1000 ms); flush() writes it at once. */
@@ -49,25 +52,57 @@ export class JsonlThreadStore implements ThreadStore {
   private readonly adopting = new Map<string, Promise<LoadedThread>>();
   private readonly logger: Logger;
   private readonly clock: Clock;
-  private index: Promise<Map<string, ThreadMeta>> | undefined;
-  /** The loaded index, for synchronous use by append (a thread is adopted only after it loads). */
-  private indexNow: Map<string, ThreadMeta> | undefined;
-  private indexWrite: Promise<void> | null = null;
-  private indexDirty = false;
-  private indexStale = false;
-  private indexTimer: NodeJS.Timeout | undefined;
+  private readonly index: IndexFile;
+  private readonly leases: ThreadLeases;
+  /** Closes under way: flush() waits for them, so a quiet thread is free for other processes. */
+  private readonly closing = new Set<Promise<void>>();
 
   constructor(private readonly options: JsonlThreadStoreOptions) {
     this.logger = options.logger ?? silentLogger;
     this.clock = options.clock ?? systemClock;
+    this.index = new IndexFile({
+      dir: options.dir,
+      logger: this.logger,
+      clock: this.clock,
+      delayMs: options.indexDelayMs ?? 1000,
+      readThread: (id) => this.readFile(id),
+    });
+    this.leases = new ThreadLeases({ logger: this.logger, ...(options.leaseStaleMs === undefined ? {} : { staleMs: options.leaseStaleMs }) });
   }
 
+  /**
+   * Takes the thread's lease (ThreadBusyError when another process holds it) and makes this
+   * process its writer. Pair every open with a close.
+   */
   async open(meta: Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>): Promise<LoadedThread> {
     assertThreadId(meta.id);
-    await this.loadIndex();
-    const state = this.threads.get(meta.id);
-    if (state) return this.read(state);
-    return this.adopt(meta.id, meta);
+    await this.index.load();
+    await this.leases.acquire(meta.id, this.pathOf(meta.id));
+    try {
+      const state = this.threads.get(meta.id);
+      if (state) return await this.read(state);
+      return await this.adopt(meta.id, meta);
+    } catch (error) {
+      await this.leases.release(meta.id);
+      throw error;
+    }
+  }
+
+  /** Ends one open: the last one writes what is queued and gives the lease back. */
+  close(threadId: string): Promise<void> {
+    const closing = this.doClose(threadId).finally(() => this.closing.delete(closing));
+    this.closing.add(closing);
+    return closing;
+  }
+
+  private async doClose(threadId: string): Promise<void> {
+    const state = this.threads.get(threadId);
+    if (state && this.leases.uses(threadId) === 1) {
+      await this.flushThread(state).catch((error: unknown) => this.logger.error((error as Error).message));
+      // Opened again while the queue was written: that open keeps the state.
+      if (this.leases.uses(threadId) === 1) this.threads.delete(threadId);
+    }
+    await this.leases.release(threadId);
   }
 
   append(event: UnsequencedRunEvent): RunEvent {
@@ -78,31 +113,52 @@ export class JsonlThreadStore implements ThreadStore {
     stamped.seq = state.nextSeq++;
     state.queue.push(JSON.stringify(stamped));
     if (!state.writing) state.writing = this.drain(state);
-    this.touch(event.threadId, event.ts);
+    this.index.touch(event.threadId, event.ts);
     return stamped;
   }
 
   async flush(): Promise<void> {
+    await Promise.all([...this.closing]);
     await Promise.all([...this.threads.values()].map((s) => this.flushThread(s)));
-    if (this.indexStale) await this.saveIndex();
-    else if (this.indexWrite) await this.indexWrite;
+    await this.index.flush();
+  }
+
+  /** Writes everything and gives back every lease (shutdown). */
+  async closeAll(): Promise<void> {
+    await this.flush();
+    this.threads.clear();
+    await this.leases.releaseAll();
   }
 
   async get(threadId: string): Promise<LoadedThread | undefined> {
     assertThreadId(threadId);
-    const index = await this.loadIndex();
+    let index = await this.index.load();
     const state = this.threads.get(threadId);
     if (state) return this.read(state);
+    // Made by another process since this one loaded the index?
+    if (!index.has(threadId)) index = await this.index.refresh();
     if (!index.has(threadId)) return undefined;
-    if (this.options.recoverInterrupted) return this.adopt(threadId);
     const parsed = await this.readFile(threadId);
-    return { meta: { ...index.get(threadId)! }, events: parsed.events, warnings: parsed.warnings };
+    const loaded = { meta: { ...index.get(threadId)! }, events: parsed.events, warnings: parsed.warnings };
+    if (!this.options.recoverInterrupted || closeInterruptedRuns(parsed.events).length === 0) return loaded;
+    // Runs left open: closed as interrupted only when no other process holds the thread (it may be running them).
+    try {
+      await this.leases.acquire(threadId, this.pathOf(threadId));
+    } catch (error) {
+      if (error instanceof ThreadBusyError) return loaded;
+      throw error;
+    }
+    try {
+      return await this.adopt(threadId);
+    } finally {
+      await this.close(threadId);
+    }
   }
 
   async getFamily(threadId: string): Promise<LoadedThread | undefined> {
     const root = await this.get(threadId);
     if (!root) return undefined;
-    const ids = this.descendants(threadId, await this.loadIndex());
+    const ids = this.descendants(threadId, await this.index.load());
     const lists = [root.events];
     const warnings = [...root.warnings];
     for (const id of ids.slice(1)) {
@@ -115,29 +171,41 @@ export class JsonlThreadStore implements ThreadStore {
   }
 
   async list(): Promise<ThreadMeta[]> {
-    const index = await this.loadIndex();
+    const index = await this.index.refresh();
     return [...index.values()].map((m) => ({ ...m })).sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
+  /** Deletes the thread and its child threads (children first, so a crash leaves no orphan); ThreadBusyError while another process works in one. */
   async delete(threadId: string): Promise<boolean> {
     assertThreadId(threadId);
-    const index = await this.loadIndex();
+    const index = await this.index.refresh();
     if (!index.has(threadId)) return false;
-    for (const id of this.descendants(threadId, index)) {
-      const state = this.threads.get(id);
-      // Forget the thread first, so nothing new is queued, then let its writer finish.
-      this.threads.delete(id);
-      if (state?.writing) await state.writing;
-      await rm(this.pathOf(id), { force: true });
-      index.delete(id);
+    const family = this.descendants(threadId, index);
+    const leased: string[] = [];
+    try {
+      for (const id of family) {
+        await this.leases.acquire(id, this.pathOf(id));
+        leased.push(id);
+      }
+      for (const id of [...family].reverse()) {
+        const state = this.threads.get(id);
+        // Forget the thread first, so nothing new is queued, then let its writer finish.
+        this.threads.delete(id);
+        if (state?.writing) await state.writing;
+        await rm(this.pathOf(id), { force: true });
+        this.index.remove(id);
+      }
+      await this.index.save();
+    } finally {
+      // A deleted thread has no writer left in this process, whatever opens it had.
+      for (const id of leased) await this.leases.drop(id);
     }
-    await this.saveIndex();
     return true;
   }
 
-  /** Stops the index timer; call after a final flush() when the store is no longer used. */
+  /** Stops the index timer; call after a final flush() (or closeAll()) when the store is no longer used. */
   dispose(): void {
-    clearTimeout(this.indexTimer);
+    this.index.dispose();
   }
 
   private pathOf(id: string): string {
@@ -161,7 +229,7 @@ export class JsonlThreadStore implements ThreadStore {
   private async read(state: ThreadState): Promise<LoadedThread> {
     await this.flushThread(state);
     const parsed = await this.readFile(state.id);
-    const meta = (await this.loadIndex()).get(state.id)!;
+    const meta = (await this.index.load()).get(state.id)!;
     return { meta: { ...meta }, events: parsed.events, warnings: parsed.warnings };
   }
 
@@ -175,8 +243,9 @@ export class JsonlThreadStore implements ThreadStore {
     return pending;
   }
 
+  /** Only with the lease held: nobody else appends, so the tail can be repaired and seq continued. */
   private async doAdopt(id: string, given?: Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>): Promise<LoadedThread> {
-    const index = await this.loadIndex();
+    const index = await this.index.load();
     const path = this.pathOf(id);
     const parsed = await this.readFile(id);
     // The next append must start on a fresh line: cut a torn record off, or end a whole one.
@@ -193,10 +262,9 @@ export class JsonlThreadStore implements ThreadStore {
       meta = given && parsed.events.length === 0
         ? { id, title: given.title, parentThreadId: given.parentThreadId, agent: given.agent, createdAt: now, updatedAt: now }
         : metaFromEvents(id, parsed.events, now);
-      index.set(id, meta);
-      // Not awaited: a new thread must not cost an index rewrite on the delegation path. A crash
-      // before the write loses nothing: loading rebuilds entries for thread files the index lacks.
-      this.scheduleIndexWrite();
+      // Written soon, not awaited: a new thread must not cost an index rewrite on the delegation
+      // path. A crash before the write loses nothing: loading rebuilds entries the index lacks.
+      this.index.add(meta);
     }
     const events = parsed.events;
     const warnings = parsed.warnings;
@@ -241,83 +309,6 @@ export class JsonlThreadStore implements ThreadStore {
         const error = state.failure as Error;
         throw new Error(`Could not write thread ${state.id} to ${state.path}: ${error.message}. Check that the folder exists and is writable.`);
       }
-    }
-  }
-
-  /** Notes a newer `updatedAt`; the index is rewritten later (or on flush), not once per event. */
-  private touch(id: string, ts: number): void {
-    const meta = this.indexNow?.get(id);
-    if (!meta || ts <= meta.updatedAt) return;
-    meta.updatedAt = ts;
-    this.scheduleIndexWrite();
-  }
-
-  /** Writes the index soon (debounced); flush() writes it at once. */
-  private scheduleIndexWrite(): void {
-    this.indexStale = true;
-    if (this.indexTimer) return;
-    this.indexTimer = setTimeout(() => {
-      this.indexTimer = undefined;
-      if (this.indexStale) this.saveIndex().catch((e: unknown) => this.logger.error(`Could not write the thread index: ${(e as Error).message}`));
-    }, this.options.indexDelayMs ?? 1000);
-    this.indexTimer.unref();
-  }
-
-  private loadIndex(): Promise<Map<string, ThreadMeta>> {
-    this.index ??= this.doLoadIndex().then((index) => (this.indexNow = index));
-    return this.index;
-  }
-
-  private async doLoadIndex(): Promise<Map<string, ThreadMeta>> {
-    const dir = this.options.dir;
-    await mkdir(dir, { recursive: true });
-    const read = await readIndex(dir);
-    const files = new Set(
-      (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length)).filter(isThreadId),
-    );
-    const index = new Map<string, ThreadMeta>();
-    let changed = false;
-    if (typeof read === 'string') {
-      if (files.size > 0) this.logger.warn(`The thread index ${join(dir, INDEX_FILE)} cannot be used: ${read}. Rebuilding it from the thread files.`);
-      changed = files.size > 0;
-    } else {
-      for (const meta of read) {
-        if (files.has(meta.id)) index.set(meta.id, meta);
-        else changed = true; // its file is gone: the entry is stale
-      }
-    }
-    for (const id of files) {
-      if (index.has(id)) continue;
-      const parsed = await this.readFile(id);
-      index.set(id, metaFromEvents(id, parsed.events, this.clock.now()));
-      changed = true;
-    }
-    this.indexNow = index;
-    if (changed) {
-      this.indexDirty = true;
-      this.indexWrite = this.writeIndexLoop(index);
-      await this.indexWrite;
-    }
-    return index;
-  }
-
-  /** Writes the index; writes are serialized, and requests made during a write cause one more. */
-  private async saveIndex(): Promise<void> {
-    const index = await this.loadIndex();
-    this.indexDirty = true;
-    this.indexStale = false;
-    this.indexWrite ??= this.writeIndexLoop(index);
-    return this.indexWrite;
-  }
-
-  private async writeIndexLoop(index: Map<string, ThreadMeta>): Promise<void> {
-    try {
-      while (this.indexDirty) {
-        this.indexDirty = false;
-        await writeIndex(this.options.dir, index.values());
-      }
-    } finally {
-      this.indexWrite = null;
     }
   }
 

@@ -52,6 +52,9 @@ export class MemoryThreadStore implements ThreadStore {
     return stamped;
   }
 
+  /** One process, nobody to share with: there is no lease to give back. */
+  async close(): Promise<void> {}
+
   async flush(): Promise<void> {}
 
   async get(threadId: string): Promise<LoadedThread | undefined> {

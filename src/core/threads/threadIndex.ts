@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { RunEvent } from '../../shared/events';
@@ -38,6 +38,24 @@ export async function readIndex(dir: string): Promise<ThreadMeta[] | string> {
   const result = indexSchema.safeParse(value);
   if (!result.success) return `it has the wrong shape (${result.error.issues[0]?.message ?? 'unknown'})`;
   return result.data.threads;
+}
+
+/** The temp files of index writes that a process killed mid-write left behind (named after its pid). */
+export async function removeStaleIndexTemps(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = /^index\.json\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name)?.[1];
+    if (pid && !isAlive(Number(pid))) await rm(join(dir, name), { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Writes the index atomically: a temp file in the same directory, then a rename over the old one. */

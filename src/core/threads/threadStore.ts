@@ -25,8 +25,14 @@ export interface LoadedThread {
  * Reading tolerates a torn last line; runs left open by a crash are closed as `interrupted` on load.
  */
 export interface ThreadStore {
-  /** Creates the thread if it is new, else loads it. Must be called before appending to a thread. */
+  /**
+   * Creates the thread if it is new, else loads it, and makes this process its writer until the
+   * matching close(): another process's open rejects (ThreadBusyError) meanwhile. Must be called
+   * before appending to a thread.
+   */
   open(meta: Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>): Promise<LoadedThread>;
+  /** Ends one open(): when it was the last, what is queued is written and the thread is free for others. */
+  close(threadId: string): Promise<void>;
   /** Stamps the next seq of the event's thread and queues the line; returns the stamped event. */
   append(event: UnsequencedRunEvent): RunEvent;
   /** Resolves when everything appended so far is on disk. */

@@ -1,5 +1,5 @@
 import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
@@ -40,7 +40,7 @@ describe('JsonlThreadStore', () => {
     const b = store.append(delta('t1', 'r1', 101, 'hel'));
     const c = store.append(delta('t1', 'r1', 102, 'lo'));
     expect([a.seq, b.seq, c.seq]).toEqual([1, 2, 3]);
-    await store.flush();
+    await store.close('t1');
 
     const again = new JsonlThreadStore({ dir });
     const reloaded = await again.get('t1');
@@ -66,7 +66,7 @@ describe('JsonlThreadStore', () => {
     await store.open(top('t1'));
     store.append(started('t1', 'r1', 100));
     store.append(delta('t1', 'r1', 101, 'a'));
-    await store.flush();
+    await store.close('t1');
     await appendFile(join(dir, 't1.jsonl'), '{"v":1,"kind":"text.delta","threadId":"t1","ru');
 
     const reader = new JsonlThreadStore({ dir });
@@ -115,7 +115,8 @@ describe('JsonlThreadStore', () => {
     crashed.append(delta('t1', 'r1', 1250, 'answer'));
     crashed.append(started('t1', 'r2', 1300));
     crashed.append(finished('t1', 'r2', 1400));
-    await crashed.flush();
+    // Its process is gone: its lease with it (real processes killed mid-run: crashRecovery.test.ts).
+    await crashed.closeAll();
 
     const viewer = await new JsonlThreadStore({ dir }).get('t1');
     expect(viewer?.events.filter((e) => e.kind === 'run.finished')).toHaveLength(1);
@@ -128,7 +129,7 @@ describe('JsonlThreadStore', () => {
       usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, durationMs: 250,
     });
     expect(loaded.warnings.some((w) => w.includes('r1') && w.includes('interrupted'))).toBe(true);
-    await owner.flush();
+    await owner.close('t1');
     // It is a real event on disk, and a second recovery finds nothing left to close.
     const again = await new JsonlThreadStore({ dir, recoverInterrupted: true }).open(top('t1'));
     expect(again.events.filter((e) => e.kind === 'run.finished').map((e) => e.runId)).toEqual(['r2', 'r1']);
@@ -248,7 +249,8 @@ describe('JsonlThreadStore', () => {
     expect(await store.delete('p')).toBe(true);
     expect(await store.delete('p')).toBe(false);
     expect((await store.list()).map((t) => t.id)).toEqual(['keep']);
-    expect((await readdir(dir)).sort()).toEqual(['index.json', 'keep.jsonl']);
+    // keep is still open, so its lease (a lock folder) is there; the deleted threads leave nothing.
+    expect((await readdir(dir)).sort()).toEqual(['index.json', 'keep.jsonl', 'keep.jsonl.lock', `keep.jsonl.lock.owner-${encodeURIComponent(hostname())}@${process.pid}`]);
     expect(() => store.append(delta('c', 'rc', 2, 'x'))).toThrow(/open\(\) it first/);
     expect(await new JsonlThreadStore({ dir }).get('c')).toBeUndefined();
   });

@@ -1,0 +1,91 @@
+import { readdir, rm, rmdir, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { lock } from 'proper-lockfile';
+
+/** Held by a process that is (or may be) alive. */
+export class FileLockedError extends Error {
+  override readonly name = 'FileLockedError';
+}
+
+export interface FileLockOptions {
+  /** A lock not refreshed for this long is taken to belong to a dead process (at least 2 s). */
+  staleMs: number;
+  /** Try again for this long while a live process holds it (default: do not wait). */
+  waitMs?: number;
+  /** The lock could not be kept fresh (the disk went away, the machine slept past the stale time). */
+  onCompromised: (error: Error) => void;
+}
+
+/**
+ * A lock between processes on one file: proper-lockfile's lock folder (atomic mkdir, refreshed
+ * while held, broken when stale), plus a note of who holds or wants it, so the lock of a process of
+ * this machine that has ended (a crashed window, a killed CLI) is broken at once instead of after
+ * the stale time. Returns the release.
+ */
+export async function takeFileLock(path: string, options: FileLockOptions): Promise<() => Promise<void>> {
+  // Said before the lock is tried, so the lock is never held without a word of whose it is.
+  const owner = ownerFile(path, process.pid);
+  // Empty: all it says is in its name, so a write cut short by a kill cannot garble it.
+  await writeFile(owner, '');
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const unlock = await lock(path, { realpath: false, stale: Math.max(2000, options.staleMs), onCompromised: options.onCompromised });
+        return async () => {
+          await unlock();
+          await rm(owner, { force: true });
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      }
+      if (await breakIfOwnersDied(path)) continue;
+      if (Date.now() >= deadline) throw new FileLockedError(`${path} is locked by another process.`);
+      await delay(Math.min(50, 2 + attempt * 2));
+    }
+  } catch (error) {
+    await rm(owner, { force: true });
+    throw error;
+  }
+}
+
+/** Beside the lock folder (proper-lockfile removes it with rmdir, so it must stay empty); names the host and the pid. */
+function ownerFile(path: string, pid: number): string {
+  return `${ownerPrefix(path)}${encodeURIComponent(hostname())}@${pid}`;
+}
+
+function ownerPrefix(path: string): string {
+  return `${path}.lock.owner-`;
+}
+
+/**
+ * Removes a lock when every other process that said it holds or wants it is a process of this
+ * machine that has ended. A live one anywhere (or one on another machine) keeps it; a dead process
+ * that left no word is waited out by the stale time.
+ */
+async function breakIfOwnersDied(path: string): Promise<boolean> {
+  const folder = dirname(path);
+  const prefix = basename(ownerPrefix(path));
+  const mine = basename(ownerFile(path, process.pid));
+  const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.startsWith(prefix) && n !== mine);
+  if (names.length === 0) return false;
+  const here = encodeURIComponent(hostname());
+  for (const name of names) {
+    const [host, pid] = name.slice(prefix.length).split('@');
+    if (host !== here || !pid || !/^\d+$/.test(pid) || isAlive(Number(pid))) return false;
+  }
+  for (const name of names) await rm(join(folder, name), { force: true });
+  await rmdir(`${path}.lock`).catch(() => undefined);
+  return true;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,178 @@
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { takeFileLock } from './fileLock';
+import type { Clock, Logger } from '../ports';
+import { isThreadId } from './threadId';
+import { INDEX_FILE, metaFromEvents, readIndex, removeStaleIndexTemps, writeIndex } from './threadIndex';
+import type { ParsedThreadFile } from './threadFile';
+import type { ThreadMeta } from './threadStore';
+
+export interface IndexFileOptions {
+  dir: string;
+  logger: Logger;
+  clock: Clock;
+  /** How long an `updatedAt` change waits before the index is rewritten; flush writes it at once. */
+  delayMs: number;
+  /** Reads a thread file, to rebuild the entry of a thread the index lacks. */
+  readThread: (id: string) => Promise<ParsedThreadFile>;
+}
+
+/**
+ * index.json, shared by every process on the directory. Each write is a merge under a short lock
+ * (read what is on disk, add what this process knows, drop what it deleted and entries whose file
+ * is gone, write atomically), so two windows never overwrite each other's threads. A missing or
+ * corrupt index is rebuilt from the thread files.
+ */
+export class IndexFile {
+  private loading: Promise<Map<string, ThreadMeta>> | undefined;
+  /** The loaded entries, for synchronous use (a thread is appended to only after it loads). */
+  now: Map<string, ThreadMeta> | undefined;
+  private readonly deleted = new Set<string>();
+  private writing: Promise<void> | null = null;
+  private dirty = false;
+  private stale = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: IndexFileOptions) {}
+
+  load(): Promise<Map<string, ThreadMeta>> {
+    this.loading ??= this.doLoad().then((index) => (this.now = index));
+    return this.loading;
+  }
+
+  /** Notes a newer `updatedAt`; the index is rewritten later (or on flush), not once per event. */
+  touch(id: string, ts: number): void {
+    const meta = this.now?.get(id);
+    if (!meta || ts <= meta.updatedAt) return;
+    meta.updatedAt = ts;
+    this.schedule();
+  }
+
+  add(meta: ThreadMeta): void {
+    this.now?.set(meta.id, meta);
+    this.deleted.delete(meta.id);
+    this.schedule();
+  }
+
+  remove(id: string): void {
+    this.now?.delete(id);
+    this.deleted.add(id);
+  }
+
+  /** Takes in threads other processes wrote since this one loaded, and forgets those they deleted. */
+  async refresh(): Promise<Map<string, ThreadMeta>> {
+    const index = await this.load();
+    const disk = await readIndex(this.options.dir);
+    if (typeof disk === 'string') return index;
+    const files = await this.threadFiles();
+    this.absorb(index, disk, files);
+    return index;
+  }
+
+  /** Writes soon (debounced); save() writes at once. */
+  schedule(): void {
+    this.stale = true;
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.stale) this.save().catch((e: unknown) => this.options.logger.error(`Could not write the thread index: ${(e as Error).message}`));
+    }, this.options.delayMs);
+    this.timer.unref();
+  }
+
+  /** Resolves when the index on disk holds everything this process knows. */
+  async flush(): Promise<void> {
+    if (this.stale) await this.save();
+    else if (this.writing) await this.writing;
+  }
+
+  /** Writes the index; writes are serialized, and requests made during a write cause one more. */
+  async save(): Promise<void> {
+    const index = await this.load();
+    this.dirty = true;
+    this.stale = false;
+    this.writing ??= this.writeLoop(index);
+    return this.writing;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+  }
+
+  private async doLoad(): Promise<Map<string, ThreadMeta>> {
+    const { dir, logger } = this.options;
+    await mkdir(dir, { recursive: true });
+    await removeStaleIndexTemps(dir);
+    const read = await readIndex(dir);
+    const files = await this.threadFiles();
+    const index = new Map<string, ThreadMeta>();
+    let changed = false;
+    if (typeof read === 'string') {
+      if (files.size > 0) logger.warn(`The thread index ${join(dir, INDEX_FILE)} cannot be used: ${read}. Rebuilding it from the thread files.`);
+      changed = files.size > 0;
+    } else {
+      for (const meta of read) {
+        if (files.has(meta.id)) index.set(meta.id, meta);
+        else changed = true; // its file is gone: the entry is stale
+      }
+    }
+    for (const id of files) {
+      if (index.has(id)) continue;
+      const parsed = await this.options.readThread(id);
+      index.set(id, metaFromEvents(id, parsed.events, this.options.clock.now()));
+      changed = true;
+    }
+    this.now = index;
+    if (changed) {
+      this.dirty = true;
+      this.writing = this.writeLoop(index);
+      await this.writing;
+    }
+    return index;
+  }
+
+  private async writeLoop(index: Map<string, ThreadMeta>): Promise<void> {
+    try {
+      while (this.dirty) {
+        this.dirty = false;
+        await this.mergeAndWrite(index);
+      }
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  private async mergeAndWrite(index: Map<string, ThreadMeta>): Promise<void> {
+    const { dir } = this.options;
+    const unlock = await takeFileLock(join(dir, INDEX_FILE), {
+      staleMs: 10_000,
+      // Another process's write takes milliseconds: wait for it rather than fail.
+      waitMs: 15_000,
+      onCompromised: (error) => this.options.logger.warn(`The thread index lock was lost: ${error.message}`),
+    });
+    try {
+      const disk = await readIndex(dir);
+      const files = await this.threadFiles();
+      this.absorb(index, typeof disk === 'string' ? [] : disk, files);
+      await writeIndex(dir, index.values());
+    } finally {
+      await unlock().catch(() => undefined);
+    }
+  }
+
+  /** Merges entries from disk into `index`: the newer `updatedAt` wins; deleted or fileless ids go. */
+  private absorb(index: Map<string, ThreadMeta>, disk: readonly ThreadMeta[], files: ReadonlySet<string>): void {
+    for (const meta of disk) {
+      if (this.deleted.has(meta.id) || !files.has(meta.id)) continue;
+      const mine = index.get(meta.id);
+      if (!mine) index.set(meta.id, meta);
+      else if (meta.updatedAt > mine.updatedAt) mine.updatedAt = meta.updatedAt;
+    }
+    for (const id of [...index.keys()]) if (!files.has(id)) index.delete(id);
+  }
+
+  private async threadFiles(): Promise<Set<string>> {
+    const names = await readdir(this.options.dir).catch(() => [] as string[]);
+    return new Set(names.filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length)).filter(isThreadId));
+  }
+}

@@ -1,0 +1,87 @@
+import type { Logger } from '../ports';
+import { FileLockedError, takeFileLock } from './fileLock';
+
+/** Another process (a second window on the folder, or `subagents run`) is writing the thread. */
+export class ThreadBusyError extends Error {
+  override readonly name = 'ThreadBusyError';
+  constructor(readonly threadId: string) {
+    super('This thread is working in another window (or in a `subagents run` on the same folder). Wait for it to finish there, or start a new thread.');
+  }
+}
+
+export interface ThreadLeasesOptions {
+  /** A lease not refreshed for this long is taken to belong to a process that died (default 10 s). */
+  staleMs?: number;
+  logger: Logger;
+}
+
+/**
+ * Per-thread leases between processes sharing one store directory: a file lock beside the thread
+ * file (fileLock.ts), held while any run of this process works in the thread. Counted, so nested opens in one process share
+ * one lease. Taken per run, not per append: an append costs no lock.
+ */
+export class ThreadLeases {
+  private readonly held = new Map<string, { count: number; unlock: Promise<() => Promise<void>> }>();
+
+  constructor(private readonly options: ThreadLeasesOptions) {}
+
+  /** Takes (or shares) the lease of the file at `path`; rejects with ThreadBusyError when another process holds it. */
+  async acquire(id: string, path: string): Promise<void> {
+    let entry = this.held.get(id);
+    if (!entry) {
+      const created = { count: 0, unlock: this.lock(id, path) };
+      created.unlock.catch(() => {
+        if (this.held.get(id) === created) this.held.delete(id);
+      });
+      this.held.set(id, (entry = created));
+    }
+    entry.count++;
+    try {
+      await entry.unlock;
+    } catch (error) {
+      entry.count--;
+      throw error;
+    }
+  }
+
+  /** Gives back one use of the lease; the last one unlocks it. */
+  async release(id: string): Promise<void> {
+    const mine = this.held.get(id);
+    if (!mine) return;
+    if (--mine.count > 0) return;
+    this.held.delete(id);
+    const unlock = await mine.unlock.catch(() => undefined);
+    await unlock?.().catch((error: unknown) => this.options.logger.warn(`Could not release the lease of thread ${id}: ${(error as Error).message}`));
+  }
+
+  /** How many opens of this process share the lease now (0: not held). */
+  uses(id: string): number {
+    return this.held.get(id)?.count ?? 0;
+  }
+
+  /** Gives the lease back whatever opens still share it (the thread was deleted, or shutdown). */
+  async drop(id: string): Promise<void> {
+    const mine = this.held.get(id);
+    if (!mine) return;
+    mine.count = 1;
+    await this.release(id);
+  }
+
+  /** Every lease this process holds, given back (shutdown). */
+  async releaseAll(): Promise<void> {
+    for (const id of [...this.held.keys()]) await this.drop(id);
+  }
+
+  private async lock(id: string, path: string): Promise<() => Promise<void>> {
+    try {
+      return await takeFileLock(path, {
+        staleMs: this.options.staleMs ?? 10_000,
+        // Logged, not thrown: the library's default handler would crash the extension host.
+        onCompromised: (error) => this.options.logger.error(`The lease of thread ${id} was lost: ${error.message}`),
+      });
+    } catch (error) {
+      if (error instanceof FileLockedError) throw new ThreadBusyError(id);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
+import { ThreadBusyError } from '../../../../src/core/threads/threadLeases';
+import { runEventSchema } from '../../../../src/shared/events';
+import { buildStoreProcess, startStoreProcess } from './storeProcess';
+
+// Two real processes on one store directory (two windows, or a window and `subagents run`).
+
+let script: string;
+let dir: string;
+beforeAll(async () => {
+  script = await buildStoreProcess();
+}, 60_000);
+afterAll(async () => {
+  await rm(join(script, '..'), { recursive: true, force: true });
+});
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'two-writers-'));
+  return () => rm(dir, { recursive: true, force: true });
+});
+
+const top = (id: string) => ({ id, title: id, parentThreadId: null, agent: 'supervisor' });
+
+describe('two processes on one store', () => {
+  it('append 10k events each to one thread: every line parses, seq strictly increases, nothing is lost', async () => {
+    const a = startStoreProcess(script, ['append', dir, 't1', 'A', '10000', '500']);
+    const b = startStoreProcess(script, ['append', dir, 't1', 'B', '10000', '500']);
+    const [ra, rb] = await Promise.all([a.exited, b.exited]);
+    expect(ra.stderr).toBe('');
+    expect(rb.stderr).toBe('');
+    expect([ra.code, rb.code]).toEqual([0, 0]);
+
+    const lines = (await readFile(join(dir, 't1.jsonl'), 'utf8')).split('\n');
+    expect(lines.pop()).toBe('');
+    const events = lines.map((line) => runEventSchema.parse(JSON.parse(line)));
+    expect(events).toHaveLength(20_000);
+    events.forEach((e, i) => expect(e.seq).toBe(i + 1));
+    const texts = events.map((e) => (e.kind === 'text.delta' ? e.text : ''));
+    for (const writer of ['A', 'B']) {
+      const mine = texts.filter((t) => t.startsWith(`${writer}:`));
+      expect(mine).toEqual(Array.from({ length: 10_000 }, (_, i) => `${writer}:${i}`));
+    }
+    // They took turns (each holds the thread for a chunk), so the writers' chunks interleave.
+    const switches = texts.filter((t, i) => i > 0 && t[0] !== texts[i - 1]![0]).length;
+    expect(switches).toBeGreaterThan(2);
+  }, 60_000);
+
+  it('refuses the second process clearly while the first works in the thread, and lets it in after', async () => {
+    const mine = new JsonlThreadStore({ dir });
+    await mine.open(top('t1'));
+    const other = startStoreProcess(script, ['append', dir, 't1', 'B', '3', '3']);
+    // Its opens are refused while this process holds the thread; it ends only once it is let in.
+    const theirs = new JsonlThreadStore({ dir: join(dir) });
+    await expect(theirs.open(top('t1'))).rejects.toThrow(ThreadBusyError);
+    await expect(theirs.open(top('t1'))).rejects.toThrow(/working in another window/);
+    await mine.close('t1');
+    const result = await other.exited;
+    expect(result.code).toBe(0);
+    const loaded = await mine.get('t1');
+    expect(loaded?.events.map((e) => (e.kind === 'text.delta' ? e.text : e.kind))).toEqual(['B:0', 'B:1', 'B:2']);
+  }, 30_000);
+
+  it('merges the index when both write it, instead of one overwriting the other', async () => {
+    const a = startStoreProcess(script, ['append', dir, 'ta', 'A', '50', '10']);
+    const b = startStoreProcess(script, ['append', dir, 'tb', 'B', '50', '10']);
+    await Promise.all([a.exited, b.exited]);
+    const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { threads: { id: string }[] };
+    expect(index.threads.map((t) => t.id).sort()).toEqual(['ta', 'tb']);
+    // A window that loaded the index earlier sees the other's thread too.
+    expect((await new JsonlThreadStore({ dir }).list()).map((t) => t.id).sort()).toEqual(['ta', 'tb']);
+  }, 30_000);
+
+  it('takes over at once from a writer that was killed, without waiting for its lease to go stale', async () => {
+    const churn = startStoreProcess(script, ['churn', dir, '7']);
+    await churn.said('ready');
+    churn.kill('SIGKILL');
+    await churn.exited;
+    const store = new JsonlThreadStore({ dir, recoverInterrupted: true, leaseStaleMs: 60_000 });
+    for (const meta of await store.list()) {
+      await store.open(top(meta.id));
+      await store.close(meta.id);
+    }
+  }, 30_000);
+});
