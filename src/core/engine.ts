@@ -1,5 +1,6 @@
 import type { RunEvent, RunEventOf } from '../shared/events';
 import { errorText } from '../shared/errorText';
+import { loadConversationHistory } from './delegation/conversationHistory';
 import { launchRun } from './delegation/launchRun';
 import type { RunHandle } from './delegation/runHandle';
 import { RunRegistry } from './delegation/runRegistry';
@@ -11,7 +12,6 @@ import type { ModelResolver } from './models/modelResolver';
 import { silentLogger, systemClock, type Approver, type Clock, type Logger, type Workspace } from './ports';
 import type { Profile, ProfileSet } from './profiles/profile';
 import { newThreadId } from './threads/newThreadId';
-import { threadHistory } from './threads/threadHistory';
 import { ThreadBusyError } from './threads/threadLeases';
 import type { LoadedThread, ThreadStore } from './threads/threadStore';
 import { titleOf } from './threads/threadIndex';
@@ -98,6 +98,7 @@ export class Engine {
         await this.options.store.close(threadId);
         throw new EngineRequestError("That conversation is a subagent's thread; open its top-level conversation to continue it.");
       }
+      const history = await loadConversationHistory(this.options.store, threadId, loaded);
       this.limiter.concurrency = settings.maxConcurrency;
       const session: Session = {
         store: this.options.store,
@@ -119,7 +120,7 @@ export class Engine {
         profile,
         task: prompt,
         prompt,
-        history: threadHistory(threadId, loaded.events),
+        history,
       });
       // Stop was pressed while the request was starting: the run it started stops at once.
       if (reservation.cancelled) run.cancel();

@@ -24,11 +24,12 @@ export function resultForModel(result: RunResult): ModelRunResult {
   };
 }
 
-/** The message that tells a parent a background child has ended. */
+/** The message that tells a parent a background child has ended (or was cut off). */
 export function announcementText(result: RunResult): string {
   const r = resultForModel(result);
+  const ended = r.status === 'interrupted' ? 'interrupted' : 'finished';
   const lines = [
-    `[Background subagent finished] ${r.agent} (runId ${r.runId}, threadId ${r.threadId})`,
+    `[Background subagent ${ended}] ${r.agent} (runId ${r.runId}, threadId ${r.threadId})`,
     `status: ${r.status}${r.error ? ` — ${r.error}` : ''}`,
     `stats: ${formatStats(r.durationMs, r.usage)}`,
     'output:',

@@ -1,7 +1,7 @@
 import { errorText } from '../../shared/errorText';
-import { threadHistory } from '../threads/threadHistory';
 import { titleOf } from '../threads/threadIndex';
 import { childThreadId } from './childThreadId';
+import { loadConversationHistory } from './conversationHistory';
 import type { ChildRequest, DelegationDeps, StartOutcome } from './delegationTypes';
 import type { RunHandle } from './runHandle';
 import type { RunResult } from './runResult';
@@ -63,6 +63,7 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
   try {
     const loaded = await session.store.open({ id: threadId, title: titleOf(req.task), parentThreadId: caller.threadId, agent });
     opened = true;
+    const history = await loadConversationHistory(session.store, threadId, loaded);
     if (stopped()) {
       await session.store.close(threadId);
       return refused(threadId, STOPPED);
@@ -75,7 +76,7 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
       profile: req.profile,
       task: req.task,
       prompt: req.prompt,
-      history: threadHistory(threadId, loaded.events),
+      history,
     });
     return { kind: 'started', record: caller.addChild(handle, req.background) };
   } catch (error) {
