@@ -54,6 +54,8 @@ async function retainedKB(run: Scenario): Promise<number | undefined> {
 }
 
 async function main(): Promise<void> {
+  const corpus = process.argv.indexOf("--corpus");
+  if (corpus >= 0) return (await import("./agentCorpus")).agentCorpus(process.argv[corpus + 1]!);
   console.log(`Delegation bench: ${RUNS} runs after ${WARMUP} warm-up runs, medians (min–max); node ${process.version}`);
   const storeDir = mkdtempSync(join(tmpdir(), 'subagents-bench-store-'));
   const jsonlStore = (name: string): JsonlThreadStore => new JsonlThreadStore({ dir: join(storeDir, name) });

@@ -15,6 +15,27 @@ export type SupervisorSettings = z.infer<typeof supervisorSettingsSchema>;
 export const approvalModeSchema = z.enum(['ask', 'autoEdit', 'trust']);
 export type ApprovalMode = z.infer<typeof approvalModeSchema>;
 
+/** `subagents.modelAliases`: a name (`sonnet`, `fast`) to a spec, or to specs tried in order. */
+export const modelAliasesSchema = z.record(z.string().trim().min(1), z.union([modelSpecSchema, z.array(modelSpecSchema).min(1)]));
+
+/** Which user-level agent folders are read (`subagents.userAgentFolders`). */
+export const userAgentFoldersSchema = z.object({
+  /** ~/.claude/agents: Claude Code's user agents. */
+  claude: z.boolean().default(true),
+  /** ~/.copilot/agents: the Copilot CLI's user agents. */
+  copilot: z.boolean().default(true),
+});
+
+/** Which instruction files at the workspace root join every agent's system prompt (`subagents.projectInstructions`). */
+export const projectInstructionsSchema = z.object({
+  'AGENTS.md': z.boolean().default(true),
+  'CLAUDE.md': z.boolean().default(true),
+  '.github/copilot-instructions.md': z.boolean().default(true),
+});
+
+export type UserAgentFolderSettings = z.infer<typeof userAgentFoldersSchema>;
+export type ProjectInstructionSwitches = z.infer<typeof projectInstructionsSchema>;
+
 /** The settings the engine reads at the start of every request. */
 export const engineSettingsSchema = z.object({
   /** '' until the user picks one (the panel then offers what is available). */
@@ -27,6 +48,9 @@ export const engineSettingsSchema = z.object({
   approval: approvalModeSchema.default('ask'),
   /** Command prefixes that run unasked in ask and autoEdit modes, each part of a line judged alone. */
   autoApproveCommands: z.array(z.string().trim().min(1)).default([]),
+  modelAliases: modelAliasesSchema.default({}),
+  userAgentFolders: userAgentFoldersSchema.default({ claude: true, copilot: true }),
+  projectInstructions: projectInstructionsSchema.default({ 'AGENTS.md': true, 'CLAUDE.md': true, '.github/copilot-instructions.md': true }),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

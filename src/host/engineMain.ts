@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
-import { AGENT_FILES_GLOB } from '../core/profiles/agentFiles';
+import { AGENT_FILES_GLOB } from '../core/agentFiles/agentFolders';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { PendingApprovals } from '../core/tools/pendingApprovals';
 import type { HostToWebview } from '../shared/protocol';

@@ -42,14 +42,17 @@ export interface ConfigProblem {
   message: string;
   /** `error`: something does not work; `warning`: works, but not as written; `information`: a note. */
   severity: 'error' | 'warning' | 'information';
-  /** Where to fix it: a file (absolute) at a 1-based line, or a setting by its full name. */
-  location?: { path?: string; line?: number; setting?: string };
+  /** Where to fix it: a file (absolute) at a 1-based line and column, or a setting by its full name. */
+  location?: { path?: string; line?: number; column?: number; setting?: string };
+  /** What kind of problem, a stable name ("no-description", "tool-later"): for filters, counts and quick fixes. */
+  code?: string;
 }
 
 export interface PanelConfig {
   /** The model spec in use, or '' when none is configured. */
   model: string;
-  agents: { name: string; description: string }[];
+  /** `displayName` is how people see it (a Copilot agent's `name:`); the supervisor uses `name`. */
+  agents: { name: string; description: string; displayName?: string }[];
   /** What the user should fix or know (a bad profile, a field an import could not honour). */
   problems: ConfigProblem[];
   trusted: boolean;

@@ -1,16 +1,42 @@
 import { z } from 'zod';
-import { modelSpecSchema } from '../models/modelSpec';
+import { looksLikeModelRef, type ModelRef } from '../models/modelAliases';
+import { parseModelSpec } from '../models/modelSpec';
+import type { ProfileProblem, TextRange } from './profileProblem';
+
+export type { ProfileProblem } from './profileProblem';
 
 /** A slug: lowercase letters, digits and dashes, starting with a letter. */
 export const profileNameSchema = z
   .string()
   .regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be a slug: lowercase letters, digits and dashes, starting with a letter');
 
+/** A spec (checked by the spec parser, with its message) or a name to resolve: `sonnet`, `GPT-4.1`, `inherit`. */
+const modelName = z
+  .string()
+  .trim()
+  .min(1)
+  .superRefine((text, ctx) => {
+    if (/^[\w-]+:/.test(text)) {
+      try {
+        parseModelSpec(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+      }
+    } else if (!looksLikeModelRef(text)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a model spec (anthropic:…, vscode-lm:…/…, openai:…, openai-compatible:…#…), an alias such as "sonnet", or "inherit"' });
+    }
+  });
+
+/** A model spec, an alias, `inherit`, or a list of them tried in order (resolved by chooseModel). */
+export const modelRefSchema = z.union([modelName, z.array(modelName).min(1)]);
+
 /** A profile as written in settings or an agent file, before merging; every field is checked. */
 export const profileInputSchema = z.strictObject({
   description: z.string().trim().min(1, 'must say what this agent is for').max(2000),
+  /** How people see it (Copilot's `name:`); the id stays the key. */
+  displayName: z.string().trim().min(1).max(200).optional(),
   instructions: z.string().max(100_000).optional(),
-  model: modelSpecSchema.optional(),
+  model: modelRefSchema.optional(),
   tools: z.array(z.string().min(1)).optional(),
   disallowedTools: z.array(z.string().min(1)).optional(),
   maxSteps: z.number().int().min(1).max(1000).optional(),
@@ -21,24 +47,39 @@ export const profileInputSchema = z.strictObject({
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 
-export interface Profile extends ProfileInput {
-  name: string;
-  instructions: string;
-  /** Where the winning definition came from, e.g. "built-in", "user settings", ".vscode/agents/x.md". */
-  source: string;
+/** Where a profile from a file was written: the file, and each field's (and list item's) range. */
+export interface ProfileOrigin {
+  path: string;
+  /** By field ("tools") and by list item ("tools.2"); for problems found after the merge. */
+  ranges: Readonly<Record<string, TextRange>>;
 }
 
-/** A profile that could not be used, and why. */
-export interface ProfileProblem {
-  source: string;
+export interface Profile extends Omit<ProfileInput, 'model'> {
   name: string;
-  /** The field at fault, dotted ('tools.2'), or '' for the whole profile. */
-  field: string;
-  message: string;
+  instructions: string;
+  /** The model spec the profile resolved to; absent: the parent's model. */
+  model?: string;
+  /** The model as written, when it was an alias or a list (for notes, hover and the effective configuration). */
+  requestedModel?: ModelRef;
+  /** Where the winning definition came from, e.g. "built-in", "user settings", ".vscode/agents/x.md". */
+  source: string;
+  /** The file it came from, for problems found after the merge. */
+  origin?: ProfileOrigin;
+}
+
+/** A file at the workspace root whose text joins every agent's system prompt. */
+export interface ProjectInstruction {
+  /** As people name it: "AGENTS.md", ".github/copilot-instructions.md". */
+  name: string;
+  path: string;
+  text: string;
 }
 
 export interface ProfileSet {
   /** Enabled profiles by name. */
   profiles: ReadonlyMap<string, Profile>;
+  /** Errors, warnings and notes, each with its source and, for files, its place. */
   problems: ProfileProblem[];
+  /** AGENTS.md, CLAUDE.md, .github/copilot-instructions.md when present, switched on and trusted. */
+  projectInstructions?: readonly ProjectInstruction[];
 }

@@ -33,7 +33,7 @@ export interface HarnessOptions {
 export function makeEngine(script: Script, options: HarnessOptions = {}) {
   const store = options.store ?? new MemoryThreadStore();
   const profiles = new Map<string, Profile>(
-    Object.entries(options.agents ?? {}).map(([name, p]) => [name, { ...p, name, instructions: p.instructions ?? '', source: 'test' }]),
+    Object.entries(options.agents ?? {}).map(([name, p]) => [name, { ...p, name, instructions: p.instructions ?? '', source: 'test', model: typeof p.model === 'string' ? p.model : undefined }]),
   );
   const settings: EngineSettings = { ...DEFAULT_SETTINGS, model: `scripted:${SCRIPT_PATH}`, ...options.settings };
   const events: RunEvent[] = [];

@@ -67,11 +67,11 @@ describe('mergeProfiles', () => {
       },
     ]);
     const byName = (name: string) => set.problems.filter((p) => p.name === name);
-    expect(byName('reviewer')).toEqual([{ source: 'workspace settings', name: 'reviewer', field: 'tools.1', message: expect.any(String) }]);
+    expect(byName('reviewer')).toEqual([{ source: 'workspace settings', name: 'reviewer', field: 'tools.1', message: '"tools" item 2 must not be empty', severity: 'error', code: 'bad-value', setting: undefined }]);
     expect(byName('writer')[0]).toMatchObject({ field: 'maxSteps' });
     expect(byName('empty')[0]).toMatchObject({ field: 'description' });
     expect(byName('typo')[0]).toMatchObject({ field: 'tols', message: expect.stringContaining('unknown field "tols"') });
-    expect(byName('explore')[0]).toMatchObject({ field: 'description', message: 'must say what this agent is for' });
+    expect(byName('explore')[0]).toMatchObject({ field: 'description', message: '"description" must say what this agent is for' });
     expect(byName('Bad Name')[0]?.message).toMatch(/not a valid agent name: must be a slug/);
     expect(byName('notobject')[0]?.message).toMatch(/must be an object/);
     // The bad override of explore leaves the built-in in place; the good profile loads.
@@ -83,7 +83,7 @@ describe('mergeProfiles', () => {
     const set = mergeProfiles([{ source: 'user settings', profiles: { supervisor: { description: 'Boss' } } }]);
     expect(set.profiles.size).toBe(0);
     expect(set.problems).toEqual([
-      { source: 'user settings', name: 'supervisor', field: '', message: expect.stringContaining('reserved for the top-level agent') },
+      { source: 'user settings', name: 'supervisor', field: '', message: expect.stringContaining('reserved for the top-level agent'), severity: 'error', code: 'reserved-name' },
     ]);
   });
 
@@ -92,6 +92,6 @@ describe('mergeProfiles', () => {
       { source: 'user settings', profiles: ['explore'] },
       { source: 'workspace settings', profiles: undefined },
     ]);
-    expect(set.problems).toEqual([{ source: 'user settings', name: '', field: '', message: expect.stringContaining('keyed by agent name') }]);
+    expect(set.problems).toEqual([{ source: 'user settings', name: '', field: '', message: expect.stringContaining('keyed by agent name'), severity: 'error', code: 'bad-value' }]);
   });
 });

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { describeProfileProblem } from '../../../../src/core/profiles/describeProfileProblem';
 import { loadWorkspaceProfiles } from '../../../../src/core/profiles/workspaceProfiles';
+import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
 
 function workspace(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'subagents-profiles-'));
@@ -13,29 +15,41 @@ function workspace(files: Record<string, string>): string {
   return root;
 }
 
+const NO_KEYS = { hasKey: () => false, keyHint: () => 'set ANTHROPIC_API_KEY' };
+const ANTHROPIC = { hasKey: (p: string) => p === 'anthropic', keyHint: () => '' };
+
 describe('loadWorkspaceProfiles', () => {
-  it('reads our agent files and imports Claude Code and Copilot agents, mapping their tools', () => {
+  it('reads our agent files and imports Claude Code and Copilot agents, mapping their tools and models', () => {
     const root = workspace({
       '.vscode/agents/tester.md': '---\ndescription: Writes tests\nmaxSteps: 7\n---\nYou write tests.\n',
       '.claude/agents/code-reviewer.md': '---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, Glob, WebFetch\nmodel: sonnet\n---\nReview carefully.',
-      '.github/agents/planner.agent.md': '---\ndescription: Plans work\ntools: ["codebase", "search"]\n---\nPlan.',
+      '.github/agents/planner.agent.md': "---\nname: 'The Planner'\ndescription: Plans work\ntools: ['codebase', 'search']\n---\nPlan.",
     });
-    const set = loadWorkspaceProfiles({ root, trusted: true });
-    expect(set.problems).toEqual([]);
+    const set = loadWorkspaceProfiles({ root, trusted: true, models: ANTHROPIC });
     expect(set.profiles.get('tester')).toMatchObject({ description: 'Writes tests', maxSteps: 7, instructions: 'You write tests.', source: '.vscode/agents/tester.md' });
-    expect(set.profiles.get('code-reviewer')).toMatchObject({ tools: ['read_file', 'search_text', 'find_files'], instructions: 'Review carefully.' });
-    expect(set.profiles.get('code-reviewer')!.model).toBeUndefined();
-    expect(set.profiles.get('planner')).toMatchObject({ description: 'Plans work', tools: ['search_text'] });
-    expect(set.notes).toEqual([
-      '.claude/agents/code-reviewer.md: tool "WebFetch" has no equivalent here and was left out.',
-      '.claude/agents/code-reviewer.md: model "sonnet" is not a model spec here, so the parent\'s model is used.',
+    expect(set.profiles.get('code-reviewer')).toMatchObject({ tools: ['read_file', 'search_text', 'find_files'], instructions: 'Review carefully.', model: 'anthropic:claude-sonnet-5-5' });
+    expect(set.profiles.get('planner')).toMatchObject({ description: 'Plans work', displayName: 'The Planner', tools: ['search_text', 'find_files', 'list_dir'] });
+    expect(set.problems.map(describeProfileProblem)).toEqual([
+      '.claude/agents/code-reviewer.md, line 4 (agent "code-reviewer"): "WebFetch" is left out: fetching web pages comes with a later version; the agent works without it.',
+      '.github/agents/planner.agent.md, line 4 (agent "planner"): "codebase" is mapped to search_text, find_files: text and file-name search; there is no semantic (embedding) search here.',
     ]);
-    // Built-ins are there too.
+    expect(set.problems.every((p) => p.severity === 'information' && p.path?.startsWith(root))).toBe(true);
     expect(set.profiles.has('general-purpose')).toBe(true);
   });
 
-  it('merges by precedence: built-in < user < agent files < workspace settings; enabled:false switches off', () => {
-    const root = workspace({ '.vscode/agents/helper.md': '---\ndescription: from the file\n---\nfile body' });
+  it('lets an agent whose model cannot be used here inherit its parent\'s, with a note at the model line', () => {
+    const root = workspace({ '.claude/agents/a.md': '---\nname: a\ndescription: A\nmodel: haiku\n---\n' });
+    const set = loadWorkspaceProfiles({ root, trusted: true, models: NO_KEYS });
+    expect(set.profiles.get('a')!.model).toBeUndefined();
+    expect(set.profiles.get('a')!.requestedModel).toBe('haiku');
+    expect(set.problems).toEqual([expect.objectContaining({ code: 'model-unavailable', severity: 'information', range: expect.objectContaining({ start: { line: 3, character: 7 } }) })]);
+  });
+
+  it('merges by precedence: built-in < user < agent files < workspace settings; enabled:false switches off; each replacement is a note', () => {
+    const root = workspace({
+      '.claude/agents/helper.md': '---\nname: helper\ndescription: from claude\n---\n',
+      '.vscode/agents/helper.md': '---\ndescription: from the file\n---\nfile body',
+    });
     const set = loadWorkspaceProfiles({
       root,
       trusted: true,
@@ -45,6 +59,54 @@ describe('loadWorkspaceProfiles', () => {
     expect(set.profiles.get('helper')).toMatchObject({ description: 'from the file', source: '.vscode/agents/helper.md' });
     expect(set.profiles.get('mine')).toMatchObject({ description: 'workspace wins', source: 'workspace settings' });
     expect(set.profiles.has('explore')).toBe(false);
+    expect(set.problems.filter((p) => p.code === 'replaces').map(describeProfileProblem)).toEqual([
+      '.claude/agents/helper.md, line 2 (agent "helper"): replaces "helper" from user settings.',
+      '.vscode/agents/helper.md, line 1 (agent "helper"): replaces "helper" from .claude/agents/helper.md.',
+      'Agent "mine" in workspace settings: Replaces "mine" from user settings.',
+    ]);
+  });
+
+  it('reports two files of one folder with the same id as a problem naming both; the first in sort order wins', () => {
+    const root = workspace({
+      '.claude/agents/b-reviewer.md': '---\nname: reviewer\ndescription: second\n---\n',
+      '.claude/agents/a-reviewer.md': '---\nname: reviewer\ndescription: first\n---\n',
+    });
+    const set = loadWorkspaceProfiles({ root, trusted: true });
+    expect(set.profiles.get('reviewer')).toMatchObject({ description: 'first', source: '.claude/agents/a-reviewer.md' });
+    const dup = set.problems.find((p) => p.code === 'duplicate')!;
+    expect(dup).toMatchObject({ severity: 'error', source: '.claude/agents/b-reviewer.md', fixes: [{ newText: 'reviewer-2' }] });
+    expect(dup.message).toMatch(/as \.claude\/agents\/a-reviewer\.md does; that file comes first in sort order and wins/);
+  });
+
+  it('reads ~/.claude/agents and ~/.copilot/agents below user settings, each switchable off, also when the workspace is untrusted', () => {
+    const home = workspace({
+      '.claude/agents/shared.md': '---\nname: shared\ndescription: from claude home\n---\n',
+      '.claude/agents/solo.md': '---\nname: solo\ndescription: only in claude home\n---\n',
+      '.copilot/agents/shared.agent.md': '---\ndescription: from copilot home\n---\n',
+    });
+    const root = workspace({ '.claude/agents/shared.md': '---\nname: shared\ndescription: from the workspace\n---\n' });
+    const all = loadWorkspaceProfiles({ root, home, trusted: true });
+    expect(all.profiles.get('shared')).toMatchObject({ description: 'from the workspace' });
+    expect(all.profiles.get('solo')).toMatchObject({ source: '~/.claude/agents/solo.md' });
+    const untrusted = loadWorkspaceProfiles({ root, home, trusted: false });
+    expect(untrusted.profiles.get('shared')).toMatchObject({ description: 'from copilot home', source: '~/.copilot/agents/shared.agent.md' });
+    const claudeOff = loadWorkspaceProfiles({ root, home, trusted: false, settings: { ...DEFAULT_SETTINGS, userAgentFolders: { claude: false, copilot: true } } });
+    expect(claudeOff.profiles.has('solo')).toBe(false);
+    expect(claudeOff.profiles.has('shared')).toBe(true);
+  });
+
+  it('resolves "agents" by display name, and warns about names of no agent and about circles', () => {
+    const root = workspace({
+      '.github/agents/rug.agent.md': "---\ndescription: Orchestrates\nagents: ['SWE', 'Ghost']\n---\n",
+      '.github/agents/swe-subagent.agent.md': "---\nname: 'SWE'\ndescription: Codes\nagents: ['rug']\n---\n",
+    });
+    const set = loadWorkspaceProfiles({ root, trusted: true });
+    expect(set.profiles.get('rug')!.agents).toEqual(['swe-subagent']);
+    expect(set.problems.map((p) => [p.code, p.name, p.range?.start.line])).toEqual([
+      ['agent-missing', 'rug', 2],
+      ['delegation-cycle', 'rug', 2],
+      ['delegation-cycle', 'swe-subagent', 3],
+    ]);
   });
 
   it('reports a broken file and a bad field with their source, and the rest still load', () => {
@@ -58,8 +120,20 @@ describe('loadWorkspaceProfiles', () => {
     expect(set.profiles.has('good')).toBe(true);
     const bySource = Object.fromEntries(set.problems.map((p) => [p.source, p]));
     expect(bySource['.vscode/agents/nofront.md']!.message).toMatch(/no front matter/);
-    expect(bySource['.vscode/agents/badyaml.md']!.message).toMatch(/not valid YAML/);
-    expect(bySource['.vscode/agents/badfield.md']).toMatchObject({ name: 'badfield', field: 'maxSteps' });
+    expect(bySource['.vscode/agents/badyaml.md']).toMatchObject({ code: 'bad-yaml', severity: 'error' });
+    expect(bySource['.vscode/agents/badfield.md']).toMatchObject({ name: 'badfield', field: 'maxSteps', message: '"maxSteps" must be a number' });
+  });
+
+  it('reads AGENTS.md, CLAUDE.md and .github/copilot-instructions.md, each switchable off, none when untrusted', () => {
+    const root = workspace({ 'AGENTS.md': 'Use pnpm.\n', 'CLAUDE.md': 'Be brief.', '.github/copilot-instructions.md': 'Tabs.' });
+    expect(loadWorkspaceProfiles({ root, trusted: true }).projectInstructions!.map((i) => [i.name, i.text])).toEqual([
+      ['AGENTS.md', 'Use pnpm.'],
+      ['CLAUDE.md', 'Be brief.'],
+      ['.github/copilot-instructions.md', 'Tabs.'],
+    ]);
+    const settings = { ...DEFAULT_SETTINGS, projectInstructions: { 'AGENTS.md': true, 'CLAUDE.md': false, '.github/copilot-instructions.md': true } };
+    expect(loadWorkspaceProfiles({ root, trusted: true, settings }).projectInstructions!.map((i) => i.name)).toEqual(['AGENTS.md', '.github/copilot-instructions.md']);
+    expect(loadWorkspaceProfiles({ root, trusted: false }).projectInstructions).toEqual([]);
   });
 
   it('ignores workspace agent files and settings in an untrusted workspace', () => {

@@ -1,0 +1,112 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProfileLayer } from '../profiles/mergeProfiles';
+import type { ProfileProblem } from '../profiles/profileProblem';
+import type { AgentFolder } from './agentFolders';
+import { validateAgentFile, type AgentFileContext, type AgentFileResult } from './validateAgentFile';
+
+/** Remembers each file's result while its text stays the same (the language server re-reads often). */
+export class AgentFileCache {
+  private readonly entries = new Map<string, { text: string; result: AgentFileResult }>();
+
+  validate(text: string, folder: AgentFolder, path: string, source: string, context: AgentFileContext): AgentFileResult {
+    const hit = this.entries.get(path);
+    if (hit && hit.text === text && hit.result.info.dialect === folder.dialect) return hit.result;
+    const result = validateAgentFile(text, { path, source, dialect: folder.dialect }, context);
+    this.entries.set(path, { text, result });
+    return result;
+  }
+
+  /** Forgets every file not in `paths` (deleted files). */
+  keepOnly(paths: ReadonlySet<string>): void {
+    for (const path of this.entries.keys()) if (!paths.has(path)) this.entries.delete(path);
+  }
+}
+
+export interface AgentFileLayers {
+  /** One layer per accepted file, lowest precedence first, for mergeProfiles. */
+  layers: ProfileLayer[];
+  /** Every file's problems and notes, and duplicates within a folder. */
+  problems: ProfileProblem[];
+  /** Every file read, accepted or not (the language server's completion and hover use them). */
+  files: AgentFileResult[];
+}
+
+export interface ReadFolderOptions {
+  context?: AgentFileContext;
+  cache?: AgentFileCache;
+  /** Texts of files open in the editor, by absolute path: used instead of what is on disk. */
+  overlay?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Reads agent folders, lowest precedence first. A missing folder is normal; a file that cannot be
+ * read is a problem, and the other files still load. Two files of one folder with the same id:
+ * the first in sort order wins, and the other gets an error that names both.
+ */
+export function readAgentFileLayers(folders: readonly AgentFolder[], options: ReadFolderOptions = {}): AgentFileLayers {
+  const out: AgentFileLayers = { layers: [], problems: [], files: [] };
+  const cache = options.cache ?? new AgentFileCache();
+  const context = options.context ?? {};
+  for (const folder of folders) {
+    const names = listFolder(folder, options.overlay);
+    const winners = new Map<string, AgentFileResult>();
+    for (const fileName of names) {
+      const path = join(folder.dir, fileName);
+      const source = `${folder.label}/${fileName}`;
+      let text = options.overlay?.get(path);
+      if (text === undefined) {
+        try {
+          text = readFileSync(path, 'utf8');
+        } catch (error) {
+          out.problems.push({ source, name: '', field: '', message: `cannot be read: ${(error as Error).message}`, severity: 'error', code: 'bad-value', path });
+          continue;
+        }
+      }
+      const result = cache.validate(text, folder, path, source, context);
+      out.files.push(result);
+      out.problems.push(...result.problems);
+      if (!result.input) continue;
+      const first = winners.get(result.id);
+      if (first) {
+        out.problems.push(duplicate(result, first));
+        continue;
+      }
+      winners.set(result.id, result);
+      out.layers.push({ source, profiles: { [result.id]: result.input }, origin: result.origin });
+    }
+  }
+  return out;
+}
+
+function listFolder(folder: AgentFolder, overlay: ReadonlyMap<string, string> | undefined): string[] {
+  const names = new Set<string>();
+  try {
+    for (const n of readdirSync(folder.dir)) names.add(n);
+  } catch {
+    // no such folder: nothing to read
+  }
+  // A file open in the editor but not saved yet counts too.
+  for (const path of overlay?.keys() ?? []) {
+    if (path.startsWith(`${folder.dir}/`) && !path.slice(folder.dir.length + 1).includes('/')) names.add(path.slice(folder.dir.length + 1));
+  }
+  const suffix = (n: string) => folder.suffixes.some((s) => n.endsWith(s));
+  return [...names].filter(suffix).sort();
+}
+
+function duplicate(loser: AgentFileResult, winner: AgentFileResult): ProfileProblem {
+  const nameRange = loser.origin.ranges['name'];
+  const free = `${loser.id}-2`;
+  const renamable = nameRange && loser.info.dialect !== 'copilot';
+  return {
+    source: loser.info.source,
+    name: loser.id,
+    field: 'name',
+    message: `defines "${loser.id}", as ${winner.info.source} does; that file comes first in sort order and wins, so this one is not used. Rename one of them${loser.info.dialect === 'copilot' ? ' (in Copilot the file name is the id)' : ''}`,
+    severity: 'error',
+    code: 'duplicate',
+    path: loser.info.path,
+    ...(nameRange ? { range: nameRange } : loser.frontMatter ? { range: loser.frontMatter.positions.lineRange(0) } : {}),
+    ...(renamable ? { fixes: [{ title: `Rename to "${free}"`, newText: free }] } : {}),
+  };
+}

@@ -1,0 +1,48 @@
+import { CLAUDE_FIELDS } from './agentFields';
+import { ignoredField, unknownField, wrongValue } from './fieldNotes';
+import type { FileCheck } from './fileCheck';
+import { readTools } from './importTools';
+
+/**
+ * A Claude Code agent's fields in our terms (https://docs.anthropic.com/en/docs/claude-code/sub-agents):
+ * tools and disallowedTools through the tool table, maxTurns as maxSteps, model as written (an
+ * alias is resolved with the other profiles); every other field is a note. `name` and
+ * `description` are read by validateAgentFile.
+ */
+export function readClaudeFields(check: FileCheck, input: Record<string, unknown>, mcpServers: readonly string[]): void {
+  for (const field of check.frontMatter.fields) {
+    switch (field.key) {
+      case 'name':
+      case 'description':
+        break;
+      case 'tools':
+      case 'disallowedTools': {
+        if (field.value === null || field.value === undefined) break;
+        const read = readTools(check, field, 'claude', mcpServers);
+        input[field.key] = read.tools;
+        if (read.agents && field.key === 'tools') input['agents'] = read.agents;
+        check.ranges[field.key] = field.valueRange;
+        break;
+      }
+      case 'model':
+        if (field.value === null || field.value === '') break;
+        if (typeof field.value !== 'string' && !Array.isArray(field.value)) wrongValue(check, field, 'a model name such as sonnet, opus, haiku or inherit');
+        else {
+          input['model'] = field.value;
+          check.ranges['model'] = field.valueRange;
+        }
+        break;
+      case 'maxTurns':
+        if (typeof field.value === 'number' && Number.isInteger(field.value) && field.value >= 1 && field.value <= 1000) {
+          input['maxSteps'] = field.value;
+          check.ranges['maxSteps'] = field.valueRange;
+        } else wrongValue(check, field, 'a whole number from 1 to 1000');
+        break;
+      default: {
+        const doc = CLAUDE_FIELDS[field.key];
+        if (doc) ignoredField(check, field, doc.doc);
+        else unknownField(check, field, CLAUDE_FIELDS, 'Claude Code agents', 'information');
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import type { TextRange } from '../profiles/profileProblem';
+import { readLenientFields } from './lenientFields';
+import { TextPositions } from './textPositions';
+
+/** One field of the front matter, with where its key and value are in the file. */
+export interface FrontMatterField {
+  key: string;
+  value: unknown;
+  keyRange: TextRange;
+  valueRange: TextRange;
+  /** The items of a list value, each with its own range. */
+  items?: { value: unknown; range: TextRange }[];
+}
+
+/** Which reader read the front matter: strict YAML, or the line reader when strict YAML refused it. */
+export type FrontMatterReader = 'yaml' | 'lenient';
+
+export interface FrontMatter {
+  fields: FrontMatterField[];
+  /** The text after the closing `---` line: the agent's instructions. */
+  body: string;
+  /** The line of the opening `---` and of the closing one (0-based). */
+  openLine: number;
+  closeLine: number;
+  reader: FrontMatterReader;
+  /** Why strict YAML refused it, when the line reader read it. */
+  strictError?: { message: string; range: TextRange };
+  positions: TextPositions;
+}
+
+export type FrontMatterResult =
+  | { ok: true; frontMatter: FrontMatter }
+  | { ok: false; code: 'no-front-matter' | 'bad-yaml' | 'not-a-mapping'; message: string; range: TextRange; positions: TextPositions };
+
+const DELIMITER = /^-{3,}[ \t]*\r?$/;
+
+/**
+ * Reads an agent file's front matter: strict YAML first (the `yaml` package, YAML 1.2), and when
+ * that fails, the lenient line reader (lenientFields.ts), which reads a file the way Claude Code
+ * and VS Code read the files people actually write (an unquoted `description:` with colons in it).
+ * `knownKeys` tells the line reader which `word:` lines start a field rather than continue one.
+ */
+export function readFrontMatter(raw: string, knownKeys: ReadonlySet<string>): FrontMatterResult {
+  const text = raw.replace(/^\uFEFF/, '');
+  const positions = new TextPositions(text);
+  const fail = (code: 'no-front-matter' | 'bad-yaml' | 'not-a-mapping', message: string, range: TextRange): FrontMatterResult => ({ ok: false, code, message, range, positions });
+  if (positions.lineCount === 0 || !DELIMITER.test(positions.lineText(0)) || positions.lineText(0).replace(/\s+$/, '') !== '---') {
+    return fail('no-front-matter', 'has no front matter: the file must start with a "---" line, then the fields (description: …), then another "---" line, then the instructions', positions.lineRange(0));
+  }
+  let closeLine = -1;
+  for (let line = 1; line < positions.lineCount; line++) {
+    if (DELIMITER.test(positions.lineText(line))) {
+      closeLine = line;
+      break;
+    }
+  }
+  if (closeLine < 0) return fail('no-front-matter', 'opens its front matter on line 1 but never closes it: add a "---" line after the fields', positions.lineRange(0));
+  const start = positions.offsetAt({ line: 1, character: 0 });
+  const end = positions.offsetAt({ line: closeLine, character: 0 });
+  const yamlText = text.slice(start, end);
+  const bodyStart = positions.offsetAt({ line: closeLine + 1, character: 0 });
+  const body = closeLine + 1 < positions.lineCount ? text.slice(bodyStart) : '';
+  const base = { body, openLine: 0, closeLine, positions };
+
+  const strict = readStrict(yamlText, start, positions);
+  if (strict.ok) return { ok: true, frontMatter: { ...base, fields: strict.fields, reader: 'yaml' } };
+  const lenient = readLenientFields(positions, 1, closeLine, knownKeys);
+  if (!lenient.ok) return fail(strict.notMapping ? 'not-a-mapping' : 'bad-yaml', strict.notMapping ? 'has front matter that is not a list of "field: value" lines' : `has front matter that no reader can read: ${strict.message}; ${lenient.message}`, strict.range);
+  return { ok: true, frontMatter: { ...base, fields: lenient.fields, reader: 'lenient', strictError: { message: strict.message, range: strict.range } } };
+}
+
+type StrictResult = { ok: true; fields: FrontMatterField[] } | { ok: false; message: string; range: TextRange; notMapping?: boolean };
+
+function readStrict(yamlText: string, offset: number, positions: TextPositions): StrictResult {
+  const doc = parseDocument(yamlText, { lineCounter: new LineCounter(), prettyErrors: false, uniqueKeys: true });
+  const firstError = doc.errors[0];
+  if (firstError) {
+    const [from, to] = firstError.pos;
+    const at = positions.positionAt(offset + from);
+    const message = `${firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')} (line ${at.line + 1}, column ${at.character + 1})`;
+    return { ok: false, message, range: positions.range(offset + from, offset + Math.max(to, from + 1)) };
+  }
+  const range = (node: Node | null | undefined): TextRange => {
+    const r = node?.range;
+    return r ? positions.range(offset + r[0], offset + r[1]) : positions.range(offset, offset);
+  };
+  if (doc.contents === null) return { ok: true, fields: [] };
+  if (!isMap(doc.contents)) return { ok: false, message: 'the front matter is not a mapping', range: range(doc.contents as Node), notMapping: true };
+  const fields: FrontMatterField[] = [];
+  for (const pair of doc.contents.items) {
+    if (!isScalar(pair.key)) continue;
+    const key = String(pair.key.value);
+    const value = pair.value as Node | null;
+    const keyRange = range(pair.key);
+    const valueRange = value ? range(value) : { start: keyRange.end, end: keyRange.end };
+    const field: FrontMatterField = { key, value: value ? value.toJSON() : null, keyRange, valueRange };
+    if (isSeq(value)) field.items = value.items.map((item) => ({ value: (item as Node).toJSON(), range: range(item as Node) }));
+    fields.push(field);
+  }
+  return { ok: true, fields };
+}

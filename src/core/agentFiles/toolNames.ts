@@ -1,0 +1,218 @@
+/**
+ * THE table from Claude Code's and Copilot's tool names to ours, in one place: the importer, the
+ * validator, the language server's completion, hover and quick fixes all read it. Names are
+ * matched without regard to case (Claude Code writes `Read`, people write `read`).
+ */
+
+/** Our workspace tools, as the tool registry names them (test/unit/core/agentFiles/toolNames.test.ts checks). */
+export const WORKSPACE_TOOLS = [
+  'read_file',
+  'list_dir',
+  'find_files',
+  'search_text',
+  'write_file',
+  'edit_file',
+  'run_command',
+  'ask_user',
+  'open_file',
+  'install_package',
+  'install_extension',
+] as const;
+
+/** The tools that let an agent delegate; naming `Task` or `agent` allows them all. */
+export const DELEGATION_TOOLS = ['delegate_task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel'] as const;
+
+/** Every tool name a profile's `tools` may hold today (MCP names aside). */
+export const OUR_TOOLS: readonly string[] = [...WORKSPACE_TOOLS, ...DELEGATION_TOOLS];
+
+/** What a foreign tool name means here. */
+export type ToolMapping =
+  /** Our tools do it; `approximate` says how they differ, for a note. */
+  | { kind: 'ours'; tools: readonly string[]; approximate?: string; agents?: string[] }
+  /** A capability of a later version (web fetch and search, the todo list, editor tools). */
+  | { kind: 'later'; tool: string; what: string }
+  /** A tool of an MCP server, under our name for it: mcp__<server>__<tool> (or __* for all). */
+  | { kind: 'mcp'; server: string; name: string }
+  /** A name we know that has nothing like it here. */
+  | { kind: 'none'; why: string }
+  | { kind: 'unknown' };
+
+const READ = ['read_file'];
+const WRITE = ['write_file'];
+const EDIT = ['edit_file'];
+const EDIT_AND_WRITE = ['edit_file', 'write_file'];
+const RUN = ['run_command'];
+const SEARCH_SET = ['find_files', 'search_text', 'list_dir'];
+const ours = (tools: readonly string[], approximate?: string): ToolMapping => ({ kind: 'ours', tools, ...(approximate ? { approximate } : {}) });
+const later = (tool: string, what: string): ToolMapping => ({ kind: 'later', tool, what });
+const none = (why: string): ToolMapping => ({ kind: 'none', why });
+
+const WEB_FETCH = later('web_fetch', 'fetching web pages comes with a later version');
+const WEB_SEARCH = later('web_search', 'web search comes with a later version');
+const TODO = later('todo_write', 'the todo list comes with a later version');
+const DELEGATE = ours(DELEGATION_TOOLS);
+const NO_TERMINAL = 'run_command returns each command\'s output itself; there is no terminal to read';
+
+/** Claude Code's tools (https://docs.anthropic.com/en/docs/claude-code/settings#tools-available-to-claude). */
+export const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = {
+  read: ours(READ),
+  write: ours(WRITE),
+  edit: ours(EDIT),
+  multiedit: ours(EDIT),
+  notebookread: ours(READ, 'a notebook is read as its JSON text'),
+  notebookedit: ours(EDIT, 'a notebook is edited as its JSON text'),
+  grep: ours(['search_text']),
+  glob: ours(['find_files']),
+  ls: ours(['list_dir']),
+  bash: ours(RUN),
+  bashoutput: ours(RUN, 'commands do not run in the background: run_command waits for each and returns its output'),
+  killbash: ours(RUN, 'commands do not run in the background; run_command stops a command at its timeout'),
+  killshell: ours(RUN, 'commands do not run in the background; run_command stops a command at its timeout'),
+  task: DELEGATE,
+  agent: DELEGATE,
+  askuserquestion: ours(['ask_user']),
+  todowrite: TODO,
+  todoread: TODO,
+  taskcreate: TODO,
+  taskget: TODO,
+  tasklist: TODO,
+  taskupdate: TODO,
+  webfetch: WEB_FETCH,
+  websearch: WEB_SEARCH,
+  exitplanmode: none('there is no plan mode here'),
+  enterplanmode: none('there is no plan mode here'),
+  skill: none('skills are a Claude Code feature'),
+  slashcommand: none('slash commands are a Claude Code feature'),
+  sendmessage: none('agent teams are a Claude Code feature; a supervisor here hears from its subagents when they finish'),
+  teamcreate: none('agent teams are a Claude Code feature'),
+  teamdelete: none('agent teams are a Claude Code feature'),
+  listmcpresourcestool: none('MCP resources are not read here'),
+  readmcpresourcetool: none('MCP resources are not read here'),
+};
+
+/** Copilot's built-in tool sets (VS Code's agent mode): a set name stands for all its tools. */
+export const COPILOT_TOOL_SETS: Readonly<Record<string, ToolMapping>> = {
+  edit: ours(EDIT_AND_WRITE),
+  execute: ours(RUN),
+  read: ours(READ),
+  search: ours(SEARCH_SET),
+  web: WEB_FETCH,
+  agent: DELEGATE,
+  todo: TODO,
+  vscode: ours(['ask_user', 'install_extension'], 'only asking the user and installing extensions; VS Code commands and APIs are not tools here'),
+  runcommands: ours(RUN),
+};
+
+/** Copilot's tools, by their name alone (flat, or the part after `area/`). */
+export const COPILOT_TOOLS: Readonly<Record<string, ToolMapping>> = {
+  readfile: ours(READ),
+  writefile: ours(WRITE),
+  editfiles: ours(EDIT_AND_WRITE),
+  createfile: ours(WRITE),
+  createdirectory: ours(WRITE, 'folders are made when a file is written into them'),
+  editnotebook: ours(EDIT, 'a notebook is edited as its JSON text'),
+  listdirectory: ours(['list_dir']),
+  filesearch: ours(['find_files']),
+  findtestfiles: ours(['find_files'], 'test files are found by name patterns'),
+  textsearch: ours(['search_text']),
+  codebase: ours(['search_text', 'find_files'], 'text and file-name search; there is no semantic (embedding) search here'),
+  usages: ours(['search_text'], 'references are found by text search, not by the language service'),
+  runinterminal: ours(RUN),
+  terminalcommand: ours(RUN),
+  shell: ours(RUN),
+  runtasks: ours(RUN, 'a task runs as its command line'),
+  runtask: ours(RUN, 'a task runs as its command line'),
+  createandruntask: ours(RUN, 'a task runs as its command line'),
+  runtests: ours(RUN, 'tests run as a command'),
+  getterminaloutput: ours(RUN, NO_TERMINAL),
+  awaitterminal: ours(RUN, NO_TERMINAL),
+  killterminal: ours(RUN, NO_TERMINAL),
+  runsubagent: DELEGATE,
+  askquestions: ours(['ask_user']),
+  installextension: ours(['install_extension']),
+  fetch: WEB_FETCH,
+  githubrepo: later('web_search', 'searching GitHub repositories comes with a later version'),
+  todos: TODO,
+  problems: none('the editor\'s Problems list is not a tool here'),
+  terminalselection: none(NO_TERMINAL),
+  terminallastcommand: none(NO_TERMINAL),
+  gettaskoutput: none(NO_TERMINAL),
+  testfailure: none('there is no test-results view here; run the tests with run_command'),
+  changes: none('there is no source-control view here; git runs through run_command'),
+  searchresults: none('there is no search view here'),
+  new: none('creating a new workspace is not a tool here'),
+  newworkspace: none('creating a new workspace is not a tool here'),
+  getprojectsetupinfo: none('creating a new workspace is not a tool here'),
+  extensions: none('browsing the marketplace is not a tool here'),
+  vscodeapi: none('VS Code\'s API documentation is not a tool here'),
+  runcommand: none('VS Code commands are not tools here'),
+  opensimplebrowser: none('there is no browser here'),
+  memory: none('there is no memory tool here'),
+  runnotebooks: none('notebook cells do not run here'),
+  runnotebookcell: none('notebook cells do not run here'),
+  readnotebookcelloutput: none('notebook cells do not run here'),
+  viewimage: none('images are not read here'),
+  rename: none('there is no rename refactoring here'),
+};
+
+const key = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** `mcp__server__tool` (Claude Code) as server and tool; undefined for other names. */
+function claudeMcp(name: string): ToolMapping | undefined {
+  const m = /^mcp__([^_](?:[^_]|_(?!_))*)(?:__(.+))?$/.exec(name);
+  if (!m) return undefined;
+  return { kind: 'mcp', server: m[1]!, name: `mcp__${m[1]}__${m[2] ?? '*'}` };
+}
+
+/** `Task(a, b)` / `Agent(a)`: delegation to those agents only. `Bash(git:*)`: a permission rule. */
+function withArguments(name: string): ToolMapping | undefined {
+  const m = /^(\w+)\((.*)\)$/.exec(name.trim());
+  if (!m) return undefined;
+  const base = mapClaudeTool(m[1]!);
+  if (base.kind !== 'ours') return base;
+  if (base.tools === DELEGATION_TOOLS) {
+    const agents = m[2]!.split(',').map((a) => a.trim()).filter(Boolean);
+    return { ...base, agents };
+  }
+  return { ...base, approximate: `the rule "${m[2]}" is not enforced per agent: the approval settings decide what runs unasked` };
+}
+
+/** A Claude Code tool name (or `mcp__…`, or `Task(agent)`) in our terms. */
+export function mapClaudeTool(name: string): ToolMapping {
+  return claudeMcp(name) ?? withArguments(name) ?? CLAUDE_TOOLS[key(name)] ?? ourOwn(name) ?? { kind: 'unknown' };
+}
+
+/** A Copilot tool, tool set, `area/tool`, `<server>/<tool>` or `<publisher.extension>/<tool>` name in our terms. */
+export function mapCopilotTool(name: string): ToolMapping {
+  const trimmed = name.trim();
+  if (trimmed === '*') return ours(OUR_TOOLS);
+  const slash = trimmed.indexOf('/');
+  if (slash < 0) {
+    const known = COPILOT_TOOL_SETS[key(trimmed)] ?? COPILOT_TOOLS[key(trimmed)] ?? claudeMcp(trimmed) ?? ourOwn(trimmed);
+    if (known) return known;
+    // A bare MCP server name ("microsoft.docs.mcp") stands for all of that server's tools.
+    return /mcp/i.test(trimmed) ? { kind: 'mcp', server: trimmed, name: `mcp__${trimmed}__*` } : { kind: 'unknown' };
+  }
+  const area = trimmed.slice(0, slash);
+  const tool = trimmed.slice(slash + 1);
+  if (COPILOT_TOOL_SETS[key(area)]) {
+    if (tool === '*') return COPILOT_TOOL_SETS[key(area)]!;
+    return COPILOT_TOOLS[key(tool)] ?? none(`"${tool}" is not a tool of Copilot's "${area}" set that we know`);
+  }
+  // A dot in the first part names a VS Code extension (ms-python.python/installPythonPackage).
+  if (area.includes('.') && !/mcp/i.test(area)) return later(trimmed, 'tools of other VS Code extensions come with a later version');
+  const server = area.replace(/[^\w.-]/g, '_');
+  return { kind: 'mcp', server, name: `mcp__${server}__${tool === '*' ? '*' : tool}` };
+}
+
+/** Our own name, written by someone who knew it (or an MCP name in our form). */
+function ourOwn(name: string): ToolMapping | undefined {
+  if (OUR_TOOLS.includes(name)) return ours([name]);
+  if (name === 'web_fetch' || name === 'web_search' || name === 'todo_write') return later(name, `${name} comes with a later version`);
+  return undefined;
+}
+
+/** For our own files and settings: is this one of our tool names (or an MCP tool name)? */
+export function isOurToolName(name: string): boolean {
+  return OUR_TOOLS.includes(name) || /^mcp__[^_]/.test(name);
+}

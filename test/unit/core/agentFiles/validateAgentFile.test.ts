@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentFileDialect } from '../../../../src/core/agentFiles/agentFields';
+import { DELEGATION_TOOLS } from '../../../../src/core/agentFiles/toolNames';
+import { validateAgentFile } from '../../../../src/core/agentFiles/validateAgentFile';
+
+const DIRS = { native: '.vscode/agents', claude: '.claude/agents', copilot: '.github/agents' } as const;
+const check = (dialect: AgentFileDialect, fileName: string, text: string) =>
+  validateAgentFile(text, { path: `/ws/${DIRS[dialect]}/${fileName}`, source: `${DIRS[dialect]}/${fileName}`, dialect });
+const codes = (r: ReturnType<typeof check>) => r.problems.map((p) => `${p.severity}:${p.code}`);
+
+describe('validateAgentFile: Claude Code files', () => {
+  it('imports name, description, tools, maxTurns and the body, and notes what it cannot honour', () => {
+    const r = check('claude', 'rev.md', '---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, WebFetch, mcp__github__get_pr\nmaxTurns: 12\ncolor: blue\nmodel: sonnet\n---\nReview carefully.');
+    expect(r.id).toBe('code-reviewer');
+    expect(r.input).toEqual({ description: 'Reviews code', tools: ['read_file', 'search_text'], maxSteps: 12, model: 'sonnet', instructions: 'Review carefully.' });
+    expect(codes(r)).toEqual(['information:tool-later', 'information:tool-mcp', 'information:field-ignored']);
+    const later = r.problems[0]!;
+    expect(later.message).toBe('"WebFetch" is left out: fetching web pages comes with a later version; the agent works without it');
+    // The range is the tool's own place in "Read, Grep, WebFetch, …".
+    expect(later.range).toEqual({ start: { line: 3, character: 19 }, end: { line: 3, character: 27 } });
+    expect(r.problems[1]!.message).toMatch(/MCP server "github" \(mcp__github__get_pr here\)/);
+  });
+
+  it('applies disallowedTools, and reads Task(a, b) as delegation to those agents', () => {
+    const r = check('claude', 'lead.md', '---\nname: lead\ndescription: Leads\ntools: Read, Task(reviewer, tester)\ndisallowedTools: Bash\n---\n');
+    expect(r.input).toMatchObject({ tools: ['read_file', ...DELEGATION_TOOLS], agents: ['reviewer', 'tester'], disallowedTools: ['run_command'] });
+  });
+
+  it('requires a name, as Claude Code does, and offers to add one', () => {
+    const r = check('claude', 'helper.md', '---\ndescription: Helps\n---\n');
+    expect(r.input).toBeUndefined();
+    expect(r.problems[0]).toMatchObject({ code: 'no-name', severity: 'error', fixes: [{ newText: 'name: helper\n' }] });
+  });
+
+  it('makes a name that is not a slug one, with a note', () => {
+    const r = check('claude', 'ps.md', '---\nname: powershell-5.1-expert\ndescription: PowerShell\n---\n');
+    expect(r.id).toBe('powershell-5-1-expert');
+    expect(codes(r)).toEqual(['information:id-from-name']);
+  });
+
+  it('reads a one-line description strict YAML refuses, and says which reader read it and why', () => {
+    const r = check('claude', 'hipaa.md', "---\nname: hipaa\ndescription: Use for health data. Triggers on: 'HIPAA', 'PHI'.\n---\n");
+    expect(r.input).toMatchObject({ description: "Use for health data. Triggers on: 'HIPAA', 'PHI'." });
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatchObject({ code: 'lenient-front-matter', severity: 'information', field: 'description' });
+    expect(r.problems[0]!.message).toMatch(/not strict YAML \(Nested mappings .*\), so it was read line by line, as Claude Code reads such files/);
+    expect(r.problems[0]!.fixes![0]!.newText).toBe(JSON.stringify("Use for health data. Triggers on: 'HIPAA', 'PHI'."));
+  });
+
+  it('warns when none of the listed tools can be used here', () => {
+    const r = check('claude', 'web.md', '---\nname: web\ndescription: Browses\ntools: WebFetch, WebSearch\n---\n');
+    expect(r.input).toMatchObject({ tools: [] });
+    expect(codes(r)).toContain('warning:no-usable-tools');
+  });
+});
+
+describe('validateAgentFile: Copilot files', () => {
+  it('takes the id from the file name (made a slug) and name: as the display name', () => {
+    const r = check('copilot', 'devsquad.init.agent.md', "---\nname: 'C# Expert'\ndescription: Knows C#\ntools: ['search', 'edit/editFiles', 'execute/runInTerminal', 'github/*']\nmodel: ['GPT-5', 'Claude Sonnet 4.5']\nagents: ['SWE', 'devsquad.plan']\nhandoffs:\n  - label: Go\n---\nBody");
+    expect(r.id).toBe('devsquad-init');
+    expect(r.input).toEqual({
+      description: 'Knows C#',
+      displayName: 'C# Expert',
+      tools: ['find_files', 'search_text', 'list_dir', 'edit_file', 'write_file', 'run_command'],
+      model: ['GPT-5', 'Claude Sonnet 4.5'],
+      agents: ['swe', 'devsquad-plan'],
+      instructions: 'Body',
+    });
+    expect(codes(r)).toEqual(['information:id-from-name', 'information:tool-mcp', 'information:field-ignored']);
+  });
+
+  it('says the description is missing: the supervisor needs one even where Copilot does not', () => {
+    const r = check('copilot', 'arch.agent.md', "---\nname: 'Architect'\ntools: ['codebase']\n---\n");
+    expect(r.input).toBeUndefined();
+    expect(r.problems[0]).toMatchObject({ code: 'no-description', severity: 'error', range: { start: { line: 0 } } });
+    expect(r.problems[0]!.message).toMatch(/Copilot does not require one/);
+  });
+});
+
+describe('validateAgentFile: our own files', () => {
+  it('warns about a foreign tool name, still maps it, and offers our name as the fix', () => {
+    const r = check('native', 'x.md', '---\ndescription: Looks\ntools:\n  - Read\n  - search\n  - read_file\n---\n');
+    expect(r.input).toMatchObject({ tools: ['read_file', 'find_files', 'search_text', 'list_dir'] });
+    expect(r.problems.map((p) => [p.code, p.range!.start.line, p.fixes?.[0]?.newText])).toEqual([
+      ['tool-foreign', 3, 'read_file'],
+      ['tool-foreign', 4, 'find_files\n  - search_text\n  - list_dir'],
+    ]);
+  });
+
+  it('warns about an unknown field with a "did you mean" fix, and an unknown tool', () => {
+    const r = check('native', 'x.md', '---\ndescription: ok\nmaxStep: 3\ntools: [read_fil, list_dir]\n---\n');
+    expect(r.problems.map((p) => [p.code, p.message])).toEqual([
+      ['unknown-field', '"maxStep" is not a field of our agent files; did you mean "maxSteps"?'],
+      ['tool-unknown', '"read_fil" is not a tool we know, so it is left out; did you mean "read_file"?'],
+    ]);
+    expect(r.problems[0]!.fixes).toEqual([{ title: 'Rename to "maxSteps"', newText: 'maxSteps' }]);
+  });
+
+  it('reports every bad value of a file in plain words, at its place, and keeps the file out', () => {
+    const r = check('native', 'x.md', '---\ndescription: ok\nmaxSteps: lots\nreturnDirectly: sometimes\n---\n');
+    expect(r.input).toBeUndefined();
+    expect(r.problems.map((p) => [p.message, p.range!.start.line])).toEqual([
+      ['"maxSteps" must be a number', 2],
+      ['"returnDirectly" must be true or false', 3],
+    ]);
+  });
+
+  it('refuses a name that is not a slug, with the slug as the fix', () => {
+    const r = check('native', 'x.md', '---\nname: My Helper\ndescription: ok\n---\n');
+    expect(r.problems[0]).toMatchObject({ code: 'bad-name', fixes: [{ newText: 'my-helper' }] });
+  });
+
+  it('says plainly when there is no front matter', () => {
+    const r = check('native', 'x.md', 'just text');
+    expect(r.problems).toEqual([expect.objectContaining({ code: 'no-front-matter', severity: 'error', path: '/ws/.vscode/agents/x.md', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 9 } } })]);
+  });
+});
