@@ -1,27 +1,53 @@
 import type { Command } from './cliArgs';
 import { EXIT } from './cliError';
 import type { CliIo } from './cliIo';
-import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
+import { describeProfileProblem, toConfigProblem } from '../core/profiles/describeProfileProblem';
+import type { Profile, ProfileProblem } from '../core/profiles/profile';
 import { cliProfiles } from './cliProfiles';
 import { oneLine } from '../shared/oneLine';
 import { readWorkspaceSettings } from './workspaceSettings';
 
 type ProfilesCommand = Extract<Command, { name: `profiles ${string}` }>;
 
-/** `subagents profiles list|validate`: the merged profiles of the workspace, and their problems. */
+const LABEL = { error: 'error', warning: 'warning', information: 'note' } as const;
+
+/** A problem for --json: the shared ConfigProblem shape, with the agent and field it is about. */
+const jsonProblem = (p: ProfileProblem) => ({ ...toConfigProblem(p), agent: p.name, field: p.field, source: p.source });
+
+/** A profile for --json: what it is, without the bookkeeping of where each field was written. */
+const jsonProfile = ({ origin: _origin, ...profile }: Profile) => profile;
+
+function count(problems: readonly ProfileProblem[]): string {
+  const n = (s: ProfileProblem['severity']) => problems.filter((p) => p.severity === s).length;
+  const part = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  return `${part(n('error'), 'error')}, ${part(n('warning'), 'warning')}, ${part(n('information'), 'note')}`;
+}
+
+/**
+ * `subagents profiles list|validate`: the merged profiles of the workspace, and every problem and
+ * note (what an imported file says that is not honoured here). Only errors make validate fail.
+ */
 export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<number> {
   const set = cliProfiles(await readWorkspaceSettings(cmd.workspace), cmd.workspace);
   const profiles = [...set.profiles.values()];
-  const problems = set.problems.map(describeProfileProblem);
+  const errors = set.problems.filter((p) => p.severity === 'error');
+  const instructions = (set.projectInstructions ?? []).map((i) => ({ name: i.name, path: i.path }));
   if (cmd.json) {
-    const body = cmd.name === 'profiles list' ? { profiles, problems: set.problems } : { ok: problems.length === 0, problems: set.problems };
+    const problems = set.problems.map(jsonProblem);
+    const body = cmd.name === 'profiles list' ? { profiles: profiles.map(jsonProfile), problems, projectInstructions: instructions } : { ok: errors.length === 0, problems };
     io.stdout.write(`${JSON.stringify(body)}\n`);
   } else {
     if (cmd.name === 'profiles list') {
-      for (const p of profiles) io.stdout.write(`${p.name}  (${p.source})  ${oneLine(p.description, 100)}\n`);
+      for (const p of profiles) {
+        const shown = p.displayName ? ` "${p.displayName}"` : '';
+        io.stdout.write(`${p.name}${shown}  (${p.source})  ${oneLine(p.description, 100)}\n`);
+      }
+      if (instructions.length) io.stdout.write(`Project instructions in every agent's prompt: ${instructions.map((i) => i.name).join(', ')}\n`);
     }
-    for (const p of problems) io.stderr.write(`subagents: problem: ${p}\n`);
-    if (cmd.name === 'profiles validate' && problems.length === 0) io.stdout.write(`${profiles.length} profiles, no problems.\n`);
+    for (const p of set.problems) io.stderr.write(`subagents: ${LABEL[p.severity]}: ${describeProfileProblem(p)}\n`);
+    if (cmd.name === 'profiles validate') {
+      io.stdout.write(set.problems.length === 0 ? `${profiles.length} profiles, no problems.\n` : `${profiles.length} profiles; ${count(set.problems)}.\n`);
+    }
   }
-  return cmd.name === 'profiles validate' && problems.length > 0 ? EXIT.usage : EXIT.ok;
+  return cmd.name === 'profiles validate' && errors.length > 0 ? EXIT.usage : EXIT.ok;
 }

@@ -60,7 +60,9 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     throw new UsageError(`No model is set: pass --model SPEC (e.g. --model scripted:demo.json) or set "subagents.model" in ${config.path}.`);
   }
   const profiles = cliProfiles(config, cmd.workspace);
-  for (const p of profiles.problems) logger.warn(`${describeProfileProblem(p)} The other agents still work.`);
+  const notes = profiles.problems.filter((p) => p.severity === 'information').length;
+  for (const p of profiles.problems) if (p.severity !== 'information') logger.warn(`${describeProfileProblem(p)}${p.severity === 'error' ? ' The other agents still work.' : ''}`);
+  if (notes > 0) io.stderr.write(`subagents: ${notes} note${notes === 1 ? '' : 's'} on agent files (what they say that is not honoured here): run "subagents profiles validate" to read them.\n`);
   if (cmd.agent !== undefined && cmd.agent !== SUPERVISOR && !profiles.profiles.has(cmd.agent)) {
     throw new UsageError(`There is no enabled agent "${cmd.agent}". Available: ${[...profiles.profiles.keys()].join(', ') || '(none)'}.`);
   }

@@ -55,7 +55,7 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     const deps: DelegationDeps = { session, caller: run, delegates, emit: emitter.emit, launch: work.launch };
     const delegation = delegates.length > 0 ? [delegateTaskTool(deps), ...subagentTools(deps)] : [];
     const { tools, hidden } = runTools({ ...session, profile, depth: run.depth, emit: emitter.emit, delegation });
-    const instructions = profile.name === SUPERVISOR ? supervisorPrompt(delegates, session.settings.supervisor) : subagentPrompt(profile, delegates);
+    const instructions = profile.name === SUPERVISOR ? supervisorPrompt(delegates, session.settings.supervisor, session.profiles.projectInstructions) : subagentPrompt(profile, delegates, session.profiles.projectInstructions);
     const maxSteps = profile.maxSteps ?? DEFAULT_MAX_STEPS;
     if (profile.timeoutMs) {
       timer = setTimeout(() => {

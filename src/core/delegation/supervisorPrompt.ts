@@ -1,5 +1,6 @@
-import type { Profile } from '../profiles/profile';
+import type { Profile, ProjectInstruction } from '../profiles/profile';
 import type { SupervisorSettings } from '../engineSettings';
+import { projectInstructionsPrompt } from '../instructions/projectInstructions';
 
 const ROLE = `You are the supervisor in a VS Code workspace. You answer the user's requests, and you can delegate
 work to subagents: specialists that share the open workspace with you but see only the task and the context you give them.`;
@@ -13,12 +14,19 @@ const GUIDELINES = `How to delegate well:
 
 const SOLO = `No subagents are available, so do the work yourself.`;
 
+/** The prompt with the project's instruction files (AGENTS.md, …) after it, when there are any. */
+function withProject(prompt: string, project: readonly ProjectInstruction[] | undefined): string {
+  const extra = projectInstructionsPrompt(project);
+  return extra ? `${prompt}\n\n${extra}` : prompt;
+}
+
 /**
  * The supervisor's system prompt: its role, each allowed agent as `name: description`, our
- * delegation guidelines, then the user's own guidelines. `systemPrompt` in the settings replaces it all.
+ * delegation guidelines, then the user's own guidelines. `systemPrompt` in the settings replaces
+ * all of ours; the project's instruction files (subagents.projectInstructions) follow either way.
  */
-export function supervisorPrompt(agents: readonly Profile[], settings: SupervisorSettings): string {
-  if (settings.systemPrompt?.trim()) return settings.systemPrompt;
+export function supervisorPrompt(agents: readonly Profile[], settings: SupervisorSettings, project?: readonly ProjectInstruction[]): string {
+  if (settings.systemPrompt?.trim()) return withProject(settings.systemPrompt, project);
   const parts = [ROLE];
   if (agents.length === 0) parts.push(SOLO);
   else {
@@ -26,11 +34,11 @@ export function supervisorPrompt(agents: readonly Profile[], settings: Superviso
     parts.push(GUIDELINES);
   }
   if (settings.guidelines?.trim()) parts.push(`Guidelines from the user:\n${settings.guidelines.trim()}`);
-  return parts.join('\n\n');
+  return withProject(parts.join('\n\n'), project);
 }
 
-/** The instructions of a subagent: its own, plus how to report back to whoever delegated to it. */
-export function subagentPrompt(profile: Profile, delegates: readonly Profile[]): string {
+/** The instructions of a subagent: its own, how to report back to whoever delegated to it, and the project's instruction files. */
+export function subagentPrompt(profile: Profile, delegates: readonly Profile[], project?: readonly ProjectInstruction[]): string {
   const parts = [profile.instructions.trim() || `You are the "${profile.name}" subagent: ${profile.description}`];
   parts.push(`You work on a task delegated to you by another agent, in a VS Code workspace you share with it.
 You cannot ask the user questions: if something is unclear, make a reasonable assumption and say which.
@@ -38,5 +46,5 @@ End with a concise, complete report of what you found or did; it is all your sup
   if (delegates.length > 0) {
     parts.push(`You may delegate parts of your task (with delegate_task) to:\n${delegates.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`);
   }
-  return parts.join('\n\n');
+  return withProject(parts.join('\n\n'), project);
 }

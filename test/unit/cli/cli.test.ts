@@ -37,7 +37,8 @@ interface Result {
 }
 
 function start(args: string[], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void) {
-  const env = { ...process.env, OPENAI_API_KEY: '', SUBAGENTS_API_KEY: '' };
+  // HOME is the test's own, so ~/.claude/agents of the machine running the tests is never read.
+  const env = { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', SUBAGENTS_API_KEY: '', HOME: join(ws, '.home') };
   const child = spawn(process.execPath, [cli, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -268,8 +269,46 @@ describe('subagents CLI: profiles', () => {
     expect(list.stdout).not.toMatch(/^explore/m);
     const bad = await run('profiles', 'validate', '--json');
     expect(bad.code).toBe(2);
-    const body = JSON.parse(bad.stdout) as { ok: boolean; problems: { name: string; field: string }[] };
+    const body = JSON.parse(bad.stdout) as { ok: boolean; problems: { agent: string; field: string; severity: string; message: string }[] };
     expect(body.ok).toBe(false);
-    expect(body.problems.map((p) => `${p.name}.${p.field}`).sort()).toEqual(['broken.description', 'broken.maxSteps']);
+    expect(body.problems.filter((p) => p.severity === 'error').map((p) => `${p.agent}.${p.field}`).sort()).toEqual(['broken.description', 'broken.maxSteps']);
+  });
+
+  it('lists imported agents with their display names, and every problem and note, in text and --json', async () => {
+    await mkdir(join(ws, '.github', 'agents'), { recursive: true });
+    await mkdir(join(ws, '.claude', 'agents'), { recursive: true });
+    await mkdir(join(ws, '.home', '.claude', 'agents'), { recursive: true });
+    await writeFile(join(ws, '.github', 'agents', 'CSharp.Expert.agent.md'), "---\nname: 'C# Expert'\ndescription: Knows C#\ntools: ['search', 'web/fetch']\n---\nBe sharp.");
+    await writeFile(join(ws, '.claude', 'agents', 'hipaa.md'), "---\nname: hipaa\ndescription: Health data. Triggers on: 'HIPAA'\nmodel: sonnet\n---\n");
+    await writeFile(join(ws, '.claude', 'agents', 'nameless.md'), '---\ndescription: has no name\n---\n');
+    await writeFile(join(ws, '.home', '.claude', 'agents', 'mine.md'), '---\nname: mine\ndescription: From my home\n---\n');
+    await writeFile(join(ws, 'AGENTS.md'), 'Use pnpm.');
+    const list = await run('profiles', 'list');
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^csharp-expert "C# Expert" {2}\(\.github\/agents\/CSharp\.Expert\.agent\.md\) {2}Knows C#$/m);
+    expect(list.stdout).toMatch(/^mine {2}\(~\/\.claude\/agents\/mine\.md\)/m);
+    expect(list.stdout).toContain("Project instructions in every agent's prompt: AGENTS.md");
+    expect(list.stderr).toContain('subagents: note: .github/agents/CSharp.Expert.agent.md, line 4 (agent "csharp-expert"): "web/fetch" is left out: fetching web pages comes with a later version; the agent works without it.');
+    expect(list.stderr).toMatch(/subagents: note: \.claude\/agents\/hipaa\.md, line 3 \(agent "hipaa"\): its front matter is not strict YAML/);
+    expect(list.stderr).toMatch(/subagents: note: \.claude\/agents\/hipaa\.md, line 4 \(agent "hipaa"\): model "sonnet" cannot be used here .*set ANTHROPIC_API_KEY/);
+    expect(list.stderr).toContain('subagents: error: .claude/agents/nameless.md, line 1 (agent "nameless"): has no "name", which Claude Code requires');
+
+    const validate = await run('profiles', 'validate', '--json');
+    expect(validate.code).toBe(2);
+    const body = JSON.parse(validate.stdout) as { ok: boolean; problems: { code: string; severity: string; location: { path: string; line: number } }[] };
+    expect(body.ok).toBe(false);
+    expect(body.problems.map((p) => `${p.severity}:${p.code}`).sort()).toEqual([
+      'error:no-name',
+      'information:id-from-name',
+      'information:lenient-front-matter',
+      'information:model-unavailable',
+      'information:tool-later',
+    ]);
+    expect(body.problems.find((p) => p.code === 'tool-later')!.location).toEqual({ path: join(ws, '.github', 'agents', 'CSharp.Expert.agent.md'), line: 4, column: 19 });
+
+    await rm(join(ws, '.claude', 'agents', 'nameless.md'));
+    const ok = await run('profiles', 'validate');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^\d+ profiles; 0 errors, 0 warnings, 4 notes\.$/m);
   });
 });

@@ -6,7 +6,7 @@ import { createModelResolver } from '../../../src/core/models/createModelResolve
 import type { Approver, Workspace } from '../../../src/core/ports';
 import type { ModelCaller, ModelResolver } from '../../../src/core/models/modelResolver';
 import type { Script } from '../../../src/core/models/scriptSchema';
-import type { Profile, ProfileInput, ProfileProblem } from '../../../src/core/profiles/profile';
+import type { Profile, ProfileInput, ProfileProblem, ProjectInstruction } from '../../../src/core/profiles/profile';
 import type { RunEvent } from '../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents, walkRuns } from '../../../src/shared/runTree';
 import { MemoryThreadStore } from '../../../src/core/threads/memoryThreadStore';
@@ -27,6 +27,8 @@ export interface HarnessOptions {
   createModelResolver?: () => Promise<ModelResolver>;
   /** The store the engine writes to (default: a fresh in-memory store). */
   store?: MemoryThreadStore;
+  /** AGENTS.md and the like, as the profile loader would have read them. */
+  projectInstructions?: ProjectInstruction[];
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -42,7 +44,7 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     store,
     workspace: options.workspace ?? nodeWorkspace({ root: '/workspace' }),
     ...(options.approver ? { approver: options.approver } : {}),
-    profiles: () => ({ profiles, problems: options.problems ?? [] }),
+    profiles: () => ({ profiles, problems: options.problems ?? [], ...(options.projectInstructions ? { projectInstructions: options.projectInstructions } : {}) }),
     settings: () => settings,
     createModelResolver:
       options.createModelResolver ??

@@ -49,4 +49,28 @@ describe('the supervisor prompt', () => {
     expect(none.tools).toContain('read_file');
     expect(none.system).not.toContain('delegate_task');
   });
+
+  it('carries the project\'s instruction files into the supervisor\'s and every subagent\'s system prompt', async () => {
+    const systems: Record<string, string> = {};
+    const model = (agentName: string) =>
+      programmedModel(({ call, options }) => {
+        systems[agentName] ??= options.prompt.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+        if (agentName === 'supervisor' && call === 0) return { toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'] } }] };
+        return { text: 'done' };
+      });
+    const models = { supervisor: model('supervisor'), a: model('a') };
+    const h = makeEngine(
+      { agents: {} },
+      {
+        agents: { a: agent('does A', { instructions: 'You are A.' }) },
+        projectInstructions: [{ name: 'AGENTS.md', path: '/ws/AGENTS.md', text: 'Always use pnpm.' }],
+        model: (caller) => models[caller.agent as keyof typeof models],
+      },
+    );
+    await (await h.engine.send({ prompt: 'hi' })).done;
+    for (const who of ['supervisor', 'a']) {
+      expect(systems[who]).toContain('<project-instructions file="AGENTS.md">\nAlways use pnpm.\n</project-instructions>');
+    }
+    expect(systems['a']!.indexOf('You are A.')).toBeLessThan(systems['a']!.indexOf('Always use pnpm.'));
+  });
 });
