@@ -101,7 +101,7 @@ export class ConversationView {
 
   /** The welcome text lists whom the supervisor can delegate to. */
   setAgents(agents: PanelConfig['agents']): void {
-    const list = agents.map((a) => h('li', {}, h('strong', {}, a.name), a.description ? `: ${a.description}` : ''));
+    const list = agents.map((a) => h('li', {}, h('strong', {}, a.displayName ? `${a.displayName} (${a.name})` : a.name), a.description ? `: ${a.description}` : ''));
     this.emptyState.replaceChildren(
       h('p', {}, 'Ask the supervisor for something; it delegates parts of the work to subagents and shows their runs below.'),
       ...(list.length ? [h('p', {}, 'Subagents:'), h('ul', {}, ...list)] : []),

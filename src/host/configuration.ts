@@ -1,25 +1,26 @@
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { EngineSettings } from '../core/engineSettings';
+import type { ModelAvailability } from '../core/models/modelAliases';
 import { ENGINE_SETTING_FIELDS, describeSettingProblem, readEngineSettings, type SettingsLayer } from '../core/settings/readEngineSettings';
-import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
-import { loadWorkspaceProfiles } from '../core/profiles/workspaceProfiles';
-import type { ProfileSet } from '../core/profiles/profile';
+import { listedProblems } from '../core/profiles/listedProblems';
+import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/profiles/workspaceProfiles';
 import type { ConfigProblem, PanelConfig } from '../shared/protocol';
 
 /** The settings as the engine and the panel use them, with everything wrong said in sentences. */
 export interface HostConfiguration {
   settings: EngineSettings;
-  profiles: ProfileSet;
+  profiles: WorkspaceProfiles;
   problems: ConfigProblem[];
 }
 
 /**
- * Reads `subagents.*` and the workspace's agent files. A bad value falls back to its default with a
- * problem naming the setting; profiles are merged by DESIGN section 4's precedence, and in an
- * untrusted workspace only the user's own settings count (workspace profiles and model settings
- * could run code or send data).
+ * Reads `subagents.*`, the user's and the workspace's agent files and the project's instruction
+ * files. A bad value falls back to its default with a problem naming the setting; profiles are
+ * merged by precedence, and in an untrusted workspace only the user's own settings and agent
+ * folders count (workspace profiles and model settings could run code or send data).
  */
-export function readConfiguration(trusted: boolean, root: string | undefined): HostConfiguration {
+export function readConfiguration(trusted: boolean, root: string | undefined, models: ModelAvailability): HostConfiguration {
   const section = vscode.workspace.getConfiguration('subagents');
   const user: Record<string, unknown> = {};
   const workspace: Record<string, unknown> = {};
@@ -42,16 +43,17 @@ export function readConfiguration(trusted: boolean, root: string | undefined): H
   const agents = section.inspect<unknown>('agents');
   const profiles = loadWorkspaceProfiles({
     root,
+    home: os.homedir(),
     trusted,
     userAgents: agents?.globalValue ?? {},
     workspaceAgents: [
       { source: 'workspace settings', profiles: agents?.workspaceValue ?? {} },
       { source: 'folder settings', profiles: agents?.workspaceFolderValue ?? {} },
     ],
+    settings,
+    models,
   });
-  for (const p of profiles.problems) {
-    problems.push({ message: `${describeProfileProblem(p)} The other agents still work.`, severity: 'error' });
-  }
+  problems.push(...listedProblems(profiles.problems));
   return { settings, profiles, problems };
 }
 
@@ -61,7 +63,7 @@ export function panelConfig(config: HostConfiguration, root: string | undefined)
   // No model is not a problem to list: the panel offers the models it finds instead (modelChooser.ts).
   return {
     model: config.settings.model,
-    agents: [...config.profiles.profiles.values()].map((p) => ({ name: p.name, description: p.description })),
+    agents: [...config.profiles.profiles.values()].map((p) => ({ name: p.name, description: p.description, ...(p.displayName ? { displayName: p.displayName } : {}) })),
     problems,
     trusted: vscode.workspace.isTrusted,
   };

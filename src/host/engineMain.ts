@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
-import { AGENT_FILES_GLOB } from '../core/agentFiles/agentFolders';
+import { AGENT_FILES_GLOB, USER_AGENT_FOLDERS } from '../core/agentFiles/agentFolders';
+import { PROJECT_INSTRUCTION_FILES } from '../core/instructions/projectInstructions';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { PendingApprovals } from '../core/tools/pendingApprovals';
 import type { HostToWebview } from '../shared/protocol';
@@ -11,6 +12,7 @@ import { specsInUse } from '../core/models/specsInUse';
 import { panelConfig, readConfiguration, type HostConfiguration } from './configuration';
 import { CommandTerminals } from './commandTerminals';
 import { hostModelChooser, hostModelResolver } from './hostModels';
+import { HostModelAvailability } from './modelAvailability';
 import { PanelController } from './panelController';
 import { vscodeLogger } from './vscodeLogger';
 import { vscodeWorkspace } from './vscodeWorkspace';
@@ -35,8 +37,9 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const storageDir = path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'threads');
   // This window owns the folder: runs left open by a crashed or reloaded window are closed as interrupted.
   const store = new JsonlThreadStore({ dir: storageDir, recoverInterrupted: true, logger });
-  let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted, root);
-  for (const p of config.problems) logger.warn(p.message);
+  const models = new HostModelAvailability(context.secrets);
+  let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted, root, models);
+  for (const p of config.problems) (p.severity === 'information' ? logger.info : logger.warn)(p.message);
 
   // With no folder open the tools get an empty folder of their own, never the home folder.
   const toolRoot = root ?? path.join(context.globalStorageUri.fsPath, 'no-folder');
@@ -75,8 +78,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   });
 
   const reload = () => {
-    config = readConfiguration(vscode.workspace.isTrusted, root);
-    for (const p of config.problems) logger.warn(p.message);
+    config = readConfiguration(vscode.workspace.isTrusted, root, models);
+    for (const p of config.problems) (p.severity === 'information' ? logger.info : logger.warn)(p.message);
     controller.configChanged();
   };
   const subscriptions = [
@@ -84,8 +87,10 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       if (e.affectsConfiguration('subagents')) reload();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(reload),
-    // Agent files apply to the next request without a reload, like settings.
-    ...(root ? watchAgentFiles(root, reload) : []),
+    // Agent files and instruction files apply to the next request without a reload, like settings.
+    ...watchAgentFiles(root, reload),
+    // Model aliases resolve to what this window can use: new editor models or keys change that.
+    ...models.watch(reload),
   ];
 
   return {
@@ -105,7 +110,13 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   };
 }
 
-function watchAgentFiles(root: string, onChange: () => void): vscode.Disposable[] {
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, AGENT_FILES_GLOB));
-  return [watcher, watcher.onDidCreate(onChange), watcher.onDidChange(onChange), watcher.onDidDelete(onChange)];
+/** The workspace's agent folders and instruction files, and the user's agent folders (~/.claude/agents, ~/.copilot/agents). */
+function watchAgentFiles(root: string | undefined, onChange: () => void): vscode.Disposable[] {
+  const home = vscode.Uri.file(os.homedir());
+  const patterns = [new vscode.RelativePattern(home, `{${USER_AGENT_FOLDERS.map((f) => f.dir).join(',')}}/*.md`)];
+  if (root) patterns.push(new vscode.RelativePattern(root, AGENT_FILES_GLOB), new vscode.RelativePattern(root, `{${PROJECT_INSTRUCTION_FILES.join(',')}}`));
+  return patterns.flatMap((pattern) => {
+    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    return [watcher, watcher.onDidCreate(onChange), watcher.onDidChange(onChange), watcher.onDidDelete(onChange)];
+  });
 }
