@@ -17,9 +17,8 @@ export class AgentFileCache {
     return result;
   }
 
-  /** Forgets every file not in `paths` (deleted files). */
-  keepOnly(paths: ReadonlySet<string>): void {
-    for (const path of this.entries.keys()) if (!paths.has(path)) this.entries.delete(path);
+  clear(): void {
+    this.entries.clear();
   }
 }
 
@@ -37,6 +36,8 @@ export interface ReadFolderOptions {
   cache?: AgentFileCache;
   /** Texts of files open in the editor, by absolute path: used instead of what is on disk. */
   overlay?: ReadonlyMap<string, string>;
+  /** Reads a file (the language server's keeps what it read until the file changes); default: from disk. */
+  readText?: (path: string) => string;
 }
 
 /**
@@ -57,7 +58,7 @@ export function readAgentFileLayers(folders: readonly AgentFolder[], options: Re
       let text = options.overlay?.get(path);
       if (text === undefined) {
         try {
-          text = readFileSync(path, 'utf8');
+          text = (options.readText ?? readUtf8)(path);
         } catch (error) {
           out.problems.push({ source, name: '', field: '', message: `cannot be read: ${(error as Error).message}`, severity: 'error', code: 'bad-value', path });
           continue;
@@ -78,6 +79,8 @@ export function readAgentFileLayers(folders: readonly AgentFolder[], options: Re
   }
   return out;
 }
+
+const readUtf8 = (path: string): string => readFileSync(path, 'utf8');
 
 function listFolder(folder: AgentFolder, overlay: ReadonlyMap<string, string> | undefined): string[] {
   const names = new Set<string>();

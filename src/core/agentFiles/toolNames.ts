@@ -216,3 +216,14 @@ function ourOwn(name: string): ToolMapping | undefined {
 export function isOurToolName(name: string): boolean {
   return OUR_TOOLS.includes(name) || /^mcp__[^_]/.test(name);
 }
+
+/** Claude Code's own spelling of its tools, for completion in Claude files. */
+export const CLAUDE_TOOL_NAMES = ['Read', 'Write', 'Edit', 'MultiEdit', 'Grep', 'Glob', 'LS', 'Bash', 'Task', 'NotebookRead', 'NotebookEdit', 'WebFetch', 'WebSearch', 'TodoWrite', 'AskUserQuestion'];
+
+/** Copilot's tool sets and tools as it spells them, for completion in Copilot files. */
+export const COPILOT_TOOL_NAMES = [
+  'search', 'edit', 'read', 'execute', 'web', 'agent', 'todo', 'vscode',
+  'search/codebase', 'search/fileSearch', 'search/textSearch', 'search/listDirectory', 'search/usages',
+  'edit/editFiles', 'edit/createFile', 'edit/createDirectory', 'read/readFile',
+  'execute/runInTerminal', 'execute/getTerminalOutput', 'execute/runTests', 'execute/runTask', 'web/fetch', 'agent/runSubagent',
+];

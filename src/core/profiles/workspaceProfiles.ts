@@ -30,6 +30,7 @@ export interface WorkspaceProfileSources {
   /** The language server's: texts of open files, and the results of files that did not change. */
   overlay?: ReadonlyMap<string, string>;
   cache?: AgentFileCache;
+  readText?: (path: string) => string;
 }
 
 export interface WorkspaceProfiles extends ProfileSet {
@@ -49,7 +50,7 @@ const EVERY_PROVIDER: ModelAvailability = { hasKey: () => true, keyHint: () => '
 export function loadWorkspaceProfiles(sources: WorkspaceProfileSources): WorkspaceProfiles {
   const settings = sources.settings ?? DEFAULT_SETTINGS;
   const folders = agentFolders({ root: sources.root, home: sources.home, user: settings.userAgentFolders, trusted: sources.trusted });
-  const options = { context: { mcpServers: sources.mcpServers ?? [] }, cache: sources.cache ?? new AgentFileCache(), ...(sources.overlay ? { overlay: sources.overlay } : {}) };
+  const options = { context: { mcpServers: sources.mcpServers ?? [] }, cache: sources.cache ?? new AgentFileCache(), ...(sources.overlay ? { overlay: sources.overlay } : {}), ...(sources.readText ? { readText: sources.readText } : {}) };
   const userFiles = readAgentFileLayers(folders.user, options);
   const workspaceFiles = readAgentFileLayers(folders.workspace, options);
 

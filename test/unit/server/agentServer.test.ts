@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CodeAction, CompletionItem, Diagnostic, Hover, TextEdit } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { startServer } from './lspHarness';
+
+let cleanup: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanup) c();
+  cleanup = [];
+});
+
+function workspace(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'subagents-lsp-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  cleanup.push(() => rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+async function server(root: string) {
+  const s = await startServer(root, { home: join(root, 'no-home') });
+  cleanup.push(() => s.dispose());
+  return s;
+}
+
+const BROKEN = '---\nname: checker\ntools: [Read, read_file]\n---\nCheck things.\n';
+
+describe('the agent-file language server', () => {
+  it('publishes the validator\'s problems at their exact ranges for an opened file', async () => {
+    const root = workspace({ '.vscode/agents/checker.md': BROKEN });
+    const s = await server(root);
+    const uri = s.uri(join(root, '.vscode/agents/checker.md'));
+    s.open(uri, BROKEN);
+    const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
+    expect(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line, d.range.start.character, d.range.end.character])).toEqual([
+      ['no-description', 1, 0, 0, 3],
+      ['tool-foreign', 2, 2, 8, 12],
+    ]);
+    expect(diagnostics[0]!.message).toBe('has no description: add "description:" saying what this agent is for and when to use it');
+  });
+
+  it('offers quick fixes that make the problem go away', async () => {
+    const root = workspace({ '.vscode/agents/checker.md': BROKEN });
+    const s = await server(root);
+    const uri = s.uri(join(root, '.vscode/agents/checker.md'));
+    s.open(uri, BROKEN);
+    const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length === 2);
+    const edits: TextEdit[] = [];
+    for (const diagnostic of diagnostics) {
+      const actions = (await s.client.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } })) as CodeAction[];
+      expect(actions.map((a) => a.title)).toHaveLength(1);
+      edits.push(...(actions[0]!.edit!.changes![uri]! as TextEdit[]));
+    }
+    const doc = TextDocument.create(uri, 'markdown', 1, TextDocument.applyEdits(TextDocument.create(uri, 'markdown', 1, BROKEN), edits));
+    expect(doc.getText()).toBe('---\nname: checker\ndescription: Describe what this agent does and when to use it\ntools: [read_file, read_file]\n---\nCheck things.\n');
+    const cleared = s.nextDiagnostics(uri);
+    s.change(uri, doc.getText());
+    expect((await cleared).diagnostics).toEqual([]);
+  });
+
+  it('completes field names, tool names, agent names and models, and explains fields on hover', async () => {
+    const root = workspace({ '.vscode/agents/helper.md': '---\ndescription: helps\n---\n', '.claude/agents/rev.md': '---\nname: rev\ndescription: reviews\n---\n' });
+    const s = await server(root);
+    const uri = s.uri(join(root, '.vscode/agents/new.md'));
+    const text = '---\ndescription: x\ntools: [re]\nagents: [h]\nmodel: \n\n---\n';
+    s.open(uri, text);
+    await s.diagnostics(uri);
+    const at = async (line: number, character: number) =>
+      ((await s.client.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line, character } })) as CompletionItem[]).map((i) => i.label);
+    const fields = await at(5, 0);
+    expect(fields).toContain('maxSteps');
+    expect(fields).not.toContain('description');
+    expect(await at(2, 10)).toEqual(expect.arrayContaining(['read_file', 'run_command', 'delegate_task']));
+    expect(await at(3, 10)).toEqual(expect.arrayContaining(['helper', 'rev', 'explore', 'general-purpose']));
+    expect(await at(4, 7)).toEqual(expect.arrayContaining(['inherit', 'sonnet', 'anthropic:claude-sonnet-5-5']));
+
+    const hover = (await s.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 2 } })) as Hover;
+    expect((hover.contents as { value: string }).value).toMatch(/^\*\*tools\*\*: The tools this agent may use/);
+  });
+
+  it('explains imported tool names and model aliases on hover', async () => {
+    const text = '---\nname: rev\ndescription: reviews\ntools: [Grep, WebFetch]\nmodel: sonnet\n---\n';
+    const root = workspace({ '.claude/agents/rev.md': text });
+    const s = await server(root);
+    const uri = s.uri(join(root, '.claude/agents/rev.md'));
+    s.open(uri, text);
+    await s.diagnostics(uri);
+    const hover = async (line: number, character: number) =>
+      ((await s.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character } })) as Hover | null)?.contents as { value: string } | undefined;
+    expect((await hover(3, 9))!.value).toBe('`Grep` → `search_text`.');
+    expect((await hover(3, 16))!.value).toMatch(/`WebFetch`: not available yet/);
+    expect((await hover(4, 8))!.value).toBe('Runs on `anthropic:claude-sonnet-5-5` (from "sonnet").');
+  });
+
+  it('reports a duplicate in another file as soon as an edit makes one', async () => {
+    const root = workspace({ '.claude/agents/a.md': '---\nname: a\ndescription: first\n---\n', '.claude/agents/b.md': '---\nname: b\ndescription: second\n---\n' });
+    const s = await server(root);
+    const uri = s.uri(join(root, '.claude/agents/b.md'));
+    s.open(uri, '---\nname: b\ndescription: second\n---\n');
+    await s.diagnostics(uri);
+    s.change(uri, '---\nname: a\ndescription: second\n---\n');
+    const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.some((d) => d.code === 'duplicate'));
+    expect(diagnostics.find((d) => d.code === 'duplicate')!.message).toMatch(/as \.claude\/agents\/a\.md does/);
+  });
+});
