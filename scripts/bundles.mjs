@@ -36,9 +36,13 @@ export function bundleOptions({ production = false } = {}) {
   };
   return {
     // Activation loads only this: view provider shell, commands, output channel.
-    extension: { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './engine.js'] },
+    extension: { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './engine.js', './agentClient.js'] },
     // Loaded on first use: the core engine, the ai SDK, zod and the vscode adapters.
     engine: { ...node, entryPoints: { engine: 'src/host/engineMain.ts' }, outdir: 'dist', external: ['vscode'] },
+    // Loaded when the first agent file is opened: the language client (vscode-languageclient) and the agent-file commands.
+    agentClient: { ...node, entryPoints: { agentClient: 'src/host/agentFileClient.ts' }, outdir: 'dist', external: ['vscode'] },
+    // The agent-file language server, a process of its own started by the client.
+    server: { ...node, entryPoints: { server: 'src/server/server.ts' }, outdir: 'dist' },
     cli: { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
     webview: {
       ...common,

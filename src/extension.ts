@@ -3,6 +3,7 @@ import type * as EngineMain from './host/engineMain';
 import { setApiKeyCommand } from './host/apiKeys';
 import type { HostRuntime } from './host/engineMain';
 import { PanelViewProvider } from './host/panelView';
+import { registerAgentFiles } from './host/agentFilesActivation';
 
 /**
  * Activation stays light: the view, the commands and the log channel. The engine (the ai SDK,
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('subagents.showLog', () => log.show()),
     vscode.commands.registerCommand('subagents.setApiKey', () => setApiKeyCommand(context.secrets)),
   );
+  registerAgentFiles(context, log);
 }
 
 export function deactivate(): void {}

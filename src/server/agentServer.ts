@@ -13,12 +13,11 @@ import { dialectOfPath } from '../core/agentFiles/agentFolders';
 import type { ProblemFix, ProfileProblem } from '../core/profiles/profileProblem';
 import { completions } from './agentCompletion';
 import { hoverAt } from './agentHover';
-import { AgentWorkspace, type AgentServerOptions } from './agentWorkspace';
+import { AgentWorkspace } from './agentWorkspace';
+import { CONFIGURE, type AgentServerOptions } from './serverProtocol';
 
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const;
 
-/** The notification the extension sends when settings, trust or models change. */
-export const CONFIGURE = 'subagents/configure';
 
 function toDiagnostic(p: ProfileProblem): Diagnostic {
   const range = p.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

@@ -2,21 +2,13 @@ import { readFileSync } from 'node:fs';
 import { AgentFileCache } from '../core/agentFiles/agentFileLayers';
 import { dialectOfPath } from '../core/agentFiles/agentFolders';
 import { validateAgentFile, type AgentFileResult } from '../core/agentFiles/validateAgentFile';
-import { DEFAULT_SETTINGS, type EngineSettings } from '../core/engineSettings';
+import { DEFAULT_SETTINGS } from '../core/engineSettings';
 import type { ModelAvailability } from '../core/models/modelAliases';
 import type { ProfileProblem } from '../core/profiles/profileProblem';
 import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/profiles/workspaceProfiles';
+import type { AgentServerOptions } from './serverProtocol';
 
-/** What the extension tells the server when it starts and when settings change. */
-export interface AgentServerOptions {
-  home?: string;
-  trusted?: boolean;
-  settings?: Partial<Pick<EngineSettings, 'modelAliases' | 'userAgentFolders' | 'projectInstructions'>>;
-  /** `subagents.agents` by scope: the settings' profiles take part in the checks across profiles. */
-  agents?: { user?: unknown; workspace?: unknown; folder?: unknown };
-  /** What models this window can use; absent: every provider counts as usable. */
-  models?: { editorModels?: { vendor: string; family: string }[]; keys?: ('openai' | 'anthropic')[] };
-}
+export type { AgentServerOptions } from './serverProtocol';
 
 /**
  * The language server's view of the agent files: the same loader as the extension and the CLI,
