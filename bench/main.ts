@@ -7,6 +7,8 @@ import { eventsAndStoreBench } from './eventsAndStore';
 import { floorScenario } from './floor';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
+import { agentCorpus } from './agentCorpus';
+import { agentFilesBench } from './agentFiles';
 
 // `npm run bench`: the delegation scenario of DESIGN section 11. A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
@@ -54,8 +56,12 @@ async function retainedKB(run: Scenario): Promise<number | undefined> {
 }
 
 async function main(): Promise<void> {
-  const corpus = process.argv.indexOf("--corpus");
-  if (corpus >= 0) return (await import("./agentCorpus")).agentCorpus(process.argv[corpus + 1]!);
+  const corpus = process.argv.indexOf('--corpus');
+  if (corpus >= 0) return agentCorpus(process.argv[corpus + 1]!);
+  if (process.argv.includes('--agents')) {
+    for (const line of await agentFilesBench()) console.log(line);
+    return;
+  }
   console.log(`Delegation bench: ${RUNS} runs after ${WARMUP} warm-up runs, medians (min–max); node ${process.version}`);
   const storeDir = mkdtempSync(join(tmpdir(), 'subagents-bench-store-'));
   const jsonlStore = (name: string): JsonlThreadStore => new JsonlThreadStore({ dir: join(storeDir, name) });
@@ -84,6 +90,7 @@ async function main(): Promise<void> {
     if (floorKB === undefined || oursKB === undefined || jsonlKB === undefined) console.log('Retained memory: run with node --expose-gc to measure it.');
     else console.log(`Heap retained over ${RUNS} runs (3 children, L = 0): floor ${floorKB} KB, ours ${oursKB} KB, ours + JSONL store ${jsonlKB} KB (budget: under 512 KB)`);
     for (const line of await eventsAndStoreBench(5)) console.log(line);
+    for (const line of await agentFilesBench()) console.log(`\n${line}`);
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
   }
