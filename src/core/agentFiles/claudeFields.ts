@@ -1,5 +1,5 @@
 import { CLAUDE_FIELDS } from './agentFields';
-import { ignoredField, unknownField, wrongValue } from './fieldNotes';
+import { ignoredField, importModel, unknownField, wrongValue } from './fieldNotes';
 import type { FileCheck } from './fileCheck';
 import { readTools } from './importTools';
 
@@ -25,12 +25,7 @@ export function readClaudeFields(check: FileCheck, input: Record<string, unknown
         break;
       }
       case 'model':
-        if (field.value === null || field.value === '') break;
-        if (typeof field.value !== 'string' && !Array.isArray(field.value)) wrongValue(check, field, 'a model name such as sonnet, opus, haiku or inherit');
-        else {
-          input['model'] = field.value;
-          check.ranges['model'] = field.valueRange;
-        }
+        importModel(check, field, input);
         break;
       case 'maxTurns':
         if (typeof field.value === 'number' && Number.isInteger(field.value) && field.value >= 1 && field.value <= 1000) {

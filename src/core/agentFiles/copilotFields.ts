@@ -1,5 +1,5 @@
 import { COPILOT_FIELDS } from './agentFields';
-import { ignoredField, unknownField, wrongValue } from './fieldNotes';
+import { ignoredField, importModel, unknownField } from './fieldNotes';
 import type { FileCheck } from './fileCheck';
 import { readTools } from './importTools';
 import { slugify } from './nearest';
@@ -23,12 +23,7 @@ export function readCopilotFields(check: FileCheck, input: Record<string, unknow
         break;
       }
       case 'model':
-        if (field.value === null || field.value === '') break;
-        if (typeof field.value !== 'string' && !Array.isArray(field.value)) wrongValue(check, field, 'a model name or a list of them');
-        else {
-          input['model'] = Array.isArray(field.value) ? field.value.map(String) : field.value;
-          check.ranges['model'] = field.valueRange;
-        }
+        importModel(check, field, input);
         break;
       case 'agents': {
         const items = check.items(field);

@@ -25,3 +25,14 @@ export function wrongValue(check: FileCheck, field: FrontMatterField, expected: 
 }
 
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** `model:` of an imported file, as written (a name or a list); resolved with the other profiles. */
+export function importModel(check: FileCheck, field: FrontMatterField, input: Record<string, unknown>): void {
+  if (field.value === null || field.value === '') return;
+  if (typeof field.value !== 'string' && !Array.isArray(field.value)) {
+    wrongValue(check, field, 'a model name (sonnet, GPT-4.1, inherit) or a list of them');
+    return;
+  }
+  input['model'] = Array.isArray(field.value) ? field.value.map(String) : field.value;
+  check.ranges['model'] = field.valueRange;
+}
