@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type * as AgentClient from './agentFileClient';
+import { START_AGENT_FILE_SERVER } from './agentFileServerCommand';
 
 /** An agent file by where it lives (kept here, not imported, so activation loads nothing more). */
 const AGENT_FILE = /[\\/](\.vscode[\\/]agents[\\/][^\\/]+\.md|\.claude[\\/]agents[\\/][^\\/]+\.md|\.github[\\/]agents[\\/][^\\/]+\.agent\.md|\.copilot[\\/]agents[\\/][^\\/]+\.md)$/;
@@ -35,5 +36,7 @@ export function registerAgentFiles(context: vscode.ExtensionContext, log: vscode
       void start();
       await load().importAgentsCommand();
     }),
+    // The engine asks for this when agent files have errors or warnings: the server lists them in the Problems view.
+    vscode.commands.registerCommand(START_AGENT_FILE_SERVER, () => start()),
   );
 }

@@ -13,6 +13,7 @@ import { panelConfig, readConfiguration, type HostConfiguration } from './config
 import { CommandTerminals } from './commandTerminals';
 import { hostModelChooser, hostModelResolver } from './hostModels';
 import { HostModelAvailability } from './modelAvailability';
+import { START_AGENT_FILE_SERVER } from './agentFileServerCommand';
 import { PanelController } from './panelController';
 import { vscodeLogger } from './vscodeLogger';
 import { vscodeWorkspace } from './vscodeWorkspace';
@@ -39,6 +40,11 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const store = new JsonlThreadStore({ dir: storageDir, recoverInterrupted: true, logger });
   const models = new HostModelAvailability(context.secrets);
   let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted, root, models);
+  // Agent files with errors or warnings: the language server lists them in the Problems view, at their lines.
+  const showFileProblems = () => {
+    if (config.profiles.problems.some((p) => p.path && p.severity !== 'information')) void vscode.commands.executeCommand(START_AGENT_FILE_SERVER);
+  };
+  showFileProblems();
   for (const p of config.problems) (p.severity === 'information' ? logger.info : logger.warn)(p.message);
 
   // With no folder open the tools get an empty folder of their own, never the home folder.
@@ -79,6 +85,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
 
   const reload = () => {
     config = readConfiguration(vscode.workspace.isTrusted, root, models);
+    showFileProblems();
     for (const p of config.problems) (p.severity === 'information' ? logger.info : logger.warn)(p.message);
     controller.configChanged();
   };

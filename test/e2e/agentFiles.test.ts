@@ -4,9 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeServer, REPO_ROOT } from './codeServer';
 import { Workbench } from './workbench';
 
-// The agent-file language server in a real VS Code: opening a broken .vscode/agents/x.md starts it
-// (lazily, from dist/agentClient.js), its diagnostic shows in the Problems panel at the file's
-// first line, the quick fix adds the missing description, and the problem goes away.
+// The agent-file language server in a real VS Code. Opening the panel loads the profiles; agent
+// files with problems start the server (lazily, from dist/agentClient.js), which lists them in the
+// Problems view without opening them: an imported Claude Code agent whose tools all come later
+// (a warning), and a broken .vscode/agents/x.md (an error). In x.md the quick fix adds the
+// missing description, and the problem goes away.
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'agent-files-workspace');
 const PROBLEM = 'has no description';
@@ -25,9 +27,18 @@ describe('agent files in a real VS Code', () => {
     await server?.stop();
   });
 
-  it('shows the problem of a broken agent file, fixes it with the quick fix, and sees it go', async () => {
+  it('lists the problems of agent files, fixes one with the quick fix, and sees it go', async () => {
     const wb = workbench!;
     const page = wb.page;
+    const problems = page.locator('.markers-panel');
+    const row = problems.locator('.monaco-list-row', { hasText: PROBLEM });
+    await wb.step('open the panel and see the problems of agent files nobody opened', async () => {
+      await wb.showPanel();
+      await wb.runCommand('Focus on Problems View');
+      await problems.locator('.monaco-list-row', { hasText: 'none of these tools is available here' }).first().waitFor({ timeout: 90_000 });
+      await row.first().waitFor({ timeout: 30_000 });
+    });
+
     await wb.step('open .vscode/agents/x.md', async () => {
       await wb.runCommand('Go to File');
       await page.keyboard.type('.vscode/agents/x.md');
@@ -36,11 +47,9 @@ describe('agent files in a real VS Code', () => {
       await page.locator('.tab.active', { hasText: 'x.md' }).waitFor({ timeout: 15_000 });
     });
 
-    const problems = page.locator('.markers-panel');
-    const row = problems.locator('.monaco-list-row', { hasText: PROBLEM });
-    await wb.step('see the diagnostic in the Problems panel', async () => {
+    await wb.step('see its diagnostic in the Problems panel', async () => {
       await wb.runCommand('Focus on Problems View');
-      await row.first().waitFor({ timeout: 90_000 });
+      await row.first().waitFor({ timeout: 30_000 });
       expect(await row.first().textContent()).toContain('subagents');
     });
 
