@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { ProjectInstructionSwitches } from '../engineSettings';
 import type { ProjectInstruction } from '../profiles/profile';
 import type { ProfileProblem } from '../profiles/profileProblem';
@@ -17,6 +17,13 @@ export const MAX_INSTRUCTION_BYTES = 64 * 1024;
 export function readProjectInstructions(root: string, switches: ProjectInstructionSwitches): { instructions: ProjectInstruction[]; problems: ProfileProblem[] } {
   const instructions: ProjectInstruction[] = [];
   const problems: ProfileProblem[] = [];
+  const warn = (name: string, path: string, message: string) => problems.push({ source: name, name: '', field: '', message, severity: 'warning', code: 'field-ignored', path });
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return { instructions, problems };
+  }
   for (const name of PROJECT_INSTRUCTION_FILES) {
     if (!switches[name]) continue;
     const path = join(root, name);
@@ -25,19 +32,16 @@ export function readProjectInstructions(root: string, switches: ProjectInstructi
       const stat = statSync(path);
       if (!stat.isFile()) continue;
       size = stat.size;
+      // Its text goes to the model with every prompt: a link must not bring in a file from elsewhere (~/.ssh, …).
+      if (!realpathSync(path).startsWith(realRoot + sep)) {
+        warn(name, path, 'is a link to a file outside the workspace, so it is left out of the agents\' prompts');
+        continue;
+      }
     } catch {
       continue;
     }
     if (size > MAX_INSTRUCTION_BYTES) {
-      problems.push({
-        source: name,
-        name: '',
-        field: '',
-        message: `is ${Math.round(size / 1024)} KB, more than the ${MAX_INSTRUCTION_BYTES / 1024} KB that join every agent's prompt, so it is left out; shorten it, or switch it off in "subagents.projectInstructions"`,
-        severity: 'warning',
-        code: 'field-ignored',
-        path,
-      });
+      warn(name, path, `is ${Math.round(size / 1024)} KB, more than the ${MAX_INSTRUCTION_BYTES / 1024} KB that join every agent's prompt, so it is left out; shorten it, or switch it off in "subagents.projectInstructions"`);
       continue;
     }
     const text = readFileSync(path, 'utf8').trim();

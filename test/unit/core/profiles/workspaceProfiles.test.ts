@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -134,6 +134,18 @@ describe('loadWorkspaceProfiles', () => {
     const settings = { ...DEFAULT_SETTINGS, projectInstructions: { 'AGENTS.md': true, 'CLAUDE.md': false, '.github/copilot-instructions.md': true } };
     expect(loadWorkspaceProfiles({ root, trusted: true, settings }).projectInstructions!.map((i) => i.name)).toEqual(['AGENTS.md', '.github/copilot-instructions.md']);
     expect(loadWorkspaceProfiles({ root, trusted: false }).projectInstructions).toEqual([]);
+  });
+
+  it('leaves out an instruction file that links outside the workspace, or is too large, with a warning', () => {
+    const outside = workspace({ 'secret.txt': 'AWS_SECRET=abc' });
+    const root = workspace({ 'CLAUDE.md': 'x'.repeat(70 * 1024) });
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'AGENTS.md'));
+    const set = loadWorkspaceProfiles({ root, trusted: true });
+    expect(set.projectInstructions).toEqual([]);
+    expect(set.problems.map((p) => [p.source, p.severity, p.message])).toEqual([
+      ['AGENTS.md', 'warning', expect.stringMatching(/^is a link to a file outside the workspace/)],
+      ['CLAUDE.md', 'warning', expect.stringMatching(/^is 70 KB, more than the 64 KB that join every agent's prompt/)],
+    ]);
   });
 
   it('ignores workspace agent files and settings in an untrusted workspace', () => {
