@@ -1,17 +1,10 @@
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import type { TextRange } from '../profiles/profileProblem';
+import type { FrontMatterField } from './frontMatterField';
 import { readLenientFields } from './lenientFields';
 import { TextPositions } from './textPositions';
 
-/** One field of the front matter, with where its key and value are in the file. */
-export interface FrontMatterField {
-  key: string;
-  value: unknown;
-  keyRange: TextRange;
-  valueRange: TextRange;
-  /** The items of a list value, each with its own range. */
-  items?: { value: unknown; range: TextRange }[];
-}
+export type { FrontMatterField } from './frontMatterField';
 
 /** Which reader read the front matter: strict YAML, or the line reader when strict YAML refused it. */
 export type FrontMatterReader = 'yaml' | 'lenient';

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import type { FrontMatterField } from './frontMatter';
+import type { FrontMatterField } from './frontMatterField';
 import type { TextPositions } from './textPositions';
 
 /**

@@ -29,7 +29,7 @@ export function resolveAgents(deps: DelegationDeps, requested: readonly string[]
   for (const raw of requested) {
     const name = normalizeAgentName(raw);
     const profile = byName.get(name);
-    const problems = session.profiles.problems.filter((p) => p.name === name);
+    const problems = session.profiles.problems.filter((p) => p.name === name && p.severity === 'error'); // only errors keep a profile out
     if (profile) {
       if (!profiles.includes(profile)) profiles.push(profile);
     } else if (caller.agentPath.includes(name)) onPath.push(name);

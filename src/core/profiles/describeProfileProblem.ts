@@ -1,8 +1,6 @@
 import type { ConfigProblem } from '../../shared/protocol';
 import type { ProfileProblem } from './profileProblem';
 
-const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-
 /**
  * A profile problem as plain sentences, the same in the panel, the log and the CLI: where (the
  * file and line, or the setting), which agent, and what is wrong or not honoured.
@@ -10,10 +8,13 @@ const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 export function describeProfileProblem(p: ProfileProblem): string {
   const line = p.range ? `, line ${p.range.start.line + 1}` : '';
   const fromFile = p.path !== undefined || /\.md$/.test(p.source);
-  const where = fromFile ? `${p.source}${line}` : p.name ? `Agent "${p.name}" in ${p.source}` : `subagents.agents in ${p.source}`;
-  const who = fromFile && p.name ? ` (agent "${p.name}")` : '';
   const text = p.message.trim().replace(/[.]$/, '');
-  return `${where}${who}: ${fromFile || !p.name ? text : capital(text)}.`;
+  // A setting has no line: name the field, unless the sentence already does.
+  const top = p.field.split('.')[0]!;
+  const field = !fromFile && top && !text.includes(`"${top}"`) && !text.startsWith(top) ? `, field "${p.field}"` : '';
+  const where = fromFile ? `${p.source}${line}` : p.name ? `Agent "${p.name}" in ${p.source}${field}` : `subagents.agents in ${p.source}`;
+  const who = fromFile && p.name ? ` (agent "${p.name}")` : '';
+  return `${where}${who}: ${text}.`;
 }
 
 /** The problem in the one shape the panel, the log, the CLI's --json and the editor share. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DELEGATION_TOOLS, WORKSPACE_TOOLS, mapClaudeTool, mapCopilotTool } from '../../../../src/core/agentFiles/toolNames';
 import { delegateTaskTool } from '../../../../src/core/delegation/delegateTask';
-import type { DelegationDeps } from '../../../../src/core/delegation/startChild';
+import type { DelegationDeps } from '../../../../src/core/delegation/delegationTypes';
 import { subagentTools } from '../../../../src/core/delegation/subagentTools';
 import { workspaceTools, type WorkspaceToolDeps } from '../../../../src/core/tools/workspaceTools';
 

@@ -135,7 +135,7 @@ describe('delegate_task', () => {
       },
       {
         agents: twoAgents,
-        problems: [{ source: '.vscode/settings.json', name: 'reviewer', field: 'description', message: 'must say what this agent is for' }],
+        problems: [{ source: '.vscode/settings.json', name: 'reviewer', field: 'description', message: 'must say what this agent is for', severity: 'error', code: 'no-description' }],
       },
     );
     await (await h.engine.send({ prompt: 'go' })).done;

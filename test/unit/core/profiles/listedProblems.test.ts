@@ -38,7 +38,7 @@ describe('listedProblems', () => {
         code: 'tool-later',
         location: { path: '/ws/.claude/agents/a.md', line: 4, column: 3 },
       },
-      { message: 'Agent "c" in user settings: Model "x" names no model known here.', severity: 'information', code: 'model-unknown', location: { setting: 'subagents.agents' } },
+      { message: 'Agent "c" in user settings: model "x" names no model known here.', severity: 'information', code: 'model-unknown', location: { setting: 'subagents.agents' } },
     ]);
   });
 });
