@@ -1,9 +1,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
 import { AGENT_FILES_GLOB } from '../core/profiles/agentFiles';
+import { PromptQueue } from '../core/requests/promptQueue';
+import { WorkingThreads, shutdownRequests } from '../core/requests/workingThreads';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { PendingApprovals } from '../core/tools/pendingApprovals';
 import type { HostToWebview } from '../shared/protocol';
@@ -12,6 +13,7 @@ import { panelConfig, readConfiguration, type HostConfiguration } from './config
 import { CommandTerminals } from './commandTerminals';
 import { hostModelChooser, hostModelResolver } from './hostModels';
 import { PanelController } from './panelController';
+import { windowStorage } from './windowStorage';
 import { vscodeLogger } from './vscodeLogger';
 import { vscodeWorkspace } from './vscodeWorkspace';
 
@@ -22,24 +24,27 @@ export interface HostRuntime extends vscode.Disposable {
   receive(message: unknown): Promise<void>;
   newThread(): Promise<void>;
   cancel(): void;
+  /** Cancels the open runs and waits until their ends are stored (deactivate, a reload). */
+  shutdown(): Promise<void>;
 }
 
 const THREAD_KEY = 'subagents.threadId';
+/** How long a shutdown waits for cancelled runs to write their end (VS Code allows 5 s in all). */
+const SHUTDOWN_WAIT_MS = 4000;
 
 /** Builds the engine and its vscode adapters; the entry of dist/engine.js. */
 export function createHostRuntime(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): HostRuntime {
   const logger = vscodeLogger(channel);
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const workspaceRoot = root ?? os.homedir();
-  // Per-workspace storage when a folder is open; the global one otherwise, so threads are never lost.
-  const storageDir = path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'threads');
-  // This window owns the folder: runs left open by a crashed or reloaded window are closed as interrupted.
-  const store = new JsonlThreadStore({ dir: storageDir, recoverInterrupted: true, logger });
+  const storage = windowStorage({ storageDir: context.storageUri?.fsPath, globalDir: context.globalStorageUri.fsPath, memento: context.workspaceState });
+  // This window owns its storage: runs a crashed window left open are closed as interrupted.
+  const store = new JsonlThreadStore({ dir: storage.threadsDir, recoverInterrupted: true, logger });
   let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted, root);
   for (const p of config.problems) logger.warn(p.message);
 
   // With no folder open the tools get an empty folder of their own, never the home folder.
-  const toolRoot = root ?? path.join(context.globalStorageUri.fsPath, 'no-folder');
+  const toolRoot = root ?? storage.toolRoot!;
   if (!root) fs.mkdirSync(toolRoot, { recursive: true });
   const terminals = new CommandTerminals();
   // The panel's Approve once / Deny buttons answer these, through the controller.
@@ -53,11 +58,14 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     createModelResolver: () => hostModelResolver(context.secrets, workspaceRoot, specsInUse(config.settings, config.profiles)),
     logger,
   });
+  const queue = new PromptQueue(engine, logger);
+  const working = new WorkingThreads(engine);
 
   let progressDone: (() => void) | undefined;
   const controller = new PanelController({
     engine,
     store,
+    queue,
     memory: { get: () => context.workspaceState.get<string>(THREAD_KEY), set: (id) => context.workspaceState.update(THREAD_KEY, id) },
     config: () => panelConfig(config, root),
     logger,
@@ -88,19 +96,30 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     ...(root ? watchAgentFiles(root, reload) : []),
   ];
 
+  let stopping: Promise<void> | undefined;
+  const shutdown = (): Promise<void> =>
+    (stopping ??= (async () => {
+      // Queued prompts die with the window; the runs end as cancelled, written before the host exits.
+      await shutdownRequests({ queue, working, store, logger }, SHUTDOWN_WAIT_MS);
+      store.dispose();
+    })());
+
   return {
     attach: (post) => controller.attach(post),
     detach: () => controller.detach(),
     receive: (message) => controller.receive(message),
     newThread: () => controller.newThread(),
     cancel: () => controller.cancel(),
+    shutdown,
+    // VS Code disposes the subscriptions right after calling deactivate, without awaiting it: the
+    // shutdown deactivate started goes on (this only starts one if deactivate did not).
     dispose: () => {
-      engine.cancelAll();
+      void shutdown();
       controller.dispose();
+      working.dispose();
       terminals.dispose();
       for (const s of subscriptions) s.dispose();
       progressDone?.();
-      void store.flush();
     },
   };
 }

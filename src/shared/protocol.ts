@@ -13,8 +13,13 @@ const id = z.string().min(1).max(200);
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview has loaded and wants the current state. */
   z.object({ type: z.literal('ready') }),
-  /** The user sent a prompt in the current thread (or a new one when there is none). */
+  /**
+   * The user sent a prompt in the current thread (or a new one when there is none). While the
+   * thread works it is queued and becomes the next turn once the thread is quiet (PromptQueue).
+   */
   z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
+  /** Take a queued prompt of the current thread out of the queue, by the id the host gave it. */
+  z.object({ type: z.literal('unqueue'), id }),
   /** Stop every run of the current thread. */
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('newThread') }),
@@ -55,6 +60,12 @@ export interface PanelConfig {
   trusted: boolean;
 }
 
+/** A prompt waiting for its thread to be quiet, as the panel shows it (a chip above the prompt box). */
+export interface QueuedPromptView {
+  id: string;
+  text: string;
+}
+
 /** A model the user can pick on first run. */
 export interface ModelChoice {
   id: string;
@@ -66,13 +77,18 @@ export interface ModelChoice {
 
 export type HostToWebview =
   /** The whole state: sent on `ready` and when the current thread changes. */
-  | { type: 'state'; threadId: string | null; events: RunEvent[]; threads: ThreadSummary[]; config: PanelConfig; busy: boolean }
+  | { type: 'state'; threadId: string | null; events: RunEvent[]; threads: ThreadSummary[]; config: PanelConfig; busy: boolean; queued: QueuedPromptView[] }
   /** New events of the current thread, batched (at most one message per frame). */
   | { type: 'events'; threadId: string; events: RunEvent[] }
   | { type: 'threads'; threads: ThreadSummary[] }
   | { type: 'config'; config: PanelConfig }
   | { type: 'busy'; busy: boolean }
+  /** The current thread's queued prompts changed (one was added, removed or sent). */
+  | { type: 'queued'; threadId: string; queued: QueuedPromptView[] }
   /** What the user may pick as a model, and what was looked for and not found, in sentences. */
   | { type: 'modelChoices'; choices: ModelChoice[]; notes: string[] }
-  /** Something the user should know that is not part of a run: a bad message, a failed load. */
-  | { type: 'notice'; level: 'info' | 'error'; message: string };
+  /**
+   * Something the user should know that is not part of a run: a bad message, a failed load. With a
+   * threadId it is about that conversation only, and goes away when another one is shown.
+   */
+  | { type: 'notice'; level: 'info' | 'error'; message: string; threadId?: string };
