@@ -28,15 +28,25 @@ export class ProblemsView {
     this.refresh();
   }
 
-  addNotice(level: 'info' | 'error', message: string): void {
+  /** A notice; with a threadId it belongs to that conversation and goes when another is shown. */
+  addNotice(level: 'info' | 'error', message: string, threadId?: string): void {
     const dismiss = h('button', { class: 'dismiss', type: 'button', 'aria-label': 'Dismiss', title: 'Dismiss' }, codicon('close'));
     const el = line(level === 'error' ? 'error' : 'info', level === 'error' ? 'error' : 'info', message, dismiss);
+    if (threadId !== undefined) el.dataset.threadId = threadId;
     dismiss.addEventListener('click', () => {
       el.remove();
       this.refresh();
     });
     this.notices.append(el);
     while (this.notices.children.length > MAX_NOTICES) this.notices.firstElementChild!.remove();
+    this.refresh();
+  }
+
+  /** Another conversation is shown: notices about any other one go. */
+  showThread(threadId: string | null): void {
+    for (const el of [...this.notices.children] as HTMLElement[]) {
+      if (el.dataset.threadId !== undefined && el.dataset.threadId !== threadId) el.remove();
+    }
     this.refresh();
   }
 
