@@ -38,7 +38,7 @@ export class App {
   private readonly markdown = new RenderQueue(MARKDOWN_BUDGET_MS);
   private readonly ui: UiState;
   private readonly header: HeaderView;
-  private readonly problems = new ProblemsView();
+  private readonly problems: ProblemsView;
   private readonly modelChoice: ModelChoiceView;
   private readonly conversation = new ConversationView();
   private readonly runTree: RunTreeView;
@@ -49,6 +49,7 @@ export class App {
 
   constructor(root: HTMLElement, host: Host) {
     this.ui = new UiState(host);
+    this.problems = new ProblemsView(this.ui, { openLocation: (location) => host.post({ type: 'openLocation', location }) });
     this.header = new HeaderView({
       openThread: (threadId) => host.post({ type: 'openThread', threadId }),
       newThread: () => host.post({ type: 'newThread' }),

@@ -60,7 +60,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     throw new UsageError(`No model is set: pass --model SPEC (e.g. --model scripted:demo.json) or set "subagents.model" in ${config.path}.`);
   }
   const profiles = cliProfiles(config, cmd.workspace);
-  for (const p of profiles.problems) logger.warn(`${describeProfileProblem(p)} The other agents still work.`);
+  for (const p of profiles.problems) logger.warn(describeProfileProblem(p, profiles.profiles));
   if (cmd.agent !== undefined && cmd.agent !== SUPERVISOR && !profiles.profiles.has(cmd.agent)) {
     throw new UsageError(`There is no enabled agent "${cmd.agent}". Available: ${[...profiles.profiles.keys()].join(', ') || '(none)'}.`);
   }

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
 import { AGENT_FILES_GLOB } from '../core/profiles/agentFiles';
@@ -12,6 +13,7 @@ import { specsInUse } from '../core/models/specsInUse';
 import { panelConfig, readConfiguration, type HostConfiguration } from './configuration';
 import { CommandTerminals } from './commandTerminals';
 import { hostModelChooser, hostModelResolver } from './hostModels';
+import { openLocation } from './openLocation';
 import { PanelController } from './panelController';
 import { windowStorage } from './windowStorage';
 import { vscodeLogger } from './vscodeLogger';
@@ -71,6 +73,12 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     logger,
     approvals,
     models: hostModelChooser(context.secrets),
+    openLocation: (location) =>
+      openLocation(location, () => ({
+        roots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        // The user settings file sits two folders above the extension's global storage.
+        files: [vscode.workspace.workspaceFile?.fsPath, path.join(context.globalStorageUri.fsPath, '..', '..', 'settings.json')].filter((f): f is string => f !== undefined),
+      })),
     onBusyChange: (busy) => {
       void vscode.commands.executeCommand('setContext', 'subagents.running', busy);
       progressDone?.();

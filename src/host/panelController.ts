@@ -4,7 +4,7 @@ import type { PromptQueue, QueueChange } from '../core/requests/promptQueue';
 import { newThreadId } from '../core/threads/newThreadId';
 import type { ThreadStore } from '../core/threads/threadStore';
 import type { ApprovalDecision } from '../shared/events';
-import { webviewToHostSchema, type HostToWebview, type PanelConfig, type QueuedPromptView, type ThreadSummary, type WebviewToHost } from '../shared/protocol';
+import { webviewToHostSchema, type HostToWebview, type PanelConfig, type ProblemLocation, type QueuedPromptView, type ThreadSummary, type WebviewToHost } from '../shared/protocol';
 import type { ModelChoiceList } from './modelChooser';
 import { ThreadFeed } from './threadFeed';
 
@@ -26,6 +26,8 @@ export interface PanelControllerDeps {
   approvals?: { resolve(approvalId: string, decision: ApprovalDecision): boolean };
   /** First run: the models the user may pick, and carrying out a pick (see ModelChooser). */
   models?: { list(): Promise<ModelChoiceList>; choose(id: string): Promise<string | undefined> };
+  /** Opens where a configuration problem is fixed (it checks the place itself). */
+  openLocation?: (location: ProblemLocation) => Promise<void>;
   /** Told when the open thread starts or stops working (the view's Stop button). */
   onBusyChange?: (busy: boolean) => void;
   batchIntervalMs?: number;
@@ -135,6 +137,9 @@ export class PanelController {
         return this.listModels();
       case 'chooseModel':
         return this.chooseModel(message.id);
+      case 'openLocation':
+        if (!this.deps.openLocation) throw new Error('Opening files from the panel is not available here.');
+        return this.deps.openLocation(message.location);
     }
   }
 

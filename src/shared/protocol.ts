@@ -10,6 +10,16 @@ import type { RunEvent } from './events';
 const MAX_PROMPT_CHARS = 100_000;
 const id = z.string().min(1).max(200);
 
+/** Where a problem is fixed, as the webview may ask to open it: a file at a line, or a setting. */
+export const problemLocationSchema = z
+  .strictObject({
+    path: z.string().min(1).max(4096).optional(),
+    line: z.number().int().min(1).max(10_000_000).optional(),
+    setting: z.string().regex(/^subagents(\.[A-Za-z][A-Za-z0-9_-]*)+$/, 'must be a subagents.* setting').optional(),
+  })
+  .refine((l) => l.path !== undefined || l.setting !== undefined, 'names neither a file nor a setting');
+export type ProblemLocation = z.infer<typeof problemLocationSchema>;
+
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview has loaded and wants the current state. */
   z.object({ type: z.literal('ready') }),
@@ -29,6 +39,11 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('listModels') }),
   /** The user picked one of the offered choices (by its id, never a spec: the host decides what is written). */
   z.object({ type: z.literal('chooseModel'), id }),
+  /**
+   * Open where a problem is fixed (a ConfigProblem's location). The host opens only a file in the
+   * workspace or a settings file, and only `subagents.*` settings.
+   */
+  z.object({ type: z.literal('openLocation'), location: problemLocationSchema }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
@@ -48,7 +63,7 @@ export interface ConfigProblem {
   /** `error`: something does not work; `warning`: works, but not as written; `information`: a note. */
   severity: 'error' | 'warning' | 'information';
   /** Where to fix it: a file (absolute) at a 1-based line, or a setting by its full name. */
-  location?: { path?: string; line?: number; setting?: string };
+  location?: ProblemLocation;
 }
 
 export interface PanelConfig {

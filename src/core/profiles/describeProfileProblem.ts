@@ -1,7 +1,48 @@
-import type { ProfileProblem } from './profile';
+import { AGENT_FILE_SOURCES } from './agentFile';
+import type { Profile, ProfileProblem } from './profile';
 
-/** A profile problem as one sentence, the same in the panel, the log and the CLI. */
-export function describeProfileProblem(p: ProfileProblem): string {
-  const name = p.name ? `Agent "${p.name}"` : 'subagents.agents';
-  return `${name} in ${p.source}${p.field ? `, field "${p.field}"` : ''}: ${p.message}.`;
+/**
+ * A profile problem as plain sentences, the same in the panel, the log and the CLI: what is wrong,
+ * where to fix it, and (given the merged profiles) what works meanwhile. "The other agents still
+ * work" is said only when some other agent is in fact available.
+ */
+export function describeProfileProblem(p: ProfileProblem, profiles?: ReadonlyMap<string, Pick<Profile, 'source'>>): string {
+  const fromFile = isAgentFileSource(p.source);
+  // The file itself could not be read (agentFile.ts says what it "has"); its agent has no name yet.
+  const unreadable = fromFile && !p.field && p.message.startsWith('has ');
+  const wrong = whatIsWrong(p, fromFile, unreadable);
+  return profiles ? `${wrong} ${meanwhile(p, unreadable, profiles)}` : wrong;
+}
+
+/** `.vscode/agents/x.md`, `.claude/agents/x.md`, `.github/agents/x.agent.md`. */
+export function isAgentFileSource(source: string): boolean {
+  return AGENT_FILE_SOURCES.some((s) => source.startsWith(`${s.dir}/`) && source.endsWith(s.suffix));
+}
+
+function whatIsWrong(p: ProfileProblem, fromFile: boolean, unreadable: boolean): string {
+  const message = p.message.replace(/\.$/, '');
+  if (unreadable) return `${p.source} ${message}.`;
+  if (!p.name) return `"subagents.agents" in ${p.source}: ${message}.`;
+  const name = `"${p.name}"`;
+  if (!p.field) {
+    // Messages about the name itself start with it: put the place right after it.
+    return message.startsWith(name) ? `${name} in ${p.source}${message.slice(name.length)}.` : `${name} in ${p.source}: ${message}.`;
+  }
+  const field = p.field.split('.')[0]!;
+  if (/received undefined$/.test(message)) {
+    const entry = fromFile ? `the front matter of ${p.source}` : `its entry in "subagents.agents" in ${p.source}`;
+    return `${name} has no ${field}: add "${field}" to ${entry}.`;
+  }
+  if (message.startsWith('unknown field')) return `${name} in ${p.source} has an ${message}.`;
+  return `${name} in ${p.source} has a bad "${p.field}": ${message}.`;
+}
+
+function meanwhile(p: ProfileProblem, unreadable: boolean, profiles: ReadonlyMap<string, Pick<Profile, 'source'>>): string {
+  const others = [...profiles.keys()].filter((n) => n !== p.name).length;
+  const rest = others > 0 ? ' The other agents still work.' : ' No other agent is available either.';
+  if (unreadable) return `The file is left out until it is fixed.${rest}`;
+  if (!p.name) return `These agents are left out until it is fixed.${rest}`;
+  const lower = profiles.get(p.name);
+  if (lower) return `Until it is fixed, the "${p.name}" of ${lower.source === 'built-in' ? 'the built-ins' : lower.source} is used instead.${rest}`;
+  return `"${p.name}" is left out until it is fixed.${rest}`;
 }

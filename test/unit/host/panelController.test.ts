@@ -13,7 +13,7 @@ import { WorkingThreads, shutdownRequests } from '../../../src/core/requests/wor
 import { JsonlThreadStore } from '../../../src/core/threads/jsonlThreadStore';
 import type { ThreadStore } from '../../../src/core/threads/threadStore';
 import { PanelController } from '../../../src/host/panelController';
-import type { HostToWebview, PanelConfig } from '../../../src/shared/protocol';
+import type { HostToWebview, PanelConfig, ProblemLocation } from '../../../src/shared/protocol';
 import { EMPTY_TREE, foldRunEvents, walkRuns, type RunTree } from '../../../src/shared/runTree';
 import { agent, makeEngine, SCRIPT_PATH } from '../core/engineHarness';
 import { gatedModel } from '../fakes/gatedModel';
@@ -28,7 +28,7 @@ const script = {
 const config: PanelConfig = { model: 'scripted:x', agents: [], problems: [], trusted: true };
 
 /** A panel over an engine: what it posts, and a way to wait for a posted message. */
-function panel(deps: { engine: Engine; store: ThreadStore; queue?: PromptQueue; remembered?: string; logger?: Logger }) {
+function panel(deps: { engine: Engine; store: ThreadStore; queue?: PromptQueue; remembered?: string; logger?: Logger; openLocation?: (l: ProblemLocation) => Promise<void> }) {
   let stored = deps.remembered;
   const posted: HostToWebview[] = [];
   const queue = deps.queue ?? new PromptQueue(deps.engine);
@@ -40,6 +40,7 @@ function panel(deps: { engine: Engine; store: ThreadStore; queue?: PromptQueue; 
     config: () => config,
     logger: deps.logger ?? silentLogger,
     batchIntervalMs: 5,
+    ...(deps.openLocation ? { openLocation: deps.openLocation } : {}),
   });
   const waiters: (() => void)[] = [];
   controller.attach((m) => {
@@ -268,6 +269,22 @@ describe('PanelController', () => {
     expect(posted).toHaveLength(0);
     await controller.receive({ type: 'ready' });
     expect(posted).toHaveLength(1);
+  });
+
+  it('hands a problem place to the host to open, and drops one that names no file and no subagents setting', async () => {
+    const h = makeEngine(script);
+    const opened: ProblemLocation[] = [];
+    const warnings: string[] = [];
+    const p = panel({ engine: h.engine, store: h.store, logger: { ...silentLogger, warn: (m) => warnings.push(m) }, openLocation: async (l) => void opened.push(l) });
+    await p.controller.receive({ type: 'openLocation', location: { path: '/ws/.vscode/settings.json', line: 6, setting: 'subagents.agents' } });
+    await p.controller.receive({ type: 'openLocation', location: { setting: 'subagents.maxDepth' } });
+    for (const bad of [{}, { setting: 'editor.fontSize' }, { path: '/x', line: 0 }, { path: '/x', command: 'rm' }]) await p.controller.receive({ type: 'openLocation', location: bad });
+    expect(opened).toEqual([{ path: '/ws/.vscode/settings.json', line: 6, setting: 'subagents.agents' }, { setting: 'subagents.maxDepth' }]);
+    expect(warnings).toHaveLength(4);
+    // A place the host refuses comes back as a notice, in its words.
+    const refusing = panel({ engine: h.engine, store: h.store, openLocation: () => Promise.reject(new Error('/etc/passwd is outside the workspace, so the panel does not open it.')) });
+    await refusing.controller.receive({ type: 'openLocation', location: { path: '/etc/passwd' } });
+    expect(refusing.posted).toEqual([{ type: 'notice', level: 'error', message: '/etc/passwd is outside the workspace, so the panel does not open it.' }]);
   });
 
   it('answers an unknown thread with a notice, not a crash', async () => {
