@@ -103,7 +103,7 @@ describe('the vscode.lm binding', () => {
 
   it('says which model is missing when the editor has none of the spec', async () => {
     const binding = lmBinding(fakeVscode([]).api);
-    const error = await binding.model({ vendor: 'copilot', family: 'nope' }).doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }).catch((e: unknown) => e);
+    const error = await Promise.resolve(binding.model({ vendor: 'copilot', family: 'nope' }).doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] })).catch((e: unknown) => e);
     expect(String(error)).toMatch(/copilot\/nope/);
   });
 
