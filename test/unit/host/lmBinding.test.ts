@@ -2,22 +2,11 @@ import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { lmBinding, type VscodeLmApi } from '../../../src/host/lm/lmBinding';
 import type { LmChatModel, LmMessage, LmRequestOptions } from '../../../src/host/lm/lmShapes';
+import { Message, Text, ToolCall, ToolResult } from '../fakes/lmParts';
 
 // The vscode.lm provider as the extension wires it (lmBinding over the vscode module), driven by
 // fake classes of the vscode.lm shape: which model it selects, what it sends, what it reads back.
 
-class TextPart {
-  constructor(readonly value: string) {}
-}
-class ToolCallPart {
-  constructor(readonly callId: string, readonly name: string, readonly input: object) {}
-}
-class ToolResultPart {
-  constructor(readonly callId: string, readonly content: object[]) {}
-}
-class ChatMessage implements LmMessage {
-  constructor(readonly role: number, readonly content: object[]) {}
-}
 class TokenSource {
   static made: TokenSource[] = [];
   cancelled = false;
@@ -38,10 +27,10 @@ class TokenSource {
 function fakeVscode(models: LmChatModel[]) {
   const selections: ({ vendor?: string; family?: string } | undefined)[] = [];
   const api: VscodeLmApi = {
-    LanguageModelChatMessage: { User: (content) => new ChatMessage(1, content), Assistant: (content) => new ChatMessage(2, content) },
-    LanguageModelTextPart: TextPart,
-    LanguageModelToolCallPart: ToolCallPart,
-    LanguageModelToolResultPart: ToolResultPart,
+    LanguageModelChatMessage: { User: (content) => new Message(1, content), Assistant: (content) => new Message(2, content) },
+    LanguageModelTextPart: Text,
+    LanguageModelToolCallPart: ToolCall,
+    LanguageModelToolResultPart: ToolResult,
     CancellationTokenSource: TokenSource,
     LanguageModelChatToolMode: { Auto: 1, Required: 2 },
     lm: {
@@ -73,8 +62,8 @@ function chatModel(vendor: string, family: string, answer: object[]) {
 
 describe('the vscode.lm binding', () => {
   it('selects the model of the spec on each call, sends messages made of vscode.lm parts, and reads text and tool calls back', async () => {
-    const wanted = chatModel('copilot', 'gpt-4o', [new TextPart('Hello'), { unknown: 'part' }, new ToolCallPart('c1', 'read_file', { path: 'a' })]);
-    const other = chatModel('copilot', 'claude', [new TextPart('wrong model')]);
+    const wanted = chatModel('copilot', 'gpt-4o', [new Text('Hello'), { unknown: 'part' }, new ToolCall('c1', 'read_file', { path: 'a' })]);
+    const other = chatModel('copilot', 'claude', [new Text('wrong model')]);
     const { api, selections } = fakeVscode([other.model, wanted.model]);
     const binding = lmBinding(api);
     const result = streamText({ model: binding.model({ vendor: 'copilot', family: 'gpt-4o' }), system: 'Be brief.', prompt: 'hi', maxRetries: 0 });
@@ -84,19 +73,19 @@ describe('the vscode.lm binding', () => {
     expect(selections).toEqual([{ vendor: 'copilot', family: 'gpt-4o' }]);
     expect(other.requests).toHaveLength(0);
     const sent = wanted.requests[0]!.messages;
-    expect(sent).toEqual([new ChatMessage(1, [new TextPart('Be brief.'), new TextPart('hi')])]);
-    expect(sent[0]).toBeInstanceOf(ChatMessage);
-    expect(sent[0]!.content[0]).toBeInstanceOf(TextPart);
+    expect(sent).toEqual([new Message(1, [new Text('Be brief.'), new Text('hi')])]);
+    expect(sent[0]).toBeInstanceOf(Message);
+    expect(sent[0]!.content[0]).toBeInstanceOf(Text);
     // The request's token comes from the editor's CancellationTokenSource, disposed when done.
     expect(TokenSource.made.at(-1)!.disposed).toBe(true);
   });
 
   it('makes tool results and tool modes of the editor', () => {
     const { factory } = lmBinding(fakeVscode([]).api);
-    expect(factory.toolResult('c1', [factory.text('ok')])).toEqual(new ToolResultPart('c1', [new TextPart('ok')]));
-    expect(factory.toolCall('c1', 'x', {})).toBeInstanceOf(ToolCallPart);
+    expect(factory.toolResult('c1', [factory.text('ok')])).toEqual(new ToolResult('c1', [new Text('ok')]));
+    expect(factory.toolCall('c1', 'x', {})).toBeInstanceOf(ToolCall);
     expect(factory.toolMode).toEqual({ auto: 1, required: 2 });
-    expect(factory.readPart(new TextPart('t'))).toEqual({ type: 'text', value: 't' });
+    expect(factory.readPart(new Text('t'))).toEqual({ type: 'text', value: 't' });
     // A plain object with the same fields is not the editor's part: only real parts are read.
     expect(factory.readPart({ value: 't' })).toBeUndefined();
   });

@@ -118,7 +118,7 @@ describe('PromptQueue', () => {
   });
 
   it('keeps threads apart and bounds how many messages wait', async () => {
-    const { queue, h, when } = setup();
+    const { queue, h, when, gated } = setup();
     queue.submit({ threadId: 't_q6', prompt: 'busy' });
     queue.submit({ threadId: 't_q7', prompt: 'other thread' });
     expect(queue.queued('t_q7')).toEqual([]);
@@ -127,6 +127,8 @@ describe('PromptQueue', () => {
     expect(queue.queued('t_q6')).toHaveLength(20);
     queue.clear();
     expect(queue.queued('t_q6')).toEqual([]);
+    // Both runs at work, then stopped, so the test leaves nothing running.
+    await gated.reached(2);
     h.engine.cancelAll();
     await when((c) => c.kind === 'idle' && c.threadId === 't_q6');
   });
