@@ -1,3 +1,4 @@
+import { oneLine } from '../src/shared/oneLine';
 import type { QueuedPromptView } from '../src/shared/protocol';
 import { codicon, h, setHidden } from './dom';
 
@@ -31,7 +32,7 @@ export class QueueView {
   }
 
   private chip(q: QueuedPromptView): HTMLElement {
-    const line = oneLine(q.text);
+    const line = oneLine(q.text, 80);
     const remove = h('button', { type: 'button', class: 'queue-remove', 'aria-label': `Remove queued message: ${line}`, title: 'Remove from the queue' }, codicon('close'));
     const chip = h('li', { class: 'queue-chip', 'data-queue-id': q.id }, h('span', { class: 'queue-text', title: q.text }, line), remove);
     remove.addEventListener('click', () => {
@@ -45,9 +46,4 @@ export class QueueView {
     });
     return chip;
   }
-}
-
-function oneLine(text: string, max = 80): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

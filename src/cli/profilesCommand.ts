@@ -1,7 +1,7 @@
 import type { Command } from './cliArgs';
 import { EXIT } from './cliError';
 import type { CliIo } from './cliIo';
-import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
+import { describeProfileProblemAndEffect } from '../core/profiles/describeProfileProblem';
 import { cliProfiles } from './cliProfiles';
 import { oneLine } from '../shared/oneLine';
 import { readWorkspaceSettings } from './workspaceSettings';
@@ -12,7 +12,7 @@ type ProfilesCommand = Extract<Command, { name: `profiles ${string}` }>;
 export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<number> {
   const set = cliProfiles(await readWorkspaceSettings(cmd.workspace), cmd.workspace);
   const profiles = [...set.profiles.values()];
-  const problems = set.problems.map((p) => describeProfileProblem(p, set.profiles));
+  const problems = set.problems.map((p) => describeProfileProblemAndEffect(p, set.profiles));
   if (cmd.json) {
     const body = cmd.name === 'profiles list' ? { profiles, problems: set.problems } : { ok: problems.length === 0, problems: set.problems };
     io.stdout.write(`${JSON.stringify(body)}\n`);

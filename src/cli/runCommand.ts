@@ -16,7 +16,7 @@ import { EXIT, UsageError } from './cliError';
 import { readAll, stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
 import { cliProfiles } from './cliProfiles';
-import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
+import { describeProfileProblemAndEffect } from '../core/profiles/describeProfileProblem';
 import { specsInUse } from '../core/models/specsInUse';
 import { eventPrinter } from './eventPrinter';
 import { terminalApprover } from './terminalApprover';
@@ -60,7 +60,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     throw new UsageError(`No model is set: pass --model SPEC (e.g. --model scripted:demo.json) or set "subagents.model" in ${config.path}.`);
   }
   const profiles = cliProfiles(config, cmd.workspace);
-  for (const p of profiles.problems) logger.warn(describeProfileProblem(p, profiles.profiles));
+  for (const p of profiles.problems) logger.warn(describeProfileProblemAndEffect(p, profiles.profiles));
   if (cmd.agent !== undefined && cmd.agent !== SUPERVISOR && !profiles.profiles.has(cmd.agent)) {
     throw new UsageError(`There is no enabled agent "${cmd.agent}". Available: ${[...profiles.profiles.keys()].join(', ') || '(none)'}.`);
   }

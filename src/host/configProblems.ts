@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeProfileProblem, isAgentFileSource } from '../core/profiles/describeProfileProblem';
+import { describeProfileProblemAndEffect, isAgentFileSource } from '../core/profiles/describeProfileProblem';
 import { frontMatterLine } from '../core/profiles/frontMatterLine';
 import type { Profile, ProfileProblem } from '../core/profiles/profile';
 import { describeSettingProblem, type SettingProblem } from '../core/settings/readEngineSettings';
@@ -55,7 +55,7 @@ export function configProblems(sources: ConfigProblemSources): ConfigProblem[] {
       const key = ['subagents.agents', ...(p.name ? [p.name] : []), ...(p.field ? [p.field.split('.')[0]!] : [])];
       location = inSettings(p.source, key);
     }
-    problems.push({ message: describeProfileProblem(p, sources.profiles), severity: 'error', ...(location ? { location } : {}) });
+    problems.push({ message: describeProfileProblemAndEffect(p, sources.profiles), severity: 'error', ...(location ? { location } : {}) });
   }
   return problems;
 }

@@ -3,7 +3,9 @@ import type { Logger } from '../core/ports';
 import type { PromptQueue, QueueChange } from '../core/requests/promptQueue';
 import { newThreadId } from '../core/threads/newThreadId';
 import type { ThreadStore } from '../core/threads/threadStore';
+import { errorText } from '../shared/errorText';
 import type { ApprovalDecision } from '../shared/events';
+import { oneLine } from '../shared/oneLine';
 import { webviewToHostSchema, type HostToWebview, type PanelConfig, type ProblemLocation, type QueuedPromptView, type ThreadSummary, type WebviewToHost } from '../shared/protocol';
 import type { ModelChoiceList } from './modelChooser';
 import { ThreadFeed } from './threadFeed';
@@ -84,7 +86,7 @@ export class PanelController {
     try {
       await this.dispatch(parsed.data);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       this.deps.logger.error(`Panel request "${parsed.data.type}" failed: ${message}`);
       this.send({ type: 'notice', level: 'error', message, ...(this.threadId ? { threadId: this.threadId } : {}) });
     }
@@ -173,9 +175,9 @@ export class PanelController {
       // The run's end shows at once, not a batch interval later.
       void change.result.done.finally(() => this.feed.flushNow()).catch(() => undefined);
     } else if (change.kind === 'refused') {
-      const reason = change.error instanceof Error ? change.error.message : String(change.error);
+      const reason = errorText(change.error);
       this.deps.logger.error(`A message was not sent: ${reason}`);
-      this.send({ type: 'notice', level: 'error', message: `Your message "${excerpt(change.item.prompt)}" was not sent: ${reason}`, threadId: change.threadId });
+      this.send({ type: 'notice', level: 'error', message: `Your message "${oneLine(change.item.prompt, 60)}" was not sent: ${reason}`, threadId: change.threadId });
     }
     if (change.kind !== 'sent') this.send({ type: 'queued', threadId: change.threadId, queued: this.queuedView(change.threadId) });
     this.refreshBusy();
@@ -233,10 +235,4 @@ export class PanelController {
   private send(message: HostToWebview): void {
     this.post?.(message);
   }
-}
-
-/** The start of a prompt, on one line, for a sentence about it. */
-function excerpt(text: string, max = 60): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -1,17 +1,22 @@
 import { AGENT_FILE_SOURCES } from './agentFile';
 import type { Profile, ProfileProblem } from './profile';
 
+/** What is wrong with a profile and where to fix it, as a plain sentence (the same everywhere). */
+export function describeProfileProblem(p: ProfileProblem): string {
+  return whatIsWrong(p, isAgentFileSource(p.source), isUnreadable(p));
+}
+
 /**
- * A profile problem as plain sentences, the same in the panel, the log and the CLI: what is wrong,
- * where to fix it, and (given the merged profiles) what works meanwhile. "The other agents still
- * work" is said only when some other agent is in fact available.
+ * The problem and, given the merged profiles, what works meanwhile: for the panel, the log and the
+ * CLI. "The other agents still work" is said only when some other agent is in fact available.
  */
-export function describeProfileProblem(p: ProfileProblem, profiles?: ReadonlyMap<string, Pick<Profile, 'source'>>): string {
-  const fromFile = isAgentFileSource(p.source);
-  // The file itself could not be read (agentFile.ts says what it "has"); its agent has no name yet.
-  const unreadable = fromFile && !p.field && p.message.startsWith('has ');
-  const wrong = whatIsWrong(p, fromFile, unreadable);
-  return profiles ? `${wrong} ${meanwhile(p, unreadable, profiles)}` : wrong;
+export function describeProfileProblemAndEffect(p: ProfileProblem, profiles: ReadonlyMap<string, Pick<Profile, 'source'>>): string {
+  return `${describeProfileProblem(p)} ${meanwhile(p, isUnreadable(p), profiles)}`;
+}
+
+/** The file itself could not be read (agentFile.ts says what it "has"); its agent has no name yet. */
+function isUnreadable(p: ProfileProblem): boolean {
+  return isAgentFileSource(p.source) && !p.field && p.message.startsWith('has ');
 }
 
 /** `.vscode/agents/x.md`, `.claude/agents/x.md`, `.github/agents/x.agent.md`. */

@@ -1,4 +1,5 @@
 import type { Engine, SendResult } from '../engine';
+import { errorText } from '../../shared/errorText';
 import { silentLogger, type Logger } from '../ports';
 
 /** The engine as the queue sees it: its public request API and nothing else. */
@@ -105,7 +106,7 @@ export class PromptQueue {
     if (this.driving.has(threadId)) return;
     this.driving.add(threadId);
     this.drain(threadId)
-      .catch((error: unknown) => this.logger.error(`The message queue of thread ${threadId} stopped: ${String(error)}`))
+      .catch((error: unknown) => this.logger.error(`The message queue of thread ${threadId} stopped: ${errorText(error)}`))
       .finally(() => {
         this.driving.delete(threadId);
         // A message queued while the last wait ended would otherwise sit until the next submit.
@@ -141,7 +142,7 @@ export class PromptQueue {
       try {
         listener(change);
       } catch (error) {
-        this.logger.error(`A message queue listener failed: ${String(error)}`);
+        this.logger.error(`A message queue listener failed: ${errorText(error)}`);
       }
     }
   }
