@@ -9,10 +9,11 @@ import { registerAgentFiles } from './host/agentFilesActivation';
  * Activation stays light: the view, the commands and the log channel. The engine (the ai SDK,
  * zod, the thread store) is a separate bundle loaded when the panel or a command first needs it.
  */
+let runtime: HostRuntime | undefined;
+
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Subagents', { log: true });
   context.subscriptions.push(log);
-  let runtime: HostRuntime | undefined;
   const engine = (): HostRuntime => {
     if (!runtime) {
       const started = Date.now();
@@ -45,4 +46,9 @@ export function activate(context: vscode.ExtensionContext): void {
   registerAgentFiles(context, log);
 }
 
-export function deactivate(): void {}
+/** A reload or a clean shutdown: the open runs end as `cancelled`, stored before the host exits. */
+export function deactivate(): Promise<void> | undefined {
+  const stopping = runtime?.shutdown();
+  runtime = undefined;
+  return stopping;
+}

@@ -38,7 +38,7 @@ export class App {
   private readonly markdown = new RenderQueue(MARKDOWN_BUDGET_MS);
   private readonly ui: UiState;
   private readonly header: HeaderView;
-  private readonly problems = new ProblemsView();
+  private readonly problems: ProblemsView;
   private readonly modelChoice: ModelChoiceView;
   private readonly conversation = new ConversationView();
   private readonly runTree: RunTreeView;
@@ -49,6 +49,7 @@ export class App {
 
   constructor(root: HTMLElement, host: Host) {
     this.ui = new UiState(host);
+    this.problems = new ProblemsView(this.ui, { openLocation: (location) => host.post({ type: 'openLocation', location }) });
     this.header = new HeaderView({
       openThread: (threadId) => host.post({ type: 'openThread', threadId }),
       newThread: () => host.post({ type: 'newThread' }),
@@ -63,6 +64,7 @@ export class App {
     this.prompt = new PromptBox(this.ui, {
       send: (text) => host.post({ type: 'send', text }),
       cancel: () => host.post({ type: 'cancel' }),
+      unqueue: (id) => host.post({ type: 'unqueue', id }),
     });
     this.runCount = badge('0', 'run-count');
     this.runsSection = h(
@@ -93,6 +95,9 @@ export class App {
       case 'state':
         this.threadId = msg.threadId;
         this.threads = msg.threads;
+        // A notice about another conversation is stale here.
+        this.problems.showThread(msg.threadId);
+        this.prompt.setQueued(msg.queued);
         this.problems.setConfig(msg.config);
         this.modelChoice.setConfig(msg.config);
         this.conversation.setAgents(msg.config.agents);
@@ -115,8 +120,13 @@ export class App {
         return this.conversation.setAgents(msg.config.agents);
       case 'busy':
         return this.prompt.setBusy(msg.busy);
+      case 'queued':
+        // The host sends only the shown thread's queue; a new thread's id arrives with it first.
+        if (this.threadId !== null && msg.threadId !== this.threadId) return;
+        return this.prompt.setQueued(msg.queued);
       case 'notice':
-        return this.problems.addNotice(msg.level, msg.message);
+        if (msg.threadId !== undefined && this.threadId !== null && msg.threadId !== this.threadId) return;
+        return this.problems.addNotice(msg.level, msg.message, msg.threadId);
       case 'modelChoices':
         return this.modelChoice.setChoices(msg.choices, msg.notes);
     }

@@ -1,43 +1,78 @@
-import type { PanelConfig } from '../src/shared/protocol';
+import type { ConfigProblem, PanelConfig, ProblemLocation } from '../src/shared/protocol';
 import { codicon, h, setHidden } from './dom';
+import type { UiState } from './uiState';
 
 /**
  * `#problems`: what stops the panel from working well (config problems, an untrusted workspace)
- * and the host's notices. Hidden when there is nothing to say.
+ * and the host's notices. A config problem links to where it is fixed and can be dismissed; it
+ * stays dismissed (through the webview's saved state) until it changes. Hidden when empty.
  */
 
 const MAX_NOTICES = 5;
+const UNTRUSTED = 'This workspace is not trusted: agents can read files but not change them or run commands, and agent profiles and model settings defined in it are ignored.';
 
 export class ProblemsView {
   readonly el: HTMLElement;
   private readonly configList: HTMLElement;
   private readonly notices: HTMLElement;
+  private config: PanelConfig | undefined;
 
-  constructor() {
+  constructor(
+    private readonly ui: UiState,
+    private readonly actions: { openLocation(location: ProblemLocation): void },
+  ) {
     this.configList = h('div', { class: 'problems-config' });
     this.notices = h('div', { class: 'problems-notices' });
     this.el = h('section', { id: 'problems', 'aria-label': 'Problems', 'aria-live': 'polite', hidden: true }, this.configList, this.notices);
   }
 
   setConfig(config: PanelConfig): void {
-    const lines = config.problems.map((p) => (p.severity === 'error' ? line('error', 'error', p.message) : line('notice', p.severity === 'warning' ? 'warning' : 'info', p.message)));
-    if (!config.trusted) {
-      lines.push(line('notice', 'workspace-untrusted', 'This workspace is not trusted: agents can read files but not change them or run commands, and agent profiles and model settings defined in it are ignored.'));
-    }
-    this.configList.replaceChildren(...lines);
+    this.config = config;
+    const shown: ConfigProblem[] = [...config.problems];
+    if (!config.trusted) shown.push({ message: UNTRUSTED, severity: 'information' });
+    const keys = new Set(shown.map(problemKey));
+    this.ui.keepDismissed(keys);
+    this.configList.replaceChildren(...shown.filter((p) => !this.ui.isDismissed(problemKey(p))).map((p) => this.problem(p)));
     this.refresh();
   }
 
-  addNotice(level: 'info' | 'error', message: string): void {
-    const dismiss = h('button', { class: 'dismiss', type: 'button', 'aria-label': 'Dismiss', title: 'Dismiss' }, codicon('close'));
-    const el = line(level === 'error' ? 'error' : 'info', level === 'error' ? 'error' : 'info', message, dismiss);
-    dismiss.addEventListener('click', () => {
+  /** A notice; with a threadId it belongs to that conversation and goes when another is shown. */
+  addNotice(level: 'info' | 'error', message: string, threadId?: string): void {
+    const el = line(level === 'error' ? 'error' : 'info', level === 'error' ? 'error' : 'info', message);
+    el.append(dismissButton('Dismiss', () => {
       el.remove();
       this.refresh();
-    });
+    }));
+    if (threadId !== undefined) el.dataset.threadId = threadId;
     this.notices.append(el);
     while (this.notices.children.length > MAX_NOTICES) this.notices.firstElementChild!.remove();
     this.refresh();
+  }
+
+  /** Another conversation is shown: notices about any other one go. */
+  showThread(threadId: string | null): void {
+    for (const el of [...this.notices.children] as HTMLElement[]) {
+      if (el.dataset.threadId !== undefined && el.dataset.threadId !== threadId) el.remove();
+    }
+    this.refresh();
+  }
+
+  private problem(p: ConfigProblem): HTMLElement {
+    const kind = p.severity === 'error' ? 'error' : 'notice';
+    const icon = p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warning' : p.message === UNTRUSTED ? 'workspace-untrusted' : 'info';
+    const el = line(kind, icon, p.message);
+    const location = p.location;
+    if (location && (location.path || location.setting)) {
+      const where = placeName(location);
+      const open = h('button', { type: 'button', class: 'problem-link', title: `Open ${where}` }, `Open ${where}`);
+      open.addEventListener('click', () => this.actions.openLocation(location));
+      el.querySelector('.problem-text')!.append(' ', open);
+    }
+    el.append(dismissButton('Dismiss this problem', () => {
+      this.ui.dismiss(problemKey(p));
+      if (this.config) this.setConfig(this.config);
+    }));
+    return el;
   }
 
   private refresh(): void {
@@ -45,6 +80,25 @@ export class ProblemsView {
   }
 }
 
-function line(kind: 'error' | 'notice' | 'info', icon: string, text: string, ...extra: Node[]): HTMLElement {
-  return h('div', { class: `problem problem-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, codicon(icon), h('span', { class: 'problem-text' }, text), ...extra);
+/** What a problem is: the same key means the same problem, a changed one is a new key. */
+function problemKey(p: ConfigProblem): string {
+  return JSON.stringify([p.severity, p.message, p.location?.path ?? '', p.location?.line ?? 0, p.location?.setting ?? '']);
+}
+
+function placeName(location: ProblemLocation): string {
+  if (location.path) {
+    const name = location.path.split(/[\\/]/).slice(-2).join('/');
+    return location.line ? `${name}:${location.line}` : name;
+  }
+  return 'user settings';
+}
+
+function dismissButton(label: string, onClick: () => void): HTMLElement {
+  const button = h('button', { class: 'dismiss', type: 'button', 'aria-label': label, title: label }, codicon('close'));
+  button.addEventListener('click', onClick);
+  return button;
+}
+
+function line(kind: 'error' | 'notice' | 'info', icon: string, text: string): HTMLElement {
+  return h('div', { class: `problem problem-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, codicon(icon), h('span', { class: 'problem-text' }, text));
 }

@@ -1,5 +1,5 @@
 import type { ApprovalDecision } from '../src/shared/events';
-import type { ToolCallNode } from '../src/shared/runTree';
+import type { ApprovalOutcome, ToolCallNode } from '../src/shared/runTree';
 import { codicon, h, setAttr, setClass, setText } from './dom';
 import { toolIconClass } from './stateIcons';
 import { button, setButtonDisabled } from './toolkit';
@@ -130,13 +130,14 @@ export class ToolCallView {
     );
   }
 
-  private approvalOutcome(decision: ApprovalDecision): HTMLElement {
-    const approved = decision === 'approved';
-    return h(
-      'div',
-      { class: `approval-outcome ${approved ? 'approved' : 'denied'}` },
-      codicon(approved ? 'check' : 'circle-slash'),
-      h('span', {}, approved ? 'Approved' : 'Denied'),
-    );
+  private approvalOutcome(outcome: ApprovalOutcome): HTMLElement {
+    const shown = OUTCOMES[outcome];
+    return h('div', { class: `approval-outcome ${outcome}` }, codicon(shown.icon), h('span', {}, shown.label));
   }
 }
+
+const OUTCOMES: Record<ApprovalOutcome, { icon: string; label: string }> = {
+  approved: { icon: 'check', label: 'Approved' },
+  denied: { icon: 'circle-slash', label: 'Denied' },
+  expired: { icon: 'circle-slash', label: 'Not answered: the run ended first' },
+};

@@ -9,6 +9,8 @@ import type { Host } from './vscodeApi';
 interface Persisted {
   collapsed: string[];
   openTools: string[];
+  /** Problem banners the user dismissed, by their content: a changed problem shows again. */
+  dismissed: string[];
   draft: string;
   scrollTop: number;
 }
@@ -20,12 +22,13 @@ function isStringArray(v: unknown): v is string[] {
 }
 
 function parse(raw: unknown): Persisted {
-  const empty: Persisted = { collapsed: [], openTools: [], draft: '', scrollTop: 0 };
+  const empty: Persisted = { collapsed: [], openTools: [], dismissed: [], draft: '', scrollTop: 0 };
   if (typeof raw !== 'object' || raw === null) return empty;
   const r = raw as Record<string, unknown>;
   return {
     collapsed: isStringArray(r.collapsed) ? r.collapsed : [],
     openTools: isStringArray(r.openTools) ? r.openTools : [],
+    dismissed: isStringArray(r.dismissed) ? r.dismissed : [],
     draft: typeof r.draft === 'string' ? r.draft : '',
     scrollTop: typeof r.scrollTop === 'number' ? r.scrollTop : 0,
   };
@@ -34,6 +37,7 @@ function parse(raw: unknown): Persisted {
 export class UiState {
   private readonly collapsed: Set<string>;
   private readonly openTools: Set<string>;
+  private dismissed: Set<string>;
   private draftText: string;
   private scroll: number;
   private saveTimer = 0;
@@ -42,6 +46,7 @@ export class UiState {
     const saved = parse(host.loadState());
     this.collapsed = new Set(saved.collapsed);
     this.openTools = new Set(saved.openTools);
+    this.dismissed = new Set(saved.dismissed);
     this.draftText = saved.draft;
     this.scroll = saved.scrollTop;
   }
@@ -65,6 +70,24 @@ export class UiState {
     if (open === this.openTools.has(toolCallId)) return;
     if (open) this.openTools.add(toolCallId);
     else this.openTools.delete(toolCallId);
+    this.save();
+  }
+
+  isDismissed(key: string): boolean {
+    return this.dismissed.has(key);
+  }
+
+  dismiss(key: string): void {
+    if (this.dismissed.has(key)) return;
+    this.dismissed.add(key);
+    this.save();
+  }
+
+  /** Forgets dismissals of problems that are gone, so one that comes back later shows again. */
+  keepDismissed(current: ReadonlySet<string>): void {
+    const kept = new Set([...this.dismissed].filter((k) => current.has(k)));
+    if (kept.size === this.dismissed.size) return;
+    this.dismissed = kept;
     this.save();
   }
 
@@ -96,6 +119,7 @@ export class UiState {
     this.host.saveState({
       collapsed: newest(this.collapsed),
       openTools: newest(this.openTools),
+      dismissed: newest(this.dismissed),
       draft: this.draftText,
       scrollTop: this.scroll,
     } satisfies Persisted);

@@ -1,7 +1,7 @@
 import type { Command } from './cliArgs';
 import { EXIT } from './cliError';
 import type { CliIo } from './cliIo';
-import { describeProfileProblem, toConfigProblem } from '../core/profiles/describeProfileProblem';
+import { describeProfileProblemAndEffect, toConfigProblem } from '../core/profiles/describeProfileProblem';
 import type { Profile, ProfileProblem } from '../core/profiles/profile';
 import { cliProfiles } from './cliProfiles';
 import { oneLine } from '../shared/oneLine';
@@ -44,7 +44,7 @@ export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<
       }
       if (instructions.length) io.stdout.write(`Project instructions in every agent's prompt: ${instructions.map((i) => i.name).join(', ')}\n`);
     }
-    for (const p of set.problems) io.stderr.write(`subagents: ${LABEL[p.severity]}: ${describeProfileProblem(p)}\n`);
+    for (const p of set.problems) io.stderr.write(`subagents: ${LABEL[p.severity]}: ${describeProfileProblemAndEffect(p, set.profiles)}\n`);
     if (cmd.name === 'profiles validate') {
       io.stdout.write(set.problems.length === 0 ? `${profiles.length} profiles, no problems.\n` : `${profiles.length} profiles; ${count(set.problems)}.\n`);
     }

@@ -16,7 +16,7 @@ import { EXIT, UsageError } from './cliError';
 import { readAll, stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
 import { cliProfiles } from './cliProfiles';
-import { describeProfileProblem } from '../core/profiles/describeProfileProblem';
+import { describeProfileProblemAndEffect } from '../core/profiles/describeProfileProblem';
 import { specsInUse } from '../core/models/specsInUse';
 import { eventPrinter } from './eventPrinter';
 import { terminalApprover } from './terminalApprover';
@@ -61,7 +61,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   }
   const profiles = cliProfiles(config, cmd.workspace);
   const notes = profiles.problems.filter((p) => p.severity === 'information').length;
-  for (const p of profiles.problems) if (p.severity !== 'information') logger.warn(`${describeProfileProblem(p)}${p.severity === 'error' ? ' The other agents still work.' : ''}`);
+  for (const p of profiles.problems) if (p.severity !== 'information') logger.warn(describeProfileProblemAndEffect(p, profiles.profiles));
   if (notes > 0) io.stderr.write(`subagents: ${notes} note${notes === 1 ? '' : 's'} on agent files (what they say that is not honoured here): run "subagents profiles validate" to read them.\n`);
   if (cmd.agent !== undefined && cmd.agent !== SUPERVISOR && !profiles.profiles.has(cmd.agent)) {
     throw new UsageError(`There is no enabled agent "${cmd.agent}". Available: ${[...profiles.profiles.keys()].join(', ') || '(none)'}.`);

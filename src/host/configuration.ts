@@ -1,11 +1,12 @@
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EngineSettings } from '../core/engineSettings';
 import type { ModelAvailability } from '../core/models/modelAliases';
-import { ENGINE_SETTING_FIELDS, describeSettingProblem, readEngineSettings, type SettingsLayer } from '../core/settings/readEngineSettings';
-import { listedProblems } from '../core/profiles/listedProblems';
+import { ENGINE_SETTING_FIELDS, readEngineSettings, type SettingsLayer } from '../core/settings/readEngineSettings';
 import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/profiles/workspaceProfiles';
 import type { ConfigProblem, PanelConfig } from '../shared/protocol';
+import { configProblems, type SettingsPlace } from './configProblems';
 
 /** The settings as the engine and the panel use them, with everything wrong said in sentences. */
 export interface HostConfiguration {
@@ -31,14 +32,15 @@ export function readConfiguration(trusted: boolean, root: string | undefined, mo
     workspace[field] = inspected?.workspaceValue;
     folder[field] = inspected?.workspaceFolderValue;
   }
+  const places = settingsPlaces(root);
+  const [userPlace, workspacePlace, folderPlace] = places;
   const layers: SettingsLayer[] = [
-    { scope: 'user', source: 'user settings', values: user },
-    { scope: 'workspace', source: 'workspace settings', values: workspace },
-    { scope: 'folder', source: 'folder settings', values: folder },
+    { scope: 'user', source: userPlace.label, values: user },
+    { scope: 'workspace', source: workspacePlace.label, values: workspace },
+    { scope: 'folder', source: folderPlace.label, values: folder },
   ];
   const read = readEngineSettings(layers, { trusted });
   const settings = read.settings;
-  const problems: ConfigProblem[] = read.problems.map((p) => ({ message: describeSettingProblem(p), severity: 'error', location: { setting: p.setting } }));
 
   const agents = section.inspect<unknown>('agents');
   const profiles = loadWorkspaceProfiles({
@@ -47,14 +49,28 @@ export function readConfiguration(trusted: boolean, root: string | undefined, mo
     trusted,
     userAgents: agents?.globalValue ?? {},
     workspaceAgents: [
-      { source: 'workspace settings', profiles: agents?.workspaceValue ?? {} },
-      { source: 'folder settings', profiles: agents?.workspaceFolderValue ?? {} },
+      { source: workspacePlace.label, profiles: agents?.workspaceValue ?? {} },
+      { source: folderPlace.label, profiles: agents?.workspaceFolderValue ?? {} },
     ],
     settings,
     models,
   });
-  problems.push(...listedProblems(profiles.problems));
+  const problems = configProblems({ settingProblems: read.problems, profileProblems: profiles.problems, profiles: profiles.profiles, places });
   return { settings, profiles, problems };
+}
+
+/**
+ * The settings layers by the names users know them by, with their files: user settings (VS Code
+ * opens that one itself), the workspace's (`.vscode/settings.json`, or the .code-workspace file)
+ * and the folder's.
+ */
+function settingsPlaces(root: string | undefined): [SettingsPlace, SettingsPlace, SettingsPlace] {
+  const folderFile = root ? path.join(root, '.vscode', 'settings.json') : undefined;
+  const workspaceFile = vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : undefined;
+  const folder: SettingsPlace = folderFile ? { label: '.vscode/settings.json', path: folderFile } : { label: 'folder settings' };
+  // With a single folder open, its workspace settings are the folder's file: one place, one label.
+  const workspace: SettingsPlace = workspaceFile ? { label: path.basename(workspaceFile), path: workspaceFile } : folderFile ? folder : { label: 'workspace settings' };
+  return [{ label: 'user settings' }, workspace, folder];
 }
 
 export function panelConfig(config: HostConfiguration, root: string | undefined): PanelConfig {

@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
 import { AGENT_FILES_GLOB, USER_AGENT_FOLDERS } from '../core/agentFiles/agentFolders';
 import { PROJECT_INSTRUCTION_FILES } from '../core/instructions/projectInstructions';
+import { PromptQueue } from '../core/requests/promptQueue';
+import { WorkingThreads, shutdownRequests } from '../core/requests/workingThreads';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { PendingApprovals } from '../core/tools/pendingApprovals';
 import type { HostToWebview } from '../shared/protocol';
@@ -14,7 +16,9 @@ import { CommandTerminals } from './commandTerminals';
 import { hostModelChooser, hostModelResolver } from './hostModels';
 import { HostModelAvailability } from './modelAvailability';
 import { START_AGENT_FILE_SERVER } from './agentFileServerCommand';
+import { openLocation } from './openLocation';
 import { PanelController } from './panelController';
+import { windowStorage } from './windowStorage';
 import { vscodeLogger } from './vscodeLogger';
 import { vscodeWorkspace } from './vscodeWorkspace';
 
@@ -25,19 +29,22 @@ export interface HostRuntime extends vscode.Disposable {
   receive(message: unknown): Promise<void>;
   newThread(): Promise<void>;
   cancel(): void;
+  /** Cancels the open runs and waits until their ends are stored (deactivate, a reload). */
+  shutdown(): Promise<void>;
 }
 
 const THREAD_KEY = 'subagents.threadId';
+/** How long a shutdown waits for cancelled runs to write their end (VS Code allows 5 s in all). */
+const SHUTDOWN_WAIT_MS = 4000;
 
 /** Builds the engine and its vscode adapters; the entry of dist/engine.js. */
 export function createHostRuntime(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): HostRuntime {
   const logger = vscodeLogger(channel);
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const workspaceRoot = root ?? os.homedir();
-  // Per-workspace storage when a folder is open; the global one otherwise, so threads are never lost.
-  const storageDir = path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'threads');
-  // This window owns the folder: runs left open by a crashed or reloaded window are closed as interrupted.
-  const store = new JsonlThreadStore({ dir: storageDir, recoverInterrupted: true, logger });
+  const storage = windowStorage({ storageDir: context.storageUri?.fsPath, globalDir: context.globalStorageUri.fsPath, memento: context.workspaceState });
+  // This window owns its storage: runs a crashed window left open are closed as interrupted.
+  const store = new JsonlThreadStore({ dir: storage.threadsDir, recoverInterrupted: true, logger });
   const models = new HostModelAvailability(context.secrets);
   let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted, root, models);
   // Agent files with errors or warnings: the language server lists them in the Problems view, at their lines.
@@ -48,7 +55,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   for (const p of config.problems) (p.severity === 'information' ? logger.info : logger.warn)(p.message);
 
   // With no folder open the tools get an empty folder of their own, never the home folder.
-  const toolRoot = root ?? path.join(context.globalStorageUri.fsPath, 'no-folder');
+  const toolRoot = root ?? storage.toolRoot!;
   if (!root) fs.mkdirSync(toolRoot, { recursive: true });
   const terminals = new CommandTerminals();
   // The panel's Approve once / Deny buttons answer these, through the controller.
@@ -62,16 +69,25 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     createModelResolver: () => hostModelResolver(context.secrets, workspaceRoot, specsInUse(config.settings, config.profiles)),
     logger,
   });
+  const queue = new PromptQueue(engine, logger);
+  const working = new WorkingThreads(engine);
 
   let progressDone: (() => void) | undefined;
   const controller = new PanelController({
     engine,
     store,
+    queue,
     memory: { get: () => context.workspaceState.get<string>(THREAD_KEY), set: (id) => context.workspaceState.update(THREAD_KEY, id) },
     config: () => panelConfig(config, root),
     logger,
     approvals,
     models: hostModelChooser(context.secrets),
+    openLocation: (location) =>
+      openLocation(location, () => ({
+        roots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        // The user settings file sits two folders above the extension's global storage.
+        files: [vscode.workspace.workspaceFile?.fsPath, path.join(context.globalStorageUri.fsPath, '..', '..', 'settings.json')].filter((f): f is string => f !== undefined),
+      })),
     onBusyChange: (busy) => {
       void vscode.commands.executeCommand('setContext', 'subagents.running', busy);
       progressDone?.();
@@ -100,19 +116,30 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     ...models.watch(reload),
   ];
 
+  let stopping: Promise<void> | undefined;
+  const shutdown = (): Promise<void> =>
+    (stopping ??= (async () => {
+      // Queued prompts die with the window; the runs end as cancelled, written before the host exits.
+      await shutdownRequests({ queue, working, store, logger }, SHUTDOWN_WAIT_MS);
+      store.dispose();
+    })());
+
   return {
     attach: (post) => controller.attach(post),
     detach: () => controller.detach(),
     receive: (message) => controller.receive(message),
     newThread: () => controller.newThread(),
     cancel: () => controller.cancel(),
+    shutdown,
+    // VS Code disposes the subscriptions right after calling deactivate, without awaiting it: the
+    // shutdown deactivate started goes on (this only starts one if deactivate did not).
     dispose: () => {
-      engine.cancelAll();
+      void shutdown();
       controller.dispose();
+      working.dispose();
       terminals.dispose();
       for (const s of subscriptions) s.dispose();
       progressDone?.();
-      void store.flush();
     },
   };
 }

@@ -1,11 +1,14 @@
 import type { Engine } from '../core/engine';
 import type { Logger } from '../core/ports';
+import type { PromptQueue, QueueChange } from '../core/requests/promptQueue';
 import { newThreadId } from '../core/threads/newThreadId';
 import type { ThreadStore } from '../core/threads/threadStore';
-import type { ApprovalDecision, RunEvent } from '../shared/events';
-import { webviewToHostSchema, type HostToWebview, type PanelConfig, type ThreadSummary, type WebviewToHost } from '../shared/protocol';
-import { EventBatcher } from './eventBatcher';
+import { errorText } from '../shared/errorText';
+import type { ApprovalDecision } from '../shared/events';
+import { oneLine } from '../shared/oneLine';
+import { webviewToHostSchema, type HostToWebview, type PanelConfig, type ProblemLocation, type QueuedPromptView, type ThreadSummary, type WebviewToHost } from '../shared/protocol';
 import type { ModelChoiceList } from './modelChooser';
+import { ThreadFeed } from './threadFeed';
 
 /** Where the controller remembers the open thread across window reloads (workspaceState). */
 export interface ThreadMemory {
@@ -14,8 +17,10 @@ export interface ThreadMemory {
 }
 
 export interface PanelControllerDeps {
-  engine: Engine;
+  engine: Pick<Engine, 'onEvent' | 'cancel'>;
   store: ThreadStore;
+  /** Sends the user's prompts, now or once their thread is quiet: the rule every UI shares. */
+  queue: PromptQueue;
   memory: ThreadMemory;
   config: () => PanelConfig;
   logger: Logger;
@@ -23,35 +28,42 @@ export interface PanelControllerDeps {
   approvals?: { resolve(approvalId: string, decision: ApprovalDecision): boolean };
   /** First run: the models the user may pick, and carrying out a pick (see ModelChooser). */
   models?: { list(): Promise<ModelChoiceList>; choose(id: string): Promise<string | undefined> };
+  /** Opens where a configuration problem is fixed (it checks the place itself). */
+  openLocation?: (location: ProblemLocation) => Promise<void>;
   /** Told when the open thread starts or stops working (the view's Stop button). */
   onBusyChange?: (busy: boolean) => void;
   batchIntervalMs?: number;
 }
 
 /**
- * The host side of the panel: validates what the webview sends, drives the engine, and streams
- * the open thread's events back in batches. Knows the webview only as a `post` function and the
- * editor not at all, so it is tested with plain fakes.
+ * The host side of the panel: validates what the webview sends, hands prompts to the queue, and
+ * streams the open thread's events back in batches. Knows the webview only as a `post` function
+ * and the editor not at all, so it is tested with plain fakes.
  */
 export class PanelController {
   private post: ((message: HostToWebview) => void) | undefined;
-  private threadId: string | undefined;
-  /** The open thread and the child threads under it: the events the webview folds. */
-  private family = new Set<string>();
   private busy = false;
-  private readonly batcher: EventBatcher;
+  private readonly feed: ThreadFeed;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: PanelControllerDeps) {
-    this.threadId = deps.memory.get();
-    this.batcher = new EventBatcher({
-      intervalMs: deps.batchIntervalMs,
-      flush: (events) => {
-        if (this.threadId) this.send({ type: 'events', threadId: this.threadId, events });
+    this.feed = new ThreadFeed({
+      engine: deps.engine,
+      store: deps.store,
+      batchIntervalMs: deps.batchIntervalMs,
+      flush: (threadId, events) => {
+        this.send({ type: 'events', threadId, events });
         this.refreshBusy();
       },
     });
-    this.unsubscribe = deps.engine.onEvent((e) => this.onEngineEvent(e));
+    // The remembered thread is followed from the start; its snapshot loads when the webview is ready.
+    const remembered = deps.memory.get();
+    if (remembered) this.feed.follow(remembered);
+    this.unsubscribe = deps.queue.onChange((change) => this.onQueueChange(change));
+  }
+
+  private get threadId(): string | undefined {
+    return this.feed.current;
   }
 
   /** The webview (re)appeared; it will say `ready` when its script runs. */
@@ -61,7 +73,7 @@ export class PanelController {
 
   detach(): void {
     this.post = undefined;
-    this.batcher.clear();
+    this.feed.clear();
   }
 
   /** A message from the webview: anything that is not a valid WebviewToHost is dropped and logged. */
@@ -74,9 +86,9 @@ export class PanelController {
     try {
       await this.dispatch(parsed.data);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       this.deps.logger.error(`Panel request "${parsed.data.type}" failed: ${message}`);
-      this.send({ type: 'notice', level: 'error', message });
+      this.send({ type: 'notice', level: 'error', message, ...(this.threadId ? { threadId: this.threadId } : {}) });
     }
   }
 
@@ -95,7 +107,7 @@ export class PanelController {
 
   dispose(): void {
     this.unsubscribe();
-    this.batcher.dispose();
+    this.feed.dispose();
   }
 
   private async dispatch(message: WebviewToHost): Promise<void> {
@@ -104,13 +116,17 @@ export class PanelController {
         return this.sendState();
       case 'send':
         return this.sendPrompt(message.text);
+      case 'unqueue':
+        // Already sent (or never queued): the queue message that follows shows what is left.
+        if (this.threadId) this.deps.queue.remove(this.threadId, message.id);
+        return;
       case 'cancel':
         return this.cancel();
       case 'newThread':
         return this.newThread();
       case 'openThread': {
         const exists = await this.deps.store.get(message.threadId);
-        if (!exists || exists.meta.parentThreadId !== null) throw new Error(`There is no conversation ${message.threadId}; it may have been deleted.`);
+        if (!exists || exists.meta.parentThreadId !== null) throw new Error('That conversation is no longer there; it may have been deleted.');
         return this.open(message.threadId);
       }
       case 'resolveApproval':
@@ -123,6 +139,9 @@ export class PanelController {
         return this.listModels();
       case 'chooseModel':
         return this.chooseModel(message.id);
+      case 'openLocation':
+        if (!this.deps.openLocation) throw new Error('Opening files from the panel is not available here.');
+        return this.deps.openLocation(message.location);
     }
   }
 
@@ -139,62 +158,65 @@ export class PanelController {
   }
 
   private async sendPrompt(text: string): Promise<void> {
-    if (!this.threadId) {
-      // Choose the id here so the first events of the new thread are recognised as ours.
-      this.threadId = newThreadId();
-      this.family = new Set([this.threadId]);
-      await this.deps.memory.set(this.threadId);
+    let threadId = this.threadId;
+    if (!threadId) {
+      // Chosen here so the first events of the new thread are recognised as ours.
+      threadId = newThreadId();
+      this.feed.follow(threadId);
+      await this.deps.memory.set(threadId);
     }
-    const { done } = await this.deps.engine.send({ threadId: this.threadId, prompt: text });
+    this.deps.queue.submit({ threadId, prompt: text });
+  }
+
+  private onQueueChange(change: QueueChange): void {
+    if (change.threadId !== this.threadId) return;
+    if (change.kind === 'sent') {
+      void this.sendThreads();
+      // The run's end shows at once, not a batch interval later.
+      void change.result.done.finally(() => this.feed.flushNow()).catch(() => undefined);
+    } else if (change.kind === 'refused') {
+      const reason = errorText(change.error);
+      this.deps.logger.error(`A message was not sent: ${reason}`);
+      this.send({ type: 'notice', level: 'error', message: `Your message "${oneLine(change.item.prompt, 60)}" was not sent: ${reason}`, threadId: change.threadId });
+    }
+    if (change.kind !== 'sent') this.send({ type: 'queued', threadId: change.threadId, queued: this.queuedView(change.threadId) });
     this.refreshBusy();
-    void this.sendThreads();
-    void done.finally(() => {
-      this.batcher.flushNow();
-      this.refreshBusy();
-    });
   }
 
   private async open(threadId: string | undefined): Promise<void> {
-    this.batcher.clear();
-    this.threadId = threadId;
     await this.deps.memory.set(threadId);
-    await this.sendState();
+    await this.sendState(threadId);
   }
 
-  private async sendState(): Promise<void> {
-    let events: RunEvent[] = [];
-    if (this.threadId) {
-      const loaded = await this.deps.store.getFamily(this.threadId);
-      if (!loaded) {
-        this.deps.logger.warn(`The remembered thread ${this.threadId} is gone; starting a new one.`);
-        this.threadId = undefined;
-        await this.deps.memory.set(undefined);
-      } else {
-        events = loaded.events;
-        for (const w of loaded.warnings) this.deps.logger.warn(w);
+  private async sendState(threadId = this.threadId): Promise<void> {
+    // Read before the snapshot: nothing may wait between the snapshot and its post (see ThreadFeed).
+    const threads = await this.threadSummaries();
+    await this.feed.load(threadId, (loaded) => {
+      if (threadId && !loaded) {
+        this.deps.logger.warn(`The remembered thread ${threadId} is gone; starting a new one.`);
+        void this.deps.memory.set(undefined);
       }
-    }
-    this.family = new Set(this.threadId ? [this.threadId, ...events.map((e) => e.threadId)] : []);
-    // Events already in `events` must not arrive again in a batch.
-    this.batcher.clear();
-    this.busy = this.threadId ? this.deps.engine.isBusy(this.threadId) : false;
-    this.send({
-      type: 'state',
-      threadId: this.threadId ?? null,
-      events,
-      threads: await this.threadSummaries(),
-      config: this.deps.config(),
-      busy: this.busy,
+      for (const w of loaded?.warnings ?? []) this.deps.logger.warn(w);
+      const shown = loaded ? threadId : undefined;
+      this.busy = shown ? this.deps.queue.isBusy(shown) : false;
+      this.send({
+        type: 'state',
+        threadId: shown ?? null,
+        events: loaded?.events ?? [],
+        threads,
+        config: this.deps.config(),
+        busy: this.busy,
+        queued: shown ? this.queuedView(shown) : [],
+      });
     });
   }
 
-  private onEngineEvent(event: RunEvent): void {
-    if (event.kind === 'run.started' && event.parentThreadId && this.family.has(event.parentThreadId)) this.family.add(event.threadId);
-    if (this.family.has(event.threadId) && this.post) this.batcher.push(event);
+  private queuedView(threadId: string): QueuedPromptView[] {
+    return this.deps.queue.queued(threadId).map((q) => ({ id: q.id, text: q.prompt }));
   }
 
   private refreshBusy(): void {
-    const busy = this.threadId ? this.deps.engine.isBusy(this.threadId) : false;
+    const busy = this.threadId ? this.deps.queue.isBusy(this.threadId) : false;
     if (busy === this.busy) return;
     this.busy = busy;
     this.send({ type: 'busy', busy });

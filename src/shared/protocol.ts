@@ -10,11 +10,27 @@ import type { RunEvent } from './events';
 const MAX_PROMPT_CHARS = 100_000;
 const id = z.string().min(1).max(200);
 
+/** Where a problem is fixed, as the webview may ask to open it: a file at a line, or a setting. */
+export const problemLocationSchema = z
+  .strictObject({
+    path: z.string().min(1).max(4096).optional(),
+    line: z.number().int().min(1).max(10_000_000).optional(),
+    column: z.number().int().min(1).max(10_000_000).optional(),
+    setting: z.string().regex(/^subagents(\.[A-Za-z][A-Za-z0-9_-]*)+$/, 'must be a subagents.* setting').optional(),
+  })
+  .refine((l) => l.path !== undefined || l.setting !== undefined, 'names neither a file nor a setting');
+export type ProblemLocation = z.infer<typeof problemLocationSchema>;
+
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview has loaded and wants the current state. */
   z.object({ type: z.literal('ready') }),
-  /** The user sent a prompt in the current thread (or a new one when there is none). */
+  /**
+   * The user sent a prompt in the current thread (or a new one when there is none). While the
+   * thread works it is queued and becomes the next turn once the thread is quiet (PromptQueue).
+   */
   z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
+  /** Take a queued prompt of the current thread out of the queue, by the id the host gave it. */
+  z.object({ type: z.literal('unqueue'), id }),
   /** Stop every run of the current thread. */
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('newThread') }),
@@ -24,6 +40,11 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('listModels') }),
   /** The user picked one of the offered choices (by its id, never a spec: the host decides what is written). */
   z.object({ type: z.literal('chooseModel'), id }),
+  /**
+   * Open where a problem is fixed (a ConfigProblem's location). The host opens only a file in the
+   * workspace or a settings file, and only `subagents.*` settings.
+   */
+  z.object({ type: z.literal('openLocation'), location: problemLocationSchema }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
@@ -43,7 +64,7 @@ export interface ConfigProblem {
   /** `error`: something does not work; `warning`: works, but not as written; `information`: a note. */
   severity: 'error' | 'warning' | 'information';
   /** Where to fix it: a file (absolute) at a 1-based line and column, or a setting by its full name. */
-  location?: { path?: string; line?: number; column?: number; setting?: string };
+  location?: ProblemLocation;
   /** What kind of problem, a stable name ("no-description", "tool-later"): for filters, counts and quick fixes. */
   code?: string;
 }
@@ -58,6 +79,12 @@ export interface PanelConfig {
   trusted: boolean;
 }
 
+/** A prompt waiting for its thread to be quiet, as the panel shows it (a chip above the prompt box). */
+export interface QueuedPromptView {
+  id: string;
+  text: string;
+}
+
 /** A model the user can pick on first run. */
 export interface ModelChoice {
   id: string;
@@ -69,13 +96,18 @@ export interface ModelChoice {
 
 export type HostToWebview =
   /** The whole state: sent on `ready` and when the current thread changes. */
-  | { type: 'state'; threadId: string | null; events: RunEvent[]; threads: ThreadSummary[]; config: PanelConfig; busy: boolean }
+  | { type: 'state'; threadId: string | null; events: RunEvent[]; threads: ThreadSummary[]; config: PanelConfig; busy: boolean; queued: QueuedPromptView[] }
   /** New events of the current thread, batched (at most one message per frame). */
   | { type: 'events'; threadId: string; events: RunEvent[] }
   | { type: 'threads'; threads: ThreadSummary[] }
   | { type: 'config'; config: PanelConfig }
   | { type: 'busy'; busy: boolean }
+  /** The current thread's queued prompts changed (one was added, removed or sent). */
+  | { type: 'queued'; threadId: string; queued: QueuedPromptView[] }
   /** What the user may pick as a model, and what was looked for and not found, in sentences. */
   | { type: 'modelChoices'; choices: ModelChoice[]; notes: string[] }
-  /** Something the user should know that is not part of a run: a bad message, a failed load. */
-  | { type: 'notice'; level: 'info' | 'error'; message: string };
+  /**
+   * Something the user should know that is not part of a run: a bad message, a failed load. With a
+   * threadId it is about that conversation only, and goes away when another one is shown.
+   */
+  | { type: 'notice'; level: 'info' | 'error'; message: string; threadId?: string };

@@ -9,13 +9,16 @@ import { ZERO_USAGE, addUsage } from './usage';
 
 export type RunState = 'running' | RunStatus;
 
+/** How an approval request ended: the user's answer, or `expired` when its run ended unanswered. */
+export type ApprovalOutcome = ApprovalDecision | 'expired';
+
 export interface ToolCallNode {
   toolCallId: string;
   tool: string;
   input: unknown;
   state: 'running' | 'done' | 'error';
   output?: unknown;
-  approval?: { approvalId: string; reason?: string; decision?: ApprovalDecision };
+  approval?: { approvalId: string; reason?: string; decision?: ApprovalOutcome };
 }
 
 export interface RunNode {
@@ -58,7 +61,7 @@ export interface RunTree {
   runs: Readonly<Record<string, RunNode>>;
   /** Top-level runs (no parent in this tree), in start order. */
   roots: readonly string[];
-  /** Highest seq seen per thread. */
+  /** Highest seq folded per thread: an event at or below it was seen already and is skipped. */
   lastSeq: Readonly<Record<string, number>>;
   /** Number of events folded; lets views skip work when nothing changed. */
   version: number;
@@ -84,6 +87,7 @@ class Draft {
   private roots: string[] | undefined;
   private readonly lastSeq: Record<string, number>;
   private readonly copied = new Set<string>();
+  private applied = 0;
 
   constructor(private readonly tree: RunTree) {
     this.runs = { ...tree.runs };
@@ -91,6 +95,7 @@ class Draft {
   }
 
   finish(): RunTree {
+    if (this.applied === 0) return this.tree;
     return {
       runs: this.runs,
       roots: this.roots ?? this.tree.roots,
@@ -123,8 +128,12 @@ class Draft {
   }
 
   apply(e: RunEvent): void {
+    // seq rises strictly per thread, so an event at or below the last one folded is a repeat: a
+    // snapshot and the live stream that overlaps it (subscribe first, then load) fold each event once.
     const prev = this.lastSeq[e.threadId];
-    if (prev === undefined || e.seq > prev) this.lastSeq[e.threadId] = e.seq;
+    if (prev !== undefined && e.seq <= prev) return;
+    this.lastSeq[e.threadId] = e.seq;
+    this.applied++;
     if (e.kind === 'run.started') return this.start(e);
     const run = this.node(e.runId);
     if (!run) return; // an event for a run this tree never saw start: nothing to attach it to
@@ -169,7 +178,7 @@ class Draft {
         run.usage = e.usage;
         run.durationMs = e.durationMs;
         run.finishedAt = e.ts;
-        for (const call of run.toolCalls) if (call.state === 'running') call.state = 'error';
+        this.closeCalls(run);
         return;
       case 'warning':
         run.warnings.push(e.message);
@@ -177,6 +186,23 @@ class Draft {
       case 'run.retrying':
         run.retrying = { attempt: e.attempt, maxRetries: e.maxRetries, error: e.error, delayMs: e.delayMs, retryAt: e.ts + e.delayMs };
         return;
+    }
+  }
+
+  /**
+   * A finished run has no live calls: a call still running ends as an error, and an approval still
+   * waiting expires, so no Approve/Deny is offered for a run that can no longer act on it. Threads
+   * written before the engine closed its calls itself read the same way.
+   */
+  private closeCalls(run: RunNode): void {
+    for (let i = 0; i < run.toolCalls.length; i++) {
+      const call = run.toolCalls[i]!;
+      const waiting = call.approval !== undefined && call.approval.decision === undefined;
+      if (call.state !== 'running' && !waiting) continue;
+      const closed: ToolCallNode = { ...call };
+      if (closed.state === 'running') closed.state = 'error';
+      if (waiting) closed.approval = { ...call.approval!, decision: 'expired' };
+      run.toolCalls[i] = closed;
     }
   }
 

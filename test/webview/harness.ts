@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createNonce } from '../../src/host/nonce';
 import { renderPanelHtml } from '../../src/host/panelHtml';
 import type { RunEvent, RunStatus } from '../../src/shared/events';
-import type { HostToWebview, PanelConfig, ThreadSummary, WebviewToHost } from '../../src/shared/protocol';
+import type { HostToWebview, PanelConfig, QueuedPromptView, ThreadSummary, WebviewToHost } from '../../src/shared/protocol';
 
 /**
  * The webview tests' fixture: the real panel HTML (renderPanelHtml, real nonce and CSP) and a fresh
@@ -168,8 +168,8 @@ export const TRUSTED_CONFIG: PanelConfig = {
   trusted: true,
 };
 
-export function stateMessage(threadId: string | null, events: RunEvent[], extra: { threads?: ThreadSummary[]; config?: PanelConfig; busy?: boolean } = {}): HostToWebview {
-  return { type: 'state', threadId, events, threads: extra.threads ?? [], config: extra.config ?? TRUSTED_CONFIG, busy: extra.busy ?? false };
+export function stateMessage(threadId: string | null, events: RunEvent[], extra: { threads?: ThreadSummary[]; config?: PanelConfig; busy?: boolean; queued?: QueuedPromptView[] } = {}): HostToWebview {
+  return { type: 'state', threadId, events, threads: extra.threads ?? [], config: extra.config ?? TRUSTED_CONFIG, busy: extra.busy ?? false, queued: extra.queued ?? [] };
 }
 
 /** Writes the RunEvents of one thread with increasing seq, remembering each run's place in the tree. */

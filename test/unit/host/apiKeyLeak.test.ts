@@ -11,6 +11,7 @@ import type { Logger, Secrets } from '../../../src/core/ports';
 import { JsonlThreadStore } from '../../../src/core/threads/jsonlThreadStore';
 import { ModelChooser } from '../../../src/host/modelChooser';
 import { PanelController } from '../../../src/host/panelController';
+import { PromptQueue } from '../../../src/core/requests/promptQueue';
 import type { RunEvent } from '../../../src/shared/events';
 import type { HostToWebview } from '../../../src/shared/protocol';
 import { startChatServer, textReply, type ChatServer } from '../fakes/openAiServer';
@@ -80,6 +81,7 @@ describe('an API key stays secret', () => {
     const controller = new PanelController({
       engine,
       store,
+      queue: new PromptQueue(engine),
       memory: { get: () => undefined, set: async () => {} },
       config: () => ({ model: settings.model, agents: [], problems: [], trusted: true }),
       logger,

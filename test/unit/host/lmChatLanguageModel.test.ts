@@ -5,21 +5,10 @@ import { z } from 'zod';
 import { classifyError } from '../../../src/core/models/classifyError';
 import { LmChatLanguageModel } from '../../../src/host/lm/lmChatLanguageModel';
 import type { LmCancellationToken, LmChatModel, LmFactory, LmMessage, LmRequestOptions } from '../../../src/host/lm/lmShapes';
+import { Message, Text, ToolCall, ToolResult } from '../fakes/lmParts';
 
 // The vscode.lm adapter driven by fake objects of the vscode.lm shape: no vscode module at all.
 
-class Text {
-  constructor(readonly value: string) {}
-}
-class ToolCall {
-  constructor(readonly callId: string, readonly name: string, readonly input: object) {}
-}
-class ToolResult {
-  constructor(readonly callId: string, readonly content: object[]) {}
-}
-class Message implements LmMessage {
-  constructor(readonly role: number, readonly content: object[]) {}
-}
 /** Something the adapter must skip (a part kind it does not know). */
 class Thinking {
   constructor(readonly thought: string) {}

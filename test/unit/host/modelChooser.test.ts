@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ollamaBaseUrl, probeOllama } from '../../../src/core/models/probeOllama';
 import { ModelChooser, type KeyVendor, type ModelChooserDeps } from '../../../src/host/modelChooser';
 import { PanelController } from '../../../src/host/panelController';
+import { PromptQueue } from '../../../src/core/requests/promptQueue';
 import { silentLogger } from '../../../src/core/ports';
 import type { HostToWebview } from '../../../src/shared/protocol';
 import { makeEngine } from '../core/engineHarness';
@@ -94,6 +95,7 @@ describe('the panel asks for choices and picks one through validated messages', 
     const controller = new PanelController({
       engine: h.engine,
       store: h.store,
+      queue: new PromptQueue(h.engine),
       memory: { get: () => undefined, set: async () => {} },
       config: () => ({ model: '', agents: [], problems: [], trusted: true }),
       logger: silentLogger,

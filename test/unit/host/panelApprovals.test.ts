@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/ports';
 import { PendingApprovals } from '../../../src/core/tools/pendingApprovals';
 import { PanelController } from '../../../src/host/panelController';
+import { PromptQueue } from '../../../src/core/requests/promptQueue';
 import type { HostToWebview } from '../../../src/shared/protocol';
 import { makeEngine } from '../core/engineHarness';
 import { makeWorld, snapshot, spyWorkspace, supervisorCalls } from '../core/tools/toolWorld';
@@ -25,6 +26,7 @@ function setup() {
   const controller = new PanelController({
     engine: h.engine,
     store: h.store,
+    queue: new PromptQueue(h.engine),
     memory: { get: () => undefined, set: async () => {} },
     config: () => ({ model: 'scripted:x', agents: [], problems: [], trusted: true }),
     logger: silentLogger,
@@ -54,6 +56,6 @@ describe("the panel's Approve once / Deny", () => {
     await finished;
     expect(await snapshot(world.root)).toEqual({ 'README.md': 'hello\n' });
     await controller.receive({ type: 'resolveApproval', approvalId: id, decision: 'approved' });
-    expect(posted.at(-1)).toEqual({ type: 'notice', level: 'error', message: 'That approval is no longer waiting: its run has already moved on.' });
+    expect(posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: 'That approval is no longer waiting: its run has already moved on.' });
   });
 });

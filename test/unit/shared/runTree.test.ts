@@ -67,4 +67,43 @@ describe('the run tree reducer', () => {
     expect(tree.runs['x']!.toolCalls[0]!.state).toBe('error');
     expect(tree.runs['ghost']).toBeUndefined();
   });
+
+  it('folds each event once: a snapshot and a live stream that overlaps it give the tree of the events alone', () => {
+    const whole = foldRunEvents(EMPTY_TREE, events);
+    // A load that saw the first 8 events, then the stream from event 5 on (subscribed before the load).
+    const snapshot = foldRunEvents(EMPTY_TREE, events.slice(0, 8));
+    const overlapped = foldRunEvents(snapshot, events.slice(4));
+    expect(overlapped.runs).toEqual(whole.runs);
+    expect(overlapped.runs['a']!.text).toBe('hello');
+    expect(overlapped.runs['a']!.toolCalls).toHaveLength(1);
+    expect(overlapped.lastSeq).toEqual(whole.lastSeq);
+    // A batch of nothing but repeats changes nothing: the same tree comes back.
+    expect(foldRunEvents(whole, events.slice(2, 6))).toBe(whole);
+    // Per thread: a repeat in one thread does not hide a new event of another.
+    const other = { ...at('b', 20), threadId: 't-other', seq: 1, kind: 'run.started', parentRunId: null, agent: 'b', agentPath: ['b'], depth: 0, task: 'b', model: 'm' } as RunEvent;
+    expect(foldRunEvents(whole, [events[3]!, other]).runs['b']?.state).toBe('running');
+  });
+
+  it('settles what a finished run left waiting: no live approval, no running call', () => {
+    const waiting: RunEvent[] = [
+      { ...at('y', 0), kind: 'run.started', parentRunId: null, agent: 'y', agentPath: ['y'], depth: 0, task: 't', model: 'm' },
+      { ...at('y', 1), kind: 'tool.started', toolCallId: 'w', tool: 'write_file', input: { path: 'a' } },
+      { ...at('y', 2), kind: 'approval.requested', approvalId: 'ap', toolCallId: 'w', tool: 'write_file', input: { path: 'a' } },
+      { ...at('y', 3), kind: 'tool.started', toolCallId: 'd', tool: 'write_file', input: { path: 'b' } },
+      { ...at('y', 4), kind: 'approval.requested', approvalId: 'ap2', toolCallId: 'd', tool: 'write_file', input: { path: 'b' } },
+      { ...at('y', 5), kind: 'approval.resolved', approvalId: 'ap2', toolCallId: 'd', tool: 'write_file', input: { path: 'b' }, decision: 'denied' },
+      { ...at('y', 6), kind: 'tool.finished', toolCallId: 'd', tool: 'write_file', output: 'denied', isError: true },
+    ];
+    const before = foldRunEvents(EMPTY_TREE, waiting);
+    expect(before.runs['y']!.toolCalls[0]!.approval?.decision).toBeUndefined();
+    for (const status of ['interrupted', 'cancelled', 'ok'] as const) {
+      const tree = reduceRunTree(before, { ...at('y', 7), kind: 'run.finished', status, output: '', usage: usage(0), durationMs: 1 });
+      const [open, answered] = tree.runs['y']!.toolCalls;
+      expect(open).toMatchObject({ state: 'error', approval: { approvalId: 'ap', decision: 'expired' } });
+      // What was answered stays as answered.
+      expect(answered).toMatchObject({ state: 'error', approval: { approvalId: 'ap2', decision: 'denied' } });
+      // The tree it was given is untouched.
+      expect(before.runs['y']!.toolCalls[0]!.approval?.decision).toBeUndefined();
+    }
+  });
 });

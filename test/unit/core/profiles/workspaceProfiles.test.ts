@@ -62,7 +62,7 @@ describe('loadWorkspaceProfiles', () => {
     expect(set.problems.filter((p) => p.code === 'replaces').map(describeProfileProblem)).toEqual([
       '.claude/agents/helper.md, line 2 (agent "helper"): replaces "helper" from user settings.',
       '.vscode/agents/helper.md, line 1 (agent "helper"): replaces "helper" from .claude/agents/helper.md.',
-      'Agent "mine" in workspace settings: replaces "mine" from user settings.',
+      'workspace settings (agent "mine"): replaces "mine" from user settings.',
     ]);
   });
 
