@@ -142,6 +142,16 @@ export class PanelController {
       case 'openLocation':
         if (!this.deps.openLocation) throw new Error('Opening files from the panel is not available here.');
         return this.deps.openLocation(message.location);
+      case 'attach':
+      case 'detach':
+      case 'insertAtCursor':
+      case 'renameThread':
+      case 'deleteThread':
+      case 'alwaysAllow':
+      case 'cancelRun':
+      case 'steerRun':
+        // The protocol is ahead of the host: said, not dropped.
+        throw new Error(`"${message.type}" is not available in this version yet.`);
     }
   }
 

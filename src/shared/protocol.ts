@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunEvent } from './events';
+import type { RunEvent, RunStatus } from './events';
 
 /**
  * Messages between the extension host and the panel webview, one union per direction.
@@ -28,7 +28,14 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
    * The user sent a prompt in the current thread (or a new one when there is none). While the
    * thread works it is queued and becomes the next turn once the thread is quiet (PromptQueue).
    */
-  z.object({ type: z.literal('send'), text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
+  z.object({
+    type: z.literal('send'),
+    text: z.string().trim().min(1).max(MAX_PROMPT_CHARS),
+    /** `@agent` at the start of a prompt: that profile answers this turn instead of the supervisor. */
+    agent: z.string().min(1).max(64).optional(),
+    /** Context attached to this prompt, by the ids the host gave in `attachments`. */
+    attachments: z.array(id).max(20).optional(),
+  }),
   /** Take a queued prompt of the current thread out of the queue, by the id the host gave it. */
   z.object({ type: z.literal('unqueue'), id }),
   /** Stop every run of the current thread. */
@@ -45,13 +52,41 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
    * workspace or a settings file, and only `subagents.*` settings.
    */
   z.object({ type: z.literal('openLocation'), location: problemLocationSchema }),
+  /** Attach context to the next prompt: a workspace file (`#file`, picked by the host when no path), or the editor's selection. */
+  z.object({ type: z.literal('attach'), kind: z.enum(['file', 'selection']), path: z.string().min(1).max(4096).optional() }),
+  /** Take an attachment off the next prompt. */
+  z.object({ type: z.literal('detach'), id }),
+  /** Insert a code block's text at the cursor of the active editor. */
+  z.object({ type: z.literal('insertAtCursor'), text: z.string().max(MAX_PROMPT_CHARS) }),
+  z.object({ type: z.literal('renameThread'), threadId: id, title: z.string().trim().min(1).max(200) }),
+  /** The host asks the user to confirm before it deletes. */
+  z.object({ type: z.literal('deleteThread'), threadId: id }),
+  /** Approve a command once and add its first words to the user setting subagents.autoApproveCommands (after a confirmation). */
+  z.object({ type: z.literal('alwaysAllow'), approvalId: id, prefix: z.string().trim().min(1).max(200) }),
+  /** Stop one run and its subtree; its parent goes on (issue "Beyond the anchors"). */
+  z.object({ type: z.literal('cancelRun'), runId: id }),
+  /** A message to a running child, seen before its next model call. */
+  z.object({ type: z.literal('steerRun'), runId: id, text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
 export interface ThreadSummary {
   id: string;
   title: string;
+  createdAt?: number;
   updatedAt: number;
+  /** The state of its last top-level run: `running` while any run of it works. */
+  status?: 'running' | RunStatus | 'empty';
+  /** Top-level runs (turns) so far. */
+  runCount?: number;
+}
+
+/** Context attached to the next prompt, as the panel shows it (a chip). */
+export interface AttachmentView {
+  id: string;
+  kind: 'file' | 'selection';
+  /** `src/invoice.ts`, `src/invoice.ts:10-24`. */
+  label: string;
 }
 
 /**
@@ -110,4 +145,8 @@ export type HostToWebview =
    * Something the user should know that is not part of a run: a bad message, a failed load. With a
    * threadId it is about that conversation only, and goes away when another one is shown.
    */
-  | { type: 'notice'; level: 'info' | 'error'; message: string; threadId?: string };
+  | { type: 'notice'; level: 'info' | 'error'; message: string; threadId?: string }
+  /** The context attached to the next prompt changed. */
+  | { type: 'attachments'; items: AttachmentView[] }
+  /** Put the keyboard focus in the prompt box ("Focus on Chat View", a command). */
+  | { type: 'focusPrompt' };
