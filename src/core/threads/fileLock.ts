@@ -74,14 +74,15 @@ async function breakIfOwnersDied(path: string): Promise<boolean> {
   const here = encodeURIComponent(hostname());
   for (const name of names) {
     const [host, pid] = name.slice(prefix.length).split('@');
-    if (host !== here || !pid || !/^\d+$/.test(pid) || isAlive(Number(pid))) return false;
+    if (host !== here || !pid || !/^\d+$/.test(pid) || isProcessAlive(Number(pid))) return false;
   }
   for (const name of names) await rm(join(folder, name), { force: true });
   await rmdir(`${path}.lock`).catch(() => undefined);
   return true;
 }
 
-function isAlive(pid: number): boolean {
+/** A process of this machine that still runs (EPERM: it runs, as another user). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { RunEvent } from '../../shared/events';
 import { oneLine } from '../../shared/oneLine';
+import { isProcessAlive } from './fileLock';
 import type { ThreadMeta } from './threadStore';
 
 /** index.json: the metadata of every thread, so lists need not read the thread files. */
@@ -45,16 +46,7 @@ export async function removeStaleIndexTemps(dir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     const pid = /^index\.json\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name)?.[1];
-    if (pid && !isAlive(Number(pid))) await rm(join(dir, name), { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (pid && !isProcessAlive(Number(pid))) await rm(join(dir, name), { force: true });
   }
 }
 
