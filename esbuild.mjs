@@ -1,9 +1,10 @@
-// Builds the four bundles: the extension host's light entry, its lazily loaded engine,
-// the webview (browser) and the CLI. Type-checking is separate (`npm run typecheck`).
+// Builds the bundles: the extension host's light entry, its lazily loaded engine, the webview
+// (browser), the CLI, and the heavy parts both load on first use (the sandbox, the bash parser).
+// Type-checking is separate (`npm run typecheck`).
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
-import { bundleOptions } from './scripts/bundles.mjs';
+import { bundleOptions, copyRuntimeAssets } from './scripts/bundles.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -30,6 +31,7 @@ function copyStatic() {
   cpSync('node_modules/@vscode/codicons/dist/codicon.css', 'dist/codicon.css');
   cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicon.ttf');
   cpSync('webview/style.css', 'dist/webview.css');
+  copyRuntimeAssets('dist');
 }
 
 if (watch) {

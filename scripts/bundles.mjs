@@ -1,5 +1,8 @@
 // The esbuild options of every bundle, in one place: esbuild.mjs builds them, and the tests that
 // need a bundle (the CLI, the webview) build it from these same options, never from a copy.
+import { cpSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import * as esbuild from 'esbuild';
 
 /** `ai` imports @ai-sdk/gateway only for string model ids, which we never use: see noGateway.ts. */
 const noGateway = {
@@ -10,6 +13,37 @@ const noGateway = {
 };
 
 const root = new URL('..', import.meta.url).pathname;
+
+/**
+ * The heavy parts that are loaded on first use, each a bundle of its own beside the one that
+ * loads it: the module's `import()` in the engine and the CLI becomes a `require` of the file.
+ */
+export const LAZY_BUNDLES = {
+  // The OS sandbox for agents' commands (@anthropic-ai/sandbox-runtime: bubblewrap, Seatbelt).
+  sandbox: { entry: 'src/core/sandbox/sandboxRuntime.ts', module: /\/sandboxRuntime(\.ts)?$/ },
+  // tree-sitter and its bash grammar (WebAssembly), for the command judge.
+  bashParser: { entry: 'src/core/commands/treeSitterBash.ts', module: /\/treeSitterBash(\.ts)?$/ },
+};
+
+/** Files the lazy bundles read at run time, copied beside them (`from` is under node_modules). */
+export const RUNTIME_ASSETS = [
+  { from: '@vscode/tree-sitter-wasm/wasm/tree-sitter.wasm', to: 'tree-sitter.wasm' },
+  { from: '@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm', to: 'tree-sitter-bash.wasm' },
+  // sandbox-runtime finds these beside its bundle (it looks in vendor/ next to import.meta.url).
+  { from: '@anthropic-ai/sandbox-runtime/vendor/seccomp/x64/apply-seccomp', to: 'vendor/seccomp/x64/apply-seccomp' },
+  { from: '@anthropic-ai/sandbox-runtime/vendor/seccomp/arm64/apply-seccomp', to: 'vendor/seccomp/arm64/apply-seccomp' },
+  { from: '@anthropic-ai/sandbox-runtime/vendor/java-proxy-agent/srt-proxy-agent.jar', to: 'vendor/java-proxy-agent/srt-proxy-agent.jar' },
+];
+
+/** Keeps the lazy parts out of the bundles that load them: their import stays a require of `./<name>.js`. */
+const lazyParts = {
+  name: 'lazy-parts',
+  setup(build) {
+    for (const [name, { module }] of Object.entries(LAZY_BUNDLES)) {
+      build.onResolve({ filter: module }, (args) => (args.kind === 'entry-point' ? undefined : { path: `./${name}.js`, external: true }));
+    }
+  },
+};
 
 /** @param {{ production?: boolean }} [options] */
 export function bundleOptions({ production = false } = {}) {
@@ -25,15 +59,20 @@ export function bundleOptions({ production = false } = {}) {
   };
   const node = {
     ...common,
-    plugins: [noGateway],
+    plugins: [noGateway, lazyParts],
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     // Prefer a package's ESM build: jsonc-parser's UMD build hides its modules from the bundler.
     mainFields: ['module', 'main'],
-    // ai@7 is ESM-only; bundled as CJS it needs import.meta.url for nothing we use.
-    define: { 'import.meta.url': 'undefined' },
+    // ESM code (ai@7, sandbox-runtime, our asset lookups) reads import.meta.url; in a CJS bundle it
+    // is the bundle file's own URL, so files beside the bundle are found.
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: 'var __bundleUrl = require("url").pathToFileURL(__filename).href;' },
   };
+  const lazy = Object.fromEntries(
+    Object.entries(LAZY_BUNDLES).map(([name, { entry }]) => [name, { ...node, entryPoints: { [name]: entry }, outdir: 'dist' }]),
+  );
   return {
     // Activation loads only this: view provider shell, commands, output channel.
     extension: { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './engine.js', './agentClient.js'] },
@@ -43,7 +82,8 @@ export function bundleOptions({ production = false } = {}) {
     agentClient: { ...node, entryPoints: { agentClient: 'src/host/agentFileClient.ts' }, outdir: 'dist', external: ['vscode'] },
     // The agent-file language server, a process of its own started by the client.
     server: { ...node, entryPoints: { server: 'src/server/server.ts' }, outdir: 'dist' },
-    cli: { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+    cli: { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: `#!/usr/bin/env node\n${node.banner.js}` } },
+    ...lazy,
     webview: {
       ...common,
       entryPoints: { webview: 'webview/main.ts' },
@@ -54,4 +94,25 @@ export function bundleOptions({ production = false } = {}) {
       tsconfig: 'webview/tsconfig.json',
     },
   };
+}
+
+/** Copies the lazy bundles' run-time files into `outdir`. */
+export function copyRuntimeAssets(outdir) {
+  for (const { from, to } of RUNTIME_ASSETS) {
+    const target = join(outdir, to);
+    mkdirSync(dirname(target), { recursive: true });
+    cpSync(join(root, 'node_modules', from), target);
+  }
+}
+
+/**
+ * Builds the CLI with the lazy bundles it loads and their files into `outdir`, as dist/ has them:
+ * for the tests that run the real CLI bundle.
+ * @param {string} outdir
+ */
+export async function buildCli(outdir) {
+  const options = bundleOptions();
+  const quiet = { outdir, sourcemap: false, logLevel: 'error' };
+  await Promise.all(['cli', ...Object.keys(LAZY_BUNDLES)].map((name) => esbuild.build({ ...options[name], ...quiet })));
+  copyRuntimeAssets(outdir);
 }

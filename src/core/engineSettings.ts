@@ -35,6 +35,12 @@ export const projectInstructionsSchema = z.object({
 
 export type UserAgentFolderSettings = z.infer<typeof userAgentFoldersSchema>;
 export type ProjectInstructionSwitches = z.infer<typeof projectInstructionsSchema>;
+/** Whether agents' commands run in the OS sandbox: auto = where the platform has one; on = never without it. */
+export const sandboxModeSchema = z.enum(['auto', 'on', 'off']);
+export type SandboxMode = z.infer<typeof sandboxModeSchema>;
+
+/** A host name a sandboxed command may reach (`registry.npmjs.org`, `*.github.com`, `localhost:3000`). */
+const hostPatternSchema = z.string().trim().min(1).regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9a-fA-F:]+\](:\d+)?$/, 'a host name, *.domain, or either with :port');
 
 /** The settings the engine reads at the start of every request. */
 export const engineSettingsSchema = z.object({
@@ -51,6 +57,15 @@ export const engineSettingsSchema = z.object({
   modelAliases: modelAliasesSchema.default({}),
   userAgentFolders: userAgentFoldersSchema.default({ claude: true, copilot: true }),
   projectInstructions: projectInstructionsSchema.default({ 'AGENTS.md': true, 'CLAUDE.md': true, '.github/copilot-instructions.md': true }),
+  /**
+   * `subagents.sandbox.mode`, not `subagents.sandbox`: VS Code's settings are a tree, and a value at
+   * `sandbox` would hide the `sandbox.allowedHosts` beside it.
+   */
+  'sandbox.mode': sandboxModeSchema.default('auto'),
+  /** Hosts a sandboxed command may reach; none by default (no network). */
+  'sandbox.allowedHosts': z.array(hostPatternSchema).default([]),
+  /** More environment variables (names, `*` and `?` wildcards) that commands never see, beyond `*_API_KEY` and `SUBAGENTS_*`. */
+  'commandEnv.exclude': z.array(z.string().trim().min(1).regex(/^[A-Za-z0-9_*?]+$/, 'a variable name, with * and ? wildcards')).default([]),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

@@ -39,9 +39,21 @@ export interface Approver {
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
 }
 
+/** How to start a command: the program, its arguments and its whole environment. */
+export interface CommandLaunch {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Windows: pass the arguments to cmd.exe as they are. */
+  verbatim?: boolean;
+}
+
 /** A shell command line a tool runs in the workspace. */
 export interface CommandRequest {
+  /** As the agent wrote it: what the host shows. */
   command: string;
+  /** What really starts: a shell, or the OS sandbox around one (src/core/sandbox/). */
+  launch: CommandLaunch;
   /** Absolute; always the workspace root today. */
   cwd: string;
   /** Past this the whole process group is killed and the result says `timedOut`. */

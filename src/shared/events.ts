@@ -103,7 +103,10 @@ export const runFinishedSchema = z.object({
   durationMs: z.number().nonnegative(),
 });
 
-export const warningSchema = z.object({ ...base, kind: z.literal('warning'), message: z.string() });
+/** What a warning is about, for hosts that show some kinds their own way (DESIGN 12). */
+export const warningCodeSchema = z.enum(['budget', 'stall', 'mcp', 'sandbox', 'import', 'model']);
+
+export const warningSchema = z.object({ ...base, kind: z.literal('warning'), message: z.string(), code: warningCodeSchema.optional() });
 
 /** A model call failed for a passing reason (rate limit, server error, lost connection); the run waits and tries again. */
 export const runRetryingSchema = z.object({

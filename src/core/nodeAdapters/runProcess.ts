@@ -1,15 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandRequest, CommandResult } from '../ports';
+import { COMMAND_TOKEN } from '../sandbox/commandEnv';
 import { OutputCap } from '../tools/outputCap';
+import { killTokenHolders } from './tokenSweep';
 
 /** Time a killed command gets to exit on SIGTERM before its group is sent SIGKILL. */
 const KILL_GRACE_MS = 2000;
+/**
+ * After the command's own process has ended and everything it left was killed, how long its
+ * output pipes may stay open (held by a process that escaped both) before they are closed.
+ */
+const PIPE_GRACE_MS = 500;
 
 /**
- * Runs a command line in a shell of its own process group, so a timeout or a cancel kills
- * everything it started (pipelines, background jobs, test runners' workers), not just the shell.
+ * Runs a command as `request.launch` says, in a process group of its own, and returns when its
+ * main process ends: whatever it left running in the background is killed then (its group, and
+ * on Linux every process still carrying its token), so `sleep 300 &` does not hold the tool.
+ * A timeout or a cancel kills the same way. In the OS sandbox its PID namespace ends with it,
+ * which `setsid` cannot leave; without one the token sweep is a best effort (a process that
+ * clears its environment and leaves the group escapes it).
  * Never rejects for the command's own failure: a non-zero exit is a result.
  */
 export function runProcess(request: CommandRequest, onOutput?: (text: string) => void): Promise<CommandResult> {
@@ -19,13 +29,20 @@ export function runProcess(request: CommandRequest, onOutput?: (text: string) =>
       return;
     }
     const cap = new OutputCap(request.maxOutputChars);
-    const child = spawnShell(request);
+    const child = spawnLaunch(request);
+    const token = request.launch.env[COMMAND_TOKEN];
     let timedOut = false;
     let cancelled = false;
+    let exitCode: number | null = null;
     let escalation: NodeJS.Timeout | undefined;
+    let pipeDeadline: NodeJS.Timeout | undefined;
+    const killAll = (signal: NodeJS.Signals) => {
+      killGroup(child, signal);
+      if (token) killTokenHolders(token, signal);
+    };
     const stop = () => {
-      killGroup(child, 'SIGTERM');
-      escalation ??= setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS);
+      killAll('SIGTERM');
+      escalation ??= setTimeout(() => killAll('SIGKILL'), KILL_GRACE_MS);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -46,41 +63,45 @@ export function runProcess(request: CommandRequest, onOutput?: (text: string) =>
     const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
     child.stdout?.on('data', reader(decoders[0]));
     child.stderr?.on('data', reader(decoders[1]));
-    child.on('error', (error) => {
+    const cleanup = () => {
       clearTimeout(timer);
+      clearTimeout(escalation);
+      clearTimeout(pipeDeadline);
       request.signal.removeEventListener('abort', onAbort);
+    };
+    child.on('error', (error) => {
+      cleanup();
       reject(error);
     });
-    // 'close' waits for the pipes too; a background job that keeps them open is killed with the group.
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      request.signal.removeEventListener('abort', onAbort);
-      // The shell is gone; make sure nothing it left behind in its group outlives it.
-      killGroup(child, 'SIGKILL');
+    // The main process is gone: what it left behind goes with it, and the pipes close once they are drained.
+    child.on('exit', (code) => {
+      exitCode = code;
+      killAll('SIGKILL');
+      pipeDeadline = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, PIPE_GRACE_MS);
+    });
+    child.on('close', () => {
+      cleanup();
       for (const decoder of decoders) take(decoder.end());
-      clearTimeout(escalation);
       const { text, cutChars } = cap.result();
-      resolve({ exitCode: code, output: text, cutChars, timedOut, cancelled });
+      resolve({ exitCode, output: text, cutChars, timedOut, cancelled });
     });
   });
 }
 
-function spawnShell(request: CommandRequest): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
-  // Inherited from the editor's extension host, it would turn any Electron app started here into plain node.
-  delete env.ELECTRON_RUN_AS_NODE;
-  if (process.platform === 'win32') {
-    return spawn(process.env.ComSpec ?? 'cmd.exe', ['/d', '/s', '/c', request.command], {
-      cwd: request.cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-      windowsVerbatimArguments: true,
-    });
-  }
-  const shell = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
-  // detached: the shell leads a new process group, which is what killGroup signals.
-  return spawn(shell, ['-c', request.command], { cwd: request.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function spawnLaunch(request: CommandRequest): ChildProcess {
+  const { file, args, env, verbatim } = request.launch;
+  return spawn(file, args, {
+    cwd: request.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // POSIX: the command leads a new process group, which is what killGroup signals.
+    detached: process.platform !== 'win32',
+    windowsHide: true,
+    windowsVerbatimArguments: verbatim ?? false,
+  });
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {

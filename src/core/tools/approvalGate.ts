@@ -13,7 +13,8 @@ export interface ApprovalGateDeps {
   agent: string;
 }
 
-export type GateResult = { ok: true } | { ok: false; error: string };
+/** `asked`: the user approved it (and saw it); false when it went ahead unasked. */
+export type GateResult = { ok: true; asked: boolean } | { ok: false; error: string };
 
 export interface ApprovalGate {
   /**
@@ -46,11 +47,11 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
         deps.emit({ kind: 'approval.resolved', approvalId, toolCallId, tool, input, decision });
         if (decision === 'denied') return { ok: false, error: deniedMessage(tool, verdict.reason, deps.approver !== undefined) };
         // The approval covers the arguments the user saw; anything else is a new question.
-        if (argsHash(input) === bound) return { ok: true };
+        if (argsHash(input) === bound) return { ok: true, asked: true };
         verdict = { ask: true, reason: `The arguments changed after they were approved. ${verdict.reason}` };
       }
       if (verdict.ask) return { ok: false, error: `${tool} was not run: its arguments kept changing while it waited for approval.` };
-      return { ok: true };
+      return { ok: true, asked: false };
     },
   };
 }

@@ -1,12 +1,13 @@
 import type { ApprovalMode } from '../engineSettings';
-import { judgeCommand, type CommandVerdict } from './commandPolicy';
+import { judgeCommand, type CommandVerdict } from '../commands/judgeCommand';
 import { protectedReason } from './protectedPaths';
 
 /** What a tool is about to do that may need the user's approval. */
 export type ApprovalNeed =
   /** Create or change a file; `path` is workspace-relative and already resolved. */
   | { kind: 'edit'; path: string }
-  | { kind: 'command'; command: string }
+  /** `sandboxed`: it will run in the OS sandbox, which holds what the judge cannot see. */
+  | { kind: 'command'; command: string; sandboxed?: boolean }
   /** Install a package or an extension, described for the user. */
   | { kind: 'install'; what: string };
 
@@ -29,7 +30,7 @@ export async function decideApproval(need: ApprovalNeed, settings: ApprovalSetti
       return settings.mode === 'ask' ? { ask: true, reason: `Writes ${need.path}.` } : { ask: false };
     }
     case 'command':
-      return judgeCommand(need.command, { mode: settings.mode, root: settings.root, autoApprove: settings.autoApproveCommands });
+      return judgeCommand(need.command, { mode: settings.mode, root: settings.root, autoApprove: settings.autoApproveCommands, sandboxed: need.sandboxed ?? false });
     case 'install':
       return settings.mode === 'trust' ? { ask: false } : { ask: true, reason: `Installs ${need.what}.` };
   }

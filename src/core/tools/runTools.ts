@@ -2,6 +2,7 @@ import type { EmitRunEvent } from '../agent/runEvents';
 import type { EngineSettings } from '../engineSettings';
 import type { Approver, Workspace } from '../ports';
 import type { Profile } from '../profiles/profile';
+import { commandLauncher } from '../sandbox/commandLauncher';
 import { createApprovalGate } from './approvalGate';
 import { selectRunTools, type RunToolSelection } from './selectRunTools';
 import type { AnyToolSpec } from './toolSpec';
@@ -28,6 +29,7 @@ export function runTools(request: RunToolsRequest): RunToolSelection {
     emit: request.emit,
     agent: profile.name,
   });
-  const all = [...workspaceTools({ workspace, gate, agent: profile.name }), ...request.delegation];
+  const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }));
+  const all = [...workspaceTools({ workspace, gate, agent: profile.name, commands }), ...request.delegation];
   return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });
 }

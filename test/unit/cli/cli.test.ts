@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as esbuild from 'esbuild';
-import { bundleOptions } from '../../../scripts/bundles.mjs';
+import { buildCli } from '../../../scripts/bundles.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runEventSchema } from '../../../src/shared/events';
 import type { RunEvent } from '../../../src/shared/events';
@@ -20,7 +19,7 @@ let ws: string;
 beforeAll(async () => {
   buildDir = await mkdtemp(join(tmpdir(), 'cli-build-'));
   cli = join(buildDir, 'cli.js');
-  await esbuild.build({ ...bundleOptions().cli, outdir: buildDir, sourcemap: false, logLevel: 'error' });
+  await buildCli(buildDir);
 }, 60_000);
 afterAll(async () => {
   await rm(buildDir, { recursive: true, force: true });

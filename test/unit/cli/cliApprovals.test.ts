@@ -4,8 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import * as esbuild from 'esbuild';
-import { bundleOptions } from '../../../scripts/bundles.mjs';
+import { buildCli } from '../../../scripts/bundles.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { terminalApprover } from '../../../src/cli/terminalApprover';
 import { terminalPrompt } from '../../../src/cli/terminalPrompt';
@@ -21,7 +20,7 @@ let ws: string;
 beforeAll(async () => {
   buildDir = await mkdtemp(join(tmpdir(), 'cli-approvals-build-'));
   cli = join(buildDir, 'cli.js');
-  await esbuild.build({ ...bundleOptions().cli, outdir: buildDir, sourcemap: false, logLevel: 'error' });
+  await buildCli(buildDir);
 }, 60_000);
 afterAll(() => rm(buildDir, { recursive: true, force: true }));
 beforeEach(async () => {

@@ -26,7 +26,7 @@ const inputSchema = z.object({
   dev: z.boolean().optional().describe('npm, pnpm, yarn: a development dependency.'),
 });
 
-export function installPackageTool({ workspace, gate, agent }: WorkspaceToolDeps): AnyToolSpec {
+export function installPackageTool({ workspace, gate, agent, commands }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'install_package',
     description:
@@ -42,8 +42,11 @@ export function installPackageTool({ workspace, gate, agent }: WorkspaceToolDeps
       if (!allowed.ok) return { error: allowed.error };
       context.signal.throwIfAborted();
       try {
+        // Outside the sandbox (it needs the registry, and the user approved it), but without the product's keys.
+        const { launch } = await commands.prepare(command, { sandboxed: false, hardenGit: false });
         const result = await workspace.runCommand({
           command,
+          launch,
           cwd: workspace.root,
           timeoutMs: INSTALL_TIMEOUT_MS,
           signal: context.signal,

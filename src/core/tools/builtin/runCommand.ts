@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CommandResult } from '../../ports';
+import type { PreparedCommand } from '../../sandbox/commandLauncher';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import type { WorkspaceToolDeps } from './toolDeps';
 import { errorText } from '../../../shared/errorText';
@@ -30,23 +31,30 @@ export function commandOutcome(result: CommandResult, timeoutMs: number): Record
   return { exitCode: result.exitCode, output: result.output, ...(notes.length ? { note: notes.join(' ') } : {}) };
 }
 
-export function runCommandTool({ workspace, gate, agent }: WorkspaceToolDeps): AnyToolSpec {
+export function runCommandTool({ workspace, gate, agent, commands }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'run_command',
     description:
       'Run a shell command in the workspace root and wait for it to end, e.g. to build or run tests. No input can be typed into it; ' +
-      'long-running servers and watchers are killed at the timeout. May wait for the user to approve. ' +
+      'long-running servers and watchers are killed at the timeout, and background jobs when the command ends. May wait for the user to approve. ' +
+      'Where the OS sandbox is on, only the workspace is writable (protected files are read-only) and the network is closed except for the hosts the user allowed. ' +
       `Returns {exitCode, output} (stdout and stderr together, at most ${MAX_COMMAND_OUTPUT} characters).`,
     capabilities: ['exec'],
     inputSchema,
     async execute(input, context) {
-      const allowed = await gate.check('run_command', { kind: 'command', command: input.command }, input, context);
+      const sandbox = await commands.state();
+      if (sandbox.refusal) return { error: sandbox.refusal };
+      const allowed = await gate.check('run_command', { kind: 'command', command: input.command, sandboxed: sandbox.sandboxed }, input, context);
       if (!allowed.ok) return { error: allowed.error };
       context.signal.throwIfAborted();
       const timeoutMs = input.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+      let prepared: PreparedCommand | undefined;
       try {
+        // A command the user did not see runs with git's launchers (hooks, fsmonitor) off.
+        prepared = await commands.prepare(input.command, { sandboxed: sandbox.sandboxed, hardenGit: !allowed.asked });
         const result = await workspace.runCommand({
           command: input.command,
+          launch: prepared.launch,
           cwd: workspace.root,
           timeoutMs,
           signal: context.signal,
@@ -56,6 +64,8 @@ export function runCommandTool({ workspace, gate, agent }: WorkspaceToolDeps): A
         return commandOutcome(result, timeoutMs);
       } catch (error) {
         return { error: `The command could not be started: ${errorText(error)}` };
+      } finally {
+        prepared?.release();
       }
     },
   });

@@ -1,4 +1,5 @@
 import type { Workspace } from '../../ports';
+import type { CommandLauncher } from '../../sandbox/commandLauncher';
 import type { ApprovalGate } from '../approvalGate';
 
 /** What every built-in workspace tool works with; built once per run. */
@@ -8,6 +9,8 @@ export interface WorkspaceToolDeps {
   gate: ApprovalGate;
   /** The calling agent's name, for the host to say who runs a command. */
   agent: string;
+  /** How commands start: in the OS sandbox where there is one, without the product's keys. */
+  commands: CommandLauncher;
 }
 
 /** A tool's answer when it did nothing: a sentence the model can act on. */

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
 import { runProcess } from '../../../../src/core/nodeAdapters/runProcess';
 import type { CommandRequest } from '../../../../src/core/ports';
+import { commandEnvironment } from '../../../../src/core/sandbox/commandEnv';
+import { shellLaunch } from '../../../../src/core/sandbox/commandLauncher';
 
 /**
  * The pids still alive after at most a second. A killed process closes its pipes a moment before it
@@ -30,6 +32,7 @@ function isDead(pid: number): boolean {
 
 const request = (command: string, extra: Partial<CommandRequest> = {}): CommandRequest => ({
   command,
+  launch: shellLaunch(command, commandEnvironment(process.env, [])),
   cwd: tmpdir(),
   timeoutMs: 10_000,
   signal: new AbortController().signal,
@@ -87,6 +90,24 @@ describe.skipIf(process.platform === 'win32')('runProcess', () => {
     expect(result.output).not.toContain('\uFFFD');
     expect(seen.join('')).not.toContain('\uFFFD');
     expect(result.output).toBe('€'.repeat(200000));
+  });
+
+  it('returns when the main process ends: background jobs are killed with its group, not waited for', async () => {
+    const started = Date.now();
+    const result = await runProcess(request('sleep 300 & echo "bg:$!"; echo done', { timeoutMs: 60_000 }));
+    expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+    expect(result.output).toContain('done');
+    expect(await survivors(pids(result.output))).toEqual([]);
+    // Far below the timeout; not a timing goal, only proof it did not wait for the job.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it.skipIf(process.platform !== 'linux')('kills what left the group with setsid, by the token it carries (best effort, Linux)', async () => {
+    const result = await runProcess(request('setsid sleep 300 & echo "bg:$!"', { timeoutMs: 60_000 }));
+    expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+    const [pid] = pids(result.output);
+    expect(pid).toBeGreaterThan(0);
+    expect(await survivors([pid!])).toEqual([]);
   });
 
   it('runs in the given folder with no input', async () => {

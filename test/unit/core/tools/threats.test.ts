@@ -108,7 +108,8 @@ describe('command lines are judged part by part', () => {
     const r = await runScript(supervisorCalls({ tool: 'run_command', input: { command } }), {
       root: world.root,
       approver,
-      settings: { approval: mode, autoApproveCommands: allow },
+      // The judge on its own: the OS sandbox would hold some of these without asking.
+      settings: { approval: mode, autoApproveCommands: allow, 'sandbox.mode': 'off' },
     });
     expect(approver.requests).toHaveLength(1);
     expect(approver.requests[0]!.reason).toMatch(reason);
@@ -135,14 +136,16 @@ describe('command lines are judged part by part', () => {
 
   it('output redirection into a dotfile asks in every mode', async () => {
     await expectAsked('echo pwned > .bashrc', ['echo'], /protected file/, 'trust');
-    await expectAsked('echo pwned >> ~/.bashrc', ['echo'], /known only when it runs/, 'trust');
+    // The judge expands ~ itself now: the target is the real ~/.bashrc, outside the workspace.
+    await expectAsked('echo pwned >> ~/.bashrc', ['echo'], /outside the workspace/, 'trust');
     await expectAsked('echo pwned 1>.npmrc', ['echo'], /protected file/, 'autoEdit');
     expect(existsSync(join(world.root, '.bashrc'))).toBe(false);
   });
 
   it('a line that cannot be parsed asks', async () => {
     await expectAsked("echo 'unterminated", ['echo'], /cannot be judged/, 'trust');
-    await expectAsked('cat <<EOF > x\nhi\nEOF', ['cat'], /here-document/);
+    // tree-sitter reads here-documents; this one's redirection into x is an edit in ask mode.
+    await expectAsked('cat <<EOF > x\nhi\nEOF', ['cat'], /writes its output to a file/);
   });
 
   it('an allowlisted command line runs unasked', async () => {
@@ -181,7 +184,8 @@ describe.skipIf(process.platform === 'win32')('a command that never ends', () =>
   it('is killed at its timeout with its children, and the model is told so', async () => {
     const r = await runScript(
       supervisorCalls({ tool: 'run_command', input: { command: 'sleep 1000 & echo "bg:$!"; sleep 1000', timeoutMs: 300 } }),
-      { root: world.root, settings: { approval: 'trust' } },
+      // Without the sandbox, so the pid printed is the host's (sandbox.test.ts has the sandboxed case).
+      { root: world.root, settings: { approval: 'trust', 'sandbox.mode': 'off' } },
     );
     const result = r.toolResults('run_command')[0] as { error: string; output: string };
     expect(result.error).toMatch(/Timed out after 300 ms; the command and every process it started were killed/);

@@ -1,7 +1,9 @@
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import { commandLauncher } from '../../../../src/core/sandbox/commandLauncher';
 import type { ApprovalGate } from '../../../../src/core/tools/approvalGate';
 import type { ToolCallContext } from '../../../../src/core/tools/toolSpec';
 import { workspaceTools } from '../../../../src/core/tools/workspaceTools';
@@ -13,11 +15,11 @@ beforeEach(async () => {
 });
 afterEach(() => world.cleanup());
 
-const openGate: ApprovalGate = { check: async () => ({ ok: true }) };
+const openGate: ApprovalGate = { check: async () => ({ ok: true, asked: false }) };
 const context = (signal = new AbortController().signal): ToolCallContext => ({ runId: 'r', threadId: 't', toolCallId: 'c', signal });
 
 async function call(name: string, input: unknown, signal?: AbortSignal) {
-  const spec = workspaceTools({ workspace: nodeWorkspace({ root: world.root }), gate: openGate, agent: 'test' }).find((t) => t.name === name)!;
+  const spec = workspaceTools({ workspace: nodeWorkspace({ root: world.root }), gate: openGate, agent: 'test', commands: commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {}) }).find((t) => t.name === name)!;
   return (await spec.execute(spec.inputSchema.parse(input), context(signal))) as Record<string, unknown>;
 }
 

@@ -1,0 +1,94 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import type { EngineSettings } from '../engineSettings';
+import type { CommandLaunch } from '../ports';
+import { commandEnvironment } from './commandEnv';
+import { withGitHardening } from './gitHardening';
+import { sandboxPolicy } from './sandboxPolicy';
+import type { SandboxRuntime } from './sandboxRuntime';
+
+/** Whether the next command runs in the sandbox, or why no command may run. */
+export type SandboxState = { sandboxed: boolean; refusal?: undefined } | { sandboxed: false; refusal: string };
+
+export interface PreparedCommand {
+  launch: CommandLaunch;
+  /** Call once the command has ended. */
+  release(): void;
+}
+
+export interface CommandLauncher {
+  state(): Promise<SandboxState>;
+  /**
+   * How to start `command`: in the sandbox when `sandboxed`, always with the filtered environment,
+   * and with git's launcher settings off when it runs unasked (`hardenGit`).
+   */
+  prepare(command: string, options: { sandboxed: boolean; hardenGit: boolean }): Promise<PreparedCommand>;
+}
+
+export type LauncherSettings = Pick<EngineSettings, 'sandbox.mode' | 'sandbox.allowedHosts' | 'commandEnv.exclude'>;
+
+/** sandbox-runtime's manager is one per process: so is its start, whichever run asks first. */
+let shared: Promise<SandboxRuntime> | undefined;
+/** Roots whose missing sandbox was already reported: once per process is enough. */
+const warned = new Set<string>();
+
+function sharedSandbox(root: string, settings: LauncherSettings): Promise<SandboxRuntime> {
+  shared ??= import('./sandboxRuntime').then((m) => m.startSandbox(sandboxPolicy(root, homedir(), settings['sandbox.allowedHosts'])));
+  return shared;
+}
+
+/** A plain shell: bash where there is one (the judge reads bash), cmd.exe on Windows. */
+export function shellLaunch(command: string, env: Record<string, string>): CommandLaunch {
+  if (process.platform === 'win32') return { file: process.env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', command], env, verbatim: true };
+  return { file: existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh', args: ['-c', command], env };
+}
+
+/**
+ * Starts agents' commands for one run in the workspace `root`: sandboxed per `subagents.sandbox.mode`
+ * (auto: where the platform has one, `on`: never without it), in an environment without the
+ * product's keys. Where no sandbox can start in auto mode, `warn` is told once.
+ */
+export function commandLauncher(root: string, settings: LauncherSettings, warn: (message: string) => void): CommandLauncher {
+  const mode = settings['sandbox.mode'];
+  const realRoot = (() => {
+    try {
+      return realpathSync(root);
+    } catch {
+      return root;
+    }
+  })();
+  return {
+    async state() {
+      if (mode === 'off') return { sandboxed: false };
+      const runtime = await sharedSandbox(realRoot, settings);
+      if (!runtime.unavailable) return { sandboxed: true };
+      if (mode === 'on') {
+        return { sandboxed: false, refusal: `Commands must run in the OS sandbox (subagents.sandbox.mode is "on"), but it cannot start here: ${runtime.unavailable}. Nothing was run.` };
+      }
+      if (!warned.has(realRoot)) {
+        warned.add(realRoot);
+        warn(
+          `Commands run without an OS sandbox: ${runtime.unavailable}. Protected files are guarded only by a text check of each command line, ` +
+            'which code a command runs (a script, node -e, an archive) can get around. Install bubblewrap, socat and ripgrep (Linux) to sandbox them, ' +
+            'or set subagents.sandbox.mode to "off" to run them unsandboxed without this notice.',
+        );
+      }
+      return { sandboxed: false };
+    },
+    async prepare(command, { sandboxed, hardenGit }) {
+      const base = commandEnvironment(process.env, settings['commandEnv.exclude']);
+      const env = hardenGit ? withGitHardening(base) : base;
+      if (!sandboxed) return { launch: shellLaunch(command, env), release: () => {} };
+      const runtime = await sharedSandbox(realRoot, settings);
+      const wrapped = await runtime.wrap(command, sandboxPolicy(realRoot, homedir(), settings['sandbox.allowedHosts']));
+      let released = false;
+      return {
+        launch: { file: '/bin/sh', args: ['-c', wrapped], env },
+        release: () => {
+          if (!released) runtime.release();
+          released = true;
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import type { SandboxPolicy } from './sandboxPolicy';
+
+/**
+ * The OS sandbox over @anthropic-ai/sandbox-runtime (bubblewrap on Linux, Seatbelt on macOS).
+ * A lazily loaded bundle of its own (dist/sandbox.js, see scripts/bundles.mjs): only the first
+ * command an agent runs loads it. sandbox-runtime's manager is one per process, and so is this.
+ */
+
+export interface SandboxRuntime {
+  /** Why commands cannot be sandboxed here, or undefined when they can. */
+  readonly unavailable: string | undefined;
+  /** The shell command line that runs `command` in the sandbox of `policy`. */
+  wrap(command: string, policy: SandboxPolicy): Promise<string>;
+  /** After each wrapped command: removes the placeholders it made for missing protected paths. */
+  release(): void;
+}
+
+function runtimeConfig(policy: SandboxPolicy): SandboxRuntimeConfig {
+  return {
+    network: { allowedDomains: policy.allowedHosts, deniedDomains: [] },
+    filesystem: { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite },
+  };
+}
+
+/** Runs `true` in the sandbox: what the dependency check cannot tell (user namespaces off, a missing capability). */
+function probe(wrapped: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', wrapped], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', (e) => resolve(e.message));
+    child.on('close', (code) => resolve(code === 0 ? undefined : stderr.trim().split('\n').pop() || `the test command exited with ${code}`));
+  });
+}
+
+export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntime> {
+  const down = (why: string): SandboxRuntime => ({
+    unavailable: why,
+    wrap: () => Promise.reject(new Error(why)),
+    release: () => {},
+  });
+  if (process.platform === 'win32') return down("sandbox-runtime's Windows support is an alpha that needs an administrator's one-time setup");
+  if (!SandboxManager.isSupportedPlatform()) return down(`there is no sandbox for ${process.platform}`);
+  const deps = SandboxManager.checkDependencies();
+  if (deps.errors.length) return down(`${deps.errors.join('; ')} (on Debian and Ubuntu: apt-get install bubblewrap socat ripgrep)`);
+  try {
+    await SandboxManager.initialize(runtimeConfig(policy));
+  } catch (error) {
+    return down(`it did not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const wrap = (command: string, p: SandboxPolicy) => SandboxManager.wrapWithSandbox(command, undefined, runtimeConfig(p));
+  const failed = await probe(await wrap('true', policy));
+  SandboxManager.cleanupAfterCommand();
+  if (failed) {
+    await SandboxManager.reset();
+    return down(`a test command failed in it: ${failed}`);
+  }
+  let hosts = JSON.stringify(policy.allowedHosts);
+  return {
+    unavailable: undefined,
+    async wrap(command, p) {
+      // The proxy reads the host lists per request; the file rules go with each command.
+      if (JSON.stringify(p.allowedHosts) !== hosts) {
+        SandboxManager.updateConfig(runtimeConfig(p));
+        hosts = JSON.stringify(p.allowedHosts);
+      }
+      return wrap(command, p);
+    },
+    release: () => SandboxManager.cleanupAfterCommand(),
+  };
+}
