@@ -5,6 +5,7 @@ import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
 import { engineScenario } from './engineScenario';
 import { eventsAndStoreBench } from './eventsAndStore';
 import { floorScenario } from './floor';
+import { judgeBench } from './judgeBench';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
     else console.log(`Heap retained over ${RUNS} runs (3 children, L = 0): floor ${floorKB} KB, ours ${oursKB} KB, ours + JSONL store ${jsonlKB} KB (budget: under 512 KB)`);
     for (const line of await eventsAndStoreBench(5)) console.log(line);
     for (const line of await agentFilesBench()) console.log(`\n${line}`);
+    for (const line of await judgeBench()) console.log(line);
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
   }

@@ -3,8 +3,7 @@
 // bundle with a createRequire banner for the CommonJS dependencies) into a temp folder and runs it
 // with --expose-gc. Extra arguments go to the bench (e.g. `npm run bench -- --runs 50`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,7 +14,9 @@ if (!existsSync('node_modules/.package-lock.json')) {
   if (spawnSync('npm', ['ci'], { stdio: 'inherit' }).status !== 0) process.exit(1);
 }
 const { build } = await import('esbuild');
-const dir = mkdtempSync(join(tmpdir(), 'subagents-bench-'));
+// Inside the repository, so the bundle resolves what it loads at run time (the bash grammar) from node_modules.
+mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
+const dir = mkdtempSync(join(root, 'node_modules', '.cache', 'subagents-bench-'));
 const outfile = join(dir, 'bench.mjs');
 try {
   await build({
@@ -26,7 +27,10 @@ try {
     target: 'node20',
     outfile,
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    // tree-sitter's UMD build finds itself through __filename, which ESM lacks.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; import { fileURLToPath as __toPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __toPath(import.meta.url);",
+    },
   });
   const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exitCode = result.status ?? 1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the end-to-end tests and `npm run demo` need outside node_modules:
-# Debian's Chromium, code-server (a real VS Code served to a browser) and the Node 24 it requires.
+# Installs what the tests and `npm run demo` need outside node_modules: Debian's Chromium,
+# bubblewrap, socat and ripgrep (the OS sandbox for agents' commands: the tests run with the real
+# one), code-server (a real VS Code served to a browser) and the Node 24 it requires.
 # Idempotent: a second run only checks (well under a second). Everything lands in
 # $SUBAGENTS_E2E_HOME (default ~/.cache/subagents-e2e), so HOME and the repo stay clean.
 set -euo pipefail
@@ -14,11 +15,12 @@ CS_ENTRY="$CS_PKG/out/node/entry.js"
 CS_STAMP="$E2E_HOME/cs/.ready-$CS_VERSION"
 mkdir -p "$E2E_HOME"/{node24,cs}
 
-if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
-  echo "setup-e2e: installing Debian packages (chromium, build tools for code-server)"
+if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1 \
+  || ! command -v bwrap >/dev/null || ! command -v socat >/dev/null || ! command -v rg >/dev/null; then
+  echo "setup-e2e: installing Debian packages (chromium, the command sandbox, build tools for code-server)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium libkrb5-dev pkg-config build-essential python3 >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium bubblewrap socat ripgrep libkrb5-dev pkg-config build-essential python3 >/dev/null
 fi
 
 if [ ! -x "$N24/bin/node" ]; then
