@@ -6,7 +6,7 @@ import { Workbench } from './workbench';
 
 // The workspace tools through the editor's own adapter (WorkspaceEdit writes, the agent terminal),
 // and approvals in the panel: a child's write asks on the child's own node and waits; Approve once
-// lets it through; an allowlisted command runs without asking.
+// lets it through; an allowlisted command runs without asking, in the OS sandbox.
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'tools-workspace');
 
@@ -53,6 +53,10 @@ describe('workspace tools and approvals in a real VS Code', () => {
       const command = panel.locator('#run-tree [role="treeitem"][data-depth="0"] .tool-call[data-tool="run_command"]');
       expect(await command.getAttribute('data-state')).toBe('done');
       expect(await command.getAttribute('data-approval')).toBeNull();
+      // In the OS sandbox (auto mode): where none can start, the run would carry a "sandbox" warning.
+      const root = panel.locator('#run-tree [role="treeitem"][data-depth="0"]').first();
+      expect(await root.locator('.run-warnings').count()).toBeGreaterThan(0);
+      expect(await root.locator('.run-warning', { hasText: 'sandbox' }).count()).toBe(0);
       await wb.page.locator('.terminal-tab, .tabs-list .monaco-list-row, .single-terminal-tab', { hasText: 'Subagents' }).first().waitFor({ timeout: 15_000 });
     });
   });
