@@ -6,6 +6,7 @@ import { engineScenario } from './engineScenario';
 import { eventsAndStoreBench } from './eventsAndStore';
 import { floorScenario } from './floor';
 import { judgeBench } from './judgeBench';
+import { commandBench } from './commandBench';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
     for (const line of await eventsAndStoreBench(5)) console.log(line);
     for (const line of await agentFilesBench()) console.log(`\n${line}`);
     for (const line of await judgeBench()) console.log(line);
+    for (const line of await commandBench()) console.log(line);
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
   }

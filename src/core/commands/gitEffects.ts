@@ -60,7 +60,8 @@ export function gitEffects(args: Arg[]): Partial<Effects> {
       break;
     }
     case 'init':
-      writes.push(parsed.operands[0] ?? { value: '.git' });
+      // The folder it makes a repository of (its .git is git's own, like any repository's).
+      writes.push(parsed.operands[0] ?? { value: '.' });
       break;
     case 'worktree':
       if (known(parsed.operands[0]) && parsed.operands[0].value === 'add' && parsed.operands[1]) writes.push(parsed.operands[1]);

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import type { EngineSettings } from '../engineSettings';
 import type { CommandLaunch } from '../ports';
 import { commandEnvironment } from './commandEnv';
-import { withGitHardening } from './gitHardening';
+import { withGitConfig, withGitHardening } from './gitHardening';
 import { sandboxPolicy } from './sandboxPolicy';
 import type { SandboxRuntime } from './sandboxRuntime';
 
@@ -81,9 +81,10 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
       if (!sandboxed) return { launch: shellLaunch(command, env), release: () => {} };
       const runtime = await sharedSandbox(realRoot, settings);
       const wrapped = await runtime.wrap(command, sandboxPolicy(realRoot, homedir(), settings['sandbox.allowedHosts']));
+      const sandboxEnv = wrapped.gitExcludesFile ? withGitConfig(env, [['core.excludesFile', wrapped.gitExcludesFile]]) : env;
       let released = false;
       return {
-        launch: { file: '/bin/sh', args: ['-c', wrapped], env },
+        launch: { file: '/bin/sh', args: ['-c', wrapped.line], env: sandboxEnv },
         release: () => {
           if (!released) runtime.release();
           released = true;

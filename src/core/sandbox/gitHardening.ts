@@ -17,16 +17,22 @@ function emptyHooksFolder(): string {
 /**
  * git settings that keep an auto-approved `git status` from becoming a launcher: no implicit bare
  * repositories (a fake one planted at the root is not used), no fsmonitor program, no hooks, no
- * `ext::` transport. Given through GIT_CONFIG_COUNT/KEY/VALUE, which rank above every config
- * file, after any the environment already has.
+ * `ext::` transport.
  */
 export function withGitHardening(env: Record<string, string>): Record<string, string> {
-  const settings: [string, string][] = [
+  return withGitConfig(env, [
     ['safe.bareRepository', 'explicit'],
     ['core.fsmonitor', 'false'],
     ['core.hooksPath', emptyHooksFolder()],
     ['protocol.ext.allow', 'never'],
-  ];
+  ]);
+}
+
+/**
+ * git settings given through GIT_CONFIG_COUNT/KEY/VALUE, which rank above every config file,
+ * after any the environment already has.
+ */
+export function withGitConfig(env: Record<string, string>, settings: readonly [string, string][]): Record<string, string> {
   const existing = Number.parseInt(env.GIT_CONFIG_COUNT ?? '0', 10);
   const start = Number.isFinite(existing) && existing > 0 ? existing : 0;
   const out: Record<string, string> = { ...env, GIT_CONFIG_COUNT: String(start + settings.length) };

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
+import { placeholderExcludes } from './placeholderExcludes';
 import type { SandboxPolicy } from './sandboxPolicy';
 
 /**
@@ -11,8 +13,11 @@ import type { SandboxPolicy } from './sandboxPolicy';
 export interface SandboxRuntime {
   /** Why commands cannot be sandboxed here, or undefined when they can. */
   readonly unavailable: string | undefined;
-  /** The shell command line that runs `command` in the sandbox of `policy`. */
-  wrap(command: string, policy: SandboxPolicy): Promise<string>;
+  /**
+   * The shell command line that runs `command` in the sandbox of `policy`, and the git excludes
+   * file that hides the placeholders of missing protected paths from git, if any appear.
+   */
+  wrap(command: string, policy: SandboxPolicy): Promise<{ line: string; gitExcludesFile?: string }>;
   /** After each wrapped command: removes the placeholders it made for missing protected paths. */
   release(): void;
 }
@@ -66,7 +71,11 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
         SandboxManager.updateConfig(runtimeConfig(p));
         hosts = JSON.stringify(p.allowedHosts);
       }
-      return wrap(command, p);
+      const line = await wrap(command, p);
+      // sandbox-runtime adds its own protected names (.bashrc, .idea…) relative to this process's folder.
+      const denied = process.platform === 'linux' ? [...p.denyWrite, ...linuxGetCwdMandatoryDenyPaths()] : [];
+      const gitExcludesFile = p.allowWrite[0] ? placeholderExcludes(p.allowWrite[0], denied) : undefined;
+      return gitExcludesFile ? { line, gitExcludesFile } : { line };
     },
     release: () => SandboxManager.cleanupAfterCommand(),
   };

@@ -15,6 +15,9 @@ import { makeWorld, runScript, snapshot, supervisorCalls } from '../tools/toolWo
  * outlive their main process. The home folder is a temp one with fake secrets in it.
  */
 
+// Each case starts real sandboxes (bubblewrap, a shell, often node): seconds on a busy machine, not a hang.
+vi.setConfig({ testTimeout: 60_000 });
+
 const home = await mkdtemp(join(tmpdir(), 'subagents-home-'));
 process.env.HOME = home;
 await mkdir(join(home, '.ssh'));
@@ -36,9 +39,9 @@ beforeEach(async () => {
 });
 afterEach(() => world.cleanup());
 
-async function run(command: string, settings: Partial<EngineSettings> = {}) {
+async function run(command: string, settings: Partial<EngineSettings> = {}, root = world.root) {
   const r = await runScript(supervisorCalls({ tool: 'run_command', input: { command, timeoutMs: 60_000 } }), {
-    root: world.root,
+    root,
     settings: { approval: 'trust', 'sandbox.mode': 'on', ...settings },
   });
   return { result: r.toolResults('run_command')[0] as { exitCode?: number; output: string; error?: string }, r };
@@ -61,11 +64,24 @@ describe('files', () => {
     const targets = ['.vscode/settings.json', '.git/hooks/pre-commit', '.git/config', 'package.json', '.mcp.json', '.claude/agents/x.md', join(world.sibling, 'secret.txt'), join(world.base, 'marker')];
     for (const target of targets) {
       const { result } = await run(nodeWrite(target));
-      expect(result.output, target).not.toContain('WROTE');
+      expect(result.output, target).toMatch(/^E[A-Z]+\n$/);
     }
     const { result } = await run(nodeWrite('ok.txt'));
     expect(result.output).toContain('WROTE');
     expect(await snapshot(world.base)).toEqual({ ...before, 'a/ws/ok.txt': 'pwned' });
+  });
+
+  it('missing protected paths stay uncreatable, and their placeholders do not trip git (git add -A works)', async () => {
+    const repo = join(world.root, 'repo');
+    await mkdir(repo);
+    await writeFile(join(repo, 'a.txt'), 'a\n');
+    const identity = 'GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@example.com GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@example.com';
+    const { result } = await run(`git init -q && git add -A && git status --porcelain && ${identity} git commit -qm x && echo committed`, {}, repo);
+    expect(result).toMatchObject({ exitCode: 0, output: 'A  a.txt\ncommitted\n' });
+    for (const missing of ['.vscode', '.mcp.json', '.claude']) {
+      const { result: written } = await run(nodeWrite(missing), {}, repo);
+      expect(written.output, missing).toMatch(/EEXIST|EROFS|EACCES|EISDIR|EPERM|ENOTDIR/);
+    }
   });
 
   it('the home folder keeps its secrets', async () => {
