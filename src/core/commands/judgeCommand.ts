@@ -78,9 +78,11 @@ async function concernUnlessTrusted(command: JudgedCommand, paths: PathJudge, po
   }
   // A shell given code (`bash -c '…'`) is judged by the commands of that code, listed after it.
   const judgedInside = effects.script !== undefined && known(effects.script);
-  if (argv.length > 0 && !judgedInside && !matchesAllowlist(command, policy)) return `${where} is not in subagents.autoApproveCommands.`;
-  const variable = argv.find((a): a is Extract<Arg, { unknown: string }> => !known(a) && a.variable);
-  if (variable) return `${where} uses ${variable.unknown}, whose value is known only when it runs.`;
+  // `cd` only moves the commands after it, which are judged where it leads.
+  const movesOnly = known(argv[0]) && FOLDER_MOVES.has(argv[0].value) && command.wrappers.length === 0;
+  if (argv.length > 0 && !judgedInside && !movesOnly && !matchesAllowlist(command, policy)) return `${where} is not in subagents.autoApproveCommands.`;
+  const unknownArg = argv.find((a): a is Extract<Arg, { unknown: string }> => !known(a));
+  if (unknownArg) return `${where} uses ${unknownArg.unknown}, whose value is known only when it runs.`;
   if (!('known' in facts.cwd)) return `${where} runs where ${facts.cwd.unknown}.`;
   if (facts.cwd.known.some((p) => !isInside(paths.root, p.physical))) return `${where} runs outside the workspace.`;
   for (const arg of argv.slice(1)) {
@@ -93,6 +95,8 @@ async function concernUnlessTrusted(command: JudgedCommand, paths: PathJudge, po
   }
   return undefined;
 }
+
+const FOLDER_MOVES = new Set(['cd', 'pushd', 'popd']);
 
 function ask(reason: string): CommandVerdict {
   return { ask: true, reason };

@@ -159,6 +159,17 @@ describe('judgeCommand', () => {
     expect(await judge('$(echo git) status', 'ask', ['git status'])).toMatchObject({ ask: true });
   });
 
+  it('lets cd through on its own and judges the commands after it where it leads', async () => {
+    expect(await judge('cd src && git status', 'ask', ['git status'])).toEqual({ ask: false });
+    expect(await judge(`cd ${root}-other && git status`, 'ask', ['git status'])).toMatchObject({ reason: expect.stringMatching(/outside the workspace/) });
+    expect(await judge('cd $DIR && git status', 'ask', ['git status'])).toMatchObject({ ask: true });
+  });
+
+  it('asks in ask and autoEdit mode for words known only when they run', async () => {
+    expect(await judge('cat $(cat list.txt)', 'ask', ['cat'])).toMatchObject({ reason: expect.stringMatching(/known only when it runs/) });
+    expect(await judge('ls *.none', 'ask', ['ls'])).toEqual({ ask: false });
+  });
+
   it('asks in ask and autoEdit mode for variables and paths outside the workspace', async () => {
     expect(await judge('cat $HOME/.ssh/id_rsa', 'ask', ['cat'])).toMatchObject({ reason: expect.stringMatching(/\$HOME/) });
     expect(await judge('cat ../../etc/passwd', 'ask', ['cat'])).toMatchObject({ reason: expect.stringMatching(/outside the workspace/) });
