@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { hasOption, known, optionValues, parseArgs, type Arg } from './args';
-import type { Effects } from './commandEffects';
+import type { Effects } from './effects';
 
 /** git's own options before the subcommand, and those that take a value. */
 const GLOBAL_VALUED = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--exec-path', '--super-prefix', '--list-cmds', '--attr-source'];
