@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
+import { LAZY_BUNDLES, RUNTIME_ASSETS } from '../../scripts/bundles.mjs';
 import { REPO_ROOT, VSIX } from './codeServer';
 
 // The .vsix is complete on its own: every file its manifest points at (main, icons, contributed
@@ -8,7 +9,16 @@ import { REPO_ROOT, VSIX } from './codeServer';
 // (`npm run package`), a zip, as VS Code would install it.
 
 /** Files the code loads by path at run time, which the manifest does not name. */
-const LOADED_AT_RUN_TIME = ['dist/engine.js', 'dist/webview.js', 'dist/webview.css', 'dist/codicon.css', 'dist/codicon.ttf'];
+const LOADED_AT_RUN_TIME = [
+  'dist/engine.js',
+  'dist/webview.js',
+  'dist/webview.css',
+  'dist/codicon.css',
+  'dist/codicon.ttf',
+  // The engine's lazily loaded parts (the sandbox, the bash parser) and the files they read.
+  ...Object.keys(LAZY_BUNDLES).map((name) => `dist/${name}.js`),
+  ...RUNTIME_ASSETS.map((asset) => `dist/${asset.to}`),
+];
 /** Manifest keys whose values are files of the extension. */
 const PATH_KEYS = new Set(['main', 'browser', 'icon', 'light', 'dark', 'path', 'configuration', 'image', 'url', 'snippets']);
 
