@@ -102,7 +102,8 @@ describe('network', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('is closed unless subagents.sandbox.allowedHosts lists the host', async () => {
-    const curl = `curl -s -m 10 --noproxy '' http://127.0.0.1:${port}/; curl -s -m 10 http://127.0.0.1:${port}/; echo end`;
+    // sandbox-runtime starts its proxy bridge (socat) beside the command: retried if the first connect beats it.
+    const curl = `curl -s -m 10 --retry 3 --retry-connrefused --noproxy '' http://127.0.0.1:${port}/; curl -s -m 10 http://127.0.0.1:${port}/; echo end`;
     expect((await run(curl)).result.output).not.toContain('REACHED');
     expect((await run(curl, { 'sandbox.allowedHosts': [`127.0.0.1:${port}`] })).result.output).toContain('REACHED');
   });
