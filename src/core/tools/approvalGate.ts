@@ -35,18 +35,20 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
       for (let asked = 0; verdict.ask; asked++) {
         if (asked === MAX_ASKS) break;
         const approvalId = `ap_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-        const bound = argsHash(input);
+        // The user is shown a frozen copy: nothing a host does with the request can change what runs.
+        const shown = frozenCopy(input);
+        const bound = argsHash(shown);
         const { toolCallId, signal } = context;
-        deps.emit({ kind: 'approval.requested', approvalId, toolCallId, tool, input, reason: verdict.reason });
+        deps.emit({ kind: 'approval.requested', approvalId, toolCallId, tool, input: shown, reason: verdict.reason });
         let decision = deps.approver
           ? await deps.approver
-              .request({ approvalId, threadId: context.threadId, runId: context.runId, agent: deps.agent, toolCallId, tool, input, reason: verdict.reason }, signal)
+              .request({ approvalId, threadId: context.threadId, runId: context.runId, agent: deps.agent, toolCallId, tool, input: shown, reason: verdict.reason }, signal)
               .catch(() => 'denied' as const)
           : 'denied';
         if (signal.aborted) decision = 'denied';
-        deps.emit({ kind: 'approval.resolved', approvalId, toolCallId, tool, input, decision });
+        deps.emit({ kind: 'approval.resolved', approvalId, toolCallId, tool, input: shown, decision });
         if (decision === 'denied') return { ok: false, error: deniedMessage(tool, verdict.reason, deps.approver !== undefined) };
-        // The approval covers the arguments the user saw; anything else is a new question.
+        // The approval covers the arguments the user saw; if the call's own input changed meanwhile, that is a new question.
         if (argsHash(input) === bound) return { ok: true, asked: true };
         verdict = { ask: true, reason: `The arguments changed after they were approved. ${verdict.reason}` };
       }
@@ -59,6 +61,19 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
 function deniedMessage(tool: string, reason: string, anyoneAsked: boolean): string {
   const who = anyoneAsked ? 'The user denied' : 'No one is here to approve';
   return `${who} this ${tool} call (${reason}) Nothing was done. Do not retry it or work around it; if it is needed, say so in your answer and explain why.`;
+}
+
+/** A deep copy that cannot be changed: tool inputs are JSON, so structuredClone copies them whole. */
+function frozenCopy<T>(value: T): T {
+  const copy = structuredClone(value);
+  const freeze = (v: unknown): void => {
+    if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+      Object.freeze(v);
+      for (const inner of Object.values(v)) freeze(inner);
+    }
+  };
+  freeze(copy);
+  return copy;
 }
 
 /** A stable digest of a JSON value: object keys sorted, so equal arguments hash equally. */

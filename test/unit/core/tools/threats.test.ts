@@ -2,7 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeWorld, RecordingApprover, runScript, snapshot, supervisorCalls } from './toolWorld';
+import type { ApprovalRequest } from '../../../../src/core/ports';
+import { PendingApprovals } from '../../../../src/core/tools/pendingApprovals';
+import { makeEngine } from '../engineHarness';
+import { makeWorld, RecordingApprover, runScript, snapshot, spyWorkspace, supervisorCalls } from './toolWorld';
 
 /**
  * The bad inputs of issue #4, each through the real engine and a scripted model over a real temp
@@ -161,22 +164,49 @@ describe('command lines are judged part by part', () => {
 });
 
 describe('an approval is bound to its arguments', () => {
-  it('an edit whose arguments changed after approval asks again, and its denial changes nothing', async () => {
-    const before = await snapshot(world.base);
+  it('what runs is what the user was shown: an approver that alters its copy of the request changes nothing', async () => {
     const approver = new RecordingApprover((request) => {
-      if (approver.requests.length > 1) return 'denied';
-      // Something rewrites the arguments between the user's look and the write.
-      (request.input as { newText: string }).newText = 'pwned\n';
+      // A host that rewrites what it was asked about (a bug, or worse) must not change what runs.
+      Reflect.set(request.input as object, 'newText', 'pwned');
       return 'approved';
     });
     const r = await runScript(supervisorCalls({ tool: 'edit_file', input: { path: 'README.md', oldText: 'hello', newText: 'goodbye' } }), {
       root: world.root,
       approver,
     });
-    expect(approver.requests).toHaveLength(2);
-    expect(approver.requests[1]!.reason).toMatch(/changed after they were approved/);
-    expect(errorOf(r.toolResults('edit_file')[0])).toMatch(/denied/);
-    expect(await snapshot(world.base)).toEqual(before);
+    expect(approver.requests).toHaveLength(1);
+    expect(Object.isFrozen(approver.requests[0]!.input)).toBe(true);
+    expect(r.toolResults('edit_file')[0]).toEqual({ path: 'README.md', line: 1 });
+    expect(await readFile(join(world.root, 'README.md'), 'utf8')).toBe('goodbye\n');
+  });
+
+  it('an approval answers its own call only: approving one edit does not approve another with other arguments', async () => {
+    let asked = () => {};
+    const bothAsked = new Promise<void>((resolve) => (asked = () => approvals.waiting().length === 2 && resolve()));
+    // The panel's approver, telling the test when a request waits.
+    const approvals = new (class extends PendingApprovals {
+      override request(request: ApprovalRequest, signal: AbortSignal) {
+        const decided = super.request(request, signal);
+        asked();
+        return decided;
+      }
+    })();
+    const calls = [
+      { tool: 'edit_file', input: { path: 'README.md', oldText: 'hello', newText: 'goodbye' } },
+      { tool: 'write_file', input: { path: 'README.md', content: 'pwned\n' } },
+    ];
+    const h = makeEngine(supervisorCalls(...calls), { workspace: spyWorkspace(world.root).workspace, approver: approvals });
+    const { done } = await h.engine.send({ prompt: 'go' });
+    await bothAsked;
+    const [edit, overwrite] = ['edit_file', 'write_file'].map((tool) => approvals.waiting().find((w) => w.tool === tool)!);
+    expect(edit!.approvalId).not.toBe(overwrite!.approvalId);
+    expect(approvals.resolve(edit!.approvalId, 'approved')).toBe(true);
+    // The answer is spent: it cannot be replayed for the other call, which still waits for its own.
+    expect(approvals.resolve(edit!.approvalId, 'approved')).toBe(false);
+    expect(approvals.waiting().map((w) => w.approvalId)).toEqual([overwrite!.approvalId]);
+    expect(approvals.resolve(overwrite!.approvalId, 'denied')).toBe(true);
+    expect((await done).status).toBe('ok');
+    expect(await readFile(join(world.root, 'README.md'), 'utf8')).toBe('goodbye\n');
   });
 });
 
