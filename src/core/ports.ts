@@ -1,5 +1,6 @@
 import { setTimeout } from 'node:timers/promises';
 import type { ApprovalDecision } from '../shared/events';
+import type { FileIdentity } from './fileAccess/fileIdentity';
 
 /**
  * What the core needs from a host. The extension implements these over the vscode API,
@@ -87,10 +88,14 @@ export interface Workspace {
   readonly root: string;
   /** False in an untrusted workspace: workspace profiles and write/exec tools are off. */
   readonly trusted: boolean;
-  /** The text the user sees: an editor's unsaved buffer where there is one. */
+  /** The text the user sees: an editor's unsaved buffer where there is one. Only regular files are read. */
   readFile(path: string): Promise<string>;
-  /** Creates or replaces a file (and its missing parent folders). */
-  writeFile(path: string, content: string): Promise<void>;
+  /**
+   * Replaces the file that was judged (`expected`: its identity), or creates it and its missing
+   * parent folders (`expected` null: it must not exist yet). Rejects, writing nothing, when the path
+   * no longer leads to that file inside the workspace, or the file is a hard link.
+   */
+  writeFile(path: string, content: string, expected: FileIdentity | null): Promise<void>;
   runCommand(request: CommandRequest): Promise<CommandResult>;
   /** Shows a file to the user, at a line (1-based) when given. */
   openFile(path: string, line?: number): Promise<void>;

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
+import { verifyJudgedFile } from '../core/fileAccess/verifyJudgedFile';
 import { nodeWorkspace } from '../core/nodeAdapters/nodeWorkspace';
 import type { Workspace } from '../core/ports';
 import type { CommandTerminals } from './commandTerminals';
 
 /**
- * The Workspace port in the editor. Writes go through a WorkspaceEdit, so open editors update and
- * Undo works, and are saved, so the disk that commands and searches read matches what the user
- * sees. Reads prefer an open editor's text. Commands run in a terminal the user can watch.
+ * The Workspace port in the editor. A write to a file open in an editor goes through a
+ * WorkspaceEdit, so the editor updates and Undo works, and is saved, so the disk that commands and
+ * searches read matches what the user sees; other writes go through the core's writer. Reads prefer
+ * an open editor's text. Commands run in a terminal the user can watch.
  */
 export function vscodeWorkspace(root: string, terminals: CommandTerminals): Workspace {
   const node = nodeWorkspace({ root });
@@ -17,18 +19,16 @@ export function vscodeWorkspace(root: string, terminals: CommandTerminals): Work
       return vscode.workspace.isTrusted;
     },
     readFile: async (path) => openDocument(path)?.getText() ?? node.readFile(path),
-    async writeFile(path, content) {
-      const uri = vscode.Uri.file(path);
+    async writeFile(path, content, expected) {
+      const document = expected ? openDocument(path) : undefined;
+      // A file no editor shows is written by the core's writer, bound to the file that was judged.
+      if (!document || !expected) return node.writeFile(path, content, expected);
+      // An open file goes through a WorkspaceEdit, so Undo works; the target is checked right before.
+      await verifyJudgedFile(root, path, expected);
       const edit = new vscode.WorkspaceEdit();
-      const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
-      if (exists) {
-        const document = await vscode.workspace.openTextDocument(uri);
-        edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), content);
-      } else {
-        edit.createFile(uri, { contents: new TextEncoder().encode(content) });
-      }
+      edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), content);
       if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the editor did not apply the edit');
-      if (exists) await (await vscode.workspace.openTextDocument(uri)).save();
+      await document.save();
     },
     runCommand: (request) => terminals.run(request),
     async openFile(path, line) {

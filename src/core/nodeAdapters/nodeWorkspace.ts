@@ -1,5 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readInside } from '../fileAccess/readInside';
+import { writeInside } from '../fileAccess/writeInside';
 import type { Workspace } from '../ports';
 import { runProcess } from './runProcess';
 
@@ -18,12 +18,9 @@ export function nodeWorkspace(options: NodeWorkspaceOptions): Workspace {
   return {
     root: options.root,
     trusted: options.trusted ?? true,
-    readFile: (path) => readFile(path, 'utf8'),
-    writeFile: async (path, content) => {
-      await mkdir(dirname(path), { recursive: true });
-      // In place, not temp-and-rename: the file keeps its mode (a script stays executable) and links.
-      await writeFile(path, content, 'utf8');
-    },
+    // Both reach the file without following links and check what they opened (fileAccess/).
+    readFile: (path) => readInside(options.root, path),
+    writeFile: (path, content, expected) => writeInside(options.root, path, content, expected),
     runCommand: (request) => runProcess(request),
     openFile: async () => {},
     askUser: async (question, signal) => (options.askUser ? options.askUser(question, signal) : undefined),

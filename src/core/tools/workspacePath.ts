@@ -1,5 +1,9 @@
 import { lstat, realpath } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { identityOf, type FileIdentity } from '../fileAccess/fileIdentity';
+import { isInside } from '../fileAccess/isInside';
+
+export { isInside } from '../fileAccess/isInside';
 
 /** A path a tool may use: inside the workspace once every symlink is followed. */
 export interface WorkspacePath {
@@ -8,6 +12,10 @@ export interface WorkspacePath {
   /** Relative to the (real) workspace root, with forward slashes; '' for the root itself. */
   rel: string;
   exists: boolean;
+  /** The file or folder it leads to when it exists: a write must reach this same one. */
+  identity?: FileIdentity;
+  /** How many names the file has; more than one is a hard link, perhaps to a file outside. */
+  links?: number;
 }
 
 export type PathCheck = ({ ok: true } & WorkspacePath) | { ok: false; error: string };
@@ -34,12 +42,6 @@ export function oddPathReason(input: string): string | undefined {
     if (SHORT_NAME.test(segment)) return `"${segment}" looks like a short (8.3) alias of another name`;
   }
   return undefined;
-}
-
-/** Whether `child` is `parent` or below it; compared with a separator, so /ws-other is not in /ws. */
-export function isInside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 /**
@@ -73,7 +75,10 @@ export async function resolveWorkspacePath(root: string, input: string): Promise
   }
   if (!isInside(realRoot, real)) return refuse(input, 'it leads outside the workspace through a symbolic link');
   const abs = missing.length ? join(real, ...missing) : real;
-  return { ok: true, abs, rel: relative(realRoot, abs).split(sep).join('/'), exists: missing.length === 0 };
+  const rel = relative(realRoot, abs).split(sep).join('/');
+  if (missing.length) return { ok: true, abs, rel, exists: false };
+  const info = await lstat(real);
+  return { ok: true, abs, rel, exists: true, identity: identityOf(info), links: info.nlink };
 }
 
 function refuse(input: string, why: string): PathCheck {

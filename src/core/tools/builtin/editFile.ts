@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
+import { hardLinkReason } from '../../fileAccess/writeInside';
 import { resolveWorkspacePath } from '../workspacePath';
 import { looksBinary, type WorkspaceToolDeps } from './toolDeps';
 import { errorText } from '../../../shared/errorText';
@@ -51,6 +52,7 @@ export function editFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpe
       const where = await resolveWorkspacePath(workspace.root, input.path);
       if (!where.ok) return { error: where.error };
       if (!where.exists) return { error: `There is no file ${where.rel}. To create a file use write_file.` };
+      if ((where.links ?? 1) > 1) return { error: `Refused "${where.rel}": ${hardLinkReason(where.links!)}. Nothing was written.` };
       const before = await workspace.readFile(where.abs).catch((e: unknown) => ({ error: `Cannot read ${where.rel}: ${errorText(e)}` }));
       if (typeof before !== 'string') return before;
       if (looksBinary(before)) return { error: `${where.rel} is a binary file; it cannot be edited as text.` };
@@ -64,12 +66,14 @@ export function editFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpe
       // Approval can take a while: apply the edit to the file as it is now, and only if it still fits.
       const again = await resolveWorkspacePath(workspace.root, input.path);
       if (!again.ok || again.abs !== where.abs) return { error: `${where.rel} changed while waiting for approval (a link now leads elsewhere); nothing was written.` };
-      const current = await workspace.readFile(where.abs);
+      const current = await workspace.readFile(again.abs).catch((e: unknown) => ({ error: `Cannot read ${where.rel}: ${errorText(e)}` }));
+      if (typeof current !== 'string') return current;
       const now = locate(current, input.oldText, input.newText, where.rel);
       if (!now.ok) return { error: `${where.rel} changed while waiting for approval and the edit no longer applies: ${now.error}` };
       const after = current.slice(0, now.start) + now.newText + current.slice(now.start + now.oldText.length);
       try {
-        await workspace.writeFile(where.abs, after);
+        // Bound to the file just read: if it was replaced since, the write is refused.
+        await workspace.writeFile(again.abs, after, again.identity ?? null);
       } catch (error) {
         return { error: `Could not write ${where.rel}: ${errorText(error)}` };
       }

@@ -2,6 +2,8 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { resolveWorkspacePath } from '../workspacePath';
+import { kindOf } from '../../fileAccess/fileIdentity';
+import { errorText } from '../../../shared/errorText';
 import { looksBinary, MAX_READ_BYTES, type WorkspaceToolDeps } from './toolDeps';
 
 const MAX_LINES = 2000;
@@ -27,9 +29,16 @@ export function readFileTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
       if (!where.exists) return { error: `There is no file ${where.rel}. Use find_files or list_dir to find the right path.` };
       const info = await stat(where.abs);
       if (info.isDirectory()) return { error: `${where.rel || '.'} is a folder; use list_dir to see what is in it.` };
+      // A pipe or a device would block the read or never end: refused before anything opens it.
+      if (!info.isFile()) return { error: `${where.rel} is ${kindOf(info)}, not a regular file; read_file reads only regular files.` };
       if (info.size > MAX_READ_BYTES) return { error: `${where.rel} is ${info.size} bytes, too large to read; use search_text to find what you need in it.` };
       signal.throwIfAborted();
-      const text = await workspace.readFile(where.abs);
+      let text: string;
+      try {
+        text = await workspace.readFile(where.abs);
+      } catch (error) {
+        return { error: `Cannot read ${where.rel}: ${errorText(error)}.` };
+      }
       if (looksBinary(text)) return { error: `${where.rel} is a binary file, not text.` };
       const lines = text.split(/\r?\n/);
       if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
+import { hardLinkReason } from '../../fileAccess/writeInside';
 import { resolveWorkspacePath } from '../workspacePath';
 import type { WorkspaceToolDeps } from './toolDeps';
 import { errorText } from '../../../shared/errorText';
@@ -22,6 +23,7 @@ export function writeFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSp
       const where = await resolveWorkspacePath(workspace.root, input.path);
       if (!where.ok) return { error: where.error };
       if (where.exists && (await stat(where.abs)).isDirectory()) return { error: `${where.rel || '.'} is a folder, not a file.` };
+      if ((where.links ?? 1) > 1) return { error: `Refused "${where.rel}": ${hardLinkReason(where.links!)}. Nothing was written.` };
       const allowed = await gate.check('write_file', { kind: 'edit', path: where.rel }, input, context);
       if (!allowed.ok) return { error: allowed.error };
       context.signal.throwIfAborted();
@@ -29,7 +31,7 @@ export function writeFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSp
       const again = await resolveWorkspacePath(workspace.root, input.path);
       if (!again.ok || again.abs !== where.abs) return { error: `${where.rel} changed while waiting for approval (a link now leads elsewhere); nothing was written.` };
       try {
-        await workspace.writeFile(where.abs, input.content);
+        await workspace.writeFile(again.abs, input.content, again.identity ?? null);
       } catch (error) {
         return { error: `Could not write ${where.rel}: ${errorText(error)}` };
       }

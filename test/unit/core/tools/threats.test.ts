@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { link, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest } from '../../../../src/core/ports';
@@ -54,6 +56,23 @@ describe('paths outside the workspace are refused, not asked, whatever the user 
   it('a symlink to a folder outside, for existing and new files', async () => {
     await symlink(world.sibling, join(world.root, 'link'));
     await expectRefused(['link/secret.txt', 'link/new.txt', 'link/deeper/new.txt'], /symbolic link/);
+  });
+
+  it('a hard link to a file outside: writes through it are refused and the outside file keeps its content', async () => {
+    await link(join(world.sibling, 'secret.txt'), join(world.root, 'linked.txt'));
+    const before = await snapshot(world.base);
+    const approver = approveAll();
+    const r = await runScript(
+      supervisorCalls(
+        { tool: 'write_file', input: { path: 'linked.txt', content: 'pwned' } },
+        { tool: 'edit_file', input: { path: 'linked.txt', oldText: 'sibling', newText: 'pwned' } },
+      ),
+      { root: world.root, approver, settings: { approval: 'trust' } },
+    );
+    for (const tool of ['write_file', 'edit_file']) expect(errorOf(r.toolResults(tool)[0])).toMatch(/hard link/);
+    expect(approver.requests).toEqual([]);
+    expect(await snapshot(world.base)).toEqual(before);
+    expect(await readFile(join(world.sibling, 'secret.txt'), 'utf8')).toBe('sibling secret\n');
   });
 
   it('NUL, control characters, trailing dots and spaces, and other odd names', async () => {
@@ -207,6 +226,28 @@ describe('an approval is bound to its arguments', () => {
     expect(approvals.resolve(overwrite!.approvalId, 'denied')).toBe(true);
     expect((await done).status).toBe('ok');
     expect(await readFile(join(world.root, 'README.md'), 'utf8')).toBe('goodbye\n');
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('nothing hangs the host', () => {
+  it('read_file refuses a named pipe and a socket with a sentence, without opening them to read', async () => {
+    expect(spawnSync('mkfifo', [join(world.root, 'pipe')]).status).toBe(0);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(world.root, 'sock'), resolve));
+    try {
+      const r = await runScript(
+        supervisorCalls({ tool: 'read_file', input: { path: 'pipe' } }, { tool: 'read_file', input: { path: 'sock' } }),
+        { root: world.root, settings: { approval: 'trust' } },
+      );
+      const errors = r.toolResults('read_file').map(errorOf).sort();
+      expect(errors).toEqual([
+        'pipe is a named pipe (FIFO), not a regular file; read_file reads only regular files.',
+        'sock is a socket, not a regular file; read_file reads only regular files.',
+      ]);
+      expect(r.finished.status).toBe('ok');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isInside, resolveWorkspacePath } from '../../../../src/core/tools/workspacePath';
@@ -24,7 +24,16 @@ describe('resolveWorkspacePath', () => {
     await mkdir(join(world.root, 'src'));
     await writeFile(join(world.root, 'src', 'a.ts'), '');
     await symlink('src', join(world.root, 'alias'));
-    expect(await resolveWorkspacePath(world.root, 'src/a.ts')).toEqual({ ok: true, abs: join(world.root, 'src/a.ts'), rel: 'src/a.ts', exists: true });
+    const info = await stat(join(world.root, 'src', 'a.ts'));
+    // An existing file comes with its identity, so a write can be bound to this very file.
+    expect(await resolveWorkspacePath(world.root, 'src/a.ts')).toEqual({
+      ok: true,
+      abs: join(world.root, 'src/a.ts'),
+      rel: 'src/a.ts',
+      exists: true,
+      identity: { dev: info.dev, ino: info.ino },
+      links: 1,
+    });
     expect(await resolveWorkspacePath(world.root, join(world.root, 'src/new/b.ts'))).toMatchObject({ ok: true, rel: 'src/new/b.ts', exists: false });
     expect(await resolveWorkspacePath(world.root, 'alias/a.ts')).toMatchObject({ ok: true, rel: 'src/a.ts' });
     expect(await resolveWorkspacePath(world.root, '.')).toMatchObject({ ok: true, rel: '' });
