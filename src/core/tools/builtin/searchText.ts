@@ -1,20 +1,26 @@
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
+import { PatternError, searchFiles } from '../../textSearch/searchFiles';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
-import { walkWorkspace } from '../workspaceFiles';
 import { globMatcher } from './findFiles';
-import { looksBinary, type WorkspaceToolDeps } from './toolDeps';
+import type { WorkspaceToolDeps } from './toolDeps';
 
 const MAX_MATCHES = 200;
-const MAX_LINE_CHARS = 300;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_VISITED = 200_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
+const MAX_TIMEOUT_MS = 60_000;
 
 const inputSchema = z.object({
   pattern: z.string().min(1).max(1000).describe('A JavaScript regular expression, e.g. "function \\\\w+Tool" or "TODO|FIXME".'),
   glob: z.string().optional().describe('Only search files matching this glob, e.g. "src/**/*.ts" or "*.md".'),
   caseSensitive: z.boolean().optional().describe('Default false: letter case is ignored.'),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Stop the search after this long (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}); what was found by then is returned.`),
 });
 
 export function searchTextTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
@@ -26,47 +32,41 @@ export function searchTextTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
     capabilities: ['read'],
     inputSchema,
     async execute(input, { signal }) {
-      let re: RegExp;
+      const include = input.glob ? globMatcher(input.glob) : () => true;
+      if (typeof include !== 'function') return include;
+      const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      let found;
       try {
-        re = new RegExp(input.pattern, input.caseSensitive ? 'u' : 'iu');
+        found = await searchFiles({
+          root: workspace.root,
+          pattern: input.pattern,
+          caseSensitive: input.caseSensitive ?? false,
+          include,
+          signal,
+          deadlineMs: timeoutMs,
+          maxMatches: MAX_MATCHES,
+          maxFileBytes: MAX_FILE_BYTES,
+          maxVisited: MAX_VISITED,
+        });
       } catch (error) {
-        return { error: `The pattern is not a valid regular expression: ${(error as Error).message}.` };
+        if (error instanceof PatternError) return { error: error.message };
+        throw error;
       }
-      const match = input.glob ? globMatcher(input.glob) : () => true;
-      if (typeof match !== 'function') return match;
-      const matches: string[] = [];
-      let capped = false;
-      let searched = 0;
-      const walk = walkWorkspace(workspace.root, { signal, maxFiles: MAX_VISITED });
-      let step = await walk.next();
-      files: for (; !step.done; step = await walk.next()) {
-        const path = step.value;
-        if (!match(path)) continue;
-        const abs = join(workspace.root, path);
-        const size = await stat(abs).then((s) => s.size, () => Infinity);
-        if (size > MAX_FILE_BYTES) continue;
-        const text = await readFile(abs, 'utf8').catch(() => '');
-        if (looksBinary(text)) continue;
-        searched++;
-        const lines = text.split(/\r?\n/);
-        for (let i = 0; i < lines.length; i++) {
-          // Very long lines (minified code) are tested in part: a regex over megabytes could stall the host.
-          const line = lines[i]!.length > 10_000 ? lines[i]!.slice(0, 10_000) : lines[i]!;
-          if (!re.test(line)) continue;
-          if (matches.length === MAX_MATCHES) {
-            capped = true;
-            break files;
-          }
-          matches.push(`${path}:${i + 1}: ${line.trim().slice(0, MAX_LINE_CHARS)}`);
-        }
+      const { matches } = found;
+      if (found.timedOut) {
+        return {
+          error:
+            `search_text stopped after ${timeoutMs} ms, with ${matches.length} match(es) so far. ` +
+            'The pattern may backtrack without end on some lines (nested repeats such as (a+)+ do); simplify it, anchor it, or narrow the search with glob.',
+          matches,
+        };
       }
-      const stoppedEarly = step.done && !step.value.complete;
-      const note = capped
+      const note = found.capped
         ? `Only the first ${MAX_MATCHES} matches are shown; narrow the pattern or add a glob.`
-        : stoppedEarly
+        : found.stoppedEarly
           ? `The workspace has more than ${MAX_VISITED} files; the search stopped there. Add a glob.`
           : matches.length === 0
-            ? `No match in ${searched} files (files ignored by .gitignore, binary files and files over 2 MB are skipped).`
+            ? `No match in ${found.searched} files (files ignored by .gitignore, binary files and files over 2 MB are skipped).`
             : undefined;
       return { matches, ...(note ? { note } : {}) };
     },
