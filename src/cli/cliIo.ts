@@ -1,4 +1,5 @@
 import type { Logger } from '../core/ports';
+import type { Redactor } from '../core/secrets/redactor';
 
 /** The streams a command talks to: stdout for results, stderr for progress and messages. */
 export interface CliIo {
@@ -8,6 +9,26 @@ export interface CliIo {
 }
 
 export const processIo: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+
+/**
+ * The same streams with every text written through them redacted: all the CLI prints (answers,
+ * progress, approval prompts, errors, `threads show|export`) passes here. A proxy, so readline and
+ * everything else still see the real stream's properties.
+ */
+export function redactingIo(io: CliIo, redactor: Redactor): CliIo {
+  const wrap = <S extends NodeJS.WritableStream>(stream: S): S =>
+    new Proxy(stream, {
+      get(target, property) {
+        if (property === 'write') {
+          return (chunk: unknown, ...rest: unknown[]) =>
+            (target.write as (...args: unknown[]) => boolean)(typeof chunk === 'string' ? redactor.redactText(chunk) : chunk, ...rest);
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  return { stdin: io.stdin, stdout: wrap(io.stdout), stderr: wrap(io.stderr) };
+}
 
 /** Warnings and errors on stderr; info and debug only with SUBAGENTS_DEBUG=1. */
 export function stderrLogger(io: CliIo, debug = process.env.SUBAGENTS_DEBUG === '1'): Logger {

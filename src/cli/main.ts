@@ -2,7 +2,8 @@ import { ModelSpecError } from '../core/models/modelResolver';
 import { ScriptError } from '../core/models/scriptSchema';
 import { USAGE, parseCommandLine } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
-import { processIo } from './cliIo';
+import { Redactor } from '../core/secrets/redactor';
+import { processIo, redactingIo } from './cliIo';
 import type { CliIo } from './cliIo';
 import { profilesCommand } from './profilesCommand';
 import { runCommand } from './runCommand';
@@ -39,7 +40,8 @@ function exit(code: number): void {
   process.stdout.write('', () => process.exit(code));
 }
 
-main(process.argv.slice(2), processIo).then(exit, (error: unknown) => {
+// The keys a CLI run uses come from its environment: nothing it prints may show them.
+main(process.argv.slice(2), redactingIo(processIo, Redactor.fromEnvironment(process.env))).then(exit, (error: unknown) => {
   process.stderr.write(`subagents: ${String(error)}\n`);
   exit(EXIT.runFailed);
 });

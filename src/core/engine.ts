@@ -11,6 +11,8 @@ import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from './engineSetti
 import type { ModelResolver } from './models/modelResolver';
 import { silentLogger, systemClock, type Approver, type Clock, type Logger, type Workspace } from './ports';
 import type { Profile, ProfileSet } from './profiles/profile';
+import { redactingLogger } from './secrets/redactEvents';
+import { Redactor } from './secrets/redactor';
 import { newThreadId } from './threads/newThreadId';
 import { ThreadBusyError } from './threads/threadLeases';
 import type { LoadedThread, ThreadStore } from './threads/threadStore';
@@ -30,6 +32,8 @@ export interface EngineOptions {
   clock?: Clock;
   /** Decides what needs the user's approval; without one, all of it is denied. */
   approver?: Approver;
+  /** The secrets to keep out of events, threads, logs and tool results (default: this process's environment). */
+  redactor?: Redactor;
 }
 
 export interface SendRequest {
@@ -64,9 +68,12 @@ export class Engine {
   /** One limit on the subagents working at once, for every request and thread of this engine. */
   private readonly limiter: WorkLimiter;
 
+  private readonly redactor: Redactor;
+
   constructor(private readonly options: EngineOptions) {
     this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? silentLogger;
+    this.redactor = options.redactor ?? Redactor.fromEnvironment(process.env);
+    this.logger = redactingLogger(options.logger ?? silentLogger, this.redactor);
     this.limiter = new WorkLimiter(DEFAULT_SETTINGS.maxConcurrency, this.logger);
   }
 
@@ -111,6 +118,7 @@ export class Engine {
         logger: this.logger,
         workspace: this.options.workspace,
         approver: this.options.approver,
+        redactor: this.redactor,
         publish: (event) => this.publish(event),
       };
       const run = launchRun(session, {

@@ -11,6 +11,8 @@ import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { PendingApprovals } from '../core/tools/pendingApprovals';
 import type { HostToWebview } from '../shared/protocol';
 import { specsInUse } from '../core/models/specsInUse';
+import { redactingLogger } from '../core/secrets/redactEvents';
+import { Redactor } from '../core/secrets/redactor';
 import { panelConfig, readConfiguration, type HostConfiguration } from './configuration';
 import { CommandTerminals } from './commandTerminals';
 import { hostModelChooser, hostModelResolver } from './hostModels';
@@ -39,7 +41,9 @@ const SHUTDOWN_WAIT_MS = 4000;
 
 /** Builds the engine and its vscode adapters; the entry of dist/engine.js. */
 export function createHostRuntime(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): HostRuntime {
-  const logger = vscodeLogger(channel);
+  // One redactor for the window: the environment's secrets now, each stored API key when it is read.
+  const redactor = Redactor.fromEnvironment(process.env);
+  const logger = redactingLogger(vscodeLogger(channel), redactor);
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const workspaceRoot = root ?? os.homedir();
   const storage = windowStorage({ storageDir: context.storageUri?.fsPath, globalDir: context.globalStorageUri.fsPath, memento: context.workspaceState });
@@ -66,8 +70,9 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     approver: approvals,
     profiles: () => config.profiles,
     settings: () => config.settings,
-    createModelResolver: () => hostModelResolver(context.secrets, workspaceRoot, specsInUse(config.settings, config.profiles)),
+    createModelResolver: () => hostModelResolver(context.secrets, workspaceRoot, specsInUse(config.settings, config.profiles), redactor),
     logger,
+    redactor,
   });
   const queue = new PromptQueue(engine, logger);
   const working = new WorkingThreads(engine);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { readApiKeys } from '../core/models/apiKeys';
 import { createModelResolver } from '../core/models/createModelResolver';
 import type { ModelResolver } from '../core/models/modelResolver';
+import type { Redactor } from '../core/secrets/redactor';
 import { ollamaBaseUrl, probeOllama } from '../core/models/probeOllama';
 import { askApiKey, storeApiKey, vscodeSecrets } from './apiKeys';
 import { editorChatModels, vscodeLmModel } from './lm/vscodeLmBinding';
@@ -9,9 +10,9 @@ import { ModelChooser } from './modelChooser';
 
 /** The extension's side of models: what a request resolves specs with, and the first-run chooser. */
 
-/** One resolver per request, with the keys its specs need read from secret storage first. */
-export async function hostModelResolver(secrets: vscode.SecretStorage, workspaceRoot: string, specs: string[]): Promise<ModelResolver> {
-  const apiKey = await readApiKeys(vscodeSecrets(secrets), specs);
+/** One resolver per request, with the keys its specs need read from secret storage first; each is redacted from then on. */
+export async function hostModelResolver(secrets: vscode.SecretStorage, workspaceRoot: string, specs: string[], redactor: Redactor): Promise<ModelResolver> {
+  const apiKey = await readApiKeys(vscodeSecrets(secrets), specs, (provider, key) => redactor.add(key, `${provider} API key`));
   return createModelResolver({ workspaceRoot, apiKey, specs, providers: { 'vscode-lm': vscodeLmModel } });
 }
 

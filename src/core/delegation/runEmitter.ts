@@ -1,6 +1,7 @@
 import type { RunEvent, RunEventOf, UnsequencedRunEvent } from '../../shared/events';
 import { errorText } from '../../shared/errorText';
 import type { EmitRunEvent, RunEventBody } from '../agent/runEvents';
+import { StreamRedaction } from '../secrets/redactEvents';
 import type { RunHandle } from './runHandle';
 import type { Session } from './session';
 
@@ -15,11 +16,14 @@ export class RunEmitter {
   private closed = false;
   private failure: string | undefined;
   private readonly openCalls = new Map<string, string>();
+  private readonly redaction: StreamRedaction;
 
   constructor(
     private readonly session: Session,
     private readonly run: RunHandle,
-  ) {}
+  ) {
+    this.redaction = new StreamRedaction(session.redactor);
+  }
 
   /** Why the store refused this run's events, once it has; the run is stopped then. */
   get writeFailure(): string | undefined {
@@ -48,6 +52,11 @@ export class RunEmitter {
 
   private write(body: RunEventBody): RunEvent | undefined {
     if (this.closed) return undefined;
+    // Secrets never leave (issue 9): what is written is redacted; a streamed tail may wait for the next piece.
+    return this.redaction.pass(body, (clean) => this.append(clean));
+  }
+
+  private append(body: RunEventBody): RunEvent | undefined {
     const { session, run } = this;
     const event = { ...body, v: 1, threadId: run.threadId, runId: run.runId, ts: session.clock.now() } as UnsequencedRunEvent;
     let stamped: RunEvent;

@@ -3,6 +3,7 @@ import type { EngineSettings } from '../engineSettings';
 import type { ModelResolver } from '../models/modelResolver';
 import type { Approver, Clock, Logger, Workspace } from '../ports';
 import type { ProfileSet } from '../profiles/profile';
+import type { Redactor } from '../secrets/redactor';
 import type { ThreadStore } from '../threads/threadStore';
 import type { RunRegistry } from './runRegistry';
 import type { WorkLimiter } from './workLimiter';
@@ -25,6 +26,8 @@ export interface Session {
   /** Where the agents work, and who approves what they do there. */
   workspace: Workspace;
   approver: Approver | undefined;
+  /** Replaces known secrets in everything the runs emit and in tool results (src/core/secrets/). */
+  redactor: Redactor;
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

@@ -18,13 +18,21 @@ export function keyProvidersFor(specs: readonly string[]): ApiKeyProvider[] {
 
 /**
  * Reads, before a request starts, the keys its specs need: the resolver asks for keys
- * synchronously, and secret stores answer asynchronously. Only the needed keys leave the store.
+ * synchronously, and secret stores answer asynchronously. Only the needed keys leave the store;
+ * `onRead` learns each one (the host's redactor).
  */
-export async function readApiKeys(secrets: Secrets, specs: readonly string[]): Promise<(provider: ApiKeyProvider) => string | undefined> {
+export async function readApiKeys(
+  secrets: Secrets,
+  specs: readonly string[],
+  onRead: (provider: ApiKeyProvider, key: string) => void = () => {},
+): Promise<(provider: ApiKeyProvider) => string | undefined> {
   const keys = new Map<ApiKeyProvider, string>();
   for (const provider of keyProvidersFor(specs)) {
     const key = (await secrets.get(provider))?.trim();
-    if (key) keys.set(provider, key);
+    if (key) {
+      keys.set(provider, key);
+      onRead(provider, key);
+    }
   }
   return (provider) => keys.get(provider);
 }

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EmitRunEvent } from '../agent/runEvents';
 import type { Approver } from '../ports';
-import { decideApproval, type ApprovalNeed, type ApprovalSettings } from './approvalPolicy';
+import { decideApproval, decideRead, type ApprovalNeed, type ApprovalSettings } from './approvalPolicy';
 import type { ToolCallContext } from './toolSpec';
 
 export interface ApprovalGateDeps {
@@ -22,6 +22,8 @@ export interface ApprovalGate {
    * exactly these arguments. `input` is the tool call's input, hashed to bind the approval to it.
    */
   check(tool: string, need: ApprovalNeed, input: unknown, context: ToolCallContext): Promise<GateResult>;
+  /** Whether reading this workspace-relative file would ask (a tool that reads many files skips those instead). */
+  readAsks(path: string): boolean;
 }
 
 /** Arguments that change after approval are asked about again, but not forever. */
@@ -30,6 +32,7 @@ const MAX_ASKS = 3;
 /** One gate per run: it asks in that run's name and pauses only that run's tool call. */
 export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
   return {
+    readAsks: (path) => decideRead(path, deps.settings.mode).ask,
     async check(tool, need, input, context) {
       let verdict = await decideApproval(need, deps.settings);
       for (let asked = 0; verdict.ask; asked++) {

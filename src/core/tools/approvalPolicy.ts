@@ -1,9 +1,12 @@
 import type { ApprovalMode } from '../engineSettings';
+import { secretFileReason } from '../secrets/secretFiles';
 import { judgeCommand, type CommandVerdict } from '../commands/judgeCommand';
 import { protectedReason } from './protectedPaths';
 
 /** What a tool is about to do that may need the user's approval. */
 export type ApprovalNeed =
+  /** Read a file; `path` is workspace-relative and already resolved. Asks only for files that may hold secrets. */
+  | { kind: 'read'; path: string }
   /** Create or change a file; `path` is workspace-relative and already resolved. */
   | { kind: 'edit'; path: string }
   /** `sandboxed`: it will run in the OS sandbox, which holds what the judge cannot see. */
@@ -18,12 +21,15 @@ export interface ApprovalSettings {
 }
 
 /**
- * DESIGN section 5 as a function: whether this action asks the user, and why. Protected files
- * ask in every mode; autoEdit approves other edits inside the workspace; commands are judged part
- * by part; installs ask unless the user chose trust.
+ * DESIGN section 5 as a function: whether this action asks the user, and why. Reading a file
+ * that may hold secrets asks unless the user chose trust; protected files ask in every mode;
+ * autoEdit approves other edits inside the workspace; commands are judged part by part; installs
+ * ask unless the user chose trust.
  */
 export async function decideApproval(need: ApprovalNeed, settings: ApprovalSettings): Promise<CommandVerdict> {
   switch (need.kind) {
+    case 'read':
+      return decideRead(need.path, settings.mode);
     case 'edit': {
       const guarded = protectedReason(need.path);
       if (guarded) return { ask: true, reason: `Protected file: ${guarded}.` };
@@ -34,4 +40,11 @@ export async function decideApproval(need: ApprovalNeed, settings: ApprovalSetti
     case 'install':
       return settings.mode === 'trust' ? { ask: false } : { ask: true, reason: `Installs ${need.what}.` };
   }
+}
+
+/** Whether reading this file asks: only files that may hold secrets, and not in trust mode. */
+export function decideRead(path: string, mode: ApprovalMode): CommandVerdict {
+  const secret = secretFileReason(path);
+  if (!secret || mode === 'trust') return { ask: false };
+  return { ask: true, reason: `Reads ${path}, which may hold secrets (${secret}).` };
 }

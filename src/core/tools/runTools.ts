@@ -3,6 +3,7 @@ import type { EngineSettings } from '../engineSettings';
 import type { Approver, Workspace } from '../ports';
 import type { Profile } from '../profiles/profile';
 import { commandLauncher } from '../sandbox/commandLauncher';
+import type { Redactor } from '../secrets/redactor';
 import { createApprovalGate } from './approvalGate';
 import { selectRunTools, type RunToolSelection } from './selectRunTools';
 import type { AnyToolSpec } from './toolSpec';
@@ -18,6 +19,8 @@ export interface RunToolsRequest {
   emit: EmitRunEvent;
   /** The delegation tools this run may use (none at the depth limit). */
   delegation: readonly AnyToolSpec[];
+  /** Known secrets are taken out of every tool result before the model (or anyone) reads it. */
+  redactor: Redactor;
 }
 
 /** The tools of one run: workspace tools with this run's approval gate, plus delegation, filtered. */
@@ -30,6 +33,22 @@ export function runTools(request: RunToolsRequest): RunToolSelection {
     agent: profile.name,
   });
   const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }));
-  const all = [...workspaceTools({ workspace, gate, agent: profile.name, commands }), ...request.delegation];
+  const all = [...workspaceTools({ workspace, gate, agent: profile.name, commands }), ...request.delegation].map((spec) => redactingTool(spec, request.redactor));
   return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });
+}
+
+/** The tool with its result redacted: what a command printed or a file held reaches the model without the keys. */
+function redactingTool(spec: AnyToolSpec, redactor: Redactor): AnyToolSpec {
+  return {
+    ...spec,
+    execute: async (input, context) => {
+      try {
+        return redactor.redactValue(await spec.execute(input, context));
+      } catch (error) {
+        // A thrown error's message reaches the model too.
+        if (error instanceof Error) error.message = redactor.redactText(error.message);
+        throw error;
+      }
+    },
+  };
 }

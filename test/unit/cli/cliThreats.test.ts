@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { bundleOptions } from '../../../scripts/bundles.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startChatServer, textReply, toolCallReply } from '../fakes/openAiServer';
 
 // Issue 9's attacks through the real CLI, built from the current sources (as cli.test.ts does).
 // A process that hangs is killed by the guard below, so a regression fails here instead of hanging.
@@ -89,5 +90,44 @@ describe('nothing hangs the CLI', () => {
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/cancelled/);
+  });
+});
+
+describe('secrets never leave the CLI', () => {
+  const KEY = 'sk-cli-canary-8e41b07c2d';
+
+  it('a provider echoing the Authorization header, a file and the answer: no key in the output, the threads, show or export', async () => {
+    await writeFile(join(ws, 'notes.txt'), `token ${KEY}\n`);
+    const server = await startChatServer([
+      toolCallReply('c1', 'read_file', ['{"path":"notes.txt"}']),
+      (request) => ({ status: 503, message: `overloaded; retry with ${request.headers.authorization}`, headers: { 'retry-after-ms': '5' } }),
+      textReply(['It says ', KEY.slice(0, 12), KEY.slice(12)]),
+      (request) => ({ status: 400, message: `rejected ${request.headers.authorization}` }),
+    ]);
+    try {
+      const env = { SUBAGENTS_API_KEY: KEY };
+      const model = `openai-compatible:${server.baseURL}#m`;
+      const text = await start(['run', '--model', model, 'read the notes'], { env });
+      const thread = /thread (t_\w+)/.exec(text.stderr)?.[1] ?? '';
+      const json = await start(['run', '--json', '--model', model, '--thread', thread, 'again'], { env });
+      const show = await start(['threads', 'show', thread], { env });
+      const exported = await start(['threads', 'export', thread, '--format', 'json'], { env });
+      const markdown = await start(['threads', 'export', thread], { env });
+      expect(server.requests.map((r) => r.headers.authorization)).toEqual(Array(4).fill(`Bearer ${KEY}`));
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain('It says [redacted SUBAGENTS_API_KEY]');
+      expect(text.stderr).toMatch(/overloaded; retry with Bearer \[redacted SUBAGENTS_API_KEY\]/);
+      expect(json.code).toBe(1);
+      expect(json.stdout).toMatch(/"error":"[^"]*rejected Bearer \[redacted SUBAGENTS_API_KEY\]/);
+      expect(show.stdout).toContain('[redacted SUBAGENTS_API_KEY]');
+      const dir = join(ws, '.subagents', 'threads');
+      const stored = (await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
+      const places = { text, json, show, exported, markdown };
+      for (const [name, r] of Object.entries(places)) expect(`${r.stdout}${r.stderr}`.includes(KEY), `the key leaked into ${name}`).toBe(false);
+      expect(stored.includes(KEY), 'the key leaked into the thread files').toBe(false);
+      expect(server.requests.map((r) => r.raw).join('\n').includes(KEY), 'the key reached the model').toBe(false);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -15,7 +15,7 @@ const inputSchema = z.object({
   endLine: z.number().int().min(1).optional().describe('Last line to read, inclusive. Default: the end, up to 2000 lines.'),
 });
 
-export function readFileTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
+export function readFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'read_file',
     description:
@@ -23,16 +23,19 @@ export function readFileTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
       'long files come in parts of up to 2000 lines, with a note saying how to read on.',
     capabilities: ['read'],
     inputSchema,
-    async execute(input, { signal }) {
+    async execute(input, context) {
       const where = await resolveWorkspacePath(workspace.root, input.path);
       if (!where.ok) return { error: where.error };
       if (!where.exists) return { error: `There is no file ${where.rel}. Use find_files or list_dir to find the right path.` };
+      // A file that may hold secrets (.env, a key) asks first, unless the user chose trust.
+      const allowed = await gate.check('read_file', { kind: 'read', path: where.rel }, input, context);
+      if (!allowed.ok) return { error: allowed.error };
       const info = await stat(where.abs);
       if (info.isDirectory()) return { error: `${where.rel || '.'} is a folder; use list_dir to see what is in it.` };
       // A pipe or a device would block the read or never end: refused before anything opens it.
       if (!info.isFile()) return { error: `${where.rel} is ${kindOf(info)}, not a regular file; read_file reads only regular files.` };
       if (info.size > MAX_READ_BYTES) return { error: `${where.rel} is ${info.size} bytes, too large to read; use search_text to find what you need in it.` };
-      signal.throwIfAborted();
+      context.signal.throwIfAborted();
       let text: string;
       try {
         text = await workspace.readFile(where.abs);

@@ -23,7 +23,7 @@ const inputSchema = z.object({
     .describe(`Stop the search after this long (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}); what was found by then is returned.`),
 });
 
-export function searchTextTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
+export function searchTextTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'search_text',
     description:
@@ -32,8 +32,16 @@ export function searchTextTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
     capabilities: ['read'],
     inputSchema,
     async execute(input, { signal }) {
-      const include = input.glob ? globMatcher(input.glob) : () => true;
-      if (typeof include !== 'function') return include;
+      const inGlob = input.glob ? globMatcher(input.glob) : () => true;
+      if (typeof inGlob !== 'function') return inGlob;
+      // Files that may hold secrets would ask to be read one by one: a search leaves them out.
+      let secretsSkipped = 0;
+      const include = (path: string) => {
+        if (!inGlob(path)) return false;
+        if (!gate.readAsks(path)) return true;
+        secretsSkipped++;
+        return false;
+      };
       const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       let found;
       try {
@@ -52,23 +60,26 @@ export function searchTextTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
         if (error instanceof PatternError) return { error: error.message };
         throw error;
       }
-      const { matches } = found;
       if (found.timedOut) {
         return {
           error:
-            `search_text stopped after ${timeoutMs} ms, with ${matches.length} match(es) so far. ` +
+            `search_text stopped after ${timeoutMs} ms, with ${found.matches.length} match(es) so far. ` +
             'The pattern may backtrack without end on some lines (nested repeats such as (a+)+ do); simplify it, anchor it, or narrow the search with glob.',
-          matches,
+          matches: found.matches,
         };
       }
-      const note = found.capped
+      const skipped = secretsSkipped
+        ? ` ${secretsSkipped} files that may hold secrets (.env*, *.pem, *.key, SSH keys) were left out; read one with read_file, which asks.`
+        : '';
+      const foundNote = found.capped
         ? `Only the first ${MAX_MATCHES} matches are shown; narrow the pattern or add a glob.`
         : found.stoppedEarly
           ? `The workspace has more than ${MAX_VISITED} files; the search stopped there. Add a glob.`
-          : matches.length === 0
+          : found.matches.length === 0
             ? `No match in ${found.searched} files (files ignored by .gitignore, binary files and files over 2 MB are skipped).`
-            : undefined;
-      return { matches, ...(note ? { note } : {}) };
+            : '';
+      const note = `${foundNote}${skipped}`.trim();
+      return { matches: found.matches, ...(note ? { note } : {}) };
     },
   });
 }

@@ -229,6 +229,43 @@ describe('an approval is bound to its arguments', () => {
   });
 });
 
+describe('files that may hold secrets ask before they are read, in ask and autoEdit', () => {
+  const SECRET = 'db-password-4c9e1f7a';
+  const secretFiles = ['.env', '.env.production', 'certs/server.pem', 'certs/server.KEY', 'home/.ssh/id_ed25519'];
+
+  beforeEach(async () => {
+    for (const path of secretFiles) {
+      await mkdir(join(world.root, path, '..'), { recursive: true });
+      await writeFile(join(world.root, path), `SECRET=${SECRET}\n`);
+    }
+    await writeFile(join(world.root, 'id_generator.ts'), 'export const id = 1;\n');
+  });
+
+  for (const mode of ['ask', 'autoEdit'] as const) {
+    it(`${mode}: read_file asks for each, a denial shows nothing, and search_text leaves them out`, async () => {
+      const approver = denyAll();
+      const reads = [...secretFiles, 'README.md', 'id_generator.ts'].map((path) => ({ tool: 'read_file', input: { path } }));
+      const r = await runScript(supervisorCalls(...reads, { tool: 'search_text', input: { pattern: 'SECRET=' } }), {
+        root: world.root,
+        approver,
+        settings: { approval: mode },
+      });
+      expect(approver.requests.map((q) => (q.input as { path: string }).path).sort()).toEqual([...secretFiles].sort());
+      for (const q of approver.requests) expect(q.reason).toMatch(/may hold secrets/);
+      expect(r.toolResults('read_file').filter((o) => /denied/.test(errorOf(o)))).toHaveLength(secretFiles.length);
+      expect(r.toolResults('search_text')[0]).toMatchObject({ matches: [], note: expect.stringMatching(/5 files that may hold secrets/) });
+      expect(JSON.stringify(r.h.events).includes(SECRET)).toBe(false);
+    });
+  }
+
+  it('trust: they are read without asking', async () => {
+    const approver = denyAll();
+    const r = await runScript(supervisorCalls({ tool: 'read_file', input: { path: '.env' } }), { root: world.root, approver, settings: { approval: 'trust' } });
+    expect(approver.requests).toEqual([]);
+    expect(r.toolResults('read_file')[0]).toMatchObject({ content: `SECRET=${SECRET}` });
+  });
+});
+
 describe.skipIf(process.platform === 'win32')('nothing hangs the host', () => {
   it('read_file refuses a named pipe and a socket with a sentence, without opening them to read', async () => {
     expect(spawnSync('mkfifo', [join(world.root, 'pipe')]).status).toBe(0);

@@ -15,7 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => world.cleanup());
 
-const openGate: ApprovalGate = { check: async () => ({ ok: true, asked: false }) };
+const openGate: ApprovalGate = { check: async () => ({ ok: true, asked: false }), readAsks: () => false };
 const context = (signal = new AbortController().signal): ToolCallContext => ({ runId: 'r', threadId: 't', toolCallId: 'c', signal });
 
 async function call(name: string, input: unknown, signal?: AbortSignal) {

@@ -1,0 +1,19 @@
+/**
+ * Files that may hold secrets by their name: environment files, private keys and certificates,
+ * SSH keys. Reading one asks in `ask` and `autoEdit` (approvalPolicy.ts), and search_text leaves
+ * them out there. Judged on the file name, ignoring letter case.
+ */
+
+/** SSH key files as ssh-keygen names them (id_rsa, id_ed25519_sk, id_ecdsa.pub), not source files such as id_generator.ts. */
+const SSH_KEY = /^id_[a-z0-9_]+(\.pub)?$/;
+
+/** Why this workspace-relative file may hold secrets, or undefined. */
+export function secretFileReason(rel: string): string | undefined {
+  const name = rel.toLowerCase().split('/').filter(Boolean).at(-1);
+  if (!name) return undefined;
+  if (name.startsWith('.env')) return 'an environment file';
+  if (name.endsWith('.pem')) return 'a certificate or private key (.pem)';
+  if (name.endsWith('.key')) return 'a private key (.key)';
+  if (SSH_KEY.test(name)) return 'an SSH key';
+  return undefined;
+}
