@@ -25,14 +25,30 @@ Options:
                         anthropic:<model>, scripted:<path>
   --agent NAME          Start the thread with this profile instead of the supervisor
   --thread ID           Continue this thread
-  --approval MODE       ask | autoEdit | trust (default: subagents.approval, else ask)
   --max-depth N         How deep delegation may nest (0-5), overriding subagents.maxDepth
+
+What agents may do without asking comes from these flags only, never from the workspace:
+  --approval MODE       ask (default) | autoEdit | trust
+  --allow-command PREFIX
+                        A command prefix that runs unasked in ask and autoEdit modes (repeatable)
+  --trusted-domain HOST A host agents may fetch from unasked (repeatable)
+  --sandbox MODE        auto (default: the OS sandbox where there is one) | on | off
+  --sandbox-allow-host HOST
+                        A host sandboxed commands may reach (repeatable; default: none)
+  --command-env-exclude PATTERN
+                        An environment variable commands never see, * and ? allowed (repeatable)
+  --allow-key-for ORIGIN
+                        Send SUBAGENTS_API_KEY to this server (http://host:port) although the
+                        workspace, not you, chose it (repeatable)
   -h, --help            Show this help
 
 Settings come from <workspace>/.vscode/settings.json (comments allowed): subagents.model,
-subagents.agents, subagents.maxDepth, subagents.maxConcurrency, subagents.maxActiveChildren,
-subagents.supervisor and subagents.approval. Flags override them. API keys come from OPENAI_API_KEY, ANTHROPIC_API_KEY and
-SUBAGENTS_API_KEY (openai-compatible servers).
+subagents.agents, subagents.maxDepth, subagents.maxConcurrency, subagents.maxActiveChildren and
+subagents.supervisor. Flags override them. Settings that raise trust (subagents.approval,
+subagents.autoApproveCommands, subagents.trustedDomains, subagents.sandbox.*, subagents.commandEnv.*)
+are ignored there, with a notice: use the flags above. API keys come from OPENAI_API_KEY,
+ANTHROPIC_API_KEY and SUBAGENTS_API_KEY (openai-compatible servers); the last is sent only to a
+server you named (--model) or allowed (--allow-key-for).
 
 Exit codes: 0 done, 1 the run failed, 2 bad usage or configuration, 130 interrupted (Ctrl+C).`;
 
@@ -43,9 +59,21 @@ export interface Place {
   json: boolean;
 }
 
+/** What the user allowed on the command line: the settings a workspace may not set (userOnlySettings.ts). */
+export interface TrustFlags {
+  approval?: ApprovalMode;
+  allowCommands: string[];
+  trustedDomains: string[];
+  sandbox?: string;
+  sandboxAllowHosts: string[];
+  commandEnvExclude: string[];
+  /** Origins that may receive SUBAGENTS_API_KEY although the workspace chose them. */
+  allowKeyFor: string[];
+}
+
 export type Command =
   | { name: 'help' }
-  | ({ name: 'run'; prompt: string; model?: string; agent?: string; thread?: string; approval?: ApprovalMode; maxDepth?: number } & Place)
+  | ({ name: 'run'; prompt: string; model?: string; agent?: string; thread?: string; maxDepth?: number; trust: TrustFlags } & Place)
   | ({ name: 'threads list'; all: boolean } & Place)
   | ({ name: 'threads show' | 'threads delete'; id: string } & Place)
   | ({ name: 'threads export'; id: string; format: 'md' | 'json' } & Place)
@@ -65,6 +93,12 @@ const RUN_OPTIONS = {
   thread: { type: 'string' },
   approval: { type: 'string' },
   'max-depth': { type: 'string' },
+  'allow-command': { type: 'string', multiple: true },
+  'trusted-domain': { type: 'string', multiple: true },
+  sandbox: { type: 'string' },
+  'sandbox-allow-host': { type: 'string', multiple: true },
+  'command-env-exclude': { type: 'string', multiple: true },
+  'allow-key-for': { type: 'string', multiple: true },
 } as const satisfies ParseArgsConfig['options'];
 
 const HINT = 'Run "subagents --help" for usage.';
@@ -111,9 +145,31 @@ function runCommand(args: string[], cwd: string): Command {
     ...(values.model === undefined ? {} : { model: values.model }),
     ...(values.agent === undefined ? {} : { agent: values.agent }),
     ...(values.thread === undefined ? {} : { thread: values.thread }),
-    ...(approval === undefined ? {} : { approval }),
     ...(maxDepth === undefined ? {} : { maxDepth }),
+    trust: {
+      ...(approval === undefined ? {} : { approval }),
+      allowCommands: values['allow-command'] ?? [],
+      trustedDomains: values['trusted-domain'] ?? [],
+      ...(values.sandbox === undefined ? {} : { sandbox: values.sandbox }),
+      sandboxAllowHosts: values['sandbox-allow-host'] ?? [],
+      commandEnvExclude: values['command-env-exclude'] ?? [],
+      allowKeyFor: (values['allow-key-for'] ?? []).map(checkOrigin),
+    },
   };
+}
+
+/** An origin as --allow-key-for takes it: scheme, host and port, as the browser would write it. */
+function checkOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(`--allow-key-for takes an origin such as http://localhost:11434, not "${value}".`);
+  }
+  return url.origin;
 }
 
 function threadsCommand(args: string[], cwd: string): Command {

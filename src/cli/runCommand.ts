@@ -7,6 +7,7 @@ import { createModelResolver } from '../core/models/createModelResolver';
 import type { ApiKeyProvider, ModelResolverOptions } from '../core/models/createModelResolver';
 import { ModelSpecError } from '../core/models/modelResolver';
 import type { ModelResolver } from '../core/models/modelResolver';
+import { keyOriginPolicy, userChosenSpecs } from '../core/models/keyOrigins';
 import { KEY_VARIABLES } from '../core/models/keyVariables';
 import { ScriptError } from '../core/models/scriptSchema';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
@@ -49,10 +50,10 @@ async function checkWorkspace(dir: string): Promise<void> {
 export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   await checkWorkspace(cmd.workspace);
   const logger = stderrLogger(io);
-  const config = await readWorkspaceSettings(cmd.workspace);
+  const config = await readWorkspaceSettings(cmd.workspace, cmd.trust);
+  for (const notice of config.notices) logger.warn(notice);
   const settings: EngineSettings = {
     ...config.settings,
-    ...(cmd.approval === undefined ? {} : { approval: cmd.approval }),
     ...(cmd.model === undefined ? {} : { model: cmd.model }),
     ...(cmd.maxDepth === undefined ? {} : { maxDepth: cmd.maxDepth }),
   };
@@ -69,7 +70,22 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   const prompt = cmd.prompt === '-' ? (await readAll(io.stdin)).trim() : cmd.prompt;
   if (!prompt) throw new UsageError('The prompt read from stdin is empty: say what to do.');
 
-  const options: ModelResolverOptions = { workspaceRoot: cmd.workspace, apiKey, specs: specsInUse(settings, profiles) };
+  // SUBAGENTS_API_KEY goes only to a server the user named (--model) or allowed (--allow-key-for).
+  const withheld = new Set<string>();
+  const options: ModelResolverOptions = {
+    workspaceRoot: cmd.workspace,
+    apiKey,
+    specs: specsInUse(settings, profiles),
+    keyAllowed: keyOriginPolicy(userChosenSpecs({ spec: settings.model, byUser: cmd.model !== undefined }, profiles), cmd.trust.allowKeyFor),
+    onKeyWithheld: (origin) => {
+      if (withheld.has(origin)) return;
+      withheld.add(origin);
+      logger.warn(
+        `${KEY_VARIABLES['openai-compatible']} was not sent to ${origin}: the workspace chose that server (${config.path} or an agent file), not you. ` +
+          `Pass --allow-key-for ${origin} to send it there.`,
+      );
+    },
+  };
   let first: ModelResolver | undefined;
   try {
     first = await createModelResolver(options);

@@ -2,43 +2,53 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineSettings } from '../core/engineSettings';
 import { parseJsonc } from '../core/jsonc/parseJsonc';
-import { describeSettingProblem, readEngineSettings, settingsLayerFromJson } from '../core/settings/readEngineSettings';
+import { describeSettingProblem, readEngineSettings, settingsLayerFromJson, type ReadSettings, type SettingsLayer } from '../core/settings/readEngineSettings';
+import type { TrustFlags } from './cliArgs';
 import { UsageError } from './cliError';
+import { trustFlagsLayer } from './trustFlags';
 
-/** What the CLI takes from `<workspace>/.vscode/settings.json`. */
+/** What the CLI takes from `<workspace>/.vscode/settings.json` and its own trust flags. */
 export interface WorkspaceSettings {
   /** Where they came from, for messages. */
   path: string;
   settings: EngineSettings;
+  /** Which scope each value came from: `user` is the command line. */
+  scopes: ReadSettings['scopes'];
   /** `subagents.agents` as written: mergeProfiles validates it. */
   agents: unknown;
+  /** Values that were ignored, each a sentence for stderr (a workspace setting that would raise trust). */
+  notices: string[];
 }
 
 /**
- * Reads the `subagents.*` settings of a workspace through the core's one settings reader.
- * settings.json is JSONC (comments and trailing commas allowed, as in VS Code). A missing file
- * means defaults; a broken file or a bad value is a UsageError naming the file and the setting,
- * since a CLI run should not guess.
+ * Reads the `subagents.*` settings of a workspace through the core's one settings reader, with
+ * the trust flags as the user's layer. settings.json is JSONC (comments and trailing commas
+ * allowed, as in VS Code). A missing file means defaults; a broken file or a bad value is a
+ * UsageError naming the file and the setting, since a CLI run should not guess; a setting the
+ * workspace may not set is ignored with a notice.
  */
-export async function readWorkspaceSettings(workspace: string): Promise<WorkspaceSettings> {
+export async function readWorkspaceSettings(workspace: string, trust?: TrustFlags): Promise<WorkspaceSettings> {
   const path = join(workspace, '.vscode', 'settings.json');
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`Cannot read ${path}: ${(error as Error).message}.`);
-    return { path, settings: readEngineSettings([], { trusted: true }).settings, agents: undefined };
+  const layers: SettingsLayer[] = [trustFlagsLayer(trust)];
+  let all: Record<string, unknown> = {};
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw new UsageError(`Cannot read ${path}: ${error.message}.`);
+  });
+  if (text !== undefined) {
+    const parsed = parseJsonc(text, { jsonc: true });
+    if (!parsed.ok) {
+      const { message, line, column } = parsed.error;
+      throw new UsageError(`${path} is not valid JSON at line ${line}, column ${column}: ${message}. Fix the file and try again.`);
+    }
+    const value = parsed.value;
+    all = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
+    // The user named this folder on the command line: its settings count as trusted (but cannot raise trust).
+    layers.push(settingsLayerFromJson(all, 'workspace', path));
   }
-  const parsed = parseJsonc(text, { jsonc: true });
-  if (!parsed.ok) {
-    const { message, line, column } = parsed.error;
-    throw new UsageError(`${path} is not valid JSON at line ${line}, column ${column}: ${message}. Fix the file and try again.`);
-  }
-  const value = parsed.value;
-  const all = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
-  // The user named this folder on the command line: its settings count as trusted.
-  const read = readEngineSettings([settingsLayerFromJson(all, 'workspace', path)], { trusted: true });
-  const first = read.problems[0];
-  if (first) throw new UsageError(describeSettingProblem(first));
-  return { path, settings: read.settings, agents: all['subagents.agents'] };
+  const read = readEngineSettings(layers, { trusted: true });
+  const invalid = read.problems.find((p) => p.kind === 'invalid');
+  if (invalid) throw new UsageError(describeSettingProblem(invalid));
+  const notices = read.problems.filter((p) => p.kind === 'userOnly').map(describeSettingProblem);
+  return { path, settings: read.settings, scopes: read.scopes, agents: all['subagents.agents'], notices };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { listedProblems } from '../core/profiles/listedProblems';
 import type { Profile } from '../core/profiles/profile';
 import type { ProfileProblem } from '../core/profiles/profileProblem';
-import { describeSettingProblem, type SettingProblem } from '../core/settings/readEngineSettings';
+import { describeSettingProblem, settingProblemSeverity, type SettingProblem } from '../core/settings/readEngineSettings';
 import { settingsKeyLine } from '../core/settings/settingsKeyLine';
 import type { ConfigProblem } from '../shared/protocol';
 
@@ -40,7 +40,8 @@ export function configProblems(sources: ConfigProblemSources): ConfigProblem[] {
   };
   const problems: ConfigProblem[] = sources.settingProblems.map((p) => ({
     message: describeSettingProblem(p),
-    severity: 'error',
+    // An ignored user-only setting is a notice (it works, not as the workspace wrote it); an invalid value is an error.
+    severity: settingProblemSeverity(p),
     location: inSettings(p.source, [p.setting]),
   }));
   // A profile defined in a settings file is fixed at its key there.

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { EngineSettings } from '../core/engineSettings';
 import type { ModelAvailability } from '../core/models/modelAliases';
 import { ENGINE_SETTING_FIELDS, readEngineSettings, type SettingsLayer } from '../core/settings/readEngineSettings';
+import { userChosenSpecs } from '../core/models/keyOrigins';
 import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/profiles/workspaceProfiles';
 import type { ConfigProblem, PanelConfig } from '../shared/protocol';
 import { configProblems, type SettingsPlace } from './configProblems';
@@ -13,6 +14,8 @@ export interface HostConfiguration {
   settings: EngineSettings;
   profiles: WorkspaceProfiles;
   problems: ConfigProblem[];
+  /** The model specs the user chose (user settings, user profiles): their servers may get the API key. */
+  userSpecs: string[];
 }
 
 /**
@@ -56,7 +59,8 @@ export function readConfiguration(trusted: boolean, root: string | undefined, mo
     models,
   });
   const problems = configProblems({ settingProblems: read.problems, profileProblems: profiles.problems, profiles: profiles.profiles, places });
-  return { settings, profiles, problems };
+  const userSpecs = userChosenSpecs({ spec: settings.model, byUser: read.scopes.model === 'user' }, profiles);
+  return { settings, profiles, problems, userSpecs };
 }
 
 /**

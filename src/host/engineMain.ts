@@ -70,7 +70,15 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     approver: approvals,
     profiles: () => config.profiles,
     settings: () => config.settings,
-    createModelResolver: () => hostModelResolver(context.secrets, workspaceRoot, specsInUse(config.settings, config.profiles), redactor),
+    createModelResolver: () =>
+      hostModelResolver({
+        secrets: context.secrets,
+        workspaceRoot,
+        specs: specsInUse(config.settings, config.profiles),
+        userSpecs: config.userSpecs,
+        keyOrigins: context.globalState,
+        redactor,
+      }),
     logger,
     redactor,
   });

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { readApiKeys } from '../core/models/apiKeys';
 import { createModelResolver } from '../core/models/createModelResolver';
+import { compatibleOrigins, keyOriginPolicy } from '../core/models/keyOrigins';
 import type { ModelResolver } from '../core/models/modelResolver';
 import type { Redactor } from '../core/secrets/redactor';
 import { ollamaBaseUrl, probeOllama } from '../core/models/probeOllama';
@@ -10,10 +11,52 @@ import { ModelChooser } from './modelChooser';
 
 /** The extension's side of models: what a request resolves specs with, and the first-run chooser. */
 
-/** One resolver per request, with the keys its specs need read from secret storage first; each is redacted from then on. */
-export async function hostModelResolver(secrets: vscode.SecretStorage, workspaceRoot: string, specs: string[], redactor: Redactor): Promise<ModelResolver> {
+export interface HostResolverRequest {
+  secrets: vscode.SecretStorage;
+  workspaceRoot: string;
+  /** Every spec the request may use. */
+  specs: string[];
+  /** The specs the user chose (keyOrigins.ts): their servers may get the openai-compatible key. */
+  userSpecs: string[];
+  /** Servers the user allowed once to get the key though the workspace named them (global state). */
+  keyOrigins: vscode.Memento;
+  redactor: Redactor;
+}
+
+const KEY_ORIGINS = 'subagents.keyOrigins';
+const SEND = 'Send the key';
+/** Origins the user declined in this window: not asked again until a reload. */
+const declined = new Set<string>();
+
+/**
+ * One resolver per request, with the keys its specs need read from secret storage first (each is
+ * redacted from then on). The openai-compatible key goes to a server the workspace named only
+ * after the user said so once, in a prompt; the answer is kept in global state.
+ */
+export async function hostModelResolver(request: HostResolverRequest): Promise<ModelResolver> {
+  const { secrets, workspaceRoot, specs, redactor } = request;
   const apiKey = await readApiKeys(vscodeSecrets(secrets), specs, (provider, key) => redactor.add(key, `${provider} API key`));
-  return createModelResolver({ workspaceRoot, apiKey, specs, providers: { 'vscode-lm': vscodeLmModel } });
+  const approved = () => request.keyOrigins.get<string[]>(KEY_ORIGINS) ?? [];
+  if (apiKey('openai-compatible')) {
+    const allowed = keyOriginPolicy(request.userSpecs, approved());
+    for (const origin of compatibleOrigins(specs)) {
+      if (allowed(origin) || declined.has(origin)) continue;
+      const answer = await vscode.window.showWarningMessage(
+        `This workspace's settings or agent files send model requests to ${origin}. Send your OpenAI-compatible API key there?`,
+        { modal: true, detail: 'Only if you trust that server: it receives the key with every request. Your answer "Send the key" is remembered for this server.' },
+        SEND,
+      );
+      if (answer === SEND) await request.keyOrigins.update(KEY_ORIGINS, [...approved(), origin]);
+      else declined.add(origin);
+    }
+  }
+  return createModelResolver({
+    workspaceRoot,
+    apiKey,
+    specs,
+    providers: { 'vscode-lm': vscodeLmModel },
+    keyAllowed: keyOriginPolicy(request.userSpecs, approved()),
+  });
 }
 
 export function hostModelChooser(secrets: vscode.SecretStorage): ModelChooser {

@@ -67,6 +67,8 @@ export interface CodeServerOptions {
   vsix?: string;
   /** Keep the run folder after stop() (it is always kept when SUBAGENTS_E2E_KEEP=1). */
   keep?: boolean;
+  /** More user settings, over the common ones (settings that raise trust are read only from there). */
+  userSettings?: Record<string, unknown>;
 }
 
 function freePort(): Promise<number> {
@@ -140,7 +142,8 @@ export class CodeServer {
     try {
       cpSync(options.fixture, server.workspace, { recursive: true });
       for (const dir of ['user-data/User', 'extensions', 'xdg/config', 'xdg/data', 'xdg/cache']) mkdirSync(join(runDir, dir), { recursive: true });
-      writeFileSync(join(runDir, 'user-data', 'User', 'settings.json'), USER_SETTINGS);
+      const userSettings = { ...(JSON.parse(USER_SETTINGS) as Record<string, unknown>), ...options.userSettings };
+      writeFileSync(join(runDir, 'user-data', 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
       await server.installExtension(vsix);
       await server.spawn();
       return server;

@@ -5,8 +5,9 @@ import { CodeServer, REPO_ROOT } from './codeServer';
 import { Workbench } from './workbench';
 
 // The workspace tools through the editor's own adapter (WorkspaceEdit writes, the agent terminal),
-// and approvals in the panel: a child's write asks on the child's own node and waits; Approve once
-// lets it through; an allowlisted command runs without asking, in the OS sandbox.
+// and approvals in the panel: a child's write asks on the child's own node and waits (although the
+// workspace's settings say "trust": only user settings may), Approve once lets it through; a
+// command the user's settings allow runs without asking, in the OS sandbox.
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'tools-workspace');
 
@@ -15,7 +16,8 @@ describe('workspace tools and approvals in a real VS Code', () => {
   let workbench: Workbench | undefined;
 
   beforeAll(async () => {
-    server = await CodeServer.start({ name: 'tools', fixture: FIXTURE });
+    // The command allowlist is the user's; the workspace's approval "trust" must be ignored.
+    server = await CodeServer.start({ name: 'tools', fixture: FIXTURE, userSettings: { 'subagents.autoApproveCommands': ['ls'] } });
     workbench = await Workbench.open(server);
   });
 

@@ -10,6 +10,7 @@ import type { ModelSpec } from './modelSpec';
 import { loadScript } from './scriptSchema';
 import type { Script } from './scriptSchema';
 import { ScriptPlayer } from './scriptedModel';
+import { originOf } from './keyOrigins';
 import { KEY_VARIABLES, type ApiKeyProvider } from './keyVariables';
 
 /**
@@ -28,6 +29,12 @@ export interface ModelResolverOptions {
   workspaceRoot: string;
   /** The API key of a provider, or undefined (an openai-compatible server may need none). */
   apiKey: (provider: ApiKeyProvider) => string | undefined;
+  /**
+   * Whether the openai-compatible key may be sent to this origin (keyOrigins.ts): a server the
+   * workspace named gets no key until the user allows it. Told when a key is withheld.
+   */
+  keyAllowed: (origin: string) => boolean;
+  onKeyWithheld?: (origin: string) => void;
   /** Models this host makes itself; `vscode-lm` without one is refused with a ModelSpecError. */
   providers?: { [K in HostProviderKind]?: HostProvider<K> };
   /** Other base URLs for the built-in OpenAI and Anthropic clients (a proxy, a test server). */
@@ -132,7 +139,12 @@ class SpecResolver implements ModelResolver {
   private compatibleProvider(baseURL: string) {
     let provider = this.compatible.get(baseURL);
     if (!provider) {
-      const apiKey = this.options.apiKey('openai-compatible');
+      let apiKey = this.options.apiKey('openai-compatible');
+      const origin = originOf(baseURL);
+      if (apiKey && !this.options.keyAllowed(origin)) {
+        apiKey = undefined;
+        this.options.onKeyWithheld?.(origin);
+      }
       provider = createOpenAICompatible({ name: 'openai-compatible', baseURL, includeUsage: true, ...(apiKey ? { apiKey } : {}) });
       this.compatible.set(baseURL, provider);
     }

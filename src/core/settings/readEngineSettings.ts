@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { engineSettingsSchema, type EngineSettings } from '../engineSettings';
+import { isUserOnlySetting, USER_ONLY_HINT } from './userOnlySettings';
 
 /**
  * The one reader of `subagents.*` settings, for the extension and the CLI alike: each host only
@@ -23,12 +24,17 @@ export interface SettingProblem {
   /** The full setting name, `subagents.maxDepth`. */
   setting: string;
   source: string;
+  /** `invalid`: the value fails its check; `userOnly`: a workspace may not set this (userOnlySettings.ts). */
+  kind: 'invalid' | 'userOnly';
+  /** For `invalid`: what is wrong with the value. */
   message: string;
 }
 
 export interface ReadSettings {
   settings: EngineSettings;
   problems: SettingProblem[];
+  /** Which scope each field's value came from; absent: the default. */
+  scopes: Partial<Record<keyof EngineSettings, SettingsScope>>;
 }
 
 /** Every field the engine reads: the keys of its schema, so a new setting cannot be forgotten by one host. */
@@ -38,27 +44,50 @@ const SCOPE_ORDER: Record<SettingsScope, number> = { user: 0, workspace: 1, fold
 
 /**
  * Merges the layers field by field, lowest scope first; an invalid value is a problem and leaves
- * the lower value (or the default) in place. In an untrusted workspace only user settings count.
+ * the lower value (or the default) in place. Settings that raise trust are taken from user
+ * settings only (a value elsewhere is a `userOnly` problem). In an untrusted workspace only user
+ * settings count at all.
  */
 export function readEngineSettings(layers: readonly SettingsLayer[], options: { trusted: boolean }): ReadSettings {
   const ordered = [...layers].sort((a, b) => SCOPE_ORDER[a.scope] - SCOPE_ORDER[b.scope]);
   const raw: Record<string, unknown> = {};
   const problems: SettingProblem[] = [];
+  const scopes: ReadSettings['scopes'] = {};
   for (const field of ENGINE_SETTING_FIELDS) {
     for (const layer of ordered) {
       if (!options.trusted && layer.scope !== 'user') continue;
       const value = layer.values[field];
       if (value === undefined) continue;
+      const setting = `subagents.${field}`;
+      if (layer.scope !== 'user' && isUserOnlySetting(field)) {
+        problems.push({ setting, source: layer.source, kind: 'userOnly', message: '' });
+        continue;
+      }
       const checked = engineSettingsSchema.shape[field].safeParse(value);
-      if (checked.success) raw[field] = checked.data;
-      else problems.push({ setting: `subagents.${field}`, source: layer.source, message: z.prettifyError(checked.error).replace(/\n/g, ' ') });
+      if (!checked.success) {
+        problems.push({ setting, source: layer.source, kind: 'invalid', message: z.prettifyError(checked.error).replace(/\n/g, ' ') });
+        continue;
+      }
+      raw[field] = checked.data;
+      scopes[field] = layer.scope;
     }
   }
-  return { settings: engineSettingsSchema.parse(raw), problems };
+  return { settings: engineSettingsSchema.parse(raw), problems, scopes };
+}
+
+/** An invalid value does not work as written (an error); an ignored user-only one is a notice (a warning). */
+export function settingProblemSeverity(p: SettingProblem): 'error' | 'warning' {
+  return p.kind === 'invalid' ? 'error' : 'warning';
 }
 
 /** A settings problem as one sentence, the same in the panel, the log and the CLI. */
 export function describeSettingProblem(p: SettingProblem): string {
+  if (p.kind === 'userOnly') {
+    return (
+      `The setting "${p.setting}" in ${p.source} is ignored: it decides what agents may do without asking, so only your ` +
+      `user settings may set it (a project cannot raise its own trust); ${USER_ONLY_HINT}.`
+    );
+  }
   return `The setting "${p.setting}" in ${p.source} is invalid (${p.message}); it is ignored. Fix it or remove it to use the default.`;
 }
 

@@ -72,7 +72,7 @@ describe('an API key stays secret', () => {
       profiles: () => ({ profiles: new Map(), problems: [] }),
       settings: () => settings,
       createModelResolver: async () =>
-        createModelResolver({ workspaceRoot: dir, apiKey: await readApiKeys(secrets, [settings.model]), specs: [settings.model] }),
+        createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: await readApiKeys(secrets, [settings.model]), specs: [settings.model] }),
       logger,
     });
     const events: RunEvent[] = [];

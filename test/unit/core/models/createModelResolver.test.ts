@@ -26,24 +26,24 @@ describe('createModelResolver: scripted', () => {
   });
 
   it('loads a relative script against the workspace and shares turns within one resolver', async () => {
-    const resolver = await createModelResolver({ workspaceRoot: dir, apiKey: () => undefined, specs: ['scripted:demo.json'] });
+    const resolver = await createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: () => undefined, specs: ['scripted:demo.json'] });
     const one = streamText({ model: resolver.resolve('scripted:demo.json', caller), prompt: 'x' });
     const two = streamText({ model: resolver.resolve('scripted:demo.json', caller), prompt: 'x' });
     expect(await one.text).toBe('first');
     expect(await two.text).toBe('second');
     // A new resolver (a new top-level request) replays from the first turn.
-    const again = await createModelResolver({ workspaceRoot: dir, apiKey: () => undefined, specs: ['scripted:demo.json'] });
+    const again = await createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: () => undefined, specs: ['scripted:demo.json'] });
     expect(await streamText({ model: again.resolve('scripted:demo.json', caller), prompt: 'x' }).text).toBe('first');
   });
 
   it('reports a broken script when the resolver is made', async () => {
-    await expect(createModelResolver({ workspaceRoot: dir, apiKey: () => undefined, specs: ['scripted:missing.json'] })).rejects.toThrow(
+    await expect(createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: () => undefined, specs: ['scripted:missing.json'] })).rejects.toThrow(
       ScriptError,
     );
   });
 
   it('refuses an unloaded script, a malformed spec and kinds this host lacks', async () => {
-    const resolver = await createModelResolver({ workspaceRoot: dir, apiKey: () => undefined, specs: ['nonsense'] });
+    const resolver = await createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: () => undefined, specs: ['nonsense'] });
     expect(() => resolver.resolve('scripted:demo.json', caller)).toThrow(/was not loaded/);
     expect(() => resolver.resolve('nonsense', caller)).toThrow(ModelSpecError);
     expect(() => resolver.resolve('vscode-lm:copilot/gpt-4o', caller)).toThrow(/only available inside VS Code/);
@@ -58,6 +58,7 @@ describe('createModelResolver: scripted', () => {
     const fake = { fake: true } as unknown as LanguageModelV4;
     const resolver = await createModelResolver({
       workspaceRoot: dir,
+      keyAllowed: () => true,
       apiKey: () => undefined,
       providers: {
         'vscode-lm': (spec) => (seen.push(`${spec.vendor}/${spec.family}`), fake),
@@ -131,6 +132,7 @@ describe('createModelResolver: openai-compatible against a real server', () => {
   it('streams text and tool calls split across chunks, with usage and the API key', async () => {
     const resolver = await createModelResolver({
       workspaceRoot: tmpdir(),
+      keyAllowed: () => true,
       apiKey: (provider) => (provider === 'openai-compatible' ? 'sk-test' : undefined),
     });
     const inputs: unknown[] = [];
@@ -176,6 +178,7 @@ describe('createModelResolver: OpenAI and Anthropic against a real server', () =
   it('send the stored key to each vendor\'s own endpoint and protocol', async () => {
     const resolver = await createModelResolver({
       workspaceRoot: tmpdir(),
+      keyAllowed: () => true,
       apiKey: (provider) => ({ openai: 'sk-openai-test', anthropic: 'sk-ant-test' })[provider as 'openai' | 'anthropic'],
       endpoints: { openai: server.baseURL, anthropic: server.baseURL },
     });

@@ -47,7 +47,7 @@ describe('secrets never leave', () => {
       workspace: nodeWorkspace({ root: join(dir, 'ws') }),
       profiles: () => ({ profiles: new Map(), problems: [] }),
       settings: () => ({ ...DEFAULT_SETTINGS, model: spec }),
-      createModelResolver: () => createModelResolver({ workspaceRoot: dir, apiKey: () => KEY, specs: [spec] }),
+      createModelResolver: () => createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: () => KEY, specs: [spec] }),
       logger,
       // The CLI's redactor: its keys come from the environment.
       redactor: Redactor.fromEnvironment({ SUBAGENTS_API_KEY: KEY }),

@@ -1,6 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
-import { describeSettingProblem, readEngineSettings, settingsLayerFromJson } from '../../../../src/core/settings/readEngineSettings';
+import {
+  describeSettingProblem,
+  ENGINE_SETTING_FIELDS,
+  readEngineSettings,
+  settingProblemSeverity,
+  settingsLayerFromJson,
+} from '../../../../src/core/settings/readEngineSettings';
+import { isUserOnlySetting } from '../../../../src/core/settings/userOnlySettings';
 
 describe('readEngineSettings', () => {
   const user = { scope: 'user' as const, source: 'user settings', values: { maxDepth: 2, maxConcurrency: 3 } };
@@ -28,5 +36,47 @@ describe('readEngineSettings', () => {
   it('takes the subagents.* keys of a settings.json object', () => {
     const layer = settingsLayerFromJson({ 'subagents.maxActiveChildren': 1, 'editor.fontSize': 3 }, 'workspace', 'f');
     expect(layer.values).toEqual({ maxActiveChildren: 1 });
+  });
+});
+
+describe('settings that raise trust are read from user settings only', () => {
+  const raising = {
+    approval: 'trust',
+    autoApproveCommands: ['echo'],
+    trustedDomains: ['evil.example'],
+    'sandbox.mode': 'off',
+    'sandbox.allowedHosts': ['evil.example'],
+    'commandEnv.exclude': ['NOTHING'],
+  };
+
+  it('a workspace or folder value is ignored with a warning that says where to set it', () => {
+    const workspace = { scope: 'workspace' as const, source: 'ws/.vscode/settings.json', values: { ...raising, maxDepth: 2 } };
+    const folder = { scope: 'folder' as const, source: 'folder settings', values: { approval: 'autoEdit' } };
+    const { settings, problems, scopes } = readEngineSettings([workspace, folder], { trusted: true });
+    expect(settings).toMatchObject({ approval: 'ask', autoApproveCommands: [], trustedDomains: [], 'sandbox.mode': 'auto', 'sandbox.allowedHosts': [], 'commandEnv.exclude': [], maxDepth: 2 });
+    expect(scopes).toEqual({ maxDepth: 'workspace' });
+    expect(problems.map((p) => p.setting).sort()).toEqual([...Object.keys(raising).map((k) => `subagents.${k}`), 'subagents.approval'].sort());
+    for (const p of problems) {
+      expect(settingProblemSeverity(p)).toBe('warning');
+      expect(describeSettingProblem(p)).toMatch(/is ignored: it decides what agents may do without asking, so only your user settings may set it/);
+    }
+  });
+
+  it('a user value counts', () => {
+    const user = { scope: 'user' as const, source: 'user settings', values: raising };
+    const { settings, problems, scopes } = readEngineSettings([user], { trusted: true });
+    expect(problems).toEqual([]);
+    expect(settings).toMatchObject(raising);
+    expect(scopes.approval).toBe('user');
+  });
+
+  it('the manifest marks each of them "scope": "application", and no other engine setting', () => {
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } };
+    const properties = manifest.contributes.configuration.properties;
+    for (const field of ENGINE_SETTING_FIELDS) {
+      const entry = properties[`subagents.${field}`];
+      expect(entry, `subagents.${field} is in package.json`).toBeDefined();
+      expect(entry!.scope === 'application', `subagents.${field}'s scope`).toBe(isUserOnlySetting(field));
+    }
   });
 });
