@@ -3,6 +3,7 @@ import { retryText } from '../shared/retryText';
 import { formatStats } from '../shared/usage';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../shared/oneLine';
+import { terminalSafe } from './terminalText';
 
 export interface EventPrinter {
   print(event: RunEvent): void;
@@ -21,12 +22,14 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
   const runs = new Map<string, { agent: string; depth: number; threadId: string; streamed: boolean }>();
   const lastTop = new Map<string, RunEventOf<'run.finished'>>();
   let atLineStart = true;
-  const out = (text: string) => {
+  // Model text and tool output reach the terminal without its control sequences (terminalText.ts).
+  const out = (raw: string) => {
+    const text = terminalSafe(raw);
     if (!text) return;
     io.stdout.write(text);
     atLineStart = text.endsWith('\n');
   };
-  const progress = (depth: number, text: string) => io.stderr.write(`${'  '.repeat(Math.max(0, depth - 1))}${text}\n`);
+  const progress = (depth: number, text: string) => io.stderr.write(`${'  '.repeat(Math.max(0, depth - 1))}${terminalSafe(text)}\n`);
 
   const human = (e: RunEvent) => {
     if (e.kind === 'run.started') {
@@ -82,7 +85,7 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
     lastTopFinish: (threadId) => lastTop.get(threadId),
     summary(threadId, finished) {
       if (json) return;
-      const why = finished.error ? `: ${finished.error}` : '';
+      const why = finished.error ? `: ${terminalSafe(finished.error)}` : '';
       io.stderr.write(`\n${finished.status} (${formatStats(finished.durationMs, finished.usage)})${why}\n`);
       io.stderr.write(`thread ${threadId}: continue with: subagents run --thread ${threadId} "…"\n`);
     },

@@ -1,5 +1,6 @@
 import type { ApprovalRequest, Approver } from '../core/ports';
 import type { TerminalPrompt } from './terminalPrompt';
+import { terminalSafe } from './terminalText';
 
 export interface TerminalApproverOptions {
   prompt: TerminalPrompt;
@@ -8,7 +9,7 @@ export interface TerminalApproverOptions {
 }
 
 function summarize(input: unknown): string {
-  const text = typeof input === 'string' ? input : JSON.stringify(input);
+  const text = terminalSafe(typeof input === 'string' ? input : JSON.stringify(input));
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
@@ -23,13 +24,13 @@ export function terminalApprover(options: TerminalApproverOptions): Approver {
     async request(request: ApprovalRequest, signal) {
       if (!options.prompt.interactive) {
         options.output.write(
-          `subagents: denied ${request.tool} (${request.reason}): no terminal to ask. ` +
+          `subagents: denied ${terminalSafe(request.tool)} (${terminalSafe(request.reason)}): no terminal to ask. ` +
             'Use --approval trust to let agents edit and run commands unasked; protected files always need a person.\n',
         );
         return 'denied';
       }
       const who = request.agent === 'supervisor' ? '' : ` [${request.agent}]`;
-      const answer = await options.prompt.ask(`\nApprove${who} ${request.tool} ${summarize(request.input)}?\n  (${request.reason}) [y/N] `, signal);
+      const answer = await options.prompt.ask(`\nApprove${who} ${request.tool} ${summarize(request.input)}?\n  (${terminalSafe(request.reason)}) [y/N] `, signal);
       return answer !== undefined && /^y(es)?$/i.test(answer.trim()) ? 'approved' : 'denied';
     },
   };

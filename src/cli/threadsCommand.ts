@@ -10,6 +10,7 @@ import { stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../shared/oneLine';
 import { renderMarkdown, renderRunTree } from './renderThread';
+import { terminalSafe } from './terminalText';
 
 type ThreadsCommand = Extract<Command, { name: `threads ${string}` }>;
 
@@ -32,6 +33,8 @@ async function loadFamily(store: JsonlThreadStore, cmd: ThreadsCommand & { id: s
 export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<number> {
   const store = new JsonlThreadStore({ dir: cmd.storage, logger: stderrLogger(io) });
   const write = (text: string) => io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  // Text output shows what models and tools wrote: without terminal control sequences (terminalText.ts).
+  const writeText = (text: string) => write(terminalSafe(text));
   switch (cmd.name) {
     case 'threads list': {
       const all = (await exists(cmd.storage)) ? await store.list() : [];
@@ -41,7 +44,7 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
       else {
         for (const t of threads) {
           const parent = t.parentThreadId ? `  (child of ${t.parentThreadId})` : '';
-          write(`${t.id}  ${new Date(t.updatedAt).toISOString()}  ${t.agent}  ${oneLine(t.title, 80)}${parent}`);
+          writeText(`${t.id}  ${new Date(t.updatedAt).toISOString()}  ${t.agent}  ${oneLine(t.title, 80)}${parent}`);
         }
       }
       return EXIT.ok;
@@ -50,13 +53,13 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
       const family = await loadFamily(store, cmd, io);
       const tree = foldRunEvents(EMPTY_TREE, family.events);
       if (cmd.json) write(JSON.stringify({ thread: family.meta, warnings: family.warnings, runs: walkRuns(tree) }));
-      else write(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderRunTree(tree, Date.now())}`);
+      else writeText(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderRunTree(tree, Date.now())}`);
       return EXIT.ok;
     }
     case 'threads export': {
       const family = await loadFamily(store, cmd, io);
       if (cmd.format === 'json') write(JSON.stringify({ thread: family.meta, events: family.events }));
-      else write(renderMarkdown(family.meta, foldRunEvents(EMPTY_TREE, family.events), Date.now()));
+      else writeText(renderMarkdown(family.meta, foldRunEvents(EMPTY_TREE, family.events), Date.now()));
       return EXIT.ok;
     }
     case 'threads delete': {

@@ -1,5 +1,5 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { isStepCount, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
+import { isStepCount, NoSuchToolError, streamText, type LanguageModelUsage, type ModelMessage, type ToolCallRepairFunction, type ToolSet } from 'ai';
 import { errorText } from '../../shared/errorText';
 import type { Usage } from '../../shared/events';
 import { ZERO_USAGE, addUsage } from '../../shared/usage';
@@ -86,6 +86,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
         return arrivals.length ? { messages: sent } : undefined;
       },
       abortSignal: input.signal,
+      repairToolCall: unknownToolsNamedHonestly(tools.filter((t) => !hidden.includes(t.name)).map((t) => t.name)),
       // withResilience retries, so each retry is a RunEvent and its wait ends on cancel.
       maxRetries: 0,
       // Errors arrive as stream parts and end up in the outcome; the default handler would also log them.
@@ -152,6 +153,21 @@ function resilient(input: AgentRunInput, model: LanguageModelV4): LanguageModelV
           `${dropped ? ` and ${dropped} earlier exchange(s) left out` : ''}, and the request was sent again.`,
       }),
   });
+}
+
+/**
+ * The SDK answers a call to a tool that does not exist with "Available tools: …", listing every
+ * tool it knows, the hidden stand-ins too (ask_user, the installs): a child would learn what it is
+ * denied. This hook (the SDK's own repair step) words it with the run's visible tools only; the
+ * call is not repaired, so it still fails as unknown.
+ */
+function unknownToolsNamedHonestly(visible: readonly string[]): ToolCallRepairFunction<ToolSet> {
+  return async ({ toolCall, error }) => {
+    if (NoSuchToolError.isInstance(error)) {
+      error.message = `There is no tool "${toolCall.toolName}". The tools you have: ${visible.join(', ') || 'none'}.`;
+    }
+    return null;
+  };
 }
 
 function toUsage(u: LanguageModelUsage): Usage {

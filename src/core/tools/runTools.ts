@@ -1,3 +1,4 @@
+import { capErrorText } from '../../shared/errorText';
 import type { EmitRunEvent } from '../agent/runEvents';
 import type { EngineSettings } from '../engineSettings';
 import type { Approver, Workspace } from '../ports';
@@ -37,18 +38,26 @@ export function runTools(request: RunToolsRequest): RunToolSelection {
   return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });
 }
 
-/** The tool with its result redacted: what a command printed or a file held reaches the model without the keys. */
+/**
+ * The tool with its result redacted (what a command printed or a file held reaches the model
+ * without the keys) and its error text capped (errorText.ts).
+ */
 function redactingTool(spec: AnyToolSpec, redactor: Redactor): AnyToolSpec {
   return {
     ...spec,
     execute: async (input, context) => {
       try {
-        return redactor.redactValue(await spec.execute(input, context));
+        const result = redactor.redactValue(await spec.execute(input, context));
+        return isErrorResult(result) ? { ...result, error: capErrorText(result.error) } : result;
       } catch (error) {
         // A thrown error's message reaches the model too.
-        if (error instanceof Error) error.message = redactor.redactText(error.message);
+        if (error instanceof Error) error.message = capErrorText(redactor.redactText(error.message));
         throw error;
       }
     },
   };
+}
+
+function isErrorResult(value: unknown): value is { error: string } {
+  return typeof value === 'object' && value !== null && 'error' in value && typeof value.error === 'string';
 }

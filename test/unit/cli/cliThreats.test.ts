@@ -211,3 +211,41 @@ describe('a key is sent only to a server the user chose', () => {
     }
   });
 });
+
+describe('terminal control sequences from models and tools are not printed in text mode', () => {
+  const ESC = '\u001b';
+  const nasty = [
+    `${ESC}]0;pwned title\u0007`, // OSC 0: the window title
+    `${ESC}]52;c;cm0gLXJmIH4=\u0007`, // OSC 52: the clipboard
+    `${ESC}[2J${ESC}[H`, // CSI: clear the screen, cursor home
+    '\u009b31m', // CSI in its one-byte C1 form
+    `${ESC}P1$qm${ESC}\\`, // DCS
+    '\u0007\b\r', // BEL, backspace, carriage return
+  ].join('');
+  const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+  it('strips OSC, CSI and other controls from the answer, tool names and errors, and from threads show and export', async () => {
+    await script({
+      supervisor: [
+        { text: `Hello ${nasty}world`, toolCalls: [{ tool: `evil${ESC}]0;x\u0007`, input: {} }] },
+        { text: `\nbye${nasty}` },
+      ],
+    });
+    const r = await start(['run', '--model', 'scripted:script.json', 'go']);
+    expect(r.code).toBe(0);
+    // The text around them stays (a sequence the stream split may leave its harmless body behind).
+    expect(r.stdout).toMatch(/^Hello .*world/);
+    expect(r.stdout).toContain('bye');
+    expect(r.stderr).toContain('[supervisor] evil failed');
+    const thread = /thread (t_\w+)/.exec(r.stderr)?.[1] ?? '';
+    const show = await start(['threads', 'show', thread]);
+    const markdown = await start(['threads', 'export', thread]);
+    const list = await start(['threads', 'list']);
+    for (const [name, out] of Object.entries({ run: r, show, markdown, list })) {
+      expect(controls.test(`${out.stdout}${out.stderr}`.replace(/[\n\t]/g, '')), `a control character reached the terminal in ${name}`).toBe(false);
+    }
+    // The JSON output keeps the text as it was, escaped.
+    const exported = await start(['threads', 'export', thread, '--format', 'json']);
+    expect(exported.stdout).toContain('\\u001b]52;c;');
+  });
+});

@@ -32,6 +32,19 @@ const delegating = (childTurns: Script['agents'][string]): Script => ({
 });
 
 describe('the child filter', () => {
+  it("a child's call to a tool that does not exist names only the tools it has, never the hidden ones", async () => {
+    const r = await runScript(delegating([{ toolCalls: [{ tool: 'frobnicate', input: {} }] }, { text: 'gave up' }]), {
+      root: world.root,
+      agents: { worker: agent('works') },
+    });
+    const child = r.h.runs().find((run) => run.agent === 'worker')!;
+    const error = String(child.toolCalls[0]!.output);
+    expect(error).toMatch(/There is no tool "frobnicate"\. The tools you have: read_file, list_dir, .*run_command\./);
+    for (const hidden of ['ask_user', 'open_file', 'install_package', 'install_extension', 'delegate_task']) expect(error).not.toContain(hidden);
+    expect(child.state).toBe('ok');
+  });
+
+
   it("refuses a child's forged ask_user and install_package at execution, telling it to hand back; nothing runs", async () => {
     const before = await snapshot(world.base);
     const approver = new RecordingApprover(() => 'approved');
@@ -99,7 +112,7 @@ describe('the child filter', () => {
     });
     const call = r.h.runs().find((run) => run.agent === 'worker')!.toolCalls[0]!;
     expect(call.state).toBe('error');
-    expect(String(call.output)).toMatch(/unavailable tool 'write_file'/);
+    expect(String(call.output)).toMatch(/There is no tool "write_file"\. The tools you have: read_file, list_dir, find_files, search_text\./);
     expect(await snapshot(world.root)).toEqual({ 'README.md': 'hello\n' });
   });
 });
