@@ -26,9 +26,18 @@ describe('workspace tools and approvals in a real VS Code', () => {
     await server?.stop();
   });
 
-  it("asks on the child's node, writes through the editor once approved, and runs an allowlisted command", async () => {
+  it("asks on the child's node, writes once approved, runs an allowlisted command, and edits an open file with Undo", async () => {
     const wb = workbench!;
     const target = join(server!.workspace, 'notes', 'release.md');
+    const readme = join(server!.workspace, 'notes', 'README.md');
+    const editorText = wb.page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await wb.step('open notes/README.md in an editor', async () => {
+      await wb.runCommand('Go to File...');
+      await wb.page.keyboard.type('notes/README.md');
+      await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'README.md' }).first().waitFor({ timeout: 15_000 });
+      await wb.page.keyboard.press('Enter');
+      await editorText.filter({ hasText: 'Notes written by agents land here.' }).waitFor({ timeout: 30_000 });
+    });
     const panel = await wb.step('open the Subagents view', () => wb.showPanel());
     await wb.step('send the prompt', async () => {
       await panel.locator('#prompt').click();
@@ -44,11 +53,22 @@ describe('workspace tools and approvals in a real VS Code', () => {
       expect(existsSync(target)).toBe(false);
     });
 
-    await wb.step('approve once and see the file written and the run finish', async () => {
+    const supervisor = panel.locator('#run-tree [role="treeitem"][data-depth="0"]');
+    await wb.step('approve once and see the file written', async () => {
       await request.click();
-      await panel.locator('.message.assistant[data-state="ok"]').waitFor({ timeout: 60_000 });
+      await supervisor.locator('.tool-call[data-tool="edit_file"] .approve').waitFor({ timeout: 60_000 });
       expect(readFileSync(target, 'utf8')).toBe('# Release 1.2\n\nFaster delegation.\n');
       expect(await scribe.locator('.tool-call[data-tool="write_file"]').getAttribute('data-state')).toBe('done');
+    });
+
+    await wb.step('approve the edit of the open file: the editor shows it, it is saved, and Undo takes it back', async () => {
+      await supervisor.locator('.tool-call[data-tool="edit_file"] .approve').click();
+      await panel.locator('.message.assistant[data-state="ok"]').waitFor({ timeout: 60_000 });
+      expect(readFileSync(readme, 'utf8')).toBe('Notes written by agents land here, and Undo takes them back.\n');
+      await editorText.filter({ hasText: 'and Undo takes them back' }).waitFor({ timeout: 15_000 });
+      await editorText.click();
+      await wb.page.keyboard.press('Control+Z');
+      await editorText.filter({ hasText: 'Notes written by agents land here.' }).waitFor({ timeout: 15_000 });
     });
 
     await wb.step('see the allowlisted command ran, unasked, in the agent terminal', async () => {
