@@ -31,9 +31,10 @@ export interface ModelResolverOptions {
   apiKey: (provider: ApiKeyProvider) => string | undefined;
   /**
    * Whether the openai-compatible key may be sent to this origin (keyOrigins.ts): a server the
-   * workspace named gets no key until the user allows it. Told when a key is withheld.
+   * workspace named gets no key until the user allows it. Without it the key is sent nowhere.
+   * `onKeyWithheld` is told when a key is kept back.
    */
-  keyAllowed: (origin: string) => boolean;
+  keyAllowed?: (origin: string) => boolean;
   onKeyWithheld?: (origin: string) => void;
   /** Models this host makes itself; `vscode-lm` without one is refused with a ModelSpecError. */
   providers?: { [K in HostProviderKind]?: HostProvider<K> };
@@ -141,7 +142,7 @@ class SpecResolver implements ModelResolver {
     if (!provider) {
       let apiKey = this.options.apiKey('openai-compatible');
       const origin = originOf(baseURL);
-      if (apiKey && !this.options.keyAllowed(origin)) {
+      if (apiKey && !(this.options.keyAllowed?.(origin) ?? false)) {
         apiKey = undefined;
         this.options.onKeyWithheld?.(origin);
       }

@@ -87,7 +87,7 @@ describe('Engine', () => {
       { agents: {} },
       {
         createModelResolver: () =>
-          createModelResolver({ workspaceRoot: '/', keyAllowed: () => true, apiKey: () => undefined, specs: ['scripted:/no/such/script.json'] }),
+          createModelResolver({ workspaceRoot: '/', apiKey: () => undefined, specs: ['scripted:/no/such/script.json'] }),
       },
     );
     const threadId = newThreadId();

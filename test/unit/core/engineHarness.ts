@@ -49,7 +49,7 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     createModelResolver:
       options.createModelResolver ??
       (async (): Promise<ModelResolver> => {
-        const scripted = await createModelResolver({ workspaceRoot: '/', keyAllowed: () => true, apiKey: () => undefined, scripts: new Map([[SCRIPT_PATH, script]]) });
+        const scripted = await createModelResolver({ workspaceRoot: '/', apiKey: () => undefined, scripts: new Map([[SCRIPT_PATH, script]]) });
         return { resolve: (spec, caller) => customModel?.(caller) ?? scripted.resolve(spec, caller) };
       }),
   });

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { createModelResolver } from '../../../../src/core/models/createModelResolver';
 import { ModelSpecError } from '../../../../src/core/models/modelResolver';
 import { ScriptError } from '../../../../src/core/models/scriptSchema';
-import { startChatServer, type ChatServer } from '../../fakes/openAiServer';
+import { startChatServer, textReply, type ChatServer } from '../../fakes/openAiServer';
 
 const caller = { agent: 'a', task: 'the task' };
 
@@ -26,24 +26,24 @@ describe('createModelResolver: scripted', () => {
   });
 
   it('loads a relative script against the workspace and shares turns within one resolver', async () => {
-    const resolver = await createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: () => undefined, specs: ['scripted:demo.json'] });
+    const resolver = await createModelResolver({ workspaceRoot: dir, apiKey: () => undefined, specs: ['scripted:demo.json'] });
     const one = streamText({ model: resolver.resolve('scripted:demo.json', caller), prompt: 'x' });
     const two = streamText({ model: resolver.resolve('scripted:demo.json', caller), prompt: 'x' });
     expect(await one.text).toBe('first');
     expect(await two.text).toBe('second');
     // A new resolver (a new top-level request) replays from the first turn.
-    const again = await createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: () => undefined, specs: ['scripted:demo.json'] });
+    const again = await createModelResolver({ workspaceRoot: dir, apiKey: () => undefined, specs: ['scripted:demo.json'] });
     expect(await streamText({ model: again.resolve('scripted:demo.json', caller), prompt: 'x' }).text).toBe('first');
   });
 
   it('reports a broken script when the resolver is made', async () => {
-    await expect(createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: () => undefined, specs: ['scripted:missing.json'] })).rejects.toThrow(
+    await expect(createModelResolver({ workspaceRoot: dir, apiKey: () => undefined, specs: ['scripted:missing.json'] })).rejects.toThrow(
       ScriptError,
     );
   });
 
   it('refuses an unloaded script, a malformed spec and kinds this host lacks', async () => {
-    const resolver = await createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: () => undefined, specs: ['nonsense'] });
+    const resolver = await createModelResolver({ workspaceRoot: dir, apiKey: () => undefined, specs: ['nonsense'] });
     expect(() => resolver.resolve('scripted:demo.json', caller)).toThrow(/was not loaded/);
     expect(() => resolver.resolve('nonsense', caller)).toThrow(ModelSpecError);
     expect(() => resolver.resolve('vscode-lm:copilot/gpt-4o', caller)).toThrow(/only available inside VS Code/);
@@ -58,7 +58,6 @@ describe('createModelResolver: scripted', () => {
     const fake = { fake: true } as unknown as LanguageModelV4;
     const resolver = await createModelResolver({
       workspaceRoot: dir,
-      keyAllowed: () => true,
       apiKey: () => undefined,
       providers: {
         'vscode-lm': (spec) => (seen.push(`${spec.vendor}/${spec.family}`), fake),
@@ -178,7 +177,6 @@ describe('createModelResolver: OpenAI and Anthropic against a real server', () =
   it('send the stored key to each vendor\'s own endpoint and protocol', async () => {
     const resolver = await createModelResolver({
       workspaceRoot: tmpdir(),
-      keyAllowed: () => true,
       apiKey: (provider) => ({ openai: 'sk-openai-test', anthropic: 'sk-ant-test' })[provider as 'openai' | 'anthropic'],
       endpoints: { openai: server.baseURL, anthropic: server.baseURL },
     });
@@ -194,5 +192,31 @@ describe('createModelResolver: OpenAI and Anthropic against a real server', () =
     expect(o!.headers.authorization).toBe('Bearer sk-openai-test');
     expect(a).toMatchObject({ path: '/v1/messages', body: { model: 'claude-test', stream: true } });
     expect(a!.headers['x-api-key']).toBe('sk-ant-test');
+  });
+});
+
+describe('createModelResolver: where the openai-compatible key goes', () => {
+  it('only where keyAllowed says (nowhere without it), and says when it kept it back', async () => {
+    const server = await startChatServer([textReply(['a']), textReply(['b']), textReply(['c'])]);
+    try {
+      const withheld: string[] = [];
+      const origin = new URL(server.baseURL).origin;
+      const ask = async (keyAllowed?: (origin: string) => boolean) => {
+        const resolver = await createModelResolver({
+          workspaceRoot: tmpdir(),
+          apiKey: () => 'sk-test',
+          ...(keyAllowed ? { keyAllowed } : {}),
+          onKeyWithheld: (o) => withheld.push(o),
+        });
+        await streamText({ model: resolver.resolve(`openai-compatible:${server.baseURL}#m`, caller), prompt: 'hi' }).text;
+      };
+      await ask();
+      await ask((o) => o === 'http://somewhere.else');
+      await ask((o) => o === origin);
+      expect(server.requests.map((r) => r.headers.authorization)).toEqual([undefined, undefined, 'Bearer sk-test']);
+      expect(withheld).toEqual([origin, origin]);
+    } finally {
+      await server.close();
+    }
   });
 });
