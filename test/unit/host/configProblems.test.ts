@@ -75,6 +75,22 @@ describe('configProblems', () => {
     for (const p of problems) expect(p.message).not.toMatch(/field "|\[object|Invalid input/);
   });
 
+  it('a workspace setting that would raise trust is a warning at its key: it works, only not as the workspace wrote it', () => {
+    const ws = workspace();
+    const label = '.vscode/settings.json';
+    writeFileSync(ws.settingsFile, '{\n  "subagents.approval": "trust"\n}\n');
+    const settings = readEngineSettings([settingsLayerFromJson({ 'subagents.approval': 'trust' }, 'workspace', label)], { trusted: true });
+    const problems = configProblems({ settingProblems: settings.problems, profileProblems: [], profiles: new Map(), root: ws.root, places: [{ label, path: ws.settingsFile }] });
+    expect(settings.settings.approval).toBe('ask');
+    expect(problems).toEqual([
+      {
+        message: expect.stringMatching(/^The setting "subagents.approval" in .vscode\/settings.json is ignored: .* only your user settings may set it/),
+        severity: 'warning',
+        location: { path: ws.settingsFile, line: 2, setting: 'subagents.approval' },
+      },
+    ]);
+  });
+
   it('says "the other agents still work" only when some do, and names a lower definition that stands in', () => {
     const alone = configProblems({
       settingProblems: [],
