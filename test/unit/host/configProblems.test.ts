@@ -80,7 +80,7 @@ describe('configProblems', () => {
     const label = '.vscode/settings.json';
     writeFileSync(ws.settingsFile, '{\n  "subagents.approval": "trust"\n}\n');
     const settings = readEngineSettings([settingsLayerFromJson({ 'subagents.approval': 'trust' }, 'workspace', label)], { trusted: true });
-    const problems = configProblems({ settingProblems: settings.problems, profileProblems: [], profiles: new Map(), root: ws.root, places: [{ label, path: ws.settingsFile }] });
+    const problems = configProblems({ settingProblems: settings.problems, profileProblems: [], profiles: new Map(), places: [{ label, path: ws.settingsFile }] });
     expect(settings.settings.approval).toBe('ask');
     expect(problems).toEqual([
       {
