@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as esbuild from 'esbuild';
-import { bundleOptions } from '../../../scripts/bundles.mjs';
+import { buildCli } from '../../../scripts/bundles.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startChatServer, textReply, toolCallReply } from '../fakes/openAiServer';
 
@@ -20,7 +19,7 @@ let ws: string;
 beforeAll(async () => {
   buildDir = await mkdtemp(join(tmpdir(), 'cli-threats-build-'));
   cli = join(buildDir, 'cli.js');
-  await esbuild.build({ ...bundleOptions().cli, outdir: buildDir, sourcemap: false, logLevel: 'error' });
+  await buildCli(buildDir);
 }, 60_000);
 afterAll(() => rm(buildDir, { recursive: true, force: true }));
 beforeEach(async () => {

@@ -24,7 +24,7 @@ describe('error texts are capped', () => {
     let seenByModel: unknown;
     const workspace = {
       ...nodeWorkspace({ root: '/workspace' }),
-      runCommand: async () => {
+      installExtension: async () => {
         throw new Error(HUGE);
       },
     };
@@ -35,7 +35,7 @@ describe('error texts are capped', () => {
         settings: { approval: 'trust' },
         model: () =>
           programmedModel((ctx) => {
-            if (ctx.call === 0) return { toolCalls: [{ tool: 'run_command', input: { command: 'true' } }] };
+            if (ctx.call === 0) return { toolCalls: [{ tool: 'install_extension', input: { id: 'publisher.tool' } }] };
             seenByModel = ctx.lastToolOutput();
             return { text: 'done' };
           }),

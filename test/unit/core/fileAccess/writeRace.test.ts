@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import { commandLauncher } from '../../../../src/core/sandbox/commandLauncher';
 import { createApprovalGate } from '../../../../src/core/tools/approvalGate';
 import { workspaceTools } from '../../../../src/core/tools/workspaceTools';
 import { makeWorld } from '../tools/toolWorld';
@@ -47,7 +49,8 @@ describe.skipIf(process.platform === 'win32')('writes land where they were judge
     await writeFile(join(world.root, 'd', 'seed.txt'), 'seed');
     const workspace = nodeWorkspace({ root: world.root });
     const gate = createApprovalGate({ settings: { mode: 'trust', root: world.root, autoApproveCommands: [] }, approver: undefined, emit: () => {}, agent: 'a' });
-    const writeTool = workspaceTools({ workspace, gate, agent: 'a' }).find((t) => t.name === 'write_file')!;
+    const commands = commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
+    const writeTool = workspaceTools({ workspace, gate, agent: 'a', commands }).find((t) => t.name === 'write_file')!;
 
     const swapper = spawn(process.execPath, ['-e', SWAPPER, world.root, outside], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
