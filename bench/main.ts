@@ -11,6 +11,7 @@ import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
 import { agentFilesBench } from './agentFiles';
+import { webviewRenderBench } from './webviewRender';
 
 // `npm run bench`: the delegation scenario of DESIGN section 11. A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
@@ -60,6 +61,10 @@ async function retainedKB(run: Scenario): Promise<number | undefined> {
 async function main(): Promise<void> {
   const corpus = process.argv.indexOf('--corpus');
   if (corpus >= 0) return agentCorpus(process.argv[corpus + 1]!);
+  if (process.argv.includes('--webview')) {
+    for (const line of await webviewRenderBench()) console.log(line);
+    return;
+  }
   if (process.argv.includes('--agents')) {
     for (const line of await agentFilesBench()) console.log(line);
     return;
@@ -95,6 +100,8 @@ async function main(): Promise<void> {
     for (const line of await agentFilesBench()) console.log(`\n${line}`);
     for (const line of await judgeBench()) console.log(line);
     for (const line of await commandBench()) console.log(line);
+    console.log('');
+    for (const line of await webviewRenderBench()) console.log(line);
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
   }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: bundles bench/main.ts with esbuild (the `ai` package is ESM-only, so an ESM
 // bundle with a createRequire banner for the CommonJS dependencies) into a temp folder and runs it
-// with --expose-gc. Extra arguments go to the bench (e.g. `npm run bench -- --runs 50`).
+// with --expose-gc. Extra arguments go to the bench (e.g. `npm run bench -- --runs 50`; `-- --webview`
+// measures only the panel's rendering, on the production webview bundle built here).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +33,11 @@ try {
       js: "import { createRequire as __createRequire } from 'node:module'; import { fileURLToPath as __toPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __toPath(import.meta.url);",
     },
   });
-  const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const { bundleOptions } = await import('./bundles.mjs');
+  const webview = bundleOptions({ production: true }).webview;
+  await build({ ...webview, outdir: join(dir, 'webview'), metafile: false });
+  const env = { ...process.env, SUBAGENTS_BENCH_WEBVIEW_JS: join(dir, 'webview', 'webview.js') };
+  const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...process.argv.slice(2)], { stdio: 'inherit', env });
   process.exitCode = result.status ?? 1;
   if (existsSync('dist/extension.js')) {
     const { activationBench } = await import('../bench/activation.mjs');

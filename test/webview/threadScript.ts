@@ -1,0 +1,98 @@
+import type { RunEvent, RunStatus } from '../../src/shared/events';
+import type { HostToWebview, PanelConfig, QueuedPromptView, ThreadSummary } from '../../src/shared/protocol';
+
+/**
+ * Host messages and RunEvents for the panel, written as a host would send them. Pure (no browser,
+ * no bundler): the webview tests and the render bench (bench/webviewRender.ts) share it.
+ */
+
+export const TRUSTED_CONFIG: PanelConfig = {
+  model: 'scripted:test.json',
+  agents: [
+    { name: 'researcher', description: 'Finds things out.' },
+    { name: 'reviewer', description: 'Checks the work.' },
+  ],
+  problems: [],
+  trusted: true,
+};
+
+export function stateMessage(threadId: string | null, events: RunEvent[], extra: { threads?: ThreadSummary[]; config?: PanelConfig; busy?: boolean; queued?: QueuedPromptView[] } = {}): HostToWebview {
+  return { type: 'state', threadId, events, threads: extra.threads ?? [], config: extra.config ?? TRUSTED_CONFIG, busy: extra.busy ?? false, queued: extra.queued ?? [] };
+}
+
+/** Writes the RunEvents of one thread with increasing seq, remembering each run's place in the tree. */
+export class ThreadScript {
+  private seq = 0;
+  private ts = Date.now() - 60_000;
+  private readonly runs = new Map<string, { agentPath: string[]; depth: number }>();
+
+  constructor(readonly threadId = 'thread-1') {}
+
+  private base(runId: string) {
+    this.ts += 10;
+    return { v: 1 as const, threadId: this.threadId, runId, seq: this.seq++, ts: this.ts };
+  }
+
+  started(runId: string, o: { parent?: string; agent?: string; task?: string } = {}): RunEvent {
+    const parent = o.parent ? this.runs.get(o.parent) : undefined;
+    const agent = o.agent ?? (parent ? 'researcher' : 'supervisor');
+    const place = { agentPath: [...(parent?.agentPath ?? []), agent], depth: parent ? parent.depth + 1 : 0 };
+    this.runs.set(runId, place);
+    return { ...this.base(runId), kind: 'run.started', parentRunId: o.parent ?? null, agent, ...place, task: o.task ?? `task of ${runId}`, model: 'scripted:test' };
+  }
+
+  delta(runId: string, text: string): RunEvent {
+    return { ...this.base(runId), kind: 'text.delta', text };
+  }
+
+  toolStarted(runId: string, toolCallId: string, tool: string, input: unknown): RunEvent {
+    return { ...this.base(runId), kind: 'tool.started', toolCallId, tool, input };
+  }
+
+  toolFinished(runId: string, toolCallId: string, tool: string, output: unknown, isError = false): RunEvent {
+    return { ...this.base(runId), kind: 'tool.finished', toolCallId, tool, output, isError };
+  }
+
+  approvalRequested(runId: string, approvalId: string, toolCallId: string, tool: string, input: unknown, reason?: string): RunEvent {
+    return { ...this.base(runId), kind: 'approval.requested', approvalId, toolCallId, tool, input, ...(reason ? { reason } : {}) };
+  }
+
+  approvalResolved(runId: string, approvalId: string, toolCallId: string, tool: string, decision: 'approved' | 'denied'): RunEvent {
+    return { ...this.base(runId), kind: 'approval.resolved', approvalId, toolCallId, tool, input: {}, decision };
+  }
+
+  finished(runId: string, status: RunStatus = 'ok', output = '', error?: string): RunEvent {
+    return {
+      ...this.base(runId),
+      kind: 'run.finished',
+      status,
+      output,
+      ...(error ? { error } : {}),
+      usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120 },
+      durationMs: 1500,
+    };
+  }
+}
+
+/**
+ * A finished tree of `runs` runs (a root, 30 children, the rest grandchildren spread over them),
+ * each with `toolsPerRun` tool calls (a started and a finished event each) and a short markdown
+ * output. The defaults are the budget's tree: 1,000 runs and 10,000 tool events.
+ */
+export function bigTree(script: ThreadScript, runs = 1000, toolsPerRun = 5): RunEvent[] {
+  const events: RunEvent[] = [script.started('r0', { task: 'Audit the whole repository' })];
+  const ids = ['r0'];
+  for (let i = 1; i < runs; i++) {
+    const parent = i <= 30 ? 'r0' : `r${((i - 31) % 30) + 1}`;
+    events.push(script.started(`r${i}`, { parent, agent: i % 2 ? 'researcher' : 'reviewer', task: `Look at part ${i}` }));
+    ids.push(`r${i}`);
+  }
+  for (const id of ids) {
+    for (let t = 0; t < toolsPerRun; t++) {
+      events.push(script.toolStarted(id, `${id}-t${t}`, 'read_file', { path: `src/file${t}.ts` }));
+      events.push(script.toolFinished(id, `${id}-t${t}`, 'read_file', `contents of file ${t}`));
+    }
+  }
+  for (const id of ids.slice().reverse()) events.push(script.finished(id, 'ok', `Finished **${id}**.`));
+  return events;
+}
