@@ -19,6 +19,9 @@ export interface ToolCallNode {
   state: 'running' | 'done' | 'error';
   output?: unknown;
   approval?: { approvalId: string; reason?: string; decision?: ApprovalOutcome };
+  /** When the call started and ended (epoch ms), for "Ran `npm test` · 2.3 s". */
+  startedAt?: number;
+  finishedAt?: number;
 }
 
 export interface RunNode {
@@ -144,15 +147,16 @@ class Draft {
         return;
       case 'tool.started':
         if (run.retrying) delete run.retrying;
-        run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: e.input, state: 'running' });
+        run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: e.input, state: 'running', startedAt: e.ts });
         return;
       case 'tool.finished': {
         const call = this.toolCall(run, e.toolCallId);
         if (call) {
           call.state = e.isError ? 'error' : 'done';
           call.output = e.output;
+          call.finishedAt = e.ts;
         } else {
-          run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: undefined, state: e.isError ? 'error' : 'done', output: e.output });
+          run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: undefined, state: e.isError ? 'error' : 'done', output: e.output, finishedAt: e.ts });
         }
         return;
       }
@@ -160,7 +164,7 @@ class Draft {
         const call = this.toolCall(run, e.toolCallId);
         const approval = { approvalId: e.approvalId, ...(e.reason === undefined ? {} : { reason: e.reason }) };
         if (call) call.approval = approval;
-        else run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: e.input, state: 'running', approval });
+        else run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: e.input, state: 'running', approval, startedAt: e.ts });
         return;
       }
       case 'approval.resolved': {
@@ -200,7 +204,10 @@ class Draft {
       const waiting = call.approval !== undefined && call.approval.decision === undefined;
       if (call.state !== 'running' && !waiting) continue;
       const closed: ToolCallNode = { ...call };
-      if (closed.state === 'running') closed.state = 'error';
+      if (closed.state === 'running') {
+        closed.state = 'error';
+        closed.finishedAt ??= run.finishedAt;
+      }
       if (waiting) closed.approval = { ...call.approval!, decision: 'expired' };
       run.toolCalls[i] = closed;
     }

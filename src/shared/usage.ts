@@ -17,3 +17,19 @@ export function formatStats(durationMs: number, usage: Usage): string {
   const time = durationMs < 1000 ? `${Math.round(durationMs)}ms` : `${(durationMs / 1000).toFixed(1)}s`;
   return `${time} · ${usage.inputTokens} in / ${usage.outputTokens} out`;
 }
+
+/** "0.4 s", "2.3 s", "42 s", "3 m 05 s": elapsed time in a line that must stay short. */
+export function formatDuration(ms: number): string {
+  if (ms < 10_000) return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, '0')} s`;
+}
+
+/** "120 tok", "1.2k tok", "34k tok", "1.2M tok". */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return `${tokens} tok`;
+  if (tokens < 10_000) return `${(tokens / 1000).toFixed(1)}k tok`;
+  if (tokens < 1_000_000) return `${Math.round(tokens / 1000)}k tok`;
+  return `${(tokens / 1_000_000).toFixed(1)}M tok`;
+}

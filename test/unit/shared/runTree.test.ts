@@ -45,7 +45,7 @@ describe('the run tree reducer', () => {
     const a = tree.runs['a']!;
     expect(a.text).toBe('hello');
     expect(a.toolCalls).toEqual([
-      { toolCallId: 'w1', tool: 'write_file', input: { path: 'x' }, state: 'done', output: 'ok', approval: { approvalId: 'ap1', reason: 'writes', decision: 'approved' } },
+      { toolCallId: 'w1', tool: 'write_file', input: { path: 'x' }, state: 'done', output: 'ok', approval: { approvalId: 'ap1', reason: 'writes', decision: 'approved' }, startedAt: 4, finishedAt: 7 },
     ]);
     expect(tree.runs['root']!.warnings).toEqual(['careful']);
     expect(tree.lastSeq).toEqual({ t: 13, 't-a': 10 });
@@ -65,6 +65,8 @@ describe('the run tree reducer', () => {
     ];
     const tree = foldRunEvents(EMPTY_TREE, open);
     expect(tree.runs['x']!.toolCalls[0]!.state).toBe('error');
+    // It ended when its run did: the row can say how long it ran.
+    expect([tree.runs['x']!.toolCalls[0]!.startedAt, tree.runs['x']!.toolCalls[0]!.finishedAt]).toEqual([1, 2]);
     expect(tree.runs['ghost']).toBeUndefined();
   });
 
