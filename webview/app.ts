@@ -1,15 +1,17 @@
-import type { ApprovalDecision, RunEvent } from '../src/shared/events';
+import type { RunEvent } from '../src/shared/events';
 import type { HostToWebview, ThreadSummary } from '../src/shared/protocol';
 import { EMPTY_TREE, foldRunEvents, type RunTree } from '../src/shared/runTree';
+import { Announcer } from './announcer';
 import { ConversationView } from './conversationView';
-import { h, setHidden, setText } from './dom';
+import { h, setAttr } from './dom';
 import { HeaderView } from './headerView';
+import { copyText, handleLinkActions } from './linkActions';
 import { ModelChoiceView } from './modelChoiceView';
 import { ProblemsView } from './problemsView';
 import { PromptBox } from './promptBox';
 import { RenderQueue } from './renderQueue';
-import { RunTreeView } from './runTreeView';
-import { badge, divider } from './toolkit';
+import { runEndNews } from './runEndNews';
+import { ScrollFollow } from './scrollFollow';
 import { UiState } from './uiState';
 import { VisibilityWatcher } from './visibility';
 import type { Host } from './vscodeApi';
@@ -20,7 +22,7 @@ const MARKDOWN_BUDGET_MS = 3;
 /**
  * The panel: lays out the views and feeds them host messages. Run events are folded with the
  * shared reducer and applied once per animation frame however many messages arrived in it; each
- * view then touches only the runs whose node object changed.
+ * turn then touches only the runs whose node object changed.
  */
 export class App {
   private tree: RunTree = EMPTY_TREE;
@@ -31,63 +33,60 @@ export class App {
   private resetTo: RunEvent[] | undefined;
   private frame = 0;
   private ticker = 0;
-  private scrollRestored = false;
-  /** Whether the view follows new content: true while the user is at the bottom. Kept from scroll
-   * events, so a frame never has to read layout before it writes. */
-  private stuck = true;
   private readonly markdown = new RenderQueue(MARKDOWN_BUDGET_MS);
   private readonly ui: UiState;
   private readonly header: HeaderView;
   private readonly problems: ProblemsView;
   private readonly modelChoice: ModelChoiceView;
-  private readonly conversation = new ConversationView();
-  private readonly runTree: RunTreeView;
-  private readonly runsSection: HTMLElement;
-  private readonly runCount: HTMLElement;
+  private readonly conversation: ConversationView;
   private readonly prompt: PromptBox;
   private readonly scroller: HTMLElement;
+  private readonly scroll: ScrollFollow;
+  private readonly announcer = new Announcer();
 
   constructor(root: HTMLElement, host: Host) {
+    const post = host.post.bind(host);
     this.ui = new UiState(host);
-    this.problems = new ProblemsView(this.ui, { openLocation: (location) => host.post({ type: 'openLocation', location }) });
+    this.problems = new ProblemsView(this.ui, { openLocation: (location) => post({ type: 'openLocation', location }) });
     this.header = new HeaderView({
-      openThread: (threadId) => host.post({ type: 'openThread', threadId }),
-      newThread: () => host.post({ type: 'newThread' }),
+      openThread: (threadId) => post({ type: 'openThread', threadId }),
+      renameThread: (threadId, title) => post({ type: 'renameThread', threadId, title }),
+      deleteThread: (threadId) => post({ type: 'deleteThread', threadId }),
+      toggleRuns: () => this.setView(this.ui.view === 'runs' ? 'chat' : 'runs'),
     });
-    this.scroller = h('main', { class: 'scroller' });
-    this.runTree = new RunTreeView({
-      ui: this.ui,
-      watcher: new VisibilityWatcher(this.scroller),
-      markdown: this.markdown,
-      resolveApproval: (approvalId: string, decision: ApprovalDecision) => host.post({ type: 'resolveApproval', approvalId, decision }),
-    });
+    this.scroller = h('main', { class: 'scroller', 'aria-label': 'Conversation and runs' });
+    this.scroll = new ScrollFollow(this.scroller, this.ui);
     this.prompt = new PromptBox(this.ui, {
-      send: (text) => host.post({ type: 'send', text }),
-      cancel: () => host.post({ type: 'cancel' }),
-      unqueue: (id) => host.post({ type: 'unqueue', id }),
+      send: (text, agent, attachments) => post({ type: 'send', text, ...(agent ? { agent } : {}), ...(attachments.length ? { attachments } : {}) }),
+      cancel: () => post({ type: 'cancel' }),
+      unqueue: (id) => post({ type: 'unqueue', id }),
+      attach: (kind) => post({ type: 'attach', kind }),
+      detach: (id) => post({ type: 'detach', id }),
+      listModels: () => post({ type: 'listModels' }),
+      chooseModel: (id) => post({ type: 'chooseModel', id }),
     });
-    this.runCount = badge('0', 'run-count');
-    this.runsSection = h(
-      'section',
-      { class: 'runs', 'aria-label': 'Runs', hidden: true },
-      divider(),
-      h('h2', { class: 'section-title' }, 'Runs', this.runCount),
-      this.runTree.el,
-    );
-    this.scroller.append(this.conversation.el, this.runsSection);
-    this.scroller.addEventListener(
-      'scroll',
-      () => {
-        this.ui.scrollTop = this.scroller.scrollTop;
-        this.measureStuck();
+    this.conversation = new ConversationView(
+      {
+        ui: this.ui,
+        watcher: new VisibilityWatcher(this.scroller),
+        markdown: this.markdown,
+        resolveApproval: (approvalId, decision) => post({ type: 'resolveApproval', approvalId, decision }),
+        alwaysAllow: (approvalId, prefix) => post({ type: 'alwaysAllow', approvalId, prefix }),
       },
-      { passive: true },
+      {
+        copy: (text, button) => void copyText(text, button, this.announcer),
+        edit: (text) => this.prompt.edit(text),
+        retry: (text, agent) => post({ type: 'send', text, ...(agent ? { agent } : {}) }),
+      },
     );
+    this.scroller.append(this.conversation.el);
     this.modelChoice = new ModelChoiceView({
-      list: () => host.post({ type: 'listModels' }),
-      choose: (id) => host.post({ type: 'chooseModel', id }),
+      list: () => post({ type: 'listModels' }),
+      choose: (id) => post({ type: 'chooseModel', id }),
     });
-    root.replaceChildren(this.header.el, this.problems.el, this.modelChoice.el, this.scroller, this.prompt.el);
+    handleLinkActions(root, post, this.announcer);
+    root.replaceChildren(this.header.el, this.header.list.el, this.problems.el, this.modelChoice.el, this.scroller, this.prompt.el, this.announcer.el);
+    this.setView(this.ui.view);
   }
 
   receive(msg: HostToWebview): void {
@@ -98,9 +97,7 @@ export class App {
         // A notice about another conversation is stale here.
         this.problems.showThread(msg.threadId);
         this.prompt.setQueued(msg.queued);
-        this.problems.setConfig(msg.config);
-        this.modelChoice.setConfig(msg.config);
-        this.conversation.setAgents(msg.config.agents);
+        this.setConfig(msg.config);
         this.prompt.setBusy(msg.busy);
         this.resetTo = msg.events;
         this.pending = [];
@@ -115,9 +112,7 @@ export class App {
         this.threads = msg.threads;
         return this.updateHeader();
       case 'config':
-        this.problems.setConfig(msg.config);
-        this.modelChoice.setConfig(msg.config);
-        return this.conversation.setAgents(msg.config.agents);
+        return this.setConfig(msg.config);
       case 'busy':
         return this.prompt.setBusy(msg.busy);
       case 'queued':
@@ -128,8 +123,27 @@ export class App {
         if (msg.threadId !== undefined && this.threadId !== null && msg.threadId !== this.threadId) return;
         return this.problems.addNotice(msg.level, msg.message, msg.threadId);
       case 'modelChoices':
-        return this.modelChoice.setChoices(msg.choices, msg.notes);
+        this.modelChoice.setChoices(msg.choices, msg.notes);
+        return this.prompt.model.setChoices(msg.choices, msg.notes);
+      case 'attachments':
+        return this.prompt.setAttachments(msg.items);
+      case 'focusPrompt':
+        return this.prompt.focus();
     }
+  }
+
+  private setConfig(config: Parameters<ProblemsView['setConfig']>[0]): void {
+    this.problems.setConfig(config);
+    this.modelChoice.setConfig(config);
+    this.conversation.setAgents(config.agents);
+    this.prompt.setConfig(config);
+  }
+
+  /** The chat, or every run of the thread without the messages' text (a long background run is never lost). */
+  private setView(view: 'chat' | 'runs'): void {
+    this.ui.view = view;
+    setAttr(this.scroller, 'data-view', view);
+    this.header.setRuns(view, this.conversation.running);
   }
 
   private schedule(): void {
@@ -147,7 +161,6 @@ export class App {
       this.tree = foldRunEvents(EMPTY_TREE, this.resetTo);
       this.resetTo = undefined;
       this.conversation.reset();
-      this.runTree.reset();
       this.markdown.clear();
     }
     if (this.pending.length) {
@@ -155,56 +168,33 @@ export class App {
       this.pending = [];
     }
     const changed = changedRuns(prev, this.tree);
-    const now = Date.now();
-    this.conversation.update(this.tree, changed);
-    this.runTree.update(this.tree, changed, now);
-    setText(this.runCount, String(this.runTree.size));
-    setHidden(this.runsSection, this.runTree.size === 0);
+    this.conversation.update(this.tree, changed, Date.now());
     this.updateHeader();
     this.updateTicker();
     this.markdown.drain();
-    if (reset) this.scrollAfterReset();
-    else if (this.tree.roots.length > prev.roots.length) this.follow(true);
-    else if (changed.length) this.follow(false);
-  }
-
-  private measureStuck(): void {
-    const s = this.scroller;
-    this.stuck = s.scrollTop + s.clientHeight >= s.scrollHeight - 24;
-  }
-
-  /** Back where the user was when the webview was re-created; else at the thread's latest exchange. */
-  private scrollAfterReset(): void {
-    // Whether the new content fits is known after this frame's layout: read it then, not now.
-    requestAnimationFrame(() => this.measureStuck());
-    if (!this.scrollRestored) {
-      this.scrollRestored = true;
-      if (this.ui.scrollTop) {
-        this.scroller.scrollTop = this.ui.scrollTop;
-        return;
-      }
-    }
-    // A single exchange starts at the top, where the view already is.
-    if (this.tree.roots.length > 1) this.conversation.lastTurn()?.scrollIntoView({ block: 'start' });
-  }
-
-  /** New content is followed while the user stays at the bottom, and always when a new exchange
-   * starts (the user just sent it). */
-  private follow(newTurn: boolean): void {
-    if (newTurn) this.stuck = true;
-    if (this.stuck) this.scroller.scrollTop = this.scroller.scrollHeight;
+    const news = reset ? { ended: [], text: [] } : runEndNews(prev, this.tree, changed);
+    for (const line of news.text) this.announcer.say(line);
+    if (reset) return this.scroll.afterReset(this.conversation.lastTurn()?.el, this.tree.roots.length);
+    if (this.tree.roots.length > prev.roots.length) return this.scroll.follow(true);
+    // A turn that just ended shows its answer from the start, unless the user scrolled away.
+    const endedTurn = news.ended.find((id) => this.tree.runs[id]?.parentRunId === null);
+    const answer = endedTurn ? this.conversation.turn(endedTurn)?.assistant : undefined;
+    if (answer) return this.scroll.showStart(answer);
+    if (changed.length) this.scroll.follow(false);
   }
 
   private updateHeader(): void {
     const first = this.tree.roots[0];
     this.header.update(this.threads, this.threadId, first ? (this.tree.runs[first]?.task ?? '') : '');
+    this.header.setRuns(this.ui.view, this.conversation.running);
   }
 
   /** Elapsed times of running runs tick once a second, and only while something runs. */
   private updateTicker(): void {
-    if (this.runTree.hasRunning && !this.ticker) {
-      this.ticker = window.setInterval(() => this.runTree.tick(Date.now()), 1000);
-    } else if (!this.runTree.hasRunning && this.ticker) {
+    const running = this.conversation.running > 0;
+    if (running && !this.ticker) {
+      this.ticker = window.setInterval(() => this.conversation.tick(Date.now()), 1000);
+    } else if (!running && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = 0;
     }

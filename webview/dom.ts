@@ -56,3 +56,22 @@ export function setClass(el: Element, className: string): void {
 export function setHidden(el: HTMLElement, hidden: boolean): void {
   if (el.hidden !== hidden) el.hidden = hidden;
 }
+
+/**
+ * A small native button with a codicon: light enough for every message, code block and list row
+ * (the toolkit's buttons are custom elements with a shadow tree each). The label is its accessible
+ * name and tooltip; `text` shows beside the icon when given.
+ */
+export function iconButton(label: string, icon: string, className: string, text?: string): HTMLButtonElement {
+  const b = h('button', { type: 'button', class: `icon-button ${className}`, 'aria-label': label, title: label }, codicon(icon));
+  if (text) b.append(h('span', { class: 'icon-button-text' }, text));
+  return b;
+}
+
+/** A link to a workspace file at a line; what it does on click is the panel's (linkActions.ts). */
+export function fileLink(path: string, line: number | undefined, text: string, focusable = true): HTMLAnchorElement {
+  const where = line === undefined ? path : `${path}:${line}`;
+  const a = h('a', { class: 'file-link', href: '#', 'data-path': path, title: `Open ${where}`, tabindex: focusable ? undefined : -1 }, text);
+  if (line !== undefined) a.dataset.line = String(line);
+  return a;
+}

@@ -8,7 +8,8 @@ import { button, progressRing } from './toolkit';
  * the host writes the setting. The view hides itself when the new config arrives with a model.
  */
 
-const GROUPS: { group: ModelChoice['group']; title: string }[] = [
+/** How choices are grouped and headed, here and in the prompt box's model picker. */
+export const MODEL_GROUPS: { group: ModelChoice['group']; title: string }[] = [
   { group: 'editor', title: 'From the editor' },
   { group: 'local', title: 'On this machine' },
   { group: 'key', title: 'With an API key' },
@@ -40,7 +41,7 @@ export class ModelChoiceView {
   }
 
   setChoices(choices: readonly ModelChoice[], notes: readonly string[]): void {
-    const sections = GROUPS.flatMap(({ group, title }) => {
+    const sections = MODEL_GROUPS.flatMap(({ group, title }) => {
       const mine = choices.filter((c) => c.group === group);
       if (mine.length === 0) return [];
       return [h('div', { class: 'model-choice-group', 'data-group': group }, h('h3', {}, title), ...mine.map((c) => this.choiceRow(c)))];

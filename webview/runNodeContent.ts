@@ -1,16 +1,20 @@
 import { retryText } from '../src/shared/retryText';
 import type { RunNode } from '../src/shared/runTree';
 import { codicon, h, setAttr, setClass, setText } from './dom';
-import { runIconClass, runStateLabel } from './stateIcons';
-import { ToolCallView, type ToolCallContext } from './toolCallView';
 import { LazyMarkdown } from './lazyMarkdown';
 import type { RenderQueue } from './renderQueue';
+import { runIconClass, runStateLabel } from './stateIcons';
+import type { ToolCallContext } from './toolCallView';
 import type { VisibilityWatcher } from './visibility';
 
 /**
- * What a run node shows once it is near the viewport: the header row (state icon, agent, state,
- * stats), the task, and the body (tool calls, output, error, warnings). Updated in place, field by
- * field, when the reducer hands over a new node object.
+ * What a run node shows once it is near the viewport. Collapsed, its one live line: state icon,
+ * agent, what it is doing now ("reading src/invoice.ts"), elapsed time and tokens. Expanded, also
+ * its task and controls above its items (tool calls and child runs, in the node's group) and its
+ * streamed text, error and warnings below them.
+ *
+ * `controls` is where a run's own controls go (a budget bar, a steer box, a Stop): it sits under
+ * the task, shows while the node is expanded, and is empty until a feature fills it.
  */
 
 export interface RunNodeContext extends ToolCallContext {
@@ -19,58 +23,66 @@ export interface RunNodeContext extends ToolCallContext {
 }
 
 let nextId = 0;
-let headerPrototype: DocumentFragment | undefined;
+let headerPrototype: HTMLElement | undefined;
 let bodyPrototype: HTMLElement | undefined;
+let resultPrototype: HTMLElement | undefined;
 
 // Cloning prepared subtrees is faster than building them element by element.
-function headerSkeleton(): DocumentFragment {
-  headerPrototype ??= (() => {
-    const f = document.createDocumentFragment();
-    f.append(
-      h('div', { class: 'run-row' }, codicon('chevron-down', 'twistie'), h('i', { 'aria-hidden': 'true' }), h('span', { class: 'run-agent' }), h('span', { class: 'run-state' }), h('span', { class: 'run-stats' })),
-      h('div', { class: 'run-task' }),
-    );
-    return f;
-  })();
-  return headerPrototype.cloneNode(true) as DocumentFragment;
+function headerSkeleton(): HTMLElement {
+  headerPrototype ??= h(
+    'div',
+    { class: 'run-row' },
+    codicon('chevron-right', 'twistie'),
+    h('i', { 'aria-hidden': 'true' }),
+    h('span', { class: 'run-agent' }),
+    h('span', { class: 'run-state' }),
+    h('span', { class: 'run-activity' }),
+    h('span', { class: 'run-stats' }),
+  );
+  return headerPrototype.cloneNode(true) as HTMLElement;
 }
 
 function bodySkeleton(): HTMLElement {
-  bodyPrototype ??= h('div', { class: 'run-body' }, h('div', { class: 'tool-calls' }), h('div', { class: 'run-output markdown' }), h('div', { class: 'run-error' }), h('ul', { class: 'run-warnings' }));
+  bodyPrototype ??= h('div', { class: 'run-body' }, h('div', { class: 'run-task' }), h('div', { class: 'run-controls' }));
   return bodyPrototype.cloneNode(true) as HTMLElement;
+}
+
+function resultSkeleton(): HTMLElement {
+  resultPrototype ??= h('div', { class: 'run-result' }, h('div', { class: 'run-output markdown' }), h('div', { class: 'run-error' }), h('ul', { class: 'run-warnings' }));
+  return resultPrototype.cloneNode(true) as HTMLElement;
 }
 
 export class RunNodeContent {
   readonly body: HTMLElement;
+  readonly result: HTMLElement;
+  readonly controls: HTMLElement;
   readonly rowId: string;
   private readonly icon: HTMLElement;
   private readonly agentEl: HTMLElement;
   private readonly stateEl: HTMLElement;
+  private readonly activityEl: HTMLElement;
   private readonly statsEl: HTMLElement;
   private readonly taskEl: HTMLElement;
-  private readonly toolsEl: HTMLElement;
   private readonly output: LazyMarkdown;
   private readonly errorEl: HTMLElement;
   private readonly warningsEl: HTMLElement;
-  private readonly toolViews: ToolCallView[] = [];
 
-  /** Fills `header` (the node's empty placeholder) and builds the body. */
-  constructor(
-    header: HTMLElement,
-    private readonly ctx: RunNodeContext,
-  ) {
-    header.append(headerSkeleton());
-    const row = header.firstElementChild as HTMLElement;
+  /** Fills `header` (the node's empty placeholder) and builds the body and the result. */
+  constructor(header: HTMLElement, ctx: RunNodeContext) {
+    const row = headerSkeleton();
+    header.append(row);
     this.icon = row.children[1] as HTMLElement;
     this.agentEl = row.children[2] as HTMLElement;
     this.stateEl = row.children[3] as HTMLElement;
-    this.statsEl = row.children[4] as HTMLElement;
-    this.taskEl = row.nextElementSibling as HTMLElement;
+    this.activityEl = row.children[4] as HTMLElement;
+    this.statsEl = row.children[5] as HTMLElement;
     this.body = bodySkeleton();
-    this.toolsEl = this.body.children[0] as HTMLElement;
-    this.output = new LazyMarkdown(this.body.children[1] as HTMLElement, ctx.watcher, ctx.markdown);
-    this.errorEl = this.body.children[2] as HTMLElement;
-    this.warningsEl = this.body.children[3] as HTMLElement;
+    this.taskEl = this.body.firstElementChild as HTMLElement;
+    this.controls = this.body.lastElementChild as HTMLElement;
+    this.result = resultSkeleton();
+    this.output = new LazyMarkdown(this.result.children[0] as HTMLElement, ctx.watcher, ctx.markdown);
+    this.errorEl = this.result.children[1] as HTMLElement;
+    this.warningsEl = this.result.children[2] as HTMLElement;
     // The row, not the whole subtree, names the treeitem for screen readers.
     this.rowId = `run-row-${nextId++}`;
     row.id = this.rowId;
@@ -81,44 +93,22 @@ export class RunNodeContent {
     if (prev?.state !== node.state || prev.bailed !== node.bailed || prev.retrying !== node.retrying) {
       setClass(this.icon, runIconClass(node.state));
       setText(this.stateEl, stateText(node));
-      setClass(this.stateEl, node.retrying ? 'run-state run-retrying' : 'run-state');
+      // Running and done say it with the icon and the activity; other ends say it in words too.
+      setClass(this.stateEl, node.retrying ? 'run-state run-retrying' : node.state === 'running' || (node.state === 'ok' && !node.bailed) ? 'run-state sr-only' : 'run-state');
     }
     if (prev?.agent !== node.agent) setText(this.agentEl, node.agent);
     if (prev?.task !== node.task) setText(this.taskEl, node.task);
-    if (prev?.toolCalls !== node.toolCalls) this.updateToolCalls(node, prev);
-    // A top-level run's answer is the assistant message in the conversation: not shown twice.
-    if (prev?.text !== node.text && node.parentRunId !== null) this.output.set(node.text);
+    if (prev?.text !== node.text) this.output.set(node.text);
     if (prev?.error !== node.error) setText(this.errorEl, node.error ?? '');
     if (prev?.warnings !== node.warnings) this.updateWarnings(node.warnings);
   }
 
-  setStats(text: string, title: string): void {
-    setText(this.statsEl, text);
-    setAttr(this.statsEl, 'title', title);
-  }
-
-  toolViewFor(row: Element): ToolCallView | undefined {
-    return this.toolViews.find((v) => v.row === row);
-  }
-
-  /** Tool calls are only ever appended or changed in place by the reducer, so index is a stable key. */
-  private updateToolCalls(node: RunNode, prev: RunNode | undefined): void {
-    const calls = node.toolCalls;
-    const before = prev?.toolCalls;
-    let fresh: DocumentFragment | undefined;
-    for (let i = 0; i < calls.length; i++) {
-      const call = calls[i]!;
-      let view = this.toolViews[i];
-      if (!view) {
-        view = new ToolCallView(call.toolCallId, this.ctx);
-        this.toolViews.push(view);
-        (fresh ??= document.createDocumentFragment()).append(view.el);
-      } else if (before?.[i] === call) {
-        continue;
-      }
-      view.update(call);
-    }
-    if (fresh) this.toolsEl.append(fresh);
+  /** The live part of the line: what it does now, time and tokens (the tree view computes them). */
+  setLine(activity: string, stats: string, statsTitle: string): void {
+    setText(this.activityEl, activity);
+    setAttr(this.activityEl, 'title', activity);
+    setText(this.statsEl, stats);
+    setAttr(this.statsEl, 'title', statsTitle);
   }
 
   private updateWarnings(warnings: readonly string[]): void {

@@ -1,21 +1,23 @@
-import type { RunNode } from '../src/shared/runTree';
+import type { RunNode, RunTree } from '../src/shared/runTree';
 import { h, setAttr } from './dom';
+import { RunItems } from './runItems';
 import { RunNodeContent, type RunNodeContext } from './runNodeContent';
 import type { ToolCallView } from './toolCallView';
 
 /**
- * One run in the tree: a `treeitem` carrying the run's id, agent, state and depth, with its child
- * runs in a `role="group"` inside it. The shell is three elements and always exists, so the tree's
- * structure and attributes are complete at once; the content (header row, tool calls, output) is
- * built when the node comes near the viewport, because building and laying out a thousand runs'
- * worth of rows nobody is looking at is what would break the render budget.
+ * One run in a turn's tree: a `treeitem` carrying the run's id, agent, state and depth, with its
+ * items (tool calls and child runs) in a `role="group"` inside it. Collapsed by default: one live
+ * line. The shell is three elements and always exists, so the tree's structure is complete at
+ * once; the line and body are built when the node comes near the viewport, and the tool calls
+ * when it is first expanded, because building rows nobody is looking at is what would break the
+ * render budget.
  */
 
 export type { RunNodeContext };
 
 let prototype: HTMLLIElement | undefined;
 function shell(): HTMLLIElement {
-  prototype ??= h('li', { role: 'treeitem', class: 'run-node', tabindex: -1, 'aria-expanded': 'true' }, h('div', { class: 'run-header' }), h('ul', { role: 'group', class: 'run-children' }));
+  prototype ??= h('li', { role: 'treeitem', class: 'run-node', tabindex: -1, 'aria-expanded': 'false' }, h('div', { class: 'run-header' }), h('ul', { role: 'group', class: 'run-children' }));
   return prototype.cloneNode(true) as HTMLLIElement;
 }
 
@@ -23,34 +25,39 @@ export class RunNodeView {
   readonly el: HTMLLIElement;
   readonly group: HTMLUListElement;
   private readonly header: HTMLElement;
+  private readonly items: RunItems;
   private content: RunNodeContent | undefined;
   private node: RunNode | undefined;
   private waiting = false;
-  /** The child ids last placed in `group`; the tree view reconciles when they differ. */
-  placedChildren: readonly string[] = [];
+  /** What the items were last placed from; the tree view syncs again when one differs. */
+  private placed: { toolCalls: unknown; children: unknown; withTools: boolean } | undefined;
 
   constructor(
     runId: string,
     private readonly ctx: RunNodeContext,
-    /** Asked for the stats line when the content is built (the tree view owns the totals). */
-    private readonly statsFor: (runId: string) => [text: string, title: string],
+    /** Asked for the live line when the content is built (the tree view owns the totals). */
+    private readonly lineFor: (runId: string) => void,
   ) {
     this.el = shell();
     this.header = this.el.firstElementChild as HTMLElement;
     this.group = this.el.lastElementChild as HTMLUListElement;
     this.el.dataset.runId = runId;
+    this.items = new RunItems(this.group, ctx);
   }
 
   get hydrated(): boolean {
     return this.content !== undefined;
   }
 
-  /** Builds the content now, or once the node is near the viewport. */
+  get runId(): string {
+    return this.el.dataset.runId!;
+  }
+
+  /** Builds the line and body now, or once the node is near the viewport. */
   hydrate(lazily: boolean): void {
     if (this.content) return;
     if (lazily) {
       this.waiting = true;
-      this.reserveSpace();
       this.ctx.watcher.watch(this.header, (visible) => {
         if (!visible) return;
         this.ctx.watcher.unwatch(this.header);
@@ -60,14 +67,17 @@ export class RunNodeView {
     }
     this.ctx.watcher.unwatch(this.header);
     this.waiting = false;
-    this.header.style.removeProperty('height');
     const content = new RunNodeContent(this.header, this.ctx);
     this.content = content;
     this.el.setAttribute('aria-labelledby', content.rowId);
     this.el.insertBefore(content.body, this.group);
+    this.el.append(content.result);
     if (this.node) content.render(this.node, undefined);
-    const id = this.el.dataset.runId!;
-    content.setStats(...this.statsFor(id));
+    this.lineFor(this.runId);
+  }
+
+  get waitingToHydrate(): boolean {
+    return this.waiting;
   }
 
   update(node: RunNode): void {
@@ -76,23 +86,27 @@ export class RunNodeView {
     if (prev?.state !== node.state) setAttr(this.el, 'data-state', node.state);
     if (prev?.agent !== node.agent) setAttr(this.el, 'data-agent', node.agent);
     if (prev?.depth !== node.depth) setAttr(this.el, 'data-depth', String(node.depth));
-    if (this.content) this.content.render(node, prev);
-    else if (this.waiting && prev?.toolCalls.length !== node.toolCalls.length) this.reserveSpace();
+    this.content?.render(node, prev);
   }
 
-  /**
-   * A node not built yet holds about the height it will have, so building the nodes near the
-   * viewport barely moves what the user is looking at. Set through CSSOM, which the CSP allows
-   * (a `style` attribute in markup it would not).
-   */
-  private reserveSpace(): void {
+  /** Places the items when they changed; tool calls only once the node has been expanded. */
+  syncItems(tree: RunTree, childEl: (runId: string) => HTMLElement | undefined): void {
     const node = this.node;
-    const px = 38 + (node ? node.toolCalls.length * 21 + (node.text ? 40 : 0) : 0);
-    this.header.style.height = `${px}px`;
+    if (!node) return;
+    const withTools = this.expanded || this.items.built;
+    const p = this.placed;
+    if (p && p.toolCalls === node.toolCalls && p.children === node.children && p.withTools === withTools) return;
+    this.items.sync(tree, node, childEl, withTools);
+    this.placed = { toolCalls: node.toolCalls, children: node.children, withTools };
   }
 
-  setStats(text: string, title: string): void {
-    this.content?.setStats(text, title);
+  setLine(activity: string, stats: string, title: string): void {
+    this.content?.setLine(activity, stats, title);
+  }
+
+  /** Where this run's own controls go (see RunNodeContent); undefined until the node is built. */
+  get controls(): HTMLElement | undefined {
+    return this.content?.controls;
   }
 
   get expanded(): boolean {
@@ -102,6 +116,7 @@ export class RunNodeView {
   /** The twistie turns and the body hides through CSS keyed on aria-expanded: one attribute to keep right. */
   setExpanded(expanded: boolean): void {
     setAttr(this.el, 'aria-expanded', String(expanded));
+    if (expanded) this.hydrate(false);
   }
 
   setLevel(level: number): void {
@@ -112,8 +127,8 @@ export class RunNodeView {
     return this.node?.state;
   }
 
-  toolViewFor(row: Element): ToolCallView | undefined {
-    return this.content?.toolViewFor(row);
+  toolViewFor(item: Element): ToolCallView | undefined {
+    return this.items.toolViewFor(item);
   }
 
   get hasPendingApproval(): boolean {

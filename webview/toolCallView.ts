@@ -1,68 +1,65 @@
 import type { ApprovalDecision } from '../src/shared/events';
-import type { ApprovalOutcome, ToolCallNode } from '../src/shared/runTree';
-import { codicon, h, setAttr, setClass, setText } from './dom';
+import type { ToolCallNode } from '../src/shared/runTree';
+import { summarizeToolCall, summaryText, type SummaryPart } from '../src/shared/toolSummary';
+import { fileLink, h, setAttr, setClass } from './dom';
+import { ApprovalView } from './approvalView';
 import { toolIconClass } from './stateIcons';
-import { button, setButtonDisabled } from './toolkit';
-import { formatOutput, summarizeInput } from './toolText';
+import { toolDetailView } from './toolDetailView';
 import type { UiState } from './uiState';
 
 /**
- * One tool call inside a run node: state icon, tool name, a one-line input summary, the output
- * (built only when the row is opened: most outputs are never looked at), and the approval prompt
- * while the call waits for the user. The row is a focusable button-like element that the tree's
- * arrow keys visit; the output toggles with a click, Enter or Space (see treeKeyboard.ts).
+ * One tool call: a tree item whose row is the call's one-line summary ("Read src/invoice.ts lines
+ * 1–80", the file a link), opened (Enter, Space, a click) to its full input and output, with the
+ * approval prompt below while the call waits for the user. The detail is built only when opened:
+ * most calls are never looked at.
  */
 
 export interface ToolCallContext {
   ui: UiState;
   resolveApproval(approvalId: string, decision: ApprovalDecision): void;
+  alwaysAllow(approvalId: string, prefix: string): void;
 }
 
-// Cloning a prepared subtree is faster than building it element by element, and a big tree has
-// thousands of these: kept to five elements, with no <details> (its UA shadow tree is costly).
-let prototype: HTMLDivElement | undefined;
-function cloneSkeleton(): HTMLDivElement {
+// Cloning a prepared subtree is faster than building it element by element.
+let prototype: HTMLLIElement | undefined;
+function cloneSkeleton(): HTMLLIElement {
   prototype ??= h(
-    'div',
-    { class: 'tool-call' },
-    h('div', { class: 'tool-row', role: 'button', tabindex: -1, 'aria-expanded': 'false' }, h('i', { 'aria-hidden': 'true' }), h('span', { class: 'tool-name' }), h('span', { class: 'tool-input' })),
+    'li',
+    { class: 'tool-call', role: 'treeitem', tabindex: -1, 'aria-expanded': 'false' },
+    h('div', { class: 'tool-row' }, h('i', { 'aria-hidden': 'true' }), h('span', { class: 'tool-summary' })),
   );
-  return prototype.cloneNode(true) as HTMLDivElement;
+  return prototype.cloneNode(true) as HTMLLIElement;
 }
 
 export class ToolCallView {
-  readonly el: HTMLDivElement;
-  readonly row: HTMLElement;
+  readonly el: HTMLLIElement;
   private readonly icon: HTMLElement;
-  private readonly nameEl: HTMLElement;
-  private readonly inputEl: HTMLElement;
-  private outputEl: HTMLElement | undefined;
-  private approvalEl: HTMLElement | undefined;
+  private readonly summaryEl: HTMLElement;
+  private detailEl: HTMLElement | undefined;
+  private approval: ApprovalView | undefined;
   private call: ToolCallNode | undefined;
-  private outputRendered = false;
+  private summary = '';
 
   constructor(
     private readonly toolCallId: string,
     private readonly ctx: ToolCallContext,
   ) {
     this.el = cloneSkeleton();
-    this.row = this.el.firstElementChild as HTMLElement;
-    this.icon = this.row.firstElementChild as HTMLElement;
-    this.nameEl = this.icon.nextElementSibling as HTMLElement;
-    this.inputEl = this.nameEl.nextElementSibling as HTMLElement;
+    const row = this.el.firstElementChild as HTMLElement;
+    this.icon = row.firstElementChild as HTMLElement;
+    this.summaryEl = row.lastElementChild as HTMLElement;
     this.el.dataset.toolCallId = toolCallId;
-    if (ctx.ui.isToolOpen(toolCallId)) this.row.setAttribute('aria-expanded', 'true');
+    if (ctx.ui.isToolOpen(toolCallId)) this.el.setAttribute('aria-expanded', 'true');
   }
 
   get open(): boolean {
-    return this.row.getAttribute('aria-expanded') === 'true';
+    return this.el.getAttribute('aria-expanded') === 'true';
   }
 
   setOpen(open: boolean): void {
-    setAttr(this.row, 'aria-expanded', String(open));
+    setAttr(this.el, 'aria-expanded', String(open));
     this.ctx.ui.setToolOpen(this.toolCallId, open);
-    if (open) this.renderOutput();
-    else this.outputEl?.remove();
+    this.renderDetail();
   }
 
   /** Called with a new object only when the reducer touched this call. */
@@ -73,71 +70,48 @@ export class ToolCallView {
     setAttr(this.el, 'data-tool', call.tool);
     setAttr(this.el, 'data-state', call.state);
     setClass(this.icon, toolIconClass(call.state, pending));
-    setText(this.nameEl, call.tool);
-    if (prev?.input !== call.input) setText(this.inputEl, summarizeInput(call.input));
-    if (prev?.output !== call.output || prev?.state !== call.state) {
-      this.outputRendered = false;
-      if (this.open) this.renderOutput();
+    const parts = summarizeToolCall(call);
+    const text = summaryText(parts);
+    if (text !== this.summary) {
+      this.summary = text;
+      this.summaryEl.replaceChildren(...parts.map(partNode));
+      this.summaryEl.title = `${call.tool}: ${text}`;
     }
-    if (call.approval || this.approvalEl) this.updateApproval(call);
+    if (prev && (prev.output !== call.output || prev.state !== call.state || prev.input !== call.input)) this.renderDetail();
+    else if (!prev && this.open) this.renderDetail();
+    if (call.approval || this.approval) this.updateApproval(call);
   }
 
-  private renderOutput(): void {
+  private renderDetail(): void {
     const call = this.call;
-    if (!call) return;
-    if (!this.outputEl) this.outputEl = h('pre', { class: 'tool-output' });
-    if (!this.outputEl.isConnected) this.row.after(this.outputEl);
-    if (this.outputRendered) return;
-    this.outputRendered = true;
-    const text = call.output === undefined ? (call.state === 'running' ? 'Running…' : 'No output.') : formatOutput(call.output);
-    setText(this.outputEl, text);
-    setClass(this.outputEl, call.state === 'error' ? 'tool-output tool-output-error' : 'tool-output');
+    const next = call && this.open ? toolDetailView(call) : undefined;
+    if (this.detailEl && next) this.detailEl.replaceWith(next);
+    else if (next) this.el.firstElementChild!.after(next);
+    else this.detailEl?.remove();
+    this.detailEl = next;
   }
 
   private updateApproval(call: ToolCallNode): void {
-    const approval = call.approval;
-    if (!approval) {
-      this.approvalEl?.remove();
-      this.approvalEl = undefined;
+    if (!call.approval) {
+      this.approval?.el.remove();
+      this.approval = undefined;
       this.el.removeAttribute('data-approval');
       return;
     }
-    const state = approval.decision ?? 'pending';
-    if (this.el.dataset.approval === state && this.approvalEl) return;
+    const state = call.approval.decision ?? 'pending';
+    if (this.el.dataset.approval === state && this.approval) return;
     this.el.dataset.approval = state;
-    const next = state === 'pending' ? this.approvalPrompt(approval.approvalId, call.tool, approval.reason) : this.approvalOutcome(state);
-    if (this.approvalEl) this.approvalEl.replaceWith(next);
-    else this.el.append(next);
-    this.approvalEl = next;
-  }
-
-  private approvalPrompt(approvalId: string, tool: string, reason: string | undefined): HTMLElement {
-    const approve = button({ label: 'Approve once', icon: 'check', appearance: 'primary', className: 'approve' });
-    const deny = button({ label: 'Deny', icon: 'close', appearance: 'secondary', className: 'deny' });
-    const decide = (decision: ApprovalDecision) => {
-      // Until the host confirms with approval.resolved, a second click must not send again.
-      setButtonDisabled(approve, true);
-      setButtonDisabled(deny, true);
-      this.ctx.resolveApproval(approvalId, decision);
-    };
-    approve.addEventListener('click', () => decide('approved'));
-    deny.addEventListener('click', () => decide('denied'));
-    return h(
-      'div',
-      { class: 'approval', role: 'group', 'aria-label': `Approval for ${tool}` },
-      h('div', { class: 'approval-reason' }, codicon('shield'), h('span', {}, reason ?? `Allow ${tool} to run?`)),
-      h('div', { class: 'approval-actions' }, approve, deny),
-    );
-  }
-
-  private approvalOutcome(outcome: ApprovalOutcome): HTMLElement {
-    const shown = OUTCOMES[outcome];
-    return h('div', { class: `approval-outcome ${outcome}` }, codicon(shown.icon), h('span', {}, shown.label));
+    const next = new ApprovalView(call, this.ctx);
+    if (this.approval) this.approval.el.replaceWith(next.el);
+    else this.el.append(next.el);
+    this.approval = next;
   }
 }
 
-const OUTCOMES: Record<ApprovalOutcome, { icon: string; label: string }> = {
-  approved: { icon: 'check', label: 'Approved' },
-  denied: { icon: 'circle-slash', label: 'Denied' },
-  expired: { icon: 'circle-slash', label: 'Not answered: the run ended first' },
-};
+/** A summary part as DOM: text, a code span, or a link to the file (a mouse shortcut: the tree's
+ * keys move between rows, and the opened detail links the same file for the keyboard). */
+function partNode(part: SummaryPart): Node {
+  if (typeof part === 'string') return document.createTextNode(part);
+  if ('code' in part) return h('code', {}, part.code);
+  return fileLink(part.file.path, part.file.line, part.file.path, false);
+}

@@ -1,11 +1,4 @@
-import {
-  provideVSCodeDesignSystem,
-  vsCodeButton,
-  vsCodeDivider,
-  vsCodeDropdown,
-  vsCodeOption,
-  vsCodeProgressRing,
-} from '@vscode/webview-ui-toolkit';
+import { provideVSCodeDesignSystem, vsCodeButton, vsCodeProgressRing } from '@vscode/webview-ui-toolkit';
 import { codicon, custom } from './dom';
 
 /**
@@ -16,13 +9,7 @@ import { codicon, custom } from './dom';
  */
 
 export function registerToolkit(): void {
-  provideVSCodeDesignSystem().register(
-    vsCodeButton(),
-    vsCodeProgressRing(),
-    vsCodeDivider(),
-    vsCodeDropdown(),
-    vsCodeOption(),
-  );
+  provideVSCodeDesignSystem().register(vsCodeButton(), vsCodeProgressRing());
 }
 
 export interface ButtonOptions {
@@ -58,54 +45,4 @@ export function setButtonDisabled(el: HTMLElement, disabled: boolean): void {
 
 export function progressRing(label: string): HTMLElement {
   return custom('vscode-progress-ring', { 'aria-label': label, class: 'progress-ring' });
-}
-
-/**
- * A count badge. Not the toolkit's: its template carries a `style` attribute, which the strict
- * CSP (no inline styles) reports as a violation even when the binding leaves it empty.
- */
-export function badge(text: string, className = ''): HTMLElement {
-  return custom('span', { class: `badge ${className}`.trim() }, text);
-}
-
-export function divider(): HTMLElement {
-  return custom('vscode-divider', { role: 'separator' });
-}
-
-export interface DropdownOption {
-  value: string;
-  label: string;
-}
-
-export interface Dropdown {
-  el: HTMLElement;
-  /** Replaces the options and selects `selected`, without reporting a change. */
-  setOptions(options: readonly DropdownOption[], selected: string): void;
-}
-
-interface ValueElement extends HTMLElement {
-  value: string;
-}
-
-export function dropdown(id: string, label: string, onChange: (value: string) => void): Dropdown {
-  const el = custom('vscode-dropdown', { id, 'aria-label': label, position: 'below' }) as ValueElement;
-  // The toolkit emits `change` for programmatic value changes too; only the user's count.
-  let updating = false;
-  el.addEventListener('change', () => {
-    if (!updating) onChange(el.value);
-  });
-  return {
-    el,
-    setOptions(options, selected) {
-      updating = true;
-      try {
-        el.replaceChildren(
-          ...options.map((o) => custom('vscode-option', { value: o.value, selected: o.value === selected }, o.label)),
-        );
-        el.value = selected;
-      } finally {
-        updating = false;
-      }
-    },
-  };
 }

@@ -1,17 +1,16 @@
 /**
- * Keyboard navigation for the run tree, after the WAI-ARIA tree pattern with a roving tabindex:
- * exactly one row is in the tab order and the arrow keys move focus between the rows shown.
- * Rows are the run treeitems (nested, each child list a `role="group"` inside its item) and,
- * inside an expanded run, its tool-call rows, which come before its child runs.
+ * Keyboard navigation for a turn's tree, after the WAI-ARIA tree pattern with a roving tabindex:
+ * exactly one item is in the tab order and the arrow keys move focus between the items shown.
+ * Items are run nodes and tool calls, each a `treeitem`; a run's items sit in the `role="group"`
+ * inside it. A tool call has no group: expanding it opens its detail.
  */
 
 export interface TreeExpansion {
-  isExpanded(row: HTMLElement): boolean;
-  setExpanded(row: HTMLElement, expanded: boolean): void;
+  isExpanded(item: HTMLElement): boolean;
+  setExpanded(item: HTMLElement, expanded: boolean): void;
 }
 
 const ITEM = '[role="treeitem"]';
-const TOOL_ROWS = ':scope > .run-body > .tool-calls > .tool-call > .tool-row';
 
 function isItem(el: HTMLElement): boolean {
   return el.getAttribute('role') === 'treeitem';
@@ -27,25 +26,25 @@ export class TreeKeyboard {
     tree.addEventListener('keydown', (e) => this.onKey(e));
     tree.addEventListener('focusin', (e) => {
       const target = e.target as HTMLElement;
-      if (this.isRow(target)) this.setActive(target, false);
+      if (isItem(target)) this.setActive(target, false);
     });
   }
 
-  /** Keeps one row tabbable after the tree changed (first render, reset, a collapse). */
+  /** Keeps one item tabbable after the tree changed (first render, reset, a collapse). */
   ensureTabStop(): void {
-    if (this.active?.isConnected && this.isShown(this.active)) return;
+    if (this.active?.isConnected && this.tree.contains(this.active) && this.isShown(this.active)) return;
     const first = this.tree.firstElementChild as HTMLElement | null;
     if (first) this.setActive(first, false);
     else this.active = undefined;
   }
 
-  setActive(row: HTMLElement, focus: boolean): void {
-    if (this.active !== row) {
+  setActive(item: HTMLElement, focus: boolean): void {
+    if (this.active !== item) {
       this.active?.setAttribute('tabindex', '-1');
-      row.setAttribute('tabindex', '0');
-      this.active = row;
+      item.setAttribute('tabindex', '0');
+      this.active = item;
     }
-    if (focus) row.focus();
+    if (focus) item.focus();
   }
 
   /** A collapse must not leave the tab stop hidden inside the collapsed item. */
@@ -53,28 +52,24 @@ export class TreeKeyboard {
     if (this.active && this.active !== item && item.contains(this.active)) this.setActive(item, false);
   }
 
-  private isRow(el: HTMLElement): boolean {
-    return isItem(el) || el.classList.contains('tool-row');
-  }
-
   private onKey(e: KeyboardEvent): void {
-    const row = e.target as HTMLElement;
-    // Keys typed into buttons inside a row (an approval) are theirs, not the tree's.
-    if (!this.isRow(row) || e.altKey || e.ctrlKey || e.metaKey) return;
-    const target = this.targetFor(e.key, row);
+    const item = e.target as HTMLElement;
+    // Keys typed into controls inside an item (an approval, a link) are theirs, not the tree's.
+    if (!isItem(item) || e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = this.targetFor(e.key, item);
     if (target === null) return;
     e.preventDefault();
     if (target) this.setActive(target, true);
   }
 
-  /** The row to focus; undefined when the key was handled without moving, null when not ours. */
-  private targetFor(key: string, row: HTMLElement): HTMLElement | undefined | null {
-    const expanded = this.expansion.isExpanded(row);
+  /** The item to focus; undefined when the key was handled without moving, null when not ours. */
+  private targetFor(key: string, item: HTMLElement): HTMLElement | undefined | null {
+    const expanded = this.expansion.isExpanded(item);
     switch (key) {
       case 'ArrowDown':
-        return this.next(row);
+        return this.next(item);
       case 'ArrowUp':
-        return this.previous(row);
+        return this.previous(item);
       case 'Home':
         return (this.tree.firstElementChild as HTMLElement | null) ?? undefined;
       case 'End': {
@@ -83,47 +78,46 @@ export class TreeKeyboard {
       }
       case 'ArrowRight':
         if (!expanded) {
-          this.expansion.setExpanded(row, true);
+          this.expansion.setExpanded(item, true);
           return undefined;
         }
-        return this.kids(row)[0];
+        return this.kids(item)[0];
       case 'ArrowLeft':
         if (expanded) {
-          this.expansion.setExpanded(row, false);
+          this.expansion.setExpanded(item, false);
           return undefined;
         }
-        return this.parent(row);
+        return this.parent(item);
       case 'Enter':
       case ' ':
-        this.expansion.setExpanded(row, !expanded);
+        this.expansion.setExpanded(item, !expanded);
         return undefined;
       default:
         return null;
     }
   }
 
-  /** The rows shown directly under `row`: tool calls, then child runs; none when collapsed. */
-  private kids(row: HTMLElement): HTMLElement[] {
-    if (!isItem(row) || !this.expansion.isExpanded(row)) return [];
-    const tools = [...row.querySelectorAll<HTMLElement>(TOOL_ROWS)];
-    const group = row.querySelector(':scope > [role="group"]');
-    return group ? tools.concat([...group.children] as HTMLElement[]) : tools;
+  /** The items shown directly under `item`: none when it is collapsed or has no group. */
+  private kids(item: HTMLElement): HTMLElement[] {
+    if (!this.expansion.isExpanded(item)) return [];
+    const group = item.querySelector(':scope > [role="group"]');
+    return group ? ([...group.children] as HTMLElement[]) : [];
   }
 
-  private parent(row: HTMLElement): HTMLElement | undefined {
-    const parent = row.parentElement?.closest<HTMLElement>(ITEM);
+  private parent(item: HTMLElement): HTMLElement | undefined {
+    const parent = item.parentElement?.closest<HTMLElement>(ITEM);
     return parent && this.tree.contains(parent) ? parent : undefined;
   }
 
-  private siblings(row: HTMLElement): HTMLElement[] {
-    const parent = this.parent(row);
+  private siblings(item: HTMLElement): HTMLElement[] {
+    const parent = this.parent(item);
     return parent ? this.kids(parent) : ([...this.tree.children] as HTMLElement[]);
   }
 
-  private next(row: HTMLElement): HTMLElement | undefined {
-    const first = this.kids(row)[0];
+  private next(item: HTMLElement): HTMLElement | undefined {
+    const first = this.kids(item)[0];
     if (first) return first;
-    for (let cur: HTMLElement | undefined = row; cur; cur = this.parent(cur)) {
+    for (let cur: HTMLElement | undefined = item; cur; cur = this.parent(cur)) {
       const sibs = this.siblings(cur);
       const after = sibs[sibs.indexOf(cur) + 1];
       if (after) return after;
@@ -131,21 +125,21 @@ export class TreeKeyboard {
     return undefined;
   }
 
-  private previous(row: HTMLElement): HTMLElement | undefined {
-    const sibs = this.siblings(row);
-    const before = sibs[sibs.indexOf(row) - 1];
-    return before ? this.lastShown(before) : this.parent(row);
+  private previous(item: HTMLElement): HTMLElement | undefined {
+    const sibs = this.siblings(item);
+    const before = sibs[sibs.indexOf(item) - 1];
+    return before ? this.lastShown(before) : this.parent(item);
   }
 
-  /** The last row shown inside `row` (itself when collapsed or empty). */
-  private lastShown(row: HTMLElement): HTMLElement {
-    let cur = row;
+  /** The last item shown inside `item` (itself when collapsed or empty). */
+  private lastShown(item: HTMLElement): HTMLElement {
+    let cur = item;
     for (let kids = this.kids(cur); kids.length; kids = this.kids(cur)) cur = kids[kids.length - 1]!;
     return cur;
   }
 
-  private isShown(row: HTMLElement): boolean {
-    for (let p = this.parent(row); p; p = this.parent(p)) if (!this.expansion.isExpanded(p)) return false;
+  private isShown(item: HTMLElement): boolean {
+    for (let p = this.parent(item); p; p = this.parent(p)) if (!this.expansion.isExpanded(p)) return false;
     return true;
   }
 }

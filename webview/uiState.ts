@@ -2,64 +2,73 @@ import type { Host } from './vscodeApi';
 
 /**
  * The UI state that must survive the webview being hidden and re-created: which runs the user
- * collapsed, which tool outputs are open, the draft prompt and the scroll position. Runs start
- * expanded, so only the exceptions are stored. Saved through vscode.setState (cheap, synchronous).
+ * expanded, which tool calls are open, the draft prompt, the prompts sent (for Up-arrow), the
+ * view (the chat or the thread's runs) and the scroll position. Runs start collapsed to their one
+ * live line, so only the exceptions are stored. Saved through vscode.setState (cheap, synchronous).
  */
 
+export type PanelView = 'chat' | 'runs';
+
 interface Persisted {
-  collapsed: string[];
+  expanded: string[];
   openTools: string[];
   /** Problem banners the user dismissed, by their content: a changed problem shows again. */
   dismissed: string[];
   draft: string;
+  history: string[];
+  view: PanelView;
   scrollTop: number;
 }
 
 const MAX_IDS = 2000;
+const MAX_HISTORY = 50;
 
 function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
 function parse(raw: unknown): Persisted {
-  const empty: Persisted = { collapsed: [], openTools: [], dismissed: [], draft: '', scrollTop: 0 };
+  const empty: Persisted = { expanded: [], openTools: [], dismissed: [], draft: '', history: [], view: 'chat', scrollTop: 0 };
   if (typeof raw !== 'object' || raw === null) return empty;
   const r = raw as Record<string, unknown>;
   return {
-    collapsed: isStringArray(r.collapsed) ? r.collapsed : [],
+    expanded: isStringArray(r.expanded) ? r.expanded : [],
     openTools: isStringArray(r.openTools) ? r.openTools : [],
     dismissed: isStringArray(r.dismissed) ? r.dismissed : [],
     draft: typeof r.draft === 'string' ? r.draft : '',
+    history: isStringArray(r.history) ? r.history.slice(-MAX_HISTORY) : [],
+    view: r.view === 'runs' ? 'runs' : 'chat',
     scrollTop: typeof r.scrollTop === 'number' ? r.scrollTop : 0,
   };
 }
 
 export class UiState {
-  private readonly collapsed: Set<string>;
+  private readonly expanded: Set<string>;
   private readonly openTools: Set<string>;
   private dismissed: Set<string>;
   private draftText: string;
+  private sent: string[];
+  private shownView: PanelView;
   private scroll: number;
   private saveTimer = 0;
 
   constructor(private readonly host: Host) {
     const saved = parse(host.loadState());
-    this.collapsed = new Set(saved.collapsed);
+    this.expanded = new Set(saved.expanded);
     this.openTools = new Set(saved.openTools);
     this.dismissed = new Set(saved.dismissed);
     this.draftText = saved.draft;
+    this.sent = saved.history;
+    this.shownView = saved.view;
     this.scroll = saved.scrollTop;
   }
 
-  isCollapsed(runId: string): boolean {
-    return this.collapsed.has(runId);
+  isExpanded(runId: string): boolean {
+    return this.expanded.has(runId);
   }
 
-  setCollapsed(runId: string, collapsed: boolean): void {
-    if (collapsed === this.collapsed.has(runId)) return;
-    if (collapsed) this.collapsed.add(runId);
-    else this.collapsed.delete(runId);
-    this.save();
+  setExpanded(runId: string, expanded: boolean): void {
+    if (toggle(this.expanded, runId, expanded)) this.save();
   }
 
   isToolOpen(toolCallId: string): boolean {
@@ -67,10 +76,7 @@ export class UiState {
   }
 
   setToolOpen(toolCallId: string, open: boolean): void {
-    if (open === this.openTools.has(toolCallId)) return;
-    if (open) this.openTools.add(toolCallId);
-    else this.openTools.delete(toolCallId);
-    this.save();
+    if (toggle(this.openTools, toolCallId, open)) this.save();
   }
 
   isDismissed(key: string): boolean {
@@ -78,9 +84,7 @@ export class UiState {
   }
 
   dismiss(key: string): void {
-    if (this.dismissed.has(key)) return;
-    this.dismissed.add(key);
-    this.save();
+    if (toggle(this.dismissed, key, true)) this.save();
   }
 
   /** Forgets dismissals of problems that are gone, so one that comes back later shows again. */
@@ -97,6 +101,26 @@ export class UiState {
 
   set draft(text: string) {
     this.draftText = text;
+    this.save();
+  }
+
+  /** Prompts sent from this panel, oldest first (the same one twice in a row is kept once). */
+  get history(): readonly string[] {
+    return this.sent;
+  }
+
+  remember(prompt: string): void {
+    if (this.sent[this.sent.length - 1] === prompt) return;
+    this.sent = [...this.sent, prompt].slice(-MAX_HISTORY);
+    this.save();
+  }
+
+  get view(): PanelView {
+    return this.shownView;
+  }
+
+  set view(view: PanelView) {
+    this.shownView = view;
     this.save();
   }
 
@@ -117,13 +141,23 @@ export class UiState {
   // Synchronous: the webview may be disposed right after it is hidden, with no later chance to save.
   private save(): void {
     this.host.saveState({
-      collapsed: newest(this.collapsed),
+      expanded: newest(this.expanded),
       openTools: newest(this.openTools),
       dismissed: newest(this.dismissed),
       draft: this.draftText,
+      history: this.sent,
+      view: this.shownView,
       scrollTop: this.scroll,
     } satisfies Persisted);
   }
+}
+
+/** Adds or removes `id`; true when that changed the set. */
+function toggle(set: Set<string>, id: string, on: boolean): boolean {
+  if (on === set.has(id)) return false;
+  if (on) set.add(id);
+  else set.delete(id);
+  return true;
 }
 
 /** Sets keep insertion order; the newest ids are the ones worth keeping. */

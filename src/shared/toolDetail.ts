@@ -100,31 +100,34 @@ function outputBlocks(call: ToolCallNode): DetailBlock[] {
   }
   if (error) return [...blocks, { kind: 'error', text: capText(error) }];
   if (call.output === undefined) return blocks;
-  switch (call.tool) {
-    case 'read_file':
-      if (typeof out.content === 'string') blocks.push({ kind: 'text', title: `Lines ${out.startLine ?? '?'}–${out.endLine ?? '?'} of ${out.totalLines ?? '?'}`, text: capText(out.content) });
-      break;
-    case 'search_text':
-      if (Array.isArray(out.matches)) blocks.push(...listBlock('Matches', out.matches, matchItem));
-      break;
-    case 'find_files':
-      if (Array.isArray(out.files)) blocks.push(...listBlock('Files', out.files, fileItem));
-      break;
-    case 'list_dir':
-      if (Array.isArray(out.entries)) blocks.push(...listBlock('Entries', out.entries, (text) => ({ text })));
-      break;
-    case 'ask_user':
-      if (str(out, 'answer')) blocks.push({ kind: 'text', title: 'Your answer', text: str(out, 'answer') });
-      break;
-    case 'edit_file':
-    case 'write_file':
-      break;
-    default:
-      blocks.push({ kind: 'text', title: 'Output', text: capText(asText(call.output)) });
-      return blocks;
-  }
+  const shaped = shapedOutput(call.tool, out);
+  // A tool (or a thread from before) whose output is not the shape expected: shown as it is.
+  if (shaped === undefined) blocks.push({ kind: 'text', title: 'Output', text: capText(asText(call.output)) });
+  else blocks.push(...shaped);
   if (str(out, 'note')) blocks.push({ kind: 'note', text: str(out, 'note') });
   return blocks;
+}
+
+/** The output of a tool this panel knows, in its best form; undefined when it is not that shape. */
+function shapedOutput(tool: string, out: Fields): DetailBlock[] | undefined {
+  switch (tool) {
+    case 'read_file':
+      return typeof out.content === 'string' ? [{ kind: 'text', title: `Lines ${out.startLine ?? '?'}–${out.endLine ?? '?'} of ${out.totalLines ?? '?'}`, text: capText(out.content) }] : undefined;
+    case 'search_text':
+      return Array.isArray(out.matches) ? listBlock('Matches', out.matches, matchItem) : undefined;
+    case 'find_files':
+      return Array.isArray(out.files) ? listBlock('Files', out.files, fileItem) : undefined;
+    case 'list_dir':
+      return Array.isArray(out.entries) ? listBlock('Entries', out.entries, (text) => ({ text })) : undefined;
+    case 'ask_user':
+      return str(out, 'answer') ? [{ kind: 'text', title: 'Your answer', text: str(out, 'answer') }] : undefined;
+    case 'edit_file':
+    case 'write_file':
+      // The input said it all (the diff, the content); the output is where and how much.
+      return typeof out.path === 'string' ? [] : undefined;
+    default:
+      return undefined;
+  }
 }
 
 export function toolDetail(call: ToolCallNode): ToolDetail {

@@ -18,12 +18,12 @@ export function formatStats(durationMs: number, usage: Usage): string {
   return `${time} · ${usage.inputTokens} in / ${usage.outputTokens} out`;
 }
 
-/** "0.4 s", "2.3 s", "42 s", "3 m 05 s": elapsed time in a line that must stay short. */
+/** "0.4s", "2.3s", "42s", "3m 05s": elapsed time in a line that must stay short. */
 export function formatDuration(ms: number): string {
-  if (ms < 10_000) return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+  if (ms < 10_000) return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
   const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, '0')} s`;
+  if (s < 60) return `${s}s`;
+  return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
 }
 
 /** "120 tok", "1.2k tok", "34k tok", "1.2M tok". */

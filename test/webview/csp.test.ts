@@ -68,9 +68,10 @@ describe('in Chromium', () => {
     const page = panel.page;
     await page.locator('.tool-call[data-approval="pending"] .approve').waitFor();
     await page.locator('[data-tool-call-id="c-1"] .tool-row').click();
-    await page.locator('[data-tool-call-id="c-1"] .tool-output', { hasText: '"build": "esbuild"' }).waitFor();
+    await page.locator('[data-tool-call-id="c-1"] .tool-detail', { hasText: '"build": "esbuild"' }).waitFor();
     await page.locator('.tool-call[data-approval="pending"] .approve').click();
-    await page.locator('#thread-picker').click();
+    await page.locator('#threads-button').click();
+    await page.locator('#thread-list .thread-row').first().waitFor();
     await panel.send({ type: 'notice', level: 'info', message: 'Saved.' }, { type: 'events', threadId: 'thread-1', events: [s.finished('c', 'ok', 'done'), s.finished('root', 'error', '', 'boom')] });
     await page.locator('.message.assistant[data-state="error"]').waitFor();
     // The toolkit's controls are up and styled (their shadow styles came through).

@@ -52,17 +52,20 @@ describe('engine runs in the panel', () => {
     expect(await page.locator(`.message.assistant[data-run-id="${rootRunId}"] strong`).innerText()).toBe('final');
 
     const children = await page
-      .locator('#run-tree [role="treeitem"][data-depth="1"]')
+      .locator('.run-tree [role="treeitem"][data-depth="1"]')
       .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-agent')}:${e.getAttribute('data-state')}`).sort());
     expect(children).toEqual(['a:ok', 'slow:timeout', 'writer:ok']);
 
-    const root = page.locator(`[data-run-id="${rootRunId}"] > .run-header`);
-    expect(await root.innerText()).toContain('returned directly');
-    const rootNode = page.locator(`[role="treeitem"][data-run-id="${rootRunId}"]`);
-    expect(await rootNode.locator(':scope > .run-body .tool-call[data-tool="subagent_start"][data-state="done"]').count()).toBe(1);
-    expect(await rootNode.locator(':scope > .run-body .tool-call[data-tool="delegate_task"][data-state="done"]').count()).toBe(1);
-    expect(await rootNode.locator(':scope > .run-body .run-warning').innerText()).toContain('"ghost"');
-    expect(await page.locator('[data-agent="slow"] .run-error').innerText()).toContain('Timed out after 40 ms');
+    // The two delegations are shown as the runs they started, under the answer, not as calls.
+    const tree = page.locator(`.turn[data-run-id="${rootRunId}"] .run-tree`);
+    expect(await tree.locator(':scope > .run-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-agent')))).toEqual(['a', 'writer', 'slow']);
+    expect(await tree.locator('.tool-call[data-tool="subagent_start"], .tool-call[data-tool="delegate_task"]').count()).toBe(0);
+    expect(await page.locator(`.message.assistant[data-run-id="${rootRunId}"] .message-warnings .run-warning`).innerText()).toContain('"ghost"');
+    // Collapsed, the timed-out run says why on its line; opened, in its body too.
+    const slow = tree.locator('[data-agent="slow"]');
+    expect(await slow.locator('.run-activity').innerText()).toContain('Timed out after 40 ms');
+    await slow.locator('> .run-header').click();
+    expect(await slow.locator('.run-error').innerText()).toContain('Timed out after 40 ms');
     expect(panel.errors).toEqual([]);
   });
 });

@@ -3,8 +3,8 @@ import type { RunEvent } from '../../src/shared/events';
 import type { WebviewToHost } from '../../src/shared/protocol';
 import { startHarness, stateMessage, ThreadScript, TRUSTED_CONFIG, type Harness, type Panel } from './harness';
 
-// What the user does in the panel: the prompt, Stop, threads, approvals, the tree's keyboard
-// navigation, and the UI state that survives the webview being hidden.
+// What the user does in the panel: the prompt, Stop, approvals, the tree's keyboard navigation,
+// and the UI state that survives the webview being hidden.
 
 let harness: Harness;
 beforeAll(async () => {
@@ -16,9 +16,9 @@ afterAll(async () => {
 
 const sends = async (panel: Panel): Promise<WebviewToHost[]> => (await panel.posted()).filter((m) => m.type === 'send');
 
-/** The focused row: a run's id, or a tool call's id for a tool row. */
+/** The focused tree item: a run's id, or a tool call's id. */
 function focused(panel: Panel): Promise<string | null> {
-  return panel.page.locator(':focus').evaluate((el) => el.getAttribute('data-run-id') ?? el.parentElement?.getAttribute('data-tool-call-id') ?? null);
+  return panel.page.locator(':focus').evaluate((el) => el.getAttribute('data-run-id') ?? el.getAttribute('data-tool-call-id'));
 }
 
 describe('the prompt', () => {
@@ -66,26 +66,6 @@ describe('the prompt', () => {
   });
 });
 
-describe('threads', () => {
-  it('New Thread posts newThread; picking a recent thread posts openThread', async () => {
-    const panel = await harness.open();
-    const s = new ThreadScript('thread-2');
-    const threads = [
-      { id: 'thread-2', title: 'Current work', updatedAt: 3 },
-      { id: 'thread-1', title: 'Older question', updatedAt: 1 },
-    ];
-    await panel.send(stateMessage('thread-2', [s.started('root', { task: 'Current work' })], { threads }));
-    await panel.page.locator('#thread-title', { hasText: 'Current work' }).waitFor();
-    await panel.page.locator('#new-thread').click();
-    await panel.waitForPosted((m) => m.type === 'newThread');
-
-    await panel.page.locator('#thread-picker').click();
-    await panel.page.locator('#thread-picker vscode-option', { hasText: 'Older question' }).click();
-    expect(await panel.waitForPosted((m) => m.type === 'openThread')).toEqual({ type: 'openThread', threadId: 'thread-1' });
-    expect((await panel.posted()).filter((m) => m.type === 'openThread')).toHaveLength(1);
-  });
-});
-
 describe('approvals', () => {
   function approvalThread(s: ThreadScript): RunEvent[] {
     return [
@@ -123,15 +103,21 @@ describe('approvals', () => {
     expect(await panel.page.locator('.approval .approve').count()).toBe(0);
   });
 
-  it('opens a collapsed run that is waiting for approval', async () => {
-    const panel = await harness.open({ savedState: { collapsed: ['root', 'c'], openTools: [], draft: '', scrollTop: 0 } });
+  it('opens the collapsed runs on the way to an approval', async () => {
+    const panel = await harness.open();
     const s = new ThreadScript();
-    const events = approvalThread(s);
-    await panel.send(stateMessage('thread-1', events.slice(0, 3)));
-    await panel.page.locator('[role="treeitem"][data-run-id="c"][aria-expanded="false"]').waitFor({ state: 'attached' });
-    await panel.send({ type: 'events', threadId: 'thread-1', events: events.slice(3) });
+    const events = [
+      s.started('root'),
+      s.started('mid', { parent: 'root', agent: 'planner' }),
+      s.started('c', { parent: 'mid', agent: 'researcher' }),
+      s.toolStarted('c', 'call-w', 'write_file', { path: 'src/a.ts', content: 'x' }),
+      s.approvalRequested('c', 'ap-1', 'call-w', 'write_file', { path: 'src/a.ts' }, 'Writes src/a.ts.'),
+    ];
+    await panel.send(stateMessage('thread-1', events.slice(0, 4)));
+    await panel.page.locator('[role="treeitem"][data-run-id="mid"][aria-expanded="false"]').waitFor();
+    await panel.send({ type: 'events', threadId: 'thread-1', events: events.slice(4) });
     await panel.page.locator('[data-run-id="c"][aria-expanded="true"] .tool-call[data-approval="pending"] .approve').first().waitFor();
-    expect(await panel.page.locator('[role="treeitem"][data-run-id="root"]').getAttribute('aria-expanded')).toBe('true');
+    expect(await panel.page.locator('[role="treeitem"][data-run-id="mid"]').getAttribute('aria-expanded')).toBe('true');
   });
 });
 
@@ -142,77 +128,81 @@ describe('the tree from the keyboard', () => {
     await panel.send(
       stateMessage('thread-1', [
         s.started('root'),
+        s.toolStarted('root', 'root-r', 'read_file', { path: 'README.md' }),
+        s.toolFinished('root', 'root-r', 'read_file', { path: 'README.md', startLine: 1, endLine: 3, totalLines: 3, content: 'hello' }),
         s.toolStarted('root', 'root-t', 'delegate_task', { task: 't', agents: ['researcher', 'reviewer'] }),
-        s.started('a', { parent: 'root', agent: 'researcher' }),
+        s.started('a', { parent: 'root', agent: 'researcher', call: 'root-t' }),
         s.toolStarted('a', 'a-t1', 'read_file', { path: 'a.ts' }),
         s.toolFinished('a', 'a-t1', 'read_file', 'file a'),
         s.toolStarted('a', 'a-t2', 'list_dir', { path: '.' }),
-        s.started('b', { parent: 'root', agent: 'reviewer' }),
+        s.started('b', { parent: 'root', agent: 'reviewer', call: 'root-t' }),
       ]),
     );
-    const tree = panel.page.locator('#run-tree');
+    const tree = panel.page.locator('.run-tree');
     await tree.locator('[data-run-id="b"]').waitFor();
     expect(await tree.locator('[tabindex="0"]').count()).toBe(1);
-    expect(await tree.locator('[tabindex="0"]').getAttribute('data-run-id')).toBe('root');
+    expect(await tree.locator('[tabindex="0"]').getAttribute('data-tool-call-id')).toBe('root-r');
 
-    // Tab from the header's controls reaches the tree at its one tab stop.
-    await tree.locator('[data-run-id="root"]').focus();
+    await tree.locator('[data-tool-call-id="root-r"]').focus();
     const press = async (key: string) => panel.page.keyboard.press(key);
     await press('ArrowDown');
-    expect(await focused(panel)).toBe('root-t');
-    await press('ArrowDown');
     expect(await focused(panel)).toBe('a');
-    await press('ArrowDown');
-    expect(await focused(panel)).toBe('a-t1');
-    await press('Enter');
-    await tree.locator('[data-tool-call-id="a-t1"] .tool-output', { hasText: 'file a' }).waitFor();
-    expect(await tree.locator('[data-tool-call-id="a-t1"] .tool-row').getAttribute('aria-expanded')).toBe('true');
-    await press('ArrowLeft');
-    expect(await tree.locator('[data-tool-call-id="a-t1"] .tool-output').count()).toBe(0);
-    await press('ArrowLeft');
-    expect(await focused(panel)).toBe('a');
-    await press('ArrowLeft');
+    // Collapsed by default: Right opens, Right again goes in.
     expect(await tree.locator('[data-run-id="a"]').getAttribute('aria-expanded')).toBe('false');
-    await press('ArrowDown');
-    expect(await focused(panel)).toBe('b');
-    await press('ArrowUp');
-    expect(await focused(panel)).toBe('a');
     await press('ArrowRight');
     expect(await tree.locator('[data-run-id="a"]').getAttribute('aria-expanded')).toBe('true');
     await press('ArrowRight');
     expect(await focused(panel)).toBe('a-t1');
+    await press('Enter');
+    await tree.locator('[data-tool-call-id="a-t1"] .tool-detail', { hasText: 'file a' }).waitFor();
+    expect(await tree.locator('[data-tool-call-id="a-t1"]').getAttribute('aria-expanded')).toBe('true');
+    await press('ArrowLeft');
+    expect(await tree.locator('[data-tool-call-id="a-t1"] .tool-detail').count()).toBe(0);
+    await press('ArrowLeft');
+    expect(await focused(panel)).toBe('a');
+    await press('ArrowDown');
+    expect(await focused(panel)).toBe('a-t1');
+    await press('ArrowDown');
+    expect(await focused(panel)).toBe('a-t2');
+    await press('ArrowDown');
+    expect(await focused(panel)).toBe('b');
+    await press('ArrowUp');
+    expect(await focused(panel)).toBe('a-t2');
+    await press('Home');
+    expect(await focused(panel)).toBe('root-r');
     await press('End');
     expect(await focused(panel)).toBe('b');
-    await press('Home');
-    expect(await focused(panel)).toBe('root');
+    await tree.locator('[data-run-id="a"]').focus();
     await press(' ');
-    expect(await tree.locator('[data-run-id="root"]').getAttribute('aria-expanded')).toBe('false');
-    expect(await tree.locator('[data-run-id="b"]').isVisible()).toBe(false);
+    expect(await tree.locator('[data-run-id="a"]').getAttribute('aria-expanded')).toBe('false');
+    expect(await tree.locator('[data-tool-call-id="a-t1"]').isVisible()).toBe(false);
     await press('End');
-    expect(await focused(panel)).toBe('root');
+    expect(await focused(panel)).toBe('b');
     expect(await tree.locator('[tabindex="0"]').count()).toBe(1);
-    // Levels and the ARIA structure screen readers rely on.
+    // The ARIA structure screen readers rely on.
     expect(await tree.getAttribute('role')).toBe('tree');
-    expect(await tree.locator('[data-run-id="a"]').getAttribute('aria-level')).toBe('2');
+    expect(await tree.locator('[data-run-id="a"] > [role="group"] > [role="treeitem"]').count()).toBe(2);
+    expect(await tree.locator('[data-run-id="a"]').getAttribute('aria-level')).toBe('1');
   });
 });
 
 describe('UI state across hide and show', () => {
-  it('keeps the draft prompt and the collapsed runs through vscode.setState', async () => {
+  it('keeps the draft prompt and the expanded runs through vscode.setState', async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
-    const events = [s.started('root'), s.started('a', { parent: 'root' })];
+    const events = [s.started('root'), s.started('a', { parent: 'root' }), s.started('b', { parent: 'root' })];
     await panel.send(stateMessage('thread-1', events));
     await panel.page.locator('#prompt').fill('half-written question');
     await panel.page.locator('[data-run-id="a"] > .run-header').click();
-    await panel.page.locator('[data-run-id="a"][aria-expanded="false"]').waitFor({ state: 'attached' });
-    const saved = (await panel.savedState()) as { draft: string; collapsed: string[] };
+    await panel.page.locator('[data-run-id="a"][aria-expanded="true"]').waitFor({ state: 'attached' });
+    const saved = (await panel.savedState()) as { draft: string; expanded: string[] };
     expect(saved.draft).toBe('half-written question');
-    expect(saved.collapsed).toEqual(['a']);
+    expect(saved.expanded).toEqual(['a']);
 
     const again = await harness.open({ savedState: saved });
     await again.send(stateMessage('thread-1', events));
-    await again.page.locator('[data-run-id="a"][aria-expanded="false"]').waitFor({ state: 'attached' });
+    await again.page.locator('[data-run-id="a"][aria-expanded="true"]').waitFor({ state: 'attached' });
+    expect(await again.page.locator('[data-run-id="b"]').getAttribute('aria-expanded')).toBe('false');
     expect(await again.page.locator('#prompt').inputValue()).toBe('half-written question');
   });
 });

@@ -62,8 +62,9 @@ describe('a run that retries', () => {
     expect(await status.innerText()).toBe('working…');
 
     await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('c1', 'back'), retrying('r1', 3)] });
-    await node.getByText('running').waitFor();
-    expect(await node.getAttribute('class')).toBe('run-state');
+    await node.getByText('running').waitFor({ state: 'attached' });
+    // Running again: said by the spinning icon and the live line, and in words to screen readers.
+    expect(await node.getAttribute('class')).toBe('run-state sr-only');
     await status.getByText('retry 3/4 in 2 s · 429: rate limited').waitFor();
     expect(panel.errors).toEqual([]);
   });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigTree, stateMessage, ThreadScript, type Harness, type Panel } from './harness';
 
-// What the panel shows: the conversation and the run tree, from a state message and from
-// streamed event batches, markdown rendered safely, and a big tree rendered completely.
+// What the panel shows: the conversation, each turn with its own tree of runs, from a state
+// message and from streamed event batches, markdown rendered safely, and a big tree rendered.
 
 let harness: Harness;
 beforeAll(async () => {
@@ -25,8 +25,8 @@ async function finishedThread(panel: Panel): Promise<ThreadScript> {
       [
         s.started('root', { task: 'How are invoice totals computed?' }),
         s.toolStarted('root', 'call-1', 'delegate_task', { task: 'look', agents: ['researcher', 'reviewer'] }),
-        s.started('a', { parent: 'root', agent: 'researcher', task: 'Find the totals code' }),
-        s.started('b', { parent: 'root', agent: 'reviewer', task: 'Review the rounding' }),
+        s.started('a', { parent: 'root', agent: 'researcher', task: 'Find the totals code', call: 'call-1' }),
+        s.started('b', { parent: 'root', agent: 'reviewer', task: 'Review the rounding', call: 'call-1' }),
         s.toolStarted('a', 'a-1', 'read_file', { path: 'src/invoice.ts' }),
         s.toolFinished('a', 'a-1', 'read_file', 'export function total() {}'),
         s.finished('a', 'ok', 'Totals are summed in `total()`.'),
@@ -42,28 +42,35 @@ async function finishedThread(panel: Panel): Promise<ThreadScript> {
 }
 
 describe('the state message', () => {
-  it('renders the prompt, the answer and the run tree', async () => {
+  it('renders the prompt, the answer and, under it, the turn\'s tree', async () => {
     const panel = await harness.open();
     await finishedThread(panel);
     const page = panel.page;
     await page.locator('.message.assistant[data-run-id="root"][data-state="ok"]').waitFor();
     expect(await page.locator('#conversation .message.user').innerText()).toContain('How are invoice totals computed?');
-    expect(await page.locator('.message.assistant code').innerText()).toBe('total()');
+    expect(await page.locator('.message.assistant .message-body code').innerText()).toBe('total()');
     expect(await page.locator('#thread-title').innerText()).toBe('Invoice totals');
 
-    const items = page.locator('#run-tree [role="treeitem"]');
-    expect(await items.count()).toBe(3);
+    // The tree sits in the answer; the top run is the answer itself, its delegation the two children.
+    const tree = page.locator('.turn[data-run-id="root"] .message.assistant .run-tree[role="tree"]');
+    const items = tree.locator('[role="treeitem"]');
+    expect(await items.count()).toBe(2);
     const nodes = await items.evaluateAll((els) =>
       els.map((el) => [el.dataset.runId, el.dataset.agent, el.dataset.state, el.dataset.depth, el.getAttribute('aria-level'), el.getAttribute('aria-expanded')].join(' ')),
     );
-    expect(nodes).toEqual(['root supervisor ok 0 1 true', 'a researcher ok 1 2 true', 'b reviewer ok 1 2 true']);
-    // Children sit in their parent's group, as the tree role requires.
-    expect(await page.locator('[data-run-id="root"] > [role="group"] > [role="treeitem"]').count()).toBe(2);
-    await expect.poll(() => page.locator('[data-run-id="a"] .run-output').innerText()).toContain('Totals are summed in');
-    expect(await page.locator('[data-run-id="a"] .tool-call[data-tool="read_file"][data-state="done"] .tool-input').innerText()).toBe('src/invoice.ts');
-    // Roll-up: the root's stats add up its own and its children's tokens.
-    expect(await page.locator('[data-run-id="root"] > .run-header .run-stats').innerText()).toBe('1.5s · 300 in / 60 out · 3 runs');
-    expect(await page.locator('[data-run-id="a"] > .run-header .run-stats').innerText()).toBe('1.5s · 100 in / 20 out');
+    expect(nodes).toEqual(['a researcher ok 1 1 false', 'b reviewer ok 1 1 false']);
+    expect(await tree.locator('.tool-call[data-tool="delegate_task"]').count()).toBe(0);
+    // Collapsed: one line each, the answer's first line, time and tokens (rolled up under a run).
+    expect(await tree.locator('[data-run-id="a"] .run-activity').innerText()).toBe('Totals are summed in total().');
+    expect(await tree.locator('[data-run-id="a"] > .run-header .run-stats').innerText()).toBe('1.5s · 120 tok');
+    expect(await tree.locator('[data-run-id="a"] .tool-call').count()).toBe(0);
+    expect(await page.locator('.message.assistant .message-stats').innerText()).toBe('1.5s · 300 in / 60 out · 2 subagent runs');
+
+    // Expanded: the task, the tool calls and the streamed text.
+    await tree.locator('[data-run-id="a"] > .run-header').click();
+    await expect.poll(() => tree.locator('[data-run-id="a"] .run-output').innerText()).toContain('Totals are summed in');
+    expect(await tree.locator('[data-run-id="a"] .run-task').innerText()).toBe('Find the totals code');
+    expect(await tree.locator('[data-run-id="a"] .tool-call[data-tool="read_file"][data-state="done"] .tool-summary').innerText()).toBe('Read src/invoice.ts');
     expect(panel.errors).toEqual([]);
   });
 
@@ -75,7 +82,7 @@ describe('the state message', () => {
     await panel.send(stateMessage('thread-2', [other.started('x', { task: 'Another question' })], { threads: [] }));
     await panel.page.locator('.message.assistant[data-run-id="x"][data-state="running"]').waitFor();
     expect(await panel.page.locator('.message.user').count()).toBe(1);
-    expect(await panel.page.locator('#run-tree [role="treeitem"]').count()).toBe(1);
+    expect(await panel.page.locator('.run-tree [role="treeitem"]').count()).toBe(0);
     expect(await panel.page.locator('#thread-title').innerText()).toBe('Another question');
   });
 });
@@ -93,15 +100,20 @@ describe('event batches', () => {
     await expect.poll(() => answer.locator('.message-body').innerText()).toBe('Hello');
 
     await panel.send({ type: 'events', threadId: 'thread-1', events: [s.started('c', { parent: 'root', agent: 'researcher' }), s.toolStarted('c', 'c-1', 'run_command', { command: 'npm test' })] });
-    const child = panel.page.locator('#run-tree [role="treeitem"][data-run-id="c"]');
+    const child = panel.page.locator('.run-tree [role="treeitem"][data-run-id="c"]');
     await child.and(panel.page.locator('[data-state="running"][data-depth="1"]')).waitFor();
-    await child.locator('.tool-call[data-tool="run_command"][data-state="running"]').waitFor();
+    // The live line says what it does now.
+    await child.locator('.run-activity', { hasText: 'running npm test' }).waitFor();
     expect(await child.locator('.state-icon').first().getAttribute('class')).toContain('codicon-loading');
+    await child.locator('.run-header').click();
+    await child.locator('.tool-call[data-tool="run_command"][data-state="running"]').waitFor();
 
     await panel.send({ type: 'events', threadId: 'thread-1', events: [s.toolFinished('c', 'c-1', 'run_command', 'exit 1', true), s.finished('c', 'timeout', '', 'took too long')] });
     await child.and(panel.page.locator('[data-state="timeout"]')).waitFor();
     expect(await child.locator('.tool-call').getAttribute('data-state')).toBe('error');
     expect(await child.locator('.state-icon').first().getAttribute('class')).toContain('codicon-watch');
+    expect(await child.locator('.run-state').innerText()).toBe('timed out');
+    expect(await child.locator('.run-activity').innerText()).toBe('took too long');
 
     await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('root', ', world'), s.finished('root', 'ok', 'Hello, world')] });
     await answer.and(panel.page.locator('[data-state="ok"]')).waitFor();
@@ -143,7 +155,7 @@ describe('event batches', () => {
     const error = panel.page.locator('.message.assistant[data-state="error"] .message-error');
     await error.waitFor();
     expect(await error.innerText()).toContain('The model returned 401: bad key.');
-    expect(await panel.page.locator('[role="treeitem"][data-run-id="root"] .state-icon').first().getAttribute('class')).toContain('codicon-error');
+    expect(await panel.page.locator('.message.assistant').getAttribute('aria-busy')).toBe('false');
   });
 });
 
@@ -165,7 +177,8 @@ describe('markdown from models', () => {
     await panel.send(stateMessage('thread-1', [s.started('root'), s.started('c', { parent: 'root' }), s.finished('c', 'ok', hostile), s.finished('root', 'ok', hostile)]));
     const answer = panel.page.locator('.message.assistant[data-state="ok"] .message-body');
     await answer.locator('h1').waitFor();
-    const childOutput = panel.page.locator('[data-run-id="c"] .run-output');
+    await panel.page.locator('.run-node[data-run-id="c"] > .run-header').click();
+    const childOutput = panel.page.locator('.run-node[data-run-id="c"] .run-output');
     await childOutput.locator('h1').waitFor();
     for (const body of [answer, childOutput]) {
       expect(await body.locator('h1').innerText()).toBe('Findings');
@@ -183,30 +196,42 @@ describe('markdown from models', () => {
 });
 
 describe('a big tree', () => {
-  it('of 1,000 runs and 10,000 tool events renders every run, and each run\'s content when scrolled to', async () => {
+  it('of 1,000 runs and 10,000 tool events holds every run, one line per child, and each run\'s content when opened and scrolled to', async () => {
     const panel = await harness.open();
     const s = new ThreadScript('thread-big');
     await panel.send(stateMessage('thread-big', bigTree(s, 1000, 5)));
     await panel.page.locator('.message.assistant[data-state="ok"]').waitFor();
-    const tree = panel.page.locator('#run-tree');
-    expect(await tree.locator('[role="treeitem"]').count()).toBe(1000);
-    expect(await tree.locator('[role="treeitem"][data-state="ok"]').count()).toBe(1000);
-    expect(await tree.locator('[role="treeitem"][data-depth="2"]').count()).toBe(969);
-    expect(await panel.page.locator('.runs .run-count').innerText()).toBe('1000');
-    // Grandchildren are nested two groups deep.
-    expect(await tree.locator('[data-run-id="r0"] > [role="group"] > [data-run-id="r1"] > [role="group"] > [data-run-id="r31"]').count()).toBe(1);
-    // Content is built for what is near the viewport, and for the rest once scrolled to.
-    expect(await tree.locator('[data-run-id="r1"] > .run-body .tool-call[data-state="done"]').count()).toBe(5);
-    // Scrolled to (again, as a reader would, while the nodes around it take their real height).
-    const last = tree.locator('[role="treeitem"]').last();
+    const tree = panel.page.locator('.turn[data-run-id="r0"] .run-tree');
+    const runs = tree.locator('[role="treeitem"].run-node');
+    expect(await runs.count()).toBe(999);
+    expect(await tree.locator('.run-node[data-state="ok"]').count()).toBe(999);
+    expect(await tree.locator('.run-node[data-depth="2"]').count()).toBe(969);
+    // The turn shows its 30 children, one line each, after the top run's own 5 tool calls.
+    expect(await tree.locator(':scope > .run-node').count()).toBe(30);
+    expect(await tree.locator(':scope > .tool-call').count()).toBe(5);
+    expect(await tree.locator(':scope > .run-node > .run-header .run-agent').count()).toBe(30);
+    // Grandchildren are nested in their parent's group, collapsed away.
+    expect(await tree.locator('[data-run-id="r1"] > [role="group"] > [data-run-id="r31"]').count()).toBe(1);
+    expect(await tree.locator('[data-run-id="r31"]').isVisible()).toBe(false);
+    // Opened, a child shows its calls and its grandchildren's lines.
+    const first = tree.locator('[data-run-id="r1"]');
+    await first.locator('> .run-header').click();
+    await expect.poll(() => first.locator('> [role="group"] > .tool-call[data-state="done"]').count()).toBe(5);
+    await first.locator('[data-run-id="r31"] .run-agent').waitFor();
+    // The last child, scrolled to and opened.
+    const last = tree.locator(':scope > .run-node').last();
+    await last.scrollIntoViewIfNeeded();
+    await last.locator('> .run-header .run-agent').waitFor();
+    await last.locator('> .run-header').click();
+    const output = last.locator('> .run-result .run-output');
     await expect
       .poll(async () => {
-        await last.scrollIntoViewIfNeeded();
-        return last.locator('.run-output').innerText();
+        await output.scrollIntoViewIfNeeded();
+        return output.innerText();
       })
       .toContain('Finished');
-    expect(await last.locator('.tool-call[data-tool="read_file"][data-state="done"]').count()).toBe(5);
-    expect(await last.locator('.run-agent').innerText()).toBe(await last.getAttribute('data-agent'));
+    expect(await last.locator('> [role="group"] > .tool-call[data-tool="read_file"][data-state="done"]').count()).toBe(5);
+    expect(await last.locator('> .run-header .run-agent').innerText()).toBe(await last.getAttribute('data-agent'));
     expect(panel.errors).toEqual([]);
   });
 });

@@ -33,12 +33,13 @@ export class ThreadScript {
     return { v: 1 as const, threadId: this.threadId, runId, seq: this.seq++, ts: this.ts };
   }
 
-  started(runId: string, o: { parent?: string; agent?: string; task?: string } = {}): RunEvent {
+  /** `call`: the parent's tool call that started it (delegate_task, subagent_start). */
+  started(runId: string, o: { parent?: string; agent?: string; task?: string; call?: string } = {}): RunEvent {
     const parent = o.parent ? this.runs.get(o.parent) : undefined;
     const agent = o.agent ?? (parent ? 'researcher' : 'supervisor');
     const place = { agentPath: [...(parent?.agentPath ?? []), agent], depth: parent ? parent.depth + 1 : 0 };
     this.runs.set(runId, place);
-    return { ...this.base(runId), kind: 'run.started', parentRunId: o.parent ?? null, agent, ...place, task: o.task ?? `task of ${runId}`, model: 'scripted:test' };
+    return { ...this.base(runId), kind: 'run.started', parentRunId: o.parent ?? null, ...(o.call ? { parentToolCallId: o.call } : {}), agent, ...place, task: o.task ?? `task of ${runId}`, model: 'scripted:test' };
   }
 
   delta(runId: string, text: string): RunEvent {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commandPrefix } from '../../../src/shared/commandPrefix';
 import { editDiff } from '../../../src/shared/editDiff';
 import { modelLabel } from '../../../src/shared/modelLabel';
 import { agentPrefixAt, parsePromptAgent } from '../../../src/shared/promptAgent';
@@ -54,7 +55,7 @@ describe('relative dates', () => {
 
 describe('durations and tokens in a live line', () => {
   it('stay short', () => {
-    expect([412, 2300, 42_400, 185_000].map(formatDuration)).toEqual(['0.4 s', '2.3 s', '42 s', '3 m 05 s']);
+    expect([412, 2300, 42_400, 185_000].map(formatDuration)).toEqual(['0.4s', '2.3s', '42s', '3m 05s']);
     expect([120, 1234, 34_567, 1_234_567].map(formatTokens)).toEqual(['120 tok', '1.2k tok', '35k tok', '1.2M tok']);
   });
 });
@@ -70,5 +71,11 @@ describe('an edit as a diff', () => {
       { kind: 'add', text: 'd' },
     ]);
     expect([d.added, d.removed, d.omitted]).toEqual([2, 1, 0]);
+  });
+});
+
+describe('the prefix "Always allow" offers', () => {
+  it('is the program and its sub-command, without the arguments of this call', () => {
+    expect(['npm test -- --watch', 'git commit -m "x"', 'ls -la', 'rm -rf build', 'cat src/a.ts', 'make', 'FOO=1 npm run x'].map(commandPrefix)).toEqual(['npm test', 'git commit', 'ls', 'rm', 'cat', 'make', 'FOO=1']);
   });
 });

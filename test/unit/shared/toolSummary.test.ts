@@ -15,7 +15,7 @@ const text = (c: ToolCallNode) => summaryText(summarizeToolCall(c));
 describe('tool summaries', () => {
   it('read like an editor: one line per tool', () => {
     expect(text(call('read_file', { path: 'src/invoice.ts' }, { path: 'src/invoice.ts', startLine: 1, endLine: 80, totalLines: 80, content: 'x' }))).toBe('Read src/invoice.ts lines 1–80');
-    expect(text(call('run_command', { command: 'npm test' }, { exitCode: 1, output: 'FAIL' }, { startedAt: 1000, finishedAt: 3300 }))).toBe('Ran npm test · exit 1 · 2.3 s');
+    expect(text(call('run_command', { command: 'npm test' }, { exitCode: 1, output: 'FAIL' }, { startedAt: 1000, finishedAt: 3300 }))).toBe('Ran npm test · exit 1 · 2.3s');
     expect(text(call('edit_file', { path: 'src/money.ts', oldText: 'a\nb\nc\n', newText: 'a\nB\nB2\nB3\nc\n' }, { path: 'src/money.ts', line: 4 }))).toBe('Edited src/money.ts +3 −1');
     expect(text(call('search_text', { pattern: 'TODO' }, { matches: Array.from({ length: 12 }, (_, i) => `a.ts:${i}: TODO`) }))).toBe('Searched for TODO · 12 matches');
     expect(text(call('search_text', { pattern: 'x', glob: '*.md' }, { matches: ['a.md:1: x'] }))).toBe('Searched for x in *.md · 1 match');
