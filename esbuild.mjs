@@ -1,6 +1,6 @@
 // Builds the bundles: the extension host's light entry, its lazily loaded engine, the webview
-// (browser), the CLI, and the heavy parts both load on first use (the sandbox, the bash parser).
-// Type-checking is separate (`npm run typecheck`).
+// (browser) and its stylesheet, the CLI, and the heavy parts both load on first use (the sandbox,
+// the bash parser). Type-checking is separate (`npm run typecheck`).
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
@@ -30,7 +30,6 @@ function copyStatic() {
   mkdirSync('dist', { recursive: true });
   cpSync('node_modules/@vscode/codicons/dist/codicon.css', 'dist/codicon.css');
   cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicon.ttf');
-  cpSync('webview/style.css', 'dist/webview.css');
   copyRuntimeAssets('dist');
 }
 

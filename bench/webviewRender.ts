@@ -14,7 +14,8 @@ import { formatMs, summarize } from './stats';
 // 1,000 runs and 10k tool events renders under 200 ms; a batch of live events applies under 8 ms.
 // "Renders" is the frame that applies the state message, with style and layout forced (reading
 // scrollHeight): what the user waits for before the first paint, less the wait for the frame.
-// scripts/bench.mjs builds the bundle and passes its path in SUBAGENTS_BENCH_WEBVIEW_JS.
+// scripts/bench.mjs builds the bundle and its stylesheet into a folder and passes its path in
+// SUBAGENTS_BENCH_WEBVIEW (webview.js and webview.css).
 
 const RENDER_SAMPLES = 7;
 const BATCHES = 60;
@@ -110,12 +111,12 @@ async function openPanel(browser: Browser, origin: string): Promise<Page> {
 }
 
 export async function webviewRenderBench(): Promise<string[]> {
-  const bundle = process.env.SUBAGENTS_BENCH_WEBVIEW_JS;
+  const bundle = process.env.SUBAGENTS_BENCH_WEBVIEW;
   if (!bundle) return ['Webview: not measured (run it through `npm run bench`, which builds the bundle).'];
   const root = process.cwd();
   // From the repository, not from the bench's temp bundle: playwright-core stays a package of its own.
   const { chromium } = createRequire(join(root, 'package.json'))('playwright-core') as typeof Playwright;
-  const server = await servePanel(root, readFileSync(bundle, 'utf8'));
+  const server = await servePanel(root, { js: readFileSync(join(bundle, 'webview.js'), 'utf8'), css: readFileSync(join(bundle, 'webview.css'), 'utf8') });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   try {
     const render = async (events: (s: ThreadScript) => RunEvent[]): Promise<string> => {

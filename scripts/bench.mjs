@@ -34,9 +34,9 @@ try {
     },
   });
   const { bundleOptions } = await import('./bundles.mjs');
-  const webview = bundleOptions({ production: true }).webview;
-  await build({ ...webview, outdir: join(dir, 'webview'), metafile: false });
-  const env = { ...process.env, SUBAGENTS_BENCH_WEBVIEW_JS: join(dir, 'webview', 'webview.js') };
+  const { webview, webviewCss } = bundleOptions({ production: true });
+  for (const options of [webview, webviewCss]) await build({ ...options, outdir: join(dir, 'webview'), metafile: false });
+  const env = { ...process.env, SUBAGENTS_BENCH_WEBVIEW: join(dir, 'webview') };
   const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...process.argv.slice(2)], { stdio: 'inherit', env });
   process.exitCode = result.status ?? 1;
   if (existsSync('dist/extension.js')) {

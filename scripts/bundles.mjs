@@ -93,6 +93,8 @@ export function bundleOptions({ production = false } = {}) {
       target: 'es2022',
       tsconfig: 'webview/tsconfig.json',
     },
+    // The panel's stylesheet: webview/style.css and the sheets it imports, as dist/webview.css.
+    webviewCss: { ...common, entryPoints: { webview: 'webview/style.css' }, outdir: 'dist' },
   };
 }
 

@@ -16,23 +16,24 @@ export { bigTree, stateMessage, ThreadScript, TRUSTED_CONFIG } from './threadScr
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** The webview bundle, built with esbuild.mjs's own options; the metafile shows what it holds. */
-export async function bundleWebview(): Promise<{ js: string; inputs: string[] }> {
-  const result = await esbuild.build({ ...bundleOptions().webview, write: false, outdir: undefined, sourcemap: false, metafile: true, logLevel: 'silent' });
-  return { js: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) };
+/** The webview bundle and its stylesheet, built with esbuild.mjs's own options; the metafile shows what the script holds. */
+export async function bundleWebview(): Promise<{ js: string; css: string; inputs: string[] }> {
+  const only = { write: false, outdir: undefined, sourcemap: false, metafile: true, logLevel: 'silent' } as const;
+  const [script, style] = await Promise.all([esbuild.build({ ...bundleOptions().webview, ...only }), esbuild.build({ ...bundleOptions().webviewCss, ...only })]);
+  return { js: script.outputFiles[0]!.text, css: style.outputFiles[0]!.text, inputs: Object.keys(script.metafile.inputs) };
 }
 
 export interface Harness {
   origin: string;
   bundleInputs: string[];
   /** Opens a fresh page on the panel; `savedState` plays what vscode.getState returns. */
-  open(options?: { savedState?: unknown; viewport?: { width: number; height: number } }): Promise<Panel>;
+  open(options?: { savedState?: unknown; viewport?: { width: number; height: number }; clipboard?: boolean }): Promise<Panel>;
   close(): Promise<void>;
 }
 
 export async function startHarness(): Promise<Harness> {
   const bundle = await bundleWebview();
-  const server = await servePanel(ROOT, bundle.js);
+  const server = await servePanel(ROOT, bundle);
   const origin = server.origin;
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 
@@ -41,6 +42,8 @@ export async function startHarness(): Promise<Harness> {
     bundleInputs: bundle.inputs,
     async open(options = {}) {
       const page = await browser.newPage({ viewport: options.viewport ?? { width: 420, height: 800 } });
+      // VS Code's webviews may write the clipboard; a test that reads it back asks for both.
+      if (options.clipboard) await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       await page.addInitScript(fakeVsCodeApi, options.savedState ?? null);

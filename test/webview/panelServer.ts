@@ -7,7 +7,7 @@ import { renderPanelHtml } from '../../src/host/panelHtml';
 
 /**
  * Serves the real panel over 127.0.0.1: the HTML of renderPanelHtml (real nonce and CSP), the given
- * webview bundle, the stylesheet and the codicons. Shared by the webview tests and the render bench,
+ * webview bundle and stylesheet (built as esbuild.mjs builds them) and the codicons. Shared by the webview tests and the render bench,
  * so both measure and check exactly what the extension serves.
  */
 export interface PanelServer {
@@ -15,12 +15,12 @@ export interface PanelServer {
   close(): Promise<void>;
 }
 
-/** `root` is the repository's root (the stylesheet and node_modules are read from it). */
-export async function servePanel(root: string, webviewJs: string): Promise<PanelServer> {
+/** `root` is the repository's root (the codicons are read from its node_modules). */
+export async function servePanel(root: string, bundle: { js: string; css: string }): Promise<PanelServer> {
   const codicons = join(root, 'node_modules', '@vscode', 'codicons', 'dist');
   const files: Record<string, { body: Buffer | string; type: string }> = {
-    '/webview.js': { body: webviewJs, type: 'text/javascript' },
-    '/webview.css': { body: readFileSync(join(root, 'webview', 'style.css')), type: 'text/css' },
+    '/webview.js': { body: bundle.js, type: 'text/javascript' },
+    '/webview.css': { body: bundle.css, type: 'text/css' },
     '/codicon.css': { body: readFileSync(join(codicons, 'codicon.css')), type: 'text/css' },
     '/codicon.ttf': { body: readFileSync(join(codicons, 'codicon.ttf')), type: 'font/ttf' },
   };
