@@ -85,6 +85,7 @@ export class App {
       choose: (id) => post({ type: 'chooseModel', id }),
     });
     handleLinkActions(root, post, this.announcer);
+    this.focusPromptOnArrival();
     root.replaceChildren(this.header.el, this.header.list.el, this.problems.el, this.modelChoice.el, this.scroller, this.prompt.el, this.announcer.el);
     this.setView(this.ui.view);
   }
@@ -130,6 +131,25 @@ export class App {
       case 'focusPrompt':
         return this.prompt.focus();
     }
+  }
+
+  /**
+   * When the view gets the keyboard from the editor ("Focus on Chat View", a keybinding), the
+   * page itself has focus and nothing in it would: the prompt takes it. A click into the panel
+   * focuses what was clicked instead, so a pointer press in progress leaves focus alone.
+   */
+  private focusPromptOnArrival(): void {
+    let pressing = false;
+    window.addEventListener('pointerdown', () => (pressing = true), true);
+    window.addEventListener('pointerup', () => (pressing = false), true);
+    const nothingFocused = () => document.activeElement === document.body || document.activeElement === null;
+    window.addEventListener('focus', () => {
+      if (pressing || !nothingFocused()) return;
+      // After the browser's own focus move (a Tab into the frame lands on its first stop): only if none happened.
+      requestAnimationFrame(() => {
+        if (!pressing && nothingFocused()) this.prompt.focus();
+      });
+    });
   }
 
   private setConfig(config: Parameters<ProblemsView['setConfig']>[0]): void {

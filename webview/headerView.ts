@@ -57,7 +57,7 @@ export class HeaderView {
     setAttr(this.runsButton, 'aria-pressed', String(view === 'runs'));
     const label = `${view === 'runs' ? 'Back to the chat' : 'Runs: show every run of this thread'}${running ? ` (${running} running)` : ''}`;
     setAttr(this.runsButton, 'aria-label', label);
-    this.runsButton.title = label;
+    setAttr(this.runsButton, 'title', label);
     setText(this.runsBadge, String(running));
     setHidden(this.runsBadge, running === 0);
   }

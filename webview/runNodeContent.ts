@@ -13,13 +13,24 @@ import type { VisibilityWatcher } from './visibility';
  * its task and controls above its items (tool calls and child runs, in the node's group) and its
  * streamed text, error and warnings below them.
  *
- * `controls` is where a run's own controls go (a budget bar, a steer box, a Stop): it sits under
- * the task, shows while the node is expanded, and is empty until a feature fills it.
+ * A run's own controls have two places, filled through `RunNodeContext.runControls`: `actions`, at
+ * the end of the live line (always shown: a Stop), and `controls`, under the task (shown while
+ * expanded: a budget bar, a steer box). Both stay empty, and take no room, until a feature fills them.
  */
+
+/** Where a run's controls go, and what they are drawn from (see RunNodeContent). */
+export interface RunControlSlots {
+  /** In the live line, before the stats. */
+  actions: HTMLElement;
+  /** Under the task, while the node is expanded. */
+  controls: HTMLElement;
+}
 
 export interface RunNodeContext extends ToolCallContext {
   watcher: VisibilityWatcher;
   markdown: RenderQueue;
+  /** Draws a run's controls into its slots; called when the node is built and on every change of it. */
+  runControls?: (node: RunNode, slots: RunControlSlots, prev: RunNode | undefined) => void;
 }
 
 let nextId = 0;
@@ -37,6 +48,7 @@ function headerSkeleton(): HTMLElement {
     h('span', { class: 'run-agent' }),
     h('span', { class: 'run-state' }),
     h('span', { class: 'run-activity' }),
+    h('span', { class: 'run-actions' }),
     h('span', { class: 'run-stats' }),
   );
   return headerPrototype.cloneNode(true) as HTMLElement;
@@ -55,7 +67,7 @@ function resultSkeleton(): HTMLElement {
 export class RunNodeContent {
   readonly body: HTMLElement;
   readonly result: HTMLElement;
-  readonly controls: HTMLElement;
+  readonly slots: RunControlSlots;
   readonly rowId: string;
   private readonly icon: HTMLElement;
   private readonly agentEl: HTMLElement;
@@ -68,17 +80,20 @@ export class RunNodeContent {
   private readonly warningsEl: HTMLElement;
 
   /** Fills `header` (the node's empty placeholder) and builds the body and the result. */
-  constructor(header: HTMLElement, ctx: RunNodeContext) {
+  constructor(
+    header: HTMLElement,
+    private readonly ctx: RunNodeContext,
+  ) {
     const row = headerSkeleton();
     header.append(row);
     this.icon = row.children[1] as HTMLElement;
     this.agentEl = row.children[2] as HTMLElement;
     this.stateEl = row.children[3] as HTMLElement;
     this.activityEl = row.children[4] as HTMLElement;
-    this.statsEl = row.children[5] as HTMLElement;
+    this.statsEl = row.children[6] as HTMLElement;
     this.body = bodySkeleton();
     this.taskEl = this.body.firstElementChild as HTMLElement;
-    this.controls = this.body.lastElementChild as HTMLElement;
+    this.slots = { actions: row.children[5] as HTMLElement, controls: this.body.lastElementChild as HTMLElement };
     this.result = resultSkeleton();
     this.output = new LazyMarkdown(this.result.children[0] as HTMLElement, ctx.watcher, ctx.markdown);
     this.errorEl = this.result.children[1] as HTMLElement;
@@ -101,6 +116,7 @@ export class RunNodeContent {
     if (prev?.text !== node.text) this.output.set(node.text);
     if (prev?.error !== node.error) setText(this.errorEl, node.error ?? '');
     if (prev?.warnings !== node.warnings) this.updateWarnings(node.warnings);
+    this.ctx.runControls?.(node, this.slots, prev);
   }
 
   /** The live part of the line: what it does now, time and tokens (the tree view computes them). */

@@ -104,11 +104,6 @@ export class RunNodeView {
     this.content?.setLine(activity, stats, title);
   }
 
-  /** Where this run's own controls go (see RunNodeContent); undefined until the node is built. */
-  get controls(): HTMLElement | undefined {
-    return this.content?.controls;
-  }
-
   get expanded(): boolean {
     return this.el.getAttribute('aria-expanded') === 'true';
   }

@@ -26,6 +26,8 @@ export class ThreadListView {
   private readonly rows: HTMLUListElement;
   private readonly empty: HTMLElement;
   private threads: readonly ThreadSummary[] = [];
+  /** The list as the host last sent it (`threads` may hold a rename not confirmed yet). */
+  private given: readonly ThreadSummary[] | undefined;
   private current: string | null = null;
 
   constructor(private readonly actions: ThreadListActions) {
@@ -52,6 +54,9 @@ export class ThreadListView {
   }
 
   update(threads: readonly ThreadSummary[], current: string | null): void {
+    // Called every frame the panel draws: only a new list (a `threads` message) or thread redraws it.
+    if (threads === this.given && current === this.current) return;
+    this.given = threads;
     this.threads = threads;
     this.current = current;
     // Rebuilding while the user renames a row would throw the edit away: wait until it is done.

@@ -188,7 +188,7 @@ export class TurnTree {
   private onClick(e: MouseEvent): void {
     const target = e.target as HTMLElement;
     // Links and controls inside an item do their own thing.
-    if (target.closest('a, button, input, vscode-button, .approval, .tool-detail, .run-controls')) return;
+    if (target.closest('a, button, input, vscode-button, .approval, .tool-detail, .run-controls, .run-actions')) return;
     const row = target.closest('.run-header, .tool-row');
     const item = row?.parentElement as HTMLElement | null | undefined;
     if (!item || !this.el.contains(item)) return;

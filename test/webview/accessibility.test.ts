@@ -86,6 +86,12 @@ describe('the keyboard', () => {
     await page.locator('#runs-toggle').focus();
     await panel.send({ type: 'focusPrompt' });
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('prompt');
+    // The view given the keyboard by the editor ("Focus on Chat View"): the page has focus, the prompt takes it.
+    await page.evaluate(() => {
+      (document.activeElement as HTMLElement).blur();
+      window.dispatchEvent(new FocusEvent('focus'));
+    });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
   });
 
   it('every control has a label', async () => {

@@ -53,6 +53,7 @@ describe('the model', () => {
     await panel.page.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden' });
     expect(await posted(panel, 'chooseModel')).toHaveLength(1);
+    expect(await panel.cspViolations()).toEqual([]);
   });
 });
 
@@ -146,6 +147,7 @@ describe('the box', () => {
     await prompt.press('Escape');
     expect(await list.isHidden()).toBe(true);
     expect(await prompt.inputValue()).toBe('@');
+    expect(await panel.cspViolations()).toEqual([]);
   });
 
   it('queues what is sent while the thread works, with its agent, and Send is Stop meanwhile', async () => {

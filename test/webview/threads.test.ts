@@ -126,3 +126,18 @@ describe('at 300 px', () => {
     expect(await stats.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   });
 });
+
+describe('the open list while a thread streams', () => {
+  it('keeps its rows and the keyboard where they are', async () => {
+    const panel = await harness.open();
+    const s = new ThreadScript('th-1');
+    await panel.send(stateMessage('th-1', [s.started('root', { task: 'Go' })], { threads: THREADS, busy: true }));
+    await panel.page.locator('#threads-button').click();
+    const row = panel.page.locator('#thread-list .thread-row[data-thread-id="th-3"] .thread-open');
+    await row.focus();
+    const before = await row.elementHandle();
+    for (let i = 0; i < 3; i++) await panel.send({ type: 'events', threadId: 'th-1', events: [s.delta('root', `more ${i} `)] });
+    await panel.page.locator('.message.assistant .message-body', { hasText: 'more 2' }).waitFor();
+    expect(await panel.page.evaluate((el) => el === document.activeElement && el.isConnected, before)).toBe(true);
+  });
+});
