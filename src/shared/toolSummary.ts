@@ -162,7 +162,8 @@ export function summarizeToolCall(call: ToolCallNode): SummaryPart[] {
   const input = fields(call.input);
   if (call.state === 'running') {
     const doing = words ? words.doing(input) : `calling ${call.tool}`;
-    return [doing.charAt(0).toUpperCase() + doing.slice(1) + '…'];
+    const waiting = call.approval !== undefined && call.approval.decision === undefined;
+    return [doing.charAt(0).toUpperCase() + doing.slice(1) + (waiting ? ' · waiting for your approval' : '…')];
   }
   const parts: SummaryPart[] = words ? words.done(input, fields(call.output), call) : [call.tool, ...(tellingField(call.input) ? [' ', { code: tellingField(call.input) }] : [])];
   if (call.approval?.decision === 'denied') return [...parts, ' · denied by you'];

@@ -31,7 +31,7 @@ const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** The depth-1 runs in the tree, as {agent, state}, sorted by agent. */
 async function childRuns(panel: FrameLocator): Promise<{ agent: string | null; state: string | null }[]> {
-  const nodes = panel.locator('#run-tree [role="treeitem"][data-run-id][data-depth="1"]');
+  const nodes = panel.locator('.run-tree [role="treeitem"][data-run-id][data-depth="1"]');
   const runs = await nodes.evaluateAll((els) => els.map((el) => ({ agent: el.getAttribute('data-agent'), state: el.getAttribute('data-state') })));
   return runs.sort((a, b) => String(a.agent).localeCompare(String(b.agent)));
 }

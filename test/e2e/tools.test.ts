@@ -45,7 +45,7 @@ describe('workspace tools and approvals in a real VS Code', () => {
       await panel.locator('#send').click();
     });
 
-    const scribe = panel.locator('#run-tree [role="treeitem"][data-agent="scribe"]');
+    const scribe = panel.locator('.run-tree [role="treeitem"][data-agent="scribe"]');
     const request = scribe.locator('.tool-call[data-tool="write_file"] .approve');
     await wb.step("see the approval on the scribe's node, with nothing written yet", async () => {
       await request.waitFor({ timeout: 60_000 });
@@ -72,7 +72,7 @@ describe('workspace tools and approvals in a real VS Code', () => {
     });
 
     await wb.step('see the allowlisted command ran, unasked, in the agent terminal', async () => {
-      const command = panel.locator('#run-tree [role="treeitem"][data-depth="0"] .tool-call[data-tool="run_command"]');
+      const command = panel.locator('.turn .run-tree > .tool-call[data-tool="run_command"]');
       expect(await command.getAttribute('data-state')).toBe('done');
       expect(await command.getAttribute('data-approval')).toBeNull();
       // In the OS sandbox (auto mode): where none can start, the run would carry a "sandbox" warning.

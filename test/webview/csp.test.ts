@@ -67,7 +67,7 @@ describe('in Chromium', () => {
     );
     const page = panel.page;
     await page.locator('.tool-call[data-approval="pending"] .approve').waitFor();
-    await page.locator('[data-tool-call-id="c-1"] .tool-row').click();
+    await page.locator('[data-tool-call-id="c-1"] .tool-row .state-icon').click();
     await page.locator('[data-tool-call-id="c-1"] .tool-detail', { hasText: '"build": "esbuild"' }).waitFor();
     await page.locator('.tool-call[data-approval="pending"] .approve').click();
     await page.locator('#threads-button').click();

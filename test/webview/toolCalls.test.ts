@@ -51,7 +51,7 @@ describe('tool calls', () => {
     const panel = await harness.open({ viewport: { width: 360, height: 700 } });
     await threadWithCalls(panel);
     const page = panel.page;
-    for (const id of ['read', 'cmd', 'edit', 'grep']) await page.locator(`[data-tool-call-id="${id}"] .tool-row`).click();
+    for (const id of ['read', 'cmd', 'edit', 'grep']) await page.locator(`[data-tool-call-id="${id}"] .tool-row .state-icon`).click();
 
     const cmd = page.locator('[data-tool-call-id="cmd"] .tool-detail');
     expect(await cmd.locator('.detail-input').innerText()).toBe('timeoutMs\n60000');

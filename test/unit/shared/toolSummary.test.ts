@@ -40,6 +40,7 @@ describe('tool summaries', () => {
     expect(text(call('read_file', { path: 'src/nope.ts' }, { error: 'There is no file src/nope.ts.' }, { state: 'error' }))).toBe('Read src/nope.ts · failed: There is no file src/nope.ts.');
     expect(text(call('run_command', { command: 'rm -rf build' }, 'The user denied this.', { state: 'error', approval: { approvalId: 'a', decision: 'denied' } }))).toBe('Ran rm -rf build · denied by you');
     expect(text(call('read_file', { path: 'src/a.ts' }, undefined, { state: 'running' }))).toBe('Reading src/a.ts…');
+    expect(text(call('run_command', { command: 'npm publish' }, undefined, { state: 'running', approval: { approvalId: 'a' } }))).toBe('Running npm publish · waiting for your approval');
   });
 
   it('fall back to the tool name and its telling field for tools they do not know (an MCP server\'s)', () => {
