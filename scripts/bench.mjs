@@ -33,10 +33,16 @@ try {
       js: "import { createRequire as __createRequire } from 'node:module'; import { fileURLToPath as __toPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __toPath(import.meta.url);",
     },
   });
-  const { bundleOptions } = await import('./bundles.mjs');
-  const { webview, webviewCss } = bundleOptions({ production: true });
-  for (const options of [webview, webviewCss]) await build({ ...options, outdir: join(dir, 'webview'), metafile: false });
-  const env = { ...process.env, SUBAGENTS_BENCH_WEBVIEW: join(dir, 'webview') };
+  // SUBAGENTS_BENCH_WEBVIEW, when set, names another build to measure (a folder with webview.js
+  // and webview.css, say an older commit's, for a before/after figure).
+  let webviewDir = process.env.SUBAGENTS_BENCH_WEBVIEW;
+  if (!webviewDir) {
+    const { bundleOptions } = await import('./bundles.mjs');
+    const { webview, webviewCss } = bundleOptions({ production: true });
+    webviewDir = join(dir, 'webview');
+    for (const options of [webview, webviewCss]) await build({ ...options, outdir: webviewDir, metafile: false });
+  }
+  const env = { ...process.env, SUBAGENTS_BENCH_WEBVIEW: webviewDir };
   const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...process.argv.slice(2)], { stdio: 'inherit', env });
   process.exitCode = result.status ?? 1;
   if (existsSync('dist/extension.js')) {

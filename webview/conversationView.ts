@@ -46,12 +46,6 @@ export class ConversationView {
     return n;
   }
 
-  get size(): number {
-    let n = 0;
-    for (const t of this.turns.values()) n += t.tree.size;
-    return n;
-  }
-
   tick(now: number): void {
     for (const t of this.turns.values()) if (t.tree.runningIds.size) t.tree.tick(now);
   }

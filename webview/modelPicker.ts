@@ -15,7 +15,6 @@ export class ModelPicker {
   private readonly label: HTMLElement;
   private readonly menu: HTMLElement;
   private readonly body: HTMLElement;
-  private spec = '';
 
   constructor(private readonly actions: { list(): void; choose(id: string): void }) {
     this.label = h('span', { class: 'model-label' }, 'No model');
@@ -36,7 +35,6 @@ export class ModelPicker {
   }
 
   setModel(spec: string): void {
-    this.spec = spec;
     const label = modelLabel(spec);
     setText(this.label, label);
     const name = `Model: ${label}${spec && label !== spec ? ` (${spec})` : ''}. Choose another`;
@@ -94,9 +92,5 @@ export class ModelPicker {
     const at = options.indexOf(document.activeElement as HTMLElement);
     const next = e.key === 'ArrowDown' ? options[(at + 1) % options.length] : options[(at - 1 + options.length) % options.length];
     next?.focus();
-  }
-
-  get current(): string {
-    return this.spec;
   }
 }

@@ -28,7 +28,6 @@ export class RunNodeView {
   private readonly items: RunItems;
   private content: RunNodeContent | undefined;
   private node: RunNode | undefined;
-  private waiting = false;
   /** What the items were last placed from; the tree view syncs again when one differs. */
   private placed: { toolCalls: unknown; children: unknown; withTools: boolean } | undefined;
 
@@ -57,7 +56,6 @@ export class RunNodeView {
   hydrate(lazily: boolean): void {
     if (this.content) return;
     if (lazily) {
-      this.waiting = true;
       this.ctx.watcher.watch(this.header, (visible) => {
         if (!visible) return;
         this.ctx.watcher.unwatch(this.header);
@@ -66,7 +64,6 @@ export class RunNodeView {
       return;
     }
     this.ctx.watcher.unwatch(this.header);
-    this.waiting = false;
     const content = new RunNodeContent(this.header, this.ctx);
     this.content = content;
     this.el.setAttribute('aria-labelledby', content.rowId);
@@ -74,10 +71,6 @@ export class RunNodeView {
     this.el.append(content.result);
     if (this.node) content.render(this.node, undefined);
     this.lineFor(this.runId);
-  }
-
-  get waitingToHydrate(): boolean {
-    return this.waiting;
   }
 
   update(node: RunNode): void {
@@ -116,10 +109,6 @@ export class RunNodeView {
 
   setLevel(level: number): void {
     setAttr(this.el, 'aria-level', String(level));
-  }
-
-  get state(): RunNode['state'] | undefined {
-    return this.node?.state;
   }
 
   toolViewFor(item: Element): ToolCallView | undefined {

@@ -51,10 +51,6 @@ export class TurnTree {
     this.el.addEventListener('click', (e) => this.onClick(e));
   }
 
-  get size(): number {
-    return this.views.size;
-  }
-
   get runningIds(): ReadonlySet<string> {
     return this.running;
   }
@@ -99,17 +95,6 @@ export class TurnTree {
   tick(now: number): void {
     this.now = now;
     this.refreshLines(this.running);
-  }
-
-  /** Expands the way to a run (the thread's Runs view, a link to a run). */
-  reveal(runId: string): HTMLElement | undefined {
-    const tree = this.tree;
-    if (!tree) return undefined;
-    for (let cur = tree.runs[runId]?.parentRunId; cur && cur !== this.rootId; cur = tree.runs[cur]?.parentRunId) {
-      const v = this.views.get(cur);
-      if (v && !v.expanded) this.setExpanded(v.el, true);
-    }
-    return this.views.get(runId)?.el;
   }
 
   private hydrate(created: RunNodeView[], budget: LineBudget): void {

@@ -53,16 +53,17 @@ describe('workspace tools and approvals in a real VS Code', () => {
       expect(existsSync(target)).toBe(false);
     });
 
-    const supervisor = panel.locator('#run-tree [role="treeitem"][data-depth="0"]');
+    // The supervisor's own calls sit at the top of its turn's tree, under its answer.
+    const supervisor = panel.locator('.turn .run-tree').first();
     await wb.step('approve once and see the file written', async () => {
       await request.click();
-      await supervisor.locator('.tool-call[data-tool="edit_file"] .approve').waitFor({ timeout: 60_000 });
+      await supervisor.locator(':scope > .tool-call[data-tool="edit_file"] .approve').waitFor({ timeout: 60_000 });
       expect(readFileSync(target, 'utf8')).toBe('# Release 1.2\n\nFaster delegation.\n');
       expect(await scribe.locator('.tool-call[data-tool="write_file"]').getAttribute('data-state')).toBe('done');
     });
 
     await wb.step('approve the edit of the open file: the editor shows it, it is saved, and Undo takes it back', async () => {
-      await supervisor.locator('.tool-call[data-tool="edit_file"] .approve').click();
+      await supervisor.locator(':scope > .tool-call[data-tool="edit_file"] .approve').click();
       await panel.locator('.message.assistant[data-state="ok"]').waitFor({ timeout: 60_000 });
       expect(readFileSync(readme, 'utf8')).toBe('Notes written by agents land here, and Undo takes them back.\n');
       await editorText.filter({ hasText: 'and Undo takes them back' }).waitFor({ timeout: 15_000 });
@@ -76,8 +77,8 @@ describe('workspace tools and approvals in a real VS Code', () => {
       expect(await command.getAttribute('data-state')).toBe('done');
       expect(await command.getAttribute('data-approval')).toBeNull();
       // In the OS sandbox (auto mode): where none can start, the run would carry a "sandbox" warning.
-      const root = panel.locator('#run-tree [role="treeitem"][data-depth="0"]').first();
-      expect(await root.locator('.run-warnings').count()).toBeGreaterThan(0);
+      const root = panel.locator('.message.assistant').first();
+      expect(await root.locator('.message-warnings').count()).toBeGreaterThan(0);
       expect(await root.locator('.run-warning', { hasText: 'sandbox' }).count()).toBe(0);
       await wb.page.locator('.terminal-tab, .tabs-list .monaco-list-row, .single-terminal-tab', { hasText: 'Subagents' }).first().waitFor({ timeout: 15_000 });
     });
