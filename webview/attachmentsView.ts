@@ -1,4 +1,5 @@
 import type { AttachmentView } from '../src/shared/protocol';
+import { focusAfterRemoving } from './chipFocus';
 import { codicon, h, iconButton, setHidden } from './dom';
 
 /**
@@ -28,12 +29,9 @@ export class AttachmentsView {
     const remove = iconButton(`Remove ${item.label}`, 'close', 'attachment-remove');
     const chip = h('li', { class: 'attachment-chip', 'data-attachment-id': item.id, title: item.label }, codicon(item.kind === 'file' ? 'file' : 'selection'), h('span', { class: 'attachment-label' }, item.label), remove);
     remove.addEventListener('click', () => {
-      // Keep the keyboard where it was: on the next chip's button, else back in the prompt.
-      const nextId = (chip.nextElementSibling ?? chip.previousElementSibling)?.getAttribute('data-attachment-id');
+      const refocus = focusAfterRemoving(chip, this.el, 'data-attachment-id', '.attachment-remove', () => this.actions.focusPrompt());
       this.set(this.items.filter((i) => i.id !== item.id));
-      const next = nextId ? this.el.querySelector<HTMLElement>(`[data-attachment-id="${CSS.escape(nextId)}"] .attachment-remove`) : null;
-      if (next) next.focus();
-      else this.actions.focusPrompt();
+      refocus();
       this.actions.detach(item.id);
     });
     return chip;

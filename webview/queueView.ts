@@ -1,5 +1,6 @@
 import { oneLine } from '../src/shared/oneLine';
 import type { QueuedPromptView } from '../src/shared/protocol';
+import { focusAfterRemoving } from './chipFocus';
 import { codicon, h, setHidden } from './dom';
 
 /**
@@ -36,12 +37,9 @@ export class QueueView {
     const remove = h('button', { type: 'button', class: 'queue-remove', 'aria-label': `Remove queued message: ${line}`, title: 'Remove from the queue' }, codicon('close'));
     const chip = h('li', { class: 'queue-chip', 'data-queue-id': q.id }, h('span', { class: 'queue-text', title: q.text }, line), remove);
     remove.addEventListener('click', () => {
-      // Keep the keyboard where it was: on the next chip's button, else back in the prompt.
-      const nextId = (chip.nextElementSibling ?? chip.previousElementSibling)?.getAttribute('data-queue-id');
+      const refocus = focusAfterRemoving(chip, this.list, 'data-queue-id', '.queue-remove', () => this.actions.focusPrompt());
       this.set(this.shown.filter((s) => s.id !== q.id));
-      const next = nextId ? this.list.querySelector<HTMLElement>(`[data-queue-id="${CSS.escape(nextId)}"] .queue-remove`) : null;
-      if (next) next.focus();
-      else this.actions.focusPrompt();
+      refocus();
       this.actions.unqueue(q.id);
     });
     return chip;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebviewToHost } from '../../src/shared/protocol';
-import { startHarness, stateMessage, ThreadScript, TRUSTED_CONFIG, type Harness, type Panel } from './harness';
+import { startHarness, stateMessage, ThreadScript, TRUSTED_CONFIG, type Harness } from './harness';
 
 // The prompt box is a chat box: the model in use and its picker, context attached as chips,
 // Up-arrow recall, @agent with completion, queueing while the thread works, and Copy, Edit and
@@ -13,8 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness?.close();
 });
-
-const posted = async (panel: Panel, type: WebviewToHost['type']): Promise<WebviewToHost[]> => (await panel.posted()).filter((m) => m.type === type);
 
 describe('the model', () => {
   it('is named in the box, the demo as "Demo (scripted)", and picked from what the chooser lists', async () => {
@@ -52,7 +49,7 @@ describe('the model', () => {
     await menu.waitFor();
     await panel.page.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden' });
-    expect(await posted(panel, 'chooseModel')).toHaveLength(1);
+    expect(await panel.postedOf('chooseModel')).toHaveLength(1);
     expect(await panel.cspViolations()).toEqual([]);
   });
 });
@@ -70,9 +67,9 @@ describe('context', () => {
     await prompt.pressSequentially('Explain #sel');
     await page.locator('#prompt-completions [data-id="#selection"][aria-selected="true"]').waitFor();
     await prompt.press('Enter');
-    await expect.poll(() => posted(panel, 'attach')).toEqual([{ type: 'attach', kind: 'file' }, { type: 'attach', kind: 'selection' }]);
+    await expect.poll(() => panel.postedOf('attach')).toEqual([{ type: 'attach', kind: 'file' }, { type: 'attach', kind: 'selection' }]);
     expect(await prompt.inputValue()).toBe('Explain ');
-    expect(await posted(panel, 'send')).toEqual([]);
+    expect(await panel.postedOf('send')).toEqual([]);
 
     await panel.send({ type: 'attachments', items: [{ id: 'at1', kind: 'file', label: 'src/invoice.ts' }, { id: 'at2', kind: 'selection', label: 'src/money.ts:10-24' }] });
     const chips = page.locator('#attachments .attachment-chip');
@@ -97,7 +94,7 @@ describe('the box', () => {
       await prompt.fill(text);
       await prompt.press('Enter');
     }
-    await expect.poll(() => posted(panel, 'send')).toHaveLength(2);
+    await expect.poll(() => panel.postedOf('send')).toHaveLength(2);
     await prompt.press('ArrowUp');
     expect(await prompt.inputValue()).toBe('second question');
     await prompt.press('ArrowUp');
@@ -139,7 +136,7 @@ describe('the box', () => {
     await hint.waitFor();
     expect(await hint.innerText()).toBe('There is no agent "ghost". Agents: @researcher, @reviewer.');
     expect(await prompt.inputValue()).toBe('@ghost do it');
-    expect(await posted(panel, 'send')).toHaveLength(1);
+    expect(await panel.postedOf('send')).toHaveLength(1);
     // Escape closes the list and keeps what was typed.
     await prompt.fill('');
     await prompt.pressSequentially('@');

@@ -102,6 +102,11 @@ export class Panel {
     return this.page.evaluate(() => (window as unknown as TestGlobals).__posted);
   }
 
+  /** What the webview posted of one type, in order. */
+  async postedOf(type: WebviewToHost['type']): Promise<WebviewToHost[]> {
+    return (await this.posted()).filter((m) => m.type === type);
+  }
+
   /** Waits until the webview has posted a message matching `match` and returns it. */
   async waitForPosted(match: (m: WebviewToHost) => boolean): Promise<WebviewToHost> {
     for (;;) {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebviewToHost } from '../../src/shared/protocol';
-import { startHarness, stateMessage, ThreadScript, type Harness, type Panel } from './harness';
+import { startHarness, stateMessage, ThreadScript, type Harness } from './harness';
 
 // While a thread works: Send becomes Stop, a message sent then is queued (chips above the box),
 // the snapshot and the live stream fold each event once, and a finished run offers no approval.
@@ -12,8 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness?.close();
 });
-
-const posted = async (panel: Panel, type: WebviewToHost['type']): Promise<WebviewToHost[]> => (await panel.posted()).filter((m) => m.type === type);
 
 describe('sending while the thread works', () => {
   it('turns Send into Stop, queues what is typed, shows it as a chip and removes it by keyboard', async () => {
@@ -29,11 +26,11 @@ describe('sending while the thread works', () => {
     await page.locator('#prompt').fill('also check the tests');
     await page.locator('#queue-send').waitFor({ state: 'visible' });
     await page.locator('#prompt').press('Enter');
-    await expect.poll(() => posted(panel, 'send')).toEqual([{ type: 'send', text: 'also check the tests' }]);
+    await expect.poll(() => panel.postedOf('send')).toEqual([{ type: 'send', text: 'also check the tests' }]);
     expect(await page.locator('#prompt').inputValue()).toBe('');
     await page.locator('#prompt').fill('and the docs');
     await page.locator('#queue-send').click();
-    await expect.poll(() => posted(panel, 'send')).toHaveLength(2);
+    await expect.poll(() => panel.postedOf('send')).toHaveLength(2);
 
     // The host answers with the queue; the chips show it, oldest first.
     await panel.send({ type: 'queued', threadId: 'thread-1', queued: [{ id: 'q1', text: 'also check the tests' }, { id: 'q2', text: 'and the docs' }] });
@@ -48,7 +45,7 @@ describe('sending while the thread works', () => {
     expect(focusedChip).toBe('q2');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove queued message: and the docs');
     await page.keyboard.press('Enter');
-    await expect.poll(() => posted(panel, 'unqueue')).toEqual([{ type: 'unqueue', id: 'q2' }]);
+    await expect.poll(() => panel.postedOf('unqueue')).toEqual([{ type: 'unqueue', id: 'q2' }]);
     await expect.poll(() => chips.count()).toBe(1);
     // The keyboard stays in the chips.
     expect(await page.evaluate(() => document.activeElement?.closest('[data-queue-id]')?.getAttribute('data-queue-id'))).toBe('q1');
