@@ -103,6 +103,27 @@ describe('approvals', () => {
     expect(await panel.page.locator('.approval .approve').count()).toBe(0);
   });
 
+  it('offers Always allow for a command: its first words, editable, sent as alwaysAllow', async () => {
+    const panel = await harness.open();
+    const s = new ThreadScript();
+    await panel.send(stateMessage('thread-1', approvalThread(s), { busy: true }));
+    const write = panel.page.locator('.tool-call[data-tool-call-id="call-w"]');
+    const command = panel.page.locator('.tool-call[data-tool-call-id="call-x"]');
+    await command.locator('.approve').waitFor();
+    // A file write is approved once or denied; only a command can be allowed for good.
+    expect(await write.locator('.always-allow').count()).toBe(0);
+    await command.locator('.always-allow').click();
+    const prefix = command.locator('.always-prefix');
+    expect(await prefix.inputValue()).toBe('rm');
+    expect(await panel.page.evaluate(() => document.activeElement?.className)).toBe('always-prefix');
+    await prefix.fill('rm -rf build');
+    await prefix.press('Enter');
+    expect(await panel.waitForPosted((m) => m.type === 'alwaysAllow')).toEqual({ type: 'alwaysAllow', approvalId: 'ap-2', prefix: 'rm -rf build' });
+    // Until the host answers, nothing more can be sent for it.
+    expect(await command.locator('.approve').getAttribute('disabled')).not.toBeNull();
+    expect(await prefix.isDisabled()).toBe(true);
+  });
+
   it('opens the collapsed runs on the way to an approval', async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
