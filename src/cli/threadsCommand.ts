@@ -9,7 +9,8 @@ import { EXIT, UsageError } from './cliError';
 import { stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../shared/oneLine';
-import { renderMarkdown, renderRunTree } from './renderThread';
+import { exportThread } from '../core/threads/exportThread';
+import { renderRunTree } from '../core/threads/runTreeText';
 import { terminalSafe } from './terminalText';
 
 type ThreadsCommand = Extract<Command, { name: `threads ${string}` }>;
@@ -58,8 +59,10 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
     }
     case 'threads export': {
       const family = await loadFamily(store, cmd, io);
-      if (cmd.format === 'json') write(JSON.stringify({ thread: family.meta, events: family.events }));
-      else writeText(renderMarkdown(family.meta, foldRunEvents(EMPTY_TREE, family.events), Date.now()));
+      const exported = exportThread(family, cmd.format, Date.now());
+      // JSON escapes control characters itself; Markdown is model text a terminal would obey.
+      if (cmd.format === 'json') write(exported.text);
+      else writeText(exported.text);
       return EXIT.ok;
     }
     case 'threads delete': {

@@ -1,0 +1,34 @@
+import type { RunNode, RunTree, ToolCallNode } from '../../shared/runTree';
+import { runTotals, walkRuns } from '../../shared/runTree';
+import { formatStats } from '../../shared/usage';
+import { oneLine } from '../../shared/oneLine';
+
+/** The run's own time and tokens; with subagents under it, also the tokens of its whole subtree. */
+export function runStats(tree: RunTree, run: RunNode, now: number): string {
+  const own = formatStats(run.durationMs ?? Math.max(0, now - run.startedAt), run.usage);
+  if (run.children.length === 0) return own;
+  const total = runTotals(tree, run.runId, now);
+  return `${own}; with ${total.runs - 1} subagent run${total.runs === 2 ? '' : 's'}: ${total.usage.inputTokens} in / ${total.usage.outputTokens} out`;
+}
+
+function toolLine(call: ToolCallNode): string {
+  const approval = call.approval?.decision ? ` (${call.approval.decision})` : call.approval ? ' (awaiting approval)' : '';
+  return `${call.tool} ${oneLine(call.input, 80)} -> ${call.state}${approval}`;
+}
+
+/**
+ * The run tree as text: each run under its parent with agent, status, stats and its tool calls.
+ * `subagents threads show` prints it; the extension's "Show Run Tree" opens it in an editor.
+ */
+export function renderRunTree(tree: RunTree, now: number): string {
+  const lines: string[] = [];
+  for (const run of walkRuns(tree)) {
+    const pad = '  '.repeat(run.depth);
+    lines.push(`${pad}${run.agent} [${run.state}] ${oneLine(run.task, 80)}  (${runStats(tree, run, now)})`);
+    for (const call of run.toolCalls) lines.push(`${pad}  - ${toolLine(call)}`);
+    if (run.error) lines.push(`${pad}  error: ${oneLine(run.error, 200)}`);
+    for (const w of run.warnings) lines.push(`${pad}  warning: ${oneLine(w, 200)}`);
+    if (run.state !== 'running' && run.output) lines.push(`${pad}  => ${oneLine(run.output, 120)}`);
+  }
+  return lines.join('\n');
+}
