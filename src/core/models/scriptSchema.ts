@@ -36,6 +36,11 @@ export const scriptToolCallSchema = z.strictObject({
 export const scriptTurnSchema = z.strictObject({
   /** Only a run whose task contains this (or matches this `/regex/flags`) may take the turn. */
   match: matchSchema.optional(),
+  /**
+   * A catch-all: taken only when no other turn of the agent fits the call, and never used up (a
+   * demo's "I am scripted" answer). A script without one keeps the strict "no turn left" error.
+   */
+  fallback: z.boolean().optional(),
   /** Wait this long before the first part, like a model's time to first token. */
   delayMs: z.number().int().nonnegative().max(3_600_000).optional(),
   text: z.string().optional(),
@@ -86,7 +91,7 @@ export function parseScript(value: unknown, source: string): Script {
   const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : '';
   throw new ScriptError(
     `Script ${source} does not fit the script format: ${issues.join('; ')}${more}. ` +
-      'Expected { "agents": { "<agent>": [ { "match"?, "delayMs"?, "text"?, "toolCalls"?, "usage"?, "error"? } ] } }.',
+      'Expected { "agents": { "<agent>": [ { "match"?, "fallback"?, "delayMs"?, "text"?, "toolCalls"?, "usage"?, "error"? } ] } }.',
   );
 }
 

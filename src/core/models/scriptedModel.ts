@@ -52,17 +52,22 @@ export class ScriptPlayer {
     return new ScriptedModel(this, caller);
   }
 
-  /** Takes the next unused turn of the agent that fits the task, or throws ScriptExhaustedError. */
+  /**
+   * Takes the next unused turn of the agent that fits the task; else the first fallback turn that
+   * fits (never used up); else throws ScriptExhaustedError.
+   */
   take(caller: ModelCaller): PickedTurn {
     const turns = this.script.agents[caller.agent] ?? [];
     let used = this.used.get(caller.agent);
     if (!used) this.used.set(caller.agent, (used = new Set()));
     for (let index = 0; index < turns.length; index++) {
       const turn = turns[index]!;
-      if (used.has(index) || !this.fits(turn, caller.task)) continue;
+      if (turn.fallback || used.has(index) || !this.fits(turn, caller.task)) continue;
       used.add(index);
       return { turn, index };
     }
+    const fallback = turns.findIndex((turn) => turn.fallback && this.fits(turn, caller.task));
+    if (fallback >= 0) return { turn: turns[fallback]!, index: fallback };
     const task = caller.task.length > 200 ? `${caller.task.slice(0, 200)}…` : caller.task;
     throw new ScriptExhaustedError(
       `scripted model: no turn left for agent "${caller.agent}" matching task "${task}" ` +

@@ -133,6 +133,19 @@ describe('ScriptPlayer with streamText', () => {
     expect(p.take({ agent: 'a', task: 'y' }).index).toBe(1);
   });
 
+  it('plays a fallback turn when no other turn fits, as often as needed; the other turns keep their order', () => {
+    const p = player({ a: [{ fallback: true, text: 'I only know the invoice question.' }, { match: 'invoice', text: 'about invoices' }] });
+    expect(p.take({ agent: 'a', task: 'what is the weather' }).turn.text).toBe('I only know the invoice question.');
+    expect(p.take({ agent: 'a', task: 'the invoice totals' }).turn.text).toBe('about invoices');
+    // The matching turn is used up: what comes next falls back, however many times.
+    expect(p.take({ agent: 'a', task: 'the invoice totals' }).index).toBe(0);
+    expect(p.take({ agent: 'a', task: 'hello' }).index).toBe(0);
+    // A fallback may have a match of its own; one that does not fit is no fallback for that task.
+    const picky = player({ a: [{ fallback: true, match: 'demo', text: 'demo only' }] });
+    expect(picky.take({ agent: 'a', task: 'a demo question' }).turn.text).toBe('demo only');
+    expect(() => picky.take({ agent: 'a', task: 'other' })).toThrow(ScriptExhaustedError);
+  });
+
   it('fails clearly, without retries, when no turn is left', async () => {
     const p = player({ a: [{ match: 'other', text: '1' }] });
     const errors: unknown[] = [];
