@@ -1,4 +1,4 @@
-import { readdir, rm, rmdir, writeFile } from 'node:fs/promises';
+import { readdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -49,6 +49,15 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
     await rm(owner, { force: true });
     throw error;
   }
+}
+
+/**
+ * Whether some process holds the lock of `path` now: its lock folder is there and was refreshed
+ * within the stale time (a holder refreshes it every half of that). A look, not a lock.
+ */
+export async function leaseHeld(path: string, staleMs: number): Promise<boolean> {
+  const folder = await stat(`${path}.lock`).catch(() => undefined);
+  return folder !== undefined && Date.now() - folder.mtimeMs < Math.max(2000, staleMs);
 }
 
 /** Beside the lock folder (proper-lockfile removes it with rmdir, so it must stay empty); names the host and the pid. */

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { takeFileLock } from './fileLock';
 import type { Clock, Logger } from '../ports';
 import { isThreadId } from './threadId';
-import { INDEX_FILE, metaFromEvents, readIndex, removeStaleIndexTemps, writeIndex } from './threadIndex';
+import type { RunEvent } from '../../shared/events';
+import { INDEX_FILE, metaFromEvents, noteRun, readIndex, removeStaleIndexTemps, writeIndex, type StoredThreadMeta } from './threadIndex';
 import type { ParsedThreadFile } from './threadFile';
 import type { ThreadMeta } from './threadStore';
 
@@ -28,6 +29,8 @@ export class IndexFile {
   /** The loaded entries, for synchronous use (a thread is appended to only after it loads). */
   now: Map<string, ThreadMeta> | undefined;
   private readonly deleted = new Set<string>();
+  /** The runs of each thread that are working in this process (it writes their events). */
+  private readonly openRuns = new Map<string, Set<string>>();
   private writing: Promise<void> | null = null;
   private dirty = false;
   private stale = false;
@@ -40,12 +43,41 @@ export class IndexFile {
     return this.loading;
   }
 
-  /** Notes a newer `updatedAt`; the index is rewritten later (or on flush), not once per event. */
-  touch(id: string, ts: number): void {
-    const meta = this.now?.get(id);
-    if (!meta || ts <= meta.updatedAt) return;
-    meta.updatedAt = ts;
-    this.schedule();
+  /**
+   * Notes an appended event: a newer `updatedAt`, a run's start or end (the thread's run count and
+   * status). The index is rewritten later (or on flush), not once per event.
+   */
+  note(event: RunEvent): void {
+    const meta = this.now?.get(event.threadId);
+    if (!meta) return;
+    let changed = false;
+    if (event.ts > meta.updatedAt) {
+      meta.updatedAt = event.ts;
+      changed = true;
+    }
+    if (event.kind === 'run.started' || event.kind === 'run.finished') {
+      let open = this.openRuns.get(event.threadId);
+      if (!open) this.openRuns.set(event.threadId, (open = new Set()));
+      changed = noteRun(meta, event, open) || changed;
+      if (open.size === 0) this.openRuns.delete(event.threadId);
+    }
+    if (changed) this.schedule();
+  }
+
+  /** Whether a run of the thread works in this process. */
+  hasOpenRuns(id: string): boolean {
+    return this.openRuns.has(id);
+  }
+
+  /** The user's title for a thread; written at once. False when there is no such thread. */
+  async rename(id: string, title: string): Promise<boolean> {
+    const index = await this.refresh();
+    const meta = index.get(id);
+    if (!meta) return false;
+    meta.title = title;
+    meta.renamedAt = Math.max(this.options.clock.now(), (meta.renamedAt ?? 0) + 1);
+    await this.save();
+    return true;
   }
 
   add(meta: ThreadMeta): void {
@@ -56,6 +88,7 @@ export class IndexFile {
 
   remove(id: string): void {
     this.now?.delete(id);
+    this.openRuns.delete(id);
     this.deleted.add(id);
   }
 
@@ -65,7 +98,7 @@ export class IndexFile {
     const disk = await readIndex(this.options.dir);
     if (typeof disk === 'string') return index;
     const files = await this.threadFiles();
-    this.absorb(index, disk, files);
+    await this.absorb(index, disk, files);
     return index;
   }
 
@@ -112,8 +145,12 @@ export class IndexFile {
       changed = files.size > 0;
     } else {
       for (const meta of read) {
-        if (files.has(meta.id)) index.set(meta.id, meta);
-        else changed = true; // its file is gone: the entry is stale
+        if (!files.has(meta.id)) changed = true; // its file is gone: the entry is stale
+        else if (meta.runCount === undefined || meta.status === undefined) {
+          // Written before the index kept counts: filled in from the file, once.
+          index.set(meta.id, await this.complete(meta));
+          changed = true;
+        } else index.set(meta.id, meta as ThreadMeta);
       }
     }
     for (const id of files) {
@@ -153,22 +190,47 @@ export class IndexFile {
     try {
       const disk = await readIndex(dir);
       const files = await this.threadFiles();
-      this.absorb(index, typeof disk === 'string' ? [] : disk, files);
+      await this.absorb(index, typeof disk === 'string' ? [] : disk, files);
       await writeIndex(dir, index.values());
     } finally {
       await unlock().catch(() => undefined);
     }
   }
 
-  /** Merges entries from disk into `index`: the newer `updatedAt` wins; deleted or fileless ids go. */
-  private absorb(index: Map<string, ThreadMeta>, disk: readonly ThreadMeta[], files: ReadonlySet<string>): void {
+  /**
+   * Merges entries from disk into `index`: a newer `updatedAt` brings its run count and status, a
+   * newer rename its title; deleted or fileless ids go.
+   */
+  private async absorb(index: Map<string, ThreadMeta>, disk: readonly StoredThreadMeta[], files: ReadonlySet<string>): Promise<void> {
     for (const meta of disk) {
       if (this.deleted.has(meta.id) || !files.has(meta.id)) continue;
       const mine = index.get(meta.id);
-      if (!mine) index.set(meta.id, meta);
-      else if (meta.updatedAt > mine.updatedAt) mine.updatedAt = meta.updatedAt;
+      if (!mine) {
+        index.set(meta.id, await this.complete(meta));
+        continue;
+      }
+      if (meta.updatedAt > mine.updatedAt) {
+        mine.updatedAt = meta.updatedAt;
+        // Unless this process works in the thread: then its own count and status are the newest.
+        if (!this.openRuns.has(meta.id)) {
+          if (meta.runCount !== undefined) mine.runCount = meta.runCount;
+          if (meta.status !== undefined) mine.status = meta.status;
+        }
+      }
+      if ((meta.renamedAt ?? 0) > (mine.renamedAt ?? 0)) {
+        mine.title = meta.title;
+        mine.renamedAt = meta.renamedAt;
+      }
     }
     for (const id of [...index.keys()]) if (!files.has(id)) index.delete(id);
+  }
+
+  /** An entry with its run count and status, read from the thread file when the entry lacks them. */
+  private async complete(meta: StoredThreadMeta): Promise<ThreadMeta> {
+    if (meta.runCount !== undefined && meta.status !== undefined) return meta as ThreadMeta;
+    const parsed = await this.options.readThread(meta.id);
+    const counted = metaFromEvents(meta.id, parsed.events, this.options.clock.now());
+    return { ...meta, runCount: counted.runCount, status: counted.status };
   }
 
   private async threadFiles(): Promise<Set<string>> {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
 import { silentLogger, systemClock } from '../ports';
 import type { Clock, Logger } from '../ports';
+import { leaseHeld } from './fileLock';
 import { closeInterruptedRuns } from './interruptedRuns';
 import { mergeByTime } from './mergeFamily';
 import { parseThreadFile } from './threadFile';
@@ -11,7 +12,7 @@ import { IndexFile } from './indexFile';
 import { assertThreadId } from './threadId';
 import { metaFromEvents } from './threadIndex';
 import { ThreadBusyError, ThreadLeases } from './threadLeases';
-import type { LoadedThread, ThreadMeta, ThreadStore } from './threadStore';
+import type { LoadedThread, NewThreadMeta, ThreadMeta, ThreadStore } from './threadStore';
 
 export interface JsonlThreadStoreOptions {
   /** The directory of thread files (`<threadId>.jsonl`) and `index.json`; made when missing. */
@@ -30,6 +31,8 @@ export interface JsonlThreadStoreOptions {
   /** How long an `updatedAt` change waits before the index is rewritten (default 1000 ms); flush() writes it at once. */
   indexDelayMs?: number;
 }
+
+const DEFAULT_LEASE_STALE_MS = 10_000;
 
 interface ThreadState {
   readonly id: string;
@@ -57,6 +60,10 @@ export class JsonlThreadStore implements ThreadStore {
   /** Closes under way: flush() waits for them, so a quiet thread is free for other processes. */
   private readonly closing = new Set<Promise<void>>();
 
+  private get leaseStaleMs(): number {
+    return this.options.leaseStaleMs ?? DEFAULT_LEASE_STALE_MS;
+  }
+
   constructor(private readonly options: JsonlThreadStoreOptions) {
     this.logger = options.logger ?? silentLogger;
     this.clock = options.clock ?? systemClock;
@@ -67,14 +74,14 @@ export class JsonlThreadStore implements ThreadStore {
       delayMs: options.indexDelayMs ?? 1000,
       readThread: (id) => this.readFile(id),
     });
-    this.leases = new ThreadLeases({ logger: this.logger, ...(options.leaseStaleMs === undefined ? {} : { staleMs: options.leaseStaleMs }) });
+    this.leases = new ThreadLeases({ logger: this.logger, staleMs: this.leaseStaleMs });
   }
 
   /**
    * Takes the thread's lease (ThreadBusyError when another process holds it) and makes this
    * process its writer. Pair every open with a close.
    */
-  async open(meta: Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>): Promise<LoadedThread> {
+  async open(meta: NewThreadMeta): Promise<LoadedThread> {
     assertThreadId(meta.id);
     await this.index.load();
     await this.leases.acquire(meta.id, this.pathOf(meta.id));
@@ -113,7 +120,7 @@ export class JsonlThreadStore implements ThreadStore {
     stamped.seq = state.nextSeq++;
     state.queue.push(JSON.stringify(stamped));
     if (!state.writing) state.writing = this.drain(state);
-    this.index.touch(event.threadId, event.ts);
+    this.index.note(stamped);
     return stamped;
   }
 
@@ -172,7 +179,18 @@ export class JsonlThreadStore implements ThreadStore {
 
   async list(): Promise<ThreadMeta[]> {
     const index = await this.index.refresh();
-    return [...index.values()].map((m) => ({ ...m })).sort((a, b) => b.updatedAt - a.updatedAt);
+    const list = [...index.values()].map((m) => ({ ...m })).sort((a, b) => b.updatedAt - a.updatedAt);
+    // "running" in the index is true only while a process holds the thread's lease; a process
+    // that died left it behind, and whoever opens the thread next closes its runs as interrupted.
+    for (const meta of list) {
+      if (meta.status === 'running' && !this.index.hasOpenRuns(meta.id) && !(await leaseHeld(this.pathOf(meta.id), this.leaseStaleMs))) meta.status = 'interrupted';
+    }
+    return list;
+  }
+
+  async rename(threadId: string, title: string): Promise<boolean> {
+    assertThreadId(threadId);
+    return this.index.rename(threadId, title);
   }
 
   /** Deletes the thread and its child threads (children first, so a crash leaves no orphan); ThreadBusyError while another process works in one. */
@@ -234,7 +252,7 @@ export class JsonlThreadStore implements ThreadStore {
   }
 
   /** Makes this process the writer of a thread: repairs a torn tail, continues seq, recovers runs. */
-  private adopt(id: string, meta?: Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>): Promise<LoadedThread> {
+  private adopt(id: string, meta?: NewThreadMeta): Promise<LoadedThread> {
     let pending = this.adopting.get(id);
     if (!pending) {
       pending = this.doAdopt(id, meta).finally(() => this.adopting.delete(id));
@@ -244,7 +262,7 @@ export class JsonlThreadStore implements ThreadStore {
   }
 
   /** Only with the lease held: nobody else appends, so the tail can be repaired and seq continued. */
-  private async doAdopt(id: string, given?: Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>): Promise<LoadedThread> {
+  private async doAdopt(id: string, given?: NewThreadMeta): Promise<LoadedThread> {
     const index = await this.index.load();
     const path = this.pathOf(id);
     const parsed = await this.readFile(id);
@@ -260,7 +278,7 @@ export class JsonlThreadStore implements ThreadStore {
     if (!meta) {
       const now = this.clock.now();
       meta = given && parsed.events.length === 0
-        ? { id, title: given.title, parentThreadId: given.parentThreadId, agent: given.agent, createdAt: now, updatedAt: now }
+        ? { id, title: given.title, parentThreadId: given.parentThreadId, agent: given.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty' }
         : metaFromEvents(id, parsed.events, now);
       // Written soon, not awaited: a new thread must not cost an index rewrite on the delegation
       // path. A crash before the write loses nothing: loading rebuilds entries the index lacks.

@@ -1,7 +1,8 @@
 import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
 import { systemClock, type Clock } from '../ports';
 import { mergeByTime } from './mergeFamily';
-import type { LoadedThread, ThreadMeta, ThreadStore } from './threadStore';
+import { noteRun } from './threadIndex';
+import type { LoadedThread, NewThreadMeta, ThreadMeta, ThreadStore } from './threadStore';
 
 export interface MemoryThreadStoreOptions {
   clock?: Clock;
@@ -16,6 +17,8 @@ interface MemoryThread {
   meta: ThreadMeta;
   events: RunEvent[];
   nextSeq: number;
+  /** Its runs still working. */
+  open: Set<string>;
 }
 
 /**
@@ -33,11 +36,16 @@ export class MemoryThreadStore implements ThreadStore {
     this.keepEvents = options.keepEvents ?? true;
   }
 
-  async open(meta: Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>): Promise<LoadedThread> {
+  async open(meta: NewThreadMeta): Promise<LoadedThread> {
     let thread = this.threads.get(meta.id);
     if (!thread) {
       const now = this.clock.now();
-      thread = { meta: { id: meta.id, title: meta.title, parentThreadId: meta.parentThreadId, agent: meta.agent, createdAt: now, updatedAt: now }, events: [], nextSeq: 1 };
+      thread = {
+        meta: { id: meta.id, title: meta.title, parentThreadId: meta.parentThreadId, agent: meta.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty' },
+        events: [],
+        nextSeq: 1,
+        open: new Set(),
+      };
       this.threads.set(meta.id, thread);
     }
     return loaded(thread);
@@ -49,6 +57,7 @@ export class MemoryThreadStore implements ThreadStore {
     const stamped = { ...event, seq: thread.nextSeq++ } as RunEvent;
     if (this.keepEvents) thread.events.push(stamped);
     if (stamped.ts > thread.meta.updatedAt) thread.meta.updatedAt = stamped.ts;
+    noteRun(thread.meta, stamped, thread.open);
     return stamped;
   }
 
@@ -71,6 +80,14 @@ export class MemoryThreadStore implements ThreadStore {
 
   async list(): Promise<ThreadMeta[]> {
     return [...this.threads.values()].map((t) => ({ ...t.meta })).sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  async rename(threadId: string, title: string): Promise<boolean> {
+    const thread = this.threads.get(threadId);
+    if (!thread) return false;
+    thread.meta.title = title;
+    thread.meta.renamedAt = this.clock.now();
+    return true;
   }
 
   async delete(threadId: string): Promise<boolean> {

@@ -2,10 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { RunEvent } from '../../shared/events';
+import { runStatusSchema, type RunEvent } from '../../shared/events';
 import { oneLine } from '../../shared/oneLine';
 import { isProcessAlive } from './fileLock';
 import type { ThreadMeta } from './threadStore';
+
+/** An entry as read: one written before the index kept run counts and statuses lacks them. */
+export type StoredThreadMeta = Omit<ThreadMeta, 'runCount' | 'status'> & Partial<Pick<ThreadMeta, 'runCount' | 'status'>>;
 
 /** index.json: the metadata of every thread, so lists need not read the thread files. */
 const threadMetaSchema = z.object({
@@ -15,6 +18,9 @@ const threadMetaSchema = z.object({
   agent: z.string(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  runCount: z.number().int().nonnegative().optional(),
+  status: z.union([z.enum(['empty', 'running']), runStatusSchema]).optional(),
+  renamedAt: z.number().optional(),
 });
 
 const indexSchema = z.object({ version: z.literal(1), threads: z.array(threadMetaSchema) });
@@ -22,7 +28,7 @@ const indexSchema = z.object({ version: z.literal(1), threads: z.array(threadMet
 export const INDEX_FILE = 'index.json';
 
 /** The index's threads, or a sentence saying why it cannot be used (then it is rebuilt). */
-export async function readIndex(dir: string): Promise<ThreadMeta[] | string> {
+export async function readIndex(dir: string): Promise<StoredThreadMeta[] | string> {
   let text: string;
   try {
     text = await readFile(join(dir, INDEX_FILE), 'utf8');
@@ -73,12 +79,39 @@ export function titleOf(task: string): string {
 export function metaFromEvents(id: string, events: readonly RunEvent[], fallbackTime: number): ThreadMeta {
   const first = events.find((e) => e.kind === 'run.started');
   const start = first?.kind === 'run.started' ? first : undefined;
-  return {
+  const meta: ThreadMeta = {
     id,
     title: start ? titleOf(start.task) : '(untitled)',
     parentThreadId: start?.parentThreadId ?? null,
     agent: start?.agent ?? 'unknown',
     createdAt: events[0]?.ts ?? fallbackTime,
     updatedAt: events.at(-1)?.ts ?? fallbackTime,
+    runCount: 0,
+    status: 'empty',
   };
+  const open = new Set<string>();
+  for (const e of events) noteRun(meta, e, open);
+  return meta;
+}
+
+/**
+ * Folds a run's start or end into its thread's entry: the count of runs, and the status (running
+ * while any run in `open`, the thread's runs still working, else how the last one ended). Other
+ * events leave it as it is; returns whether it changed.
+ */
+export function noteRun(meta: ThreadMeta, event: RunEvent, open: Set<string>): boolean {
+  if (event.kind === 'run.started') {
+    if (open.has(event.runId)) return false;
+    open.add(event.runId);
+    meta.runCount++;
+  } else if (event.kind === 'run.finished') {
+    open.delete(event.runId);
+    if (open.size > 0) return false;
+    meta.status = event.status;
+    return true;
+  } else {
+    return false;
+  }
+  meta.status = 'running';
+  return true;
 }

@@ -1,4 +1,7 @@
-import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
+import type { RunEvent, RunStatus, UnsequencedRunEvent } from '../../shared/events';
+
+/** How a thread stands: no run yet, a run working, or how its last run ended. */
+export type ThreadStatus = 'empty' | 'running' | RunStatus;
 
 /** The index entry of one thread. */
 export interface ThreadMeta {
@@ -11,7 +14,15 @@ export interface ThreadMeta {
   agent: string;
   createdAt: number;
   updatedAt: number;
+  /** Runs (turns) started in the thread so far. */
+  runCount: number;
+  status: ThreadStatus;
+  /** When the user last renamed it; a newer rename wins when windows merge the index. */
+  renamedAt?: number;
 }
+
+/** What a store needs to make a thread's entry. */
+export type NewThreadMeta = Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>;
 
 export interface LoadedThread {
   meta: ThreadMeta;
@@ -30,7 +41,7 @@ export interface ThreadStore {
    * matching close(): another process's open rejects (ThreadBusyError) meanwhile. Must be called
    * before appending to a thread.
    */
-  open(meta: Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>): Promise<LoadedThread>;
+  open(meta: NewThreadMeta): Promise<LoadedThread>;
   /** Ends one open(): when it was the last, what is queued is written and the thread is free for others. */
   close(threadId: string): Promise<void>;
   /** Stamps the next seq of the event's thread and queues the line; returns the stamped event. */
@@ -40,8 +51,10 @@ export interface ThreadStore {
   get(threadId: string): Promise<LoadedThread | undefined>;
   /** The thread and all its descendant threads, their events merged in time order. */
   getFamily(threadId: string): Promise<LoadedThread | undefined>;
-  /** Every thread, most recently updated first. */
+  /** Every thread, most recently updated first, from the index alone (no thread file is read). */
   list(): Promise<ThreadMeta[]>;
+  /** Gives the thread the title the user chose; false when there is no such thread. */
+  rename(threadId: string, title: string): Promise<boolean>;
   /** Deletes the thread and its descendants; false when there was no such thread. */
   delete(threadId: string): Promise<boolean>;
 }

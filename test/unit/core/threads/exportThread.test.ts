@@ -19,7 +19,7 @@ const events: RunEvent[] = [
   { ...base, runId: 'r_top', seq: 4, ts: 1200, kind: 'run.finished', status: 'ok', output: 'All good.', usage, durationMs: 200 },
 ];
 const family: LoadedThread = {
-  meta: { id: 't_1', title: 'Check the totals', parentThreadId: null, agent: 'supervisor', createdAt: 1000, updatedAt: 1200 },
+  meta: { id: 't_1', title: 'Check the totals', parentThreadId: null, agent: 'supervisor', createdAt: 1000, updatedAt: 1200, runCount: 1, status: 'ok' },
   events,
   warnings: [],
 };

@@ -150,12 +150,81 @@ describe('JsonlThreadStore', () => {
       await damage();
       const threads = await new JsonlThreadStore({ dir }).list();
       expect(threads).toEqual([
-        { id: 'c1', title: 'Look around', parentThreadId: 't1', agent: 'explore', createdAt: 200, updatedAt: 300 },
-        { id: 't1', title: 'Fix the bug', parentThreadId: null, agent: 'supervisor', createdAt: 100, updatedAt: 100 },
+        { id: 'c1', title: 'Look around', parentThreadId: 't1', agent: 'explore', createdAt: 200, updatedAt: 300, runCount: 1, status: 'running' },
+        { id: 't1', title: 'Fix the bug', parentThreadId: null, agent: 'supervisor', createdAt: 100, updatedAt: 100, runCount: 1, status: 'running' },
       ]);
       const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { threads: unknown[] };
       expect(index.threads).toHaveLength(2);
     }
+  });
+
+  it('keeps turn counts, statuses and titles in index.json, for a list of hundreds that reads no thread file', async () => {
+    const store = new JsonlThreadStore({ dir, indexDelayMs: 1 });
+    await store.open(top('t1'));
+    store.append(started('t1', 'r1', 100));
+    store.append(finished('t1', 'r1', 200));
+    await store.rename('t1', 'Rounding, renamed');
+    await store.flush();
+    await store.closeAll();
+    store.dispose();
+    // The thread file says nothing of the title, the count or the status: the index alone does.
+    await writeFile(join(dir, 't1.jsonl'), '');
+    const later = new JsonlThreadStore({ dir });
+    expect(await later.list()).toMatchObject([{ id: 't1', title: 'Rounding, renamed', runCount: 1, status: 'ok' }]);
+    later.dispose();
+  });
+
+  it('says a run is running only while some process holds its lease: one left by a dead process lists as interrupted', async () => {
+    const store = new JsonlThreadStore({ dir, indexDelayMs: 1 });
+    await store.open(top('t1'));
+    store.append(started('t1', 'r1', 100));
+    await store.flush();
+    const other = new JsonlThreadStore({ dir });
+    // This window's run works: the lease is held, so another window sees it running.
+    expect(await other.list()).toMatchObject([{ id: 't1', status: 'running' }]);
+    // The process went away without ending its run (closeAll gives the lease back as a dead process's is broken).
+    await store.closeAll();
+    store.dispose();
+    expect(await other.list()).toMatchObject([{ id: 't1', status: 'interrupted' }]);
+    // Whoever opens it next closes the run for real, and the index says so.
+    const owner = new JsonlThreadStore({ dir, recoverInterrupted: true, indexDelayMs: 1 });
+    await owner.get('t1');
+    await owner.flush();
+    expect(JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'))).toMatchObject({ threads: [{ id: 't1', status: 'interrupted', runCount: 1 }] });
+    owner.dispose();
+    other.dispose();
+  });
+
+  it('takes in a rename made in another window, and does not write back the old title', async () => {
+    const first = new JsonlThreadStore({ dir, indexDelayMs: 1 });
+    await first.open(top('t1', 'Fix the bug'));
+    await first.flush();
+    const second = new JsonlThreadStore({ dir, indexDelayMs: 1 });
+    expect((await second.list())[0]?.title).toBe('Fix the bug');
+    await second.rename('t1', 'Renamed over there');
+    // The first window writes its index again (a new event) after the rename.
+    first.append(delta('t1', 'r1', Date.now() + 5_000, 'x'));
+    await first.flush();
+    expect((await first.list())[0]?.title).toBe('Renamed over there');
+    expect(JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'))).toMatchObject({ threads: [{ title: 'Renamed over there' }] });
+    await first.closeAll();
+    first.dispose();
+    second.dispose();
+  });
+
+  it('fills in the counts of an index written before it kept them, once, from the thread files', async () => {
+    const store = new JsonlThreadStore({ dir, indexDelayMs: 1 });
+    await store.open(top('t1'));
+    store.append(started('t1', 'r1', 100));
+    store.append(finished('t1', 'r1', 200));
+    await store.flush();
+    await store.closeAll();
+    store.dispose();
+    const legacy = { version: 1, threads: [{ id: 't1', title: 'Old title', parentThreadId: null, agent: 'supervisor', createdAt: 100, updatedAt: 200 }] };
+    await writeFile(join(dir, 'index.json'), JSON.stringify(legacy));
+    const later = new JsonlThreadStore({ dir });
+    expect(await later.list()).toEqual([{ ...legacy.threads[0], runCount: 1, status: 'ok' }]);
+    later.dispose();
   });
 
   it('keeps updatedAt in the index without rewriting it per event', async () => {

@@ -32,6 +32,12 @@ const stores: [string, () => Promise<ThreadStore>][] = [
   ['MemoryThreadStore', async () => new MemoryThreadStore()],
 ];
 
+const run = (threadId: string, runId: string, ts: number): UnsequencedRunEvent => ({
+  v: 1, threadId, runId, ts, kind: 'run.started', parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: 'a turn', model: 'scripted:s.json',
+});
+const end = (threadId: string, runId: string, ts: number, status: 'ok' | 'error' | 'cancelled'): UnsequencedRunEvent => ({
+  v: 1, threadId, runId, ts, kind: 'run.finished', status, output: '', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, durationMs: 1,
+});
 const text = (threadId: string, ts: number, t: string): UnsequencedRunEvent => ({ v: 1, threadId, runId: `r_${threadId}`, ts, kind: 'text.delta', text: t });
 const meta = (id: string, parentThreadId: string | null = null) => ({ id, title: id, parentThreadId, agent: parentThreadId ? 'a' : 'supervisor' });
 
@@ -78,5 +84,37 @@ describe.each(stores)('%s', (_name, makeStore) => {
     expect(await store.delete('t_old')).toBe(false);
     expect(await store.get('c_kid')).toBeUndefined();
     expect((await store.list()).map((t) => t.id)).toEqual(['t_new']);
+  });
+
+  it('keeps each thread\'s turn count and status in its entry: empty, running while a run works, then how the last one ended', async () => {
+    const store = await makeStore();
+    await store.open(meta('t_a'));
+    const entry = async () => (await store.list()).find((t) => t.id === 't_a')!;
+    expect(await entry()).toMatchObject({ runCount: 0, status: 'empty' });
+    store.append(run('t_a', 'r1', 10));
+    expect(await entry()).toMatchObject({ runCount: 1, status: 'running' });
+    store.append(end('t_a', 'r1', 20, 'error'));
+    expect(await entry()).toMatchObject({ runCount: 1, status: 'error' });
+    store.append(run('t_a', 'r2', 30));
+    store.append(end('t_a', 'r2', 40, 'ok'));
+    // A repeated end (a replay) is not another turn.
+    store.append(end('t_a', 'r2', 41, 'ok'));
+    expect(await entry()).toMatchObject({ runCount: 2, status: 'ok' });
+    expect((await store.get('t_a'))!.meta).toMatchObject({ runCount: 2, status: 'ok' });
+  });
+
+  it('renames a thread in its entry without moving it in the list, and says when there is no such thread', async () => {
+    const store = await makeStore();
+    await store.open(meta('t_first'));
+    await store.open(meta('t_second'));
+    store.append(text('t_first', Date.now() + 1_000, 'x'));
+    store.append(text('t_second', Date.now() + 2_000, 'y'));
+    expect(await store.rename('t_first', 'Invoice rounding')).toBe(true);
+    expect((await store.list()).map((t) => [t.id, t.title])).toEqual([
+      ['t_second', 't_second'],
+      ['t_first', 'Invoice rounding'],
+    ]);
+    expect((await store.get('t_first'))!.meta.title).toBe('Invoice rounding');
+    expect(await store.rename('t_missing', 'x')).toBe(false);
   });
 });
