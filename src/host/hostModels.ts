@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readApiKeys } from '../core/models/apiKeys';
 import { createModelResolver } from '../core/models/createModelResolver';
@@ -64,9 +65,7 @@ export function hostModelChooser(secrets: vscode.SecretStorage): ModelChooser {
     editorModels: editorChatModels,
     ollamaUrl: ollamaBaseUrl(),
     probeOllama: (url) => probeOllama(url),
-    // User settings: the pick is about this person's accounts and machine, not the project, and an
-    // untrusted workspace ignores workspace model settings anyway.
-    saveModel: async (spec) => vscode.workspace.getConfiguration('subagents').update('model', spec, vscode.ConfigurationTarget.Global),
+    saveModel: (spec) => saveModel(spec),
     askKey: askApiKey,
     storeKey: (vendor, key) => storeApiKey(secrets, vendor, key),
     askModelName: async (vendor, suggestion) =>
@@ -78,3 +77,20 @@ export function hostModelChooser(secrets: vscode.SecretStorage): ModelChooser {
       }),
   });
 }
+
+/**
+ * Writes the picked model to user settings: the pick is about this person's accounts and machine,
+ * not the project. But a trusted workspace that sets `subagents.model` itself (the demo's scripted
+ * model) wins over user settings, so there the pick goes where it takes effect, and says so.
+ */
+async function saveModel(spec: string): Promise<string> {
+  const section = vscode.workspace.getConfiguration('subagents');
+  if (vscode.workspace.isTrusted && section.inspect<string>('model')?.workspaceValue !== undefined) {
+    await section.update('model', spec, vscode.ConfigurationTarget.Workspace);
+    const file = vscode.workspace.workspaceFile;
+    return `this workspace's settings (${file?.scheme === 'file' ? path.basename(file.fsPath) : '.vscode/settings.json'}), which set it before`;
+  }
+  await section.update('model', spec, vscode.ConfigurationTarget.Global);
+  return 'your user settings';
+}
+

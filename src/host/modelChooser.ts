@@ -16,13 +16,19 @@ export interface ModelChooserDeps {
   /** Ollama's address, and its models (undefined when nothing answers there). */
   ollamaUrl: string;
   probeOllama(url: string): Promise<string[] | undefined>;
-  /** Writes `subagents.model`. */
-  saveModel(spec: string): Promise<void>;
+  /** Writes `subagents.model` where it takes effect; returns where, as people say it ("your user settings"). */
+  saveModel(spec: string): Promise<string>;
   /** Asks for a key in a password box; undefined when the user cancels. */
   askKey(vendor: KeyVendor): Promise<string | undefined>;
   storeKey(vendor: KeyVendor, key: string): Promise<void>;
   /** Asks which model of the vendor, suggesting one; undefined when the user cancels. */
   askModelName(vendor: KeyVendor, suggestion: string): Promise<string | undefined>;
+}
+
+/** A pick carried out: the spec written, and where. */
+export interface ChosenModel {
+  spec: string;
+  savedIn: string;
 }
 
 export interface ModelChoiceList {
@@ -37,7 +43,7 @@ const VENDORS: Record<KeyVendor, { name: string; suggestion: string }> = {
 
 export class ModelChooser {
   /** What each offered id does when chosen; replaced by every listing. */
-  private offered = new Map<string, () => Promise<string | undefined>>();
+  private offered = new Map<string, () => Promise<ChosenModel | undefined>>();
 
   constructor(private readonly deps: ModelChooserDeps) {}
 
@@ -45,8 +51,8 @@ export class ModelChooser {
     const [editor, ollama] = await Promise.all([this.deps.editorModels().catch(() => []), this.deps.probeOllama(this.deps.ollamaUrl)]);
     const choices: ModelChoice[] = [];
     const notes: string[] = [];
-    const offered = new Map<string, () => Promise<string | undefined>>();
-    const offer = (choice: ModelChoice, pick: () => Promise<string | undefined>) => {
+    const offered = new Map<string, () => Promise<ChosenModel | undefined>>();
+    const offer = (choice: ModelChoice, pick: () => Promise<ChosenModel | undefined>) => {
       choices.push(choice);
       offered.set(choice.id, pick);
     };
@@ -79,19 +85,18 @@ export class ModelChooser {
     return { choices, notes };
   }
 
-  /** Carries out an offered choice; the spec saved, or undefined when the user backed out. */
-  async choose(id: string): Promise<string | undefined> {
+  /** Carries out an offered choice; what was saved, or undefined when the user backed out. */
+  async choose(id: string): Promise<ChosenModel | undefined> {
     const pick = this.offered.get(id);
     if (!pick) throw new Error('That choice is no longer offered; look for models again.');
     return pick();
   }
 
-  private async save(spec: string): Promise<string> {
-    await this.deps.saveModel(spec);
-    return spec;
+  private async save(spec: string): Promise<ChosenModel> {
+    return { spec, savedIn: await this.deps.saveModel(spec) };
   }
 
-  private async withKey(vendor: KeyVendor): Promise<string | undefined> {
+  private async withKey(vendor: KeyVendor): Promise<ChosenModel | undefined> {
     const key = (await this.deps.askKey(vendor))?.trim();
     if (!key) return undefined;
     await this.deps.storeKey(vendor, key);

@@ -1,19 +1,30 @@
 import type { Engine } from '../core/engine';
-import type { Logger } from '../core/ports';
+import type { ApprovalRequest, Logger } from '../core/ports';
 import type { PromptQueue, QueueChange } from '../core/requests/promptQueue';
 import { newThreadId } from '../core/threads/newThreadId';
+import { ThreadBusyError } from '../core/threads/threadLeases';
 import type { ThreadStore } from '../core/threads/threadStore';
+import { withAttachedContext } from '../shared/attachedContext';
 import { errorText } from '../shared/errorText';
 import type { ApprovalDecision } from '../shared/events';
 import { oneLine } from '../shared/oneLine';
 import { webviewToHostSchema, type HostToWebview, type PanelConfig, type ProblemLocation, type QueuedPromptView, type ThreadSummary, type WebviewToHost } from '../shared/protocol';
-import type { ModelChoiceList } from './modelChooser';
+import { alwaysAllow } from './alwaysAllow';
+import { PanelAttachments, type AttachmentEditor } from './attachments/panelAttachments';
+import type { ChosenModel, ModelChoiceList } from './modelChooser';
 import { ThreadFeed } from './threadFeed';
+import { threadSummaries } from './threadSummaries';
 
 /** Where the controller remembers the open thread across window reloads (workspaceState). */
 export interface ThreadMemory {
   get(): string | undefined;
   set(threadId: string | undefined): PromiseLike<void>;
+}
+
+/** What the panel needs from the editor: attachments and Insert at cursor. */
+export interface PanelEditor extends AttachmentEditor {
+  /** Inserts at the cursor of the active editor (replacing its selection); false when no editor is open. */
+  insertAtCursor(text: string): Promise<boolean>;
 }
 
 export interface PanelControllerDeps {
@@ -24,12 +35,19 @@ export interface PanelControllerDeps {
   memory: ThreadMemory;
   config: () => PanelConfig;
   logger: Logger;
-  /** Where the panel's Approve once / Deny answers go (the engine's approver). */
-  approvals?: { resolve(approvalId: string, decision: ApprovalDecision): boolean };
-  /** First run: the models the user may pick, and carrying out a pick (see ModelChooser). */
-  models?: { list(): Promise<ModelChoiceList>; choose(id: string): Promise<string | undefined> };
+  /** Where the panel's Approve once / Deny answers go (the engine's approver), and what waits. */
+  approvals?: { resolve(approvalId: string, decision: ApprovalDecision): boolean; waiting(): ApprovalRequest[] };
+  /** The models the user may pick, and carrying out a pick (see ModelChooser). */
+  models?: { list(): Promise<ModelChoiceList>; choose(id: string): Promise<ChosenModel | undefined> };
   /** Opens where a configuration problem is fixed (it checks the place itself). */
   openLocation?: (location: ProblemLocation) => Promise<void>;
+  /** The workspace folder attachments come from; undefined when no folder is open. */
+  workspaceRoot?: string;
+  editor?: PanelEditor;
+  /** Asks the user to confirm (a modal dialog); true when they chose `action`. */
+  confirm?: (message: string, action: string, detail: string) => Promise<boolean>;
+  /** Adds a command prefix to the user setting subagents.autoApproveCommands. */
+  allowCommand?: (prefix: string) => Promise<void>;
   /** Told when the open thread starts or stops working (the view's Stop button). */
   onBusyChange?: (busy: boolean) => void;
   batchIntervalMs?: number;
@@ -42,7 +60,11 @@ export interface PanelControllerDeps {
  */
 export class PanelController {
   private post: ((message: HostToWebview) => void) | undefined;
+  /** The webview said `ready` since it was attached: it hears what is posted. */
+  private ready = false;
+  private focusPending = false;
   private busy = false;
+  private readonly attachments: PanelAttachments | undefined;
   private readonly feed: ThreadFeed;
   private readonly unsubscribe: () => void;
 
@@ -57,6 +79,8 @@ export class PanelController {
       },
     });
     // The remembered thread is followed from the start; its snapshot loads when the webview is ready.
+    const editor = deps.editor;
+    this.attachments = editor && new PanelAttachments({ root: deps.workspaceRoot, editor, changed: (items) => this.send({ type: 'attachments', items }) });
     const remembered = deps.memory.get();
     if (remembered) this.feed.follow(remembered);
     this.unsubscribe = deps.queue.onChange((change) => this.onQueueChange(change));
@@ -69,11 +93,24 @@ export class PanelController {
   /** The webview (re)appeared; it will say `ready` when its script runs. */
   attach(post: (message: HostToWebview) => void): void {
     this.post = post;
+    this.ready = false;
   }
 
   detach(): void {
     this.post = undefined;
+    this.ready = false;
     this.feed.clear();
+  }
+
+  /** Puts the keyboard focus in the prompt box: now, or once the webview is ready to hear it. */
+  focusPrompt(): void {
+    if (this.post && this.ready) this.send({ type: 'focusPrompt' });
+    else this.focusPending = true;
+  }
+
+  /** The thread the panel shows; undefined for a new, empty one. */
+  get openThreadId(): string | undefined {
+    return this.threadId;
   }
 
   /** A message from the webview: anything that is not a valid WebviewToHost is dropped and logged. */
@@ -96,8 +133,34 @@ export class PanelController {
     await this.open(undefined);
   }
 
-  cancel(): void {
-    if (this.threadId) this.deps.engine.cancel(this.threadId);
+  /** Stops the open thread's runs; false when none of them works. */
+  cancel(): boolean {
+    if (!this.threadId || !this.deps.queue.isBusy(this.threadId)) return false;
+    this.deps.engine.cancel(this.threadId);
+    return true;
+  }
+
+  /**
+   * Deletes a top-level thread with its child threads, after asking once. False when the user
+   * said no; throws a sentence when it cannot be deleted (gone, or working).
+   */
+  async deleteThread(threadId: string): Promise<boolean> {
+    const meta = (await this.deps.store.list()).find((t) => t.id === threadId && t.parentThreadId === null);
+    if (!meta) throw new Error('That conversation is no longer there; it may have been deleted.');
+    if (this.deps.queue.isBusy(threadId)) throw new Error(`"${oneLine(meta.title, 60)}" is still working: stop it first, then delete it.`);
+    if (!this.deps.confirm) throw new Error('Deleting conversations is not available here.');
+    const turns = `${meta.runCount} turn${meta.runCount === 1 ? '' : 's'}`;
+    if (!(await this.deps.confirm(`Delete the conversation "${oneLine(meta.title, 60)}"?`, 'Delete', `Its ${turns} and its subagents' threads are deleted with it. This cannot be undone.`))) return false;
+    try {
+      await this.deps.store.delete(threadId);
+    } catch (error) {
+      if (error instanceof ThreadBusyError) throw new Error(`"${oneLine(meta.title, 60)}" is working in another window: wait for it to finish there, then delete it.`);
+      throw error;
+    }
+    this.deps.logger.info(`Deleted thread ${threadId} and its child threads.`);
+    if (threadId === this.threadId) await this.open(undefined);
+    else await this.sendThreads();
+    return true;
   }
 
   /** Settings or profiles changed: the panel shows the new configuration. */
@@ -113,15 +176,23 @@ export class PanelController {
   private async dispatch(message: WebviewToHost): Promise<void> {
     switch (message.type) {
       case 'ready':
-        return this.sendState();
+        await this.sendState();
+        this.ready = true;
+        if (this.attachments) this.send({ type: 'attachments', items: this.attachments.view() });
+        if (this.focusPending) {
+          this.focusPending = false;
+          this.send({ type: 'focusPrompt' });
+        }
+        return;
       case 'send':
-        return this.sendPrompt(message.text);
+        return this.sendPrompt(message.text, message.agent, message.attachments ?? []);
       case 'unqueue':
         // Already sent (or never queued): the queue message that follows shows what is left.
         if (this.threadId) this.deps.queue.remove(this.threadId, message.id);
         return;
       case 'cancel':
-        return this.cancel();
+        this.cancel();
+        return;
       case 'newThread':
         return this.newThread();
       case 'openThread': {
@@ -135,6 +206,13 @@ export class PanelController {
           throw new Error('That approval is no longer waiting: its run has already moved on.');
         }
         return;
+      case 'alwaysAllow': {
+        const { approvals, confirm, allowCommand } = this.deps;
+        if (!approvals || !confirm || !allowCommand) throw new Error('"Always allow" is not available here; approve once instead.');
+        const added = await alwaysAllow({ approvals, confirm, allowCommand }, message.approvalId, message.prefix);
+        if (added) this.send({ type: 'notice', level: 'info', message: `Commands that start with "${added}" now run without asking (subagents.autoApproveCommands in your user settings), from your next message on.` });
+        return;
+      }
       case 'listModels':
         return this.listModels();
       case 'chooseModel':
@@ -143,16 +221,29 @@ export class PanelController {
         if (!this.deps.openLocation) throw new Error('Opening files from the panel is not available here.');
         return this.deps.openLocation(message.location);
       case 'attach':
+        return this.needAttachments().attach(message.kind, message.path);
       case 'detach':
+        return this.needAttachments().detach(message.id);
       case 'insertAtCursor':
+        if (!this.deps.editor) throw new Error('Inserting into an editor is not available here.');
+        if (!(await this.deps.editor.insertAtCursor(message.text))) throw new Error('No editor is open: open a file and put the cursor where the code should go, then choose Insert at cursor again.');
+        return;
       case 'renameThread':
+        if (!(await this.deps.store.rename(message.threadId, oneLine(message.title, 120)))) throw new Error('That conversation is no longer there; it may have been deleted.');
+        return this.sendThreads();
       case 'deleteThread':
-      case 'alwaysAllow':
+        await this.deleteThread(message.threadId);
+        return;
       case 'cancelRun':
       case 'steerRun':
         // The protocol is ahead of the host: said, not dropped.
         throw new Error(`"${message.type}" is not available in this version yet.`);
     }
+  }
+
+  private needAttachments(): PanelAttachments {
+    if (!this.attachments) throw new Error('Attaching context is not available here.');
+    return this.attachments;
   }
 
   private async listModels(): Promise<void> {
@@ -162,12 +253,14 @@ export class PanelController {
 
   private async chooseModel(id: string): Promise<void> {
     if (!this.deps.models) throw new Error('Choosing a model here is not available; set "subagents.model" in your settings.');
-    const spec = await this.deps.models.choose(id);
+    const chosen = await this.deps.models.choose(id);
     // The new setting reaches the panel as a config message (the host watches the settings).
-    if (spec) this.send({ type: 'notice', level: 'info', message: `The model is now ${spec} (saved as "subagents.model" in your user settings).` });
+    if (chosen) this.send({ type: 'notice', level: 'info', message: `The model is now ${chosen.spec} (saved as "subagents.model" in ${chosen.savedIn}).` });
   }
 
-  private async sendPrompt(text: string): Promise<void> {
+  private async sendPrompt(text: string, agent: string | undefined, attachmentIds: readonly string[]): Promise<void> {
+    const attached = attachmentIds.length ? this.needAttachments().take(attachmentIds) : [];
+    const prompt = withAttachedContext(text, attached);
     let threadId = this.threadId;
     if (!threadId) {
       // Chosen here so the first events of the new thread are recognised as ours.
@@ -175,13 +268,22 @@ export class PanelController {
       this.feed.follow(threadId);
       await this.deps.memory.set(threadId);
     }
-    this.deps.queue.submit({ threadId, prompt: text });
+    const profile = agent === undefined ? undefined : this.profileName(agent);
+    this.deps.queue.submit({ threadId, prompt, ...(profile === undefined ? {} : { agent: profile }) });
+  }
+
+  /** `@Name` may be an agent's id or its display name (a Copilot agent's `name:`); the engine refuses unknown ones, listing what there is. */
+  private profileName(agent: string): string {
+    const wanted = agent.replace(/^@/, '').toLowerCase();
+    const known = this.deps.config().agents;
+    return (known.find((a) => a.name === wanted) ?? known.find((a) => a.displayName?.toLowerCase() === wanted))?.name ?? agent.replace(/^@/, '');
   }
 
   private onQueueChange(change: QueueChange): void {
+    // Any thread's turn starting or ending changes the list (its status, its count).
+    if (change.kind === 'sent' || change.kind === 'idle') void this.sendThreads();
     if (change.threadId !== this.threadId) return;
     if (change.kind === 'sent') {
-      void this.sendThreads();
       // The run's end shows at once, not a batch interval later.
       void change.result.done.finally(() => this.feed.flushNow()).catch(() => undefined);
     } else if (change.kind === 'refused') {
@@ -237,9 +339,8 @@ export class PanelController {
     this.send({ type: 'threads', threads: await this.threadSummaries() });
   }
 
-  private async threadSummaries(): Promise<ThreadSummary[]> {
-    const all = await this.deps.store.list();
-    return all.filter((t) => t.parentThreadId === null).map((t) => ({ id: t.id, title: t.title, updatedAt: t.updatedAt }));
+  private threadSummaries(): Promise<ThreadSummary[]> {
+    return threadSummaries(this.deps.store, (id) => this.deps.queue.isBusy(id));
   }
 
   private send(message: HostToWebview): void {

@@ -59,7 +59,10 @@ describe('an API key stays secret', () => {
       editorModels: async () => [],
       ollamaUrl: 'http://127.0.0.1:9',
       probeOllama: async () => undefined,
-      saveModel: async (s) => void settingsWritten.push(s),
+      saveModel: async (s) => {
+        settingsWritten.push(s);
+        return 'your user settings';
+      },
       askKey: async () => KEY,
       storeKey: async (vendor, key) => void vault.set(vendor, key),
       askModelName: async () => 'gpt-4.1',

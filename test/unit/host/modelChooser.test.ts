@@ -34,7 +34,10 @@ function chooser(options: { url?: string; editor?: { vendor: string; family: str
     ollamaUrl: options.url ?? ollamaUrl,
     // Generous: a loaded machine must not turn a live server into "not found"; a dead port fails at once anyway.
     probeOllama: (url) => probeOllama(url, 10_000),
-    saveModel: async (spec) => void saved.push(spec),
+    saveModel: async (spec) => {
+      saved.push(spec);
+      return 'your user settings';
+    },
     askKey: async (vendor) => (asked.push(`key:${vendor}`), answers.shift()),
     storeKey: async (vendor, key) => void keys.push([vendor, key]),
     askModelName: async (vendor, suggestion) => (asked.push(`model:${vendor}:${suggestion}`), answers.shift()),
@@ -54,8 +57,8 @@ describe('ModelChooser (first run)', () => {
       ['key', 'key:openai'],
       ['key', 'key:anthropic'],
     ]);
-    expect(await c.chooser.choose('editor:copilot/gpt-4o')).toBe('vscode-lm:copilot/gpt-4o');
-    expect(await c.chooser.choose('ollama:llama3.2:latest')).toBe(`openai-compatible:${ollamaUrl}/v1#llama3.2:latest`);
+    expect(await c.chooser.choose('editor:copilot/gpt-4o')).toEqual({ spec: 'vscode-lm:copilot/gpt-4o', savedIn: 'your user settings' });
+    expect((await c.chooser.choose('ollama:llama3.2:latest'))?.spec).toBe(`openai-compatible:${ollamaUrl}/v1#llama3.2:latest`);
     expect(c.saved).toEqual(['vscode-lm:copilot/gpt-4o', `openai-compatible:${ollamaUrl}/v1#llama3.2:latest`]);
   });
 
@@ -72,7 +75,7 @@ describe('ModelChooser (first run)', () => {
   it('stores an entered key in secret storage, asks for the model, and writes only the spec', async () => {
     const c = chooser({ answers: [' sk-secret-123 ', 'gpt-4o-mini'] });
     await c.chooser.list();
-    expect(await c.chooser.choose('key:openai')).toBe('openai:gpt-4o-mini');
+    expect((await c.chooser.choose('key:openai'))?.spec).toBe('openai:gpt-4o-mini');
     expect(c.asked).toEqual(['key:openai', 'model:openai:gpt-4.1']);
     expect(c.keys).toEqual([['openai', 'sk-secret-123']]);
     expect(c.saved).toEqual(['openai:gpt-4o-mini']);

@@ -16,12 +16,12 @@ beforeEach(async () => {
 });
 afterEach(() => world.cleanup());
 
-function setup() {
+function setup(call: { tool: string; input: unknown } = { tool: 'write_file', input: { path: 'notes.txt', content: 'approved text' } }, answer = true) {
   const approvals = new PendingApprovals();
-  const h = makeEngine(supervisorCalls({ tool: 'write_file', input: { path: 'notes.txt', content: 'approved text' } }), {
-    workspace: spyWorkspace(world.root).workspace,
-    approver: approvals,
-  });
+  const spy = spyWorkspace(world.root);
+  const h = makeEngine(supervisorCalls(call), { workspace: spy.workspace, approver: approvals });
+  const allowed: string[] = [];
+  const asked: string[] = [];
   const posted: HostToWebview[] = [];
   const controller = new PanelController({
     engine: h.engine,
@@ -31,12 +31,14 @@ function setup() {
     config: () => ({ model: 'scripted:x', agents: [], problems: [], trusted: true }),
     logger: silentLogger,
     approvals,
+    confirm: async (message, action) => (asked.push(`${message} [${action}]`), answer),
+    allowCommand: async (prefix) => void allowed.push(prefix),
     batchIntervalMs: 5,
   });
   controller.attach((m) => posted.push(m));
   const requested = new Promise<string>((resolve) => h.engine.onEvent((e) => e.kind === 'approval.requested' && resolve(e.approvalId)));
   const finished = new Promise<void>((resolve) => h.engine.onEvent((e) => e.kind === 'run.finished' && resolve()));
-  return { controller, posted, requested, finished };
+  return { controller, posted, requested, finished, allowed, asked, commands: spy.commands, h };
 }
 
 describe("the panel's Approve once / Deny", () => {
@@ -59,3 +61,59 @@ describe("the panel's Approve once / Deny", () => {
     expect(posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: 'That approval is no longer waiting: its run has already moved on.' });
   });
 });
+
+describe('"Always allow <prefix>" on a command approval', () => {
+  const echo = { tool: 'run_command', input: { command: 'echo always   allowed' } };
+
+  it('asks once, adds the first words to the user allowlist, and approves this command once', async () => {
+    const { controller, posted, requested, finished, allowed, asked, commands } = setup(echo);
+    await controller.receive({ type: 'send', text: 'go' });
+    const id = await requested;
+    await controller.receive({ type: 'alwaysAllow', approvalId: id, prefix: ' echo  always ' });
+    await finished;
+    expect(asked).toEqual(['Let agents run commands that start with "echo always" without asking? [Always Allow]']);
+    expect(allowed).toEqual(['echo always']);
+    expect(commands.map((c) => c.command)).toEqual(['echo always   allowed']);
+    expect(posted.filter((m) => m.type === 'notice').at(-1)).toMatchObject({ level: 'info', message: expect.stringMatching(/^Commands that start with "echo always" now run without asking/) });
+    // A stale id is refused, and nothing more is added.
+    await controller.receive({ type: 'alwaysAllow', approvalId: id, prefix: 'echo' });
+    expect(posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: 'That approval is no longer waiting: its run has already moved on.' });
+    expect(allowed).toEqual(['echo always']);
+  });
+
+  it('adds nothing when the user says no, and the request still waits for Approve once or Deny', async () => {
+    const { controller, requested, finished, allowed, commands, h } = setup(echo, false);
+    await controller.receive({ type: 'send', text: 'go' });
+    const id = await requested;
+    await controller.receive({ type: 'alwaysAllow', approvalId: id, prefix: 'echo' });
+    expect(allowed).toEqual([]);
+    await controller.receive({ type: 'resolveApproval', approvalId: id, decision: 'denied' });
+    await finished;
+    expect(commands).toEqual([]);
+    expect(h.events.filter((e) => e.kind === 'approval.resolved').map((e) => e.kind === 'approval.resolved' && e.decision)).toEqual(['denied']);
+  });
+
+  it('refuses a prefix that is not how the command starts, one with shell operators, and a request that is not a command', async () => {
+    const cmd = setup(echo);
+    await cmd.controller.receive({ type: 'send', text: 'go' });
+    const id = await cmd.requested;
+    for (const [prefix, why] of [
+      ['rm', /"rm" is not how this command starts/],
+      ['echo always allowed; rm -rf /', /not a plain command prefix/],
+      ['echo alw', /not how this command starts/],
+    ] as const) {
+      await cmd.controller.receive({ type: 'alwaysAllow', approvalId: id, prefix });
+      expect(cmd.posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: expect.stringMatching(why) });
+    }
+    expect(cmd.allowed).toEqual([]);
+    expect(cmd.asked).toEqual([]);
+    await cmd.controller.receive({ type: 'resolveApproval', approvalId: id, decision: 'denied' });
+    await cmd.finished;
+
+    const write = setup();
+    await write.controller.receive({ type: 'send', text: 'go' });
+    await write.controller.receive({ type: 'alwaysAllow', approvalId: await write.requested, prefix: 'write_file' });
+    expect(write.posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: '"Always allow" is for commands; approve this request once instead.' });
+  });
+});
+
