@@ -136,6 +136,7 @@ export class PanelController {
   /** Stops the open thread's runs; false when none of them works. */
   cancel(): boolean {
     if (!this.threadId || !this.deps.queue.isBusy(this.threadId)) return false;
+    this.deps.logger.info(`Cancelling thread ${this.threadId} at the user's request.`);
     this.deps.engine.cancel(this.threadId);
     return true;
   }

@@ -1,0 +1,66 @@
+import type { ApprovalDecision } from '../../shared/events';
+import { approvalAction, type RunActivity, type WaitingApproval } from './runActivity';
+
+export const APPROVE = 'Approve once';
+export const DENY = 'Deny';
+export const SHOW = 'Show';
+
+export interface ApprovalPromptDeps {
+  activity: RunActivity;
+  /** The panel is on screen. */
+  panelVisible(): boolean;
+  /** The panel is on screen and shows this conversation (a top-level thread id). */
+  panelShows(rootThreadId: string): boolean;
+  /** A notification with buttons; resolves with the one chosen, or undefined when it is dismissed. */
+  notify(message: string, buttons: readonly string[]): Thenable<string | undefined>;
+  /** The engine's approver: false when nothing waits under that id any more. */
+  resolve(approvalId: string, decision: ApprovalDecision): boolean;
+  /** Opens the panel at that conversation. */
+  show(rootThreadId: string): Promise<void>;
+  /** The view's badge: 0 takes it away. */
+  setBadge(count: number, tooltip: string): void;
+  /** Says something went wrong, where the user looks (a warning notification). */
+  warn(message: string): void;
+}
+
+/**
+ * Approvals the user cannot see: while the panel is hidden (or shows another conversation), a
+ * request is a notification with Approve once / Deny / Show, bound to that request's id as the
+ * panel's buttons are (a stale id is refused, never applied to another call), and the view carries
+ * a badge with the count of what waits.
+ */
+export class ApprovalPrompts {
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly deps: ApprovalPromptDeps) {
+    this.unsubscribe = deps.activity.onChange((snapshot, change) => {
+      this.refreshBadge();
+      if (change.kind !== 'approval.requested') return;
+      const approval = snapshot.approvals.find((a) => a.approvalId === change.approvalId);
+      if (approval && !deps.panelShows(approval.rootThreadId)) void this.prompt(approval);
+    });
+  }
+
+  /** The panel appeared or went away: the badge counts only what the user cannot see. */
+  refreshBadge(): void {
+    const waiting = this.deps.activity.snapshot().approvals;
+    if (this.deps.panelVisible() || waiting.length === 0) return this.deps.setBadge(0, '');
+    const first = waiting[0]!;
+    this.deps.setBadge(waiting.length, `${waiting.length === 1 ? 'An approval is' : `${waiting.length} approvals are`} waiting: ${first.agent} wants to ${approvalAction(first)}`);
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  private async prompt(approval: WaitingApproval): Promise<void> {
+    const reason = approval.reason ? ` ${approval.reason}` : '';
+    const choice = await this.deps.notify(`Subagents: ${approval.agent} wants to ${approvalAction(approval)}.${reason}`, [APPROVE, DENY, SHOW]);
+    if (choice === SHOW) return this.deps.show(approval.rootThreadId);
+    if (choice !== APPROVE && choice !== DENY) return;
+    // Answered in the panel meanwhile, or its run ended: the id is stale, and says so.
+    if (!this.deps.resolve(approval.approvalId, choice === APPROVE ? 'approved' : 'denied')) {
+      this.deps.warn(`That approval is no longer waiting: ${approval.agent}'s run has already moved on.`);
+    }
+  }
+}
