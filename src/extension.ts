@@ -14,34 +14,58 @@ let runtime: HostRuntime | undefined;
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Subagents', { log: true });
   context.subscriptions.push(log);
+  const view: PanelViewProvider = new PanelViewProvider(context.extensionUri, {
+    onAttach: (post) => engine().attach(post),
+    onDetach: () => runtime?.detach(),
+    onMessage: (message) => void engine().receive(message),
+  });
   const engine = (): HostRuntime => {
     if (!runtime) {
       const started = Date.now();
       // A separate bundle beside this one (see esbuild.mjs); required on first use, not at activation.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const main = require('./engine.js') as typeof EngineMain;
-      runtime = main.createHostRuntime(context, log);
+      runtime = main.createHostRuntime(context, log, view);
       context.subscriptions.push(runtime);
       log.info(`Engine loaded in ${Date.now() - started} ms`);
     }
     return runtime;
   };
-
-  const view = new PanelViewProvider(context.extensionUri, {
-    onAttach: (post) => engine().attach(post),
-    onDetach: () => runtime?.detach(),
-    onMessage: (message) => void engine().receive(message),
-  });
+  const showPanel = async () => {
+    await vscode.commands.executeCommand(`${PanelViewProvider.viewId}.focus`);
+    engine().focusPrompt();
+  };
+  /** Every command answers: what it could not do is said, never dropped. */
+  const command = (id: string, run: () => unknown) =>
+    vscode.commands.registerCommand(id, async () => {
+      try {
+        await run();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log.error(`${id} failed: ${message}`);
+        void vscode.window.showErrorMessage(message);
+      }
+    });
   context.subscriptions.push(
+    view,
     vscode.window.registerWebviewViewProvider(PanelViewProvider.viewId, view),
-    vscode.commands.registerCommand('subagents.openPanel', () => vscode.commands.executeCommand(`${PanelViewProvider.viewId}.focus`)),
-    vscode.commands.registerCommand('subagents.newThread', async () => {
-      await vscode.commands.executeCommand(`${PanelViewProvider.viewId}.focus`);
+    command('subagents.openPanel', showPanel),
+    command('subagents.newThread', async () => {
+      await showPanel();
       await engine().newThread();
     }),
-    vscode.commands.registerCommand('subagents.cancel', () => runtime?.cancel()),
-    vscode.commands.registerCommand('subagents.showLog', () => log.show()),
-    vscode.commands.registerCommand('subagents.setApiKey', () => setApiKeyCommand(context.secrets)),
+    command('subagents.cancel', () => {
+      // No engine loaded means nothing has run in this window: no need to load it to say so.
+      if (runtime?.cancel()) void vscode.window.setStatusBarMessage('$(debug-stop) Subagents: stopping the conversation\'s runs…', 4000);
+      else void vscode.window.showInformationMessage('No run is active in the open conversation.');
+    }),
+    command('subagents.showLog', () => log.show()),
+    command('subagents.setApiKey', () => setApiKeyCommand(context.secrets)),
+    command('subagents.exportThread', () => engine().exportThread()),
+    command('subagents.deleteThread', () => engine().deleteThread()),
+    command('subagents.showRunTree', () => engine().showRunTree()),
+    command('subagents.selectModel', () => engine().selectModel()),
+    command('subagents.configureAgents', () => engine().configureAgents()),
   );
   registerAgentFiles(context, log);
 }

@@ -18,8 +18,15 @@ import { CommandTerminals } from './commandTerminals';
 import { hostModelChooser, hostModelResolver } from './hostModels';
 import { HostModelAvailability } from './modelAvailability';
 import { START_AGENT_FILE_SERVER } from './agentFileServerCommand';
+import { showActivity } from './activity/activityIndicators';
+import { logRuns } from './activity/runLog';
+import { configureAgentsCommand } from './configureAgents';
 import { openLocation } from './openLocation';
 import { PanelController } from './panelController';
+import type { PanelViewState } from './panelView';
+import { selectModelCommand } from './selectModel';
+import { ThreadCommands } from './threadCommands';
+import { vscodeEditor } from './vscodeEditor';
 import { windowStorage } from './windowStorage';
 import { vscodeLogger } from './vscodeLogger';
 import { vscodeWorkspace } from './vscodeWorkspace';
@@ -30,7 +37,15 @@ export interface HostRuntime extends vscode.Disposable {
   detach(): void;
   receive(message: unknown): Promise<void>;
   newThread(): Promise<void>;
-  cancel(): void;
+  /** Stops the open conversation's runs; false when none works. */
+  cancel(): boolean;
+  /** Puts the focus in the panel's prompt (once the panel is ready). */
+  focusPrompt(): void;
+  exportThread(): Promise<void>;
+  deleteThread(): Promise<void>;
+  showRunTree(): Promise<void>;
+  selectModel(): Promise<void>;
+  configureAgents(): Promise<void>;
   /** Cancels the open runs and waits until their ends are stored (deactivate, a reload). */
   shutdown(): Promise<void>;
 }
@@ -40,7 +55,7 @@ const THREAD_KEY = 'subagents.threadId';
 const SHUTDOWN_WAIT_MS = 4000;
 
 /** Builds the engine and its vscode adapters; the entry of dist/engine.js. */
-export function createHostRuntime(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel): HostRuntime {
+export function createHostRuntime(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel, view: PanelViewState): HostRuntime {
   // One redactor for the window: the environment's secrets now, each stored API key when it is read.
   const redactor = Redactor.fromEnvironment(process.env);
   const logger = redactingLogger(vscodeLogger(channel), redactor);
@@ -86,6 +101,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const working = new WorkingThreads(engine);
 
   let progressDone: (() => void) | undefined;
+  const chooser = hostModelChooser(context.secrets);
   const controller = new PanelController({
     engine,
     store,
@@ -94,7 +110,17 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     config: () => panelConfig(config, root),
     logger,
     approvals,
-    models: hostModelChooser(context.secrets),
+    models: chooser,
+    workspaceRoot: root,
+    editor: vscodeEditor(),
+    confirm: async (message, action, detail) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
+    // User settings: an allowlist raises trust, so a workspace may not set it (and it holds across workspaces).
+    allowCommand: async (prefix) => {
+      const section = vscode.workspace.getConfiguration('subagents');
+      const list = section.inspect<string[]>('autoApproveCommands')?.globalValue ?? [];
+      if (!list.includes(prefix)) await section.update('autoApproveCommands', [...list, prefix], vscode.ConfigurationTarget.Global);
+      logger.info(`Added "${prefix}" to subagents.autoApproveCommands in the user settings, at the user's request.`);
+    },
     openLocation: (location) =>
       openLocation(location, () => ({
         roots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
@@ -110,6 +136,20 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
         void vscode.window.withProgress({ location: { viewId: 'subagents.panel' } }, () => new Promise<void>((resolve) => (progressDone = resolve)));
       }
     },
+  });
+
+  const showPanel = async (threadId?: string) => {
+    await vscode.commands.executeCommand('subagents.panel.focus');
+    if (threadId && controller.openThreadId !== threadId) await controller.receive({ type: 'openThread', threadId });
+  };
+  const threadCommands = new ThreadCommands({ store, controller, defaultFolder: root ?? os.homedir() });
+  const stopLog = logRuns((listener) => engine.onEvent(listener), logger);
+  const activity = showActivity({
+    onEvent: (listener) => engine.onEvent(listener),
+    resolve: (id, decision) => approvals.resolve(id, decision),
+    view,
+    openThreadId: () => controller.openThreadId,
+    show: (threadId) => showPanel(threadId),
   });
 
   const reload = () => {
@@ -143,12 +183,21 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     receive: (message) => controller.receive(message),
     newThread: () => controller.newThread(),
     cancel: () => controller.cancel(),
+    focusPrompt: () => controller.focusPrompt(),
+    exportThread: () => threadCommands.exportThread(),
+    deleteThread: () => threadCommands.deleteThread(),
+    showRunTree: () => threadCommands.showRunTree(),
+    selectModel: () => selectModelCommand(chooser, config.settings.model),
+    configureAgents: () => configureAgentsCommand(root),
     shutdown,
     // VS Code disposes the subscriptions right after calling deactivate, without awaiting it: the
     // shutdown deactivate started goes on (this only starts one if deactivate did not).
     dispose: () => {
       void shutdown();
       controller.dispose();
+      threadCommands.dispose();
+      activity.dispose();
+      stopLog();
       working.dispose();
       terminals.dispose();
       for (const s of subscriptions) s.dispose();

@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import type { ModelChooser } from './modelChooser';
+
+const GROUPS = { editor: "The editor's models", local: 'On this machine', key: 'With an API key' } as const;
+
+/** How the model in use reads in a picker: the demo's scripted model says what it is. */
+export function modelInUse(spec: string): string {
+  if (!spec) return 'No model is set';
+  if (spec.startsWith('scripted:')) return `Demo (scripted): ${spec.slice('scripted:'.length)}`;
+  return spec;
+}
+
+/**
+ * "Subagents: Select Model": the first-run chooser's choices (the editor's models, a local
+ * Ollama, an API key) in a quick pick, whether or not a model is set; the pick is saved where it
+ * takes effect, and a message says which model is in use now and where it was written.
+ */
+export async function selectModelCommand(chooser: ModelChooser, current: string): Promise<void> {
+  const { choices, notes } = await chooser.list();
+  const items: (vscode.QuickPickItem & { id?: string })[] = [];
+  for (const group of ['editor', 'local', 'key'] as const) {
+    const inGroup = choices.filter((c) => c.group === group);
+    if (inGroup.length === 0) continue;
+    items.push({ label: GROUPS[group], kind: vscode.QuickPickItemKind.Separator });
+    for (const c of inGroup) items.push({ label: c.label, description: c.detail, id: c.id });
+  }
+  // What was looked for and not found, so an empty list is never a mystery.
+  for (const note of notes) items.push({ label: '$(info) Not found', detail: note, alwaysShow: true });
+  const picked = await vscode.window.showQuickPick(items, { title: 'Select the model for Subagents', placeHolder: `In use: ${modelInUse(current)}`, matchOnDetail: true });
+  if (!picked?.id) return;
+  const chosen = await chooser.choose(picked.id);
+  if (chosen) void vscode.window.showInformationMessage(`The model is now ${chosen.spec} (saved as "subagents.model" in ${chosen.savedIn}).`);
+}
