@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 
 export interface OpenableFiles {
   /** Folders whose files may be opened: the workspace folders. */
@@ -10,11 +10,17 @@ export interface OpenableFiles {
 
 /**
  * The real path of a file the panel asked to open, if it may be opened: inside a workspace folder
- * (after resolving links, so a link cannot lead out), or one of the allowed files. The webview is
- * the untrusted side; what it names is checked here, never trusted. Throws a sentence otherwise.
+ * (after resolving links, so a link cannot lead out), or one of the allowed files. A relative path
+ * (a file an answer names, `src/invoice.ts`) is taken from the first workspace folder. The webview
+ * is the untrusted side; what it names is checked here, never trusted. Throws a sentence otherwise.
  */
-export async function openablePath(path: string, allowed: OpenableFiles): Promise<string> {
-  if (!isAbsolute(path)) throw new Error('That place cannot be opened: its path is not absolute.');
+export async function openablePath(given: string, allowed: OpenableFiles): Promise<string> {
+  let path = given;
+  if (!isAbsolute(path)) {
+    const root = allowed.roots[0];
+    if (!root) throw new Error(`No folder is open, so ${given} cannot be found.`);
+    path = join(root, path);
+  }
   let real: string;
   try {
     real = await realpath(path);

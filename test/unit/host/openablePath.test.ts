@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,11 +25,19 @@ describe('openablePath', () => {
     await expect(openablePath(join(outside, 'settings.json'), allowed)).resolves.toMatch(/outside\/settings\.json$/);
   });
 
-  it('refuses a file outside, a link that leads out, a climb, a relative path and a missing file', async () => {
+  it('opens a workspace-relative path (a file named in an answer) inside the workspace', async () => {
+    await expect(openablePath('.vscode/settings.json', allowed)).resolves.toBe(join(realpathSync(ws), '.vscode', 'settings.json'));
+    await expect(openablePath('./.vscode/../.vscode/settings.json', allowed)).resolves.toBe(join(realpathSync(ws), '.vscode', 'settings.json'));
+    await expect(openablePath('gone.md', allowed)).rejects.toThrow(/does not exist/);
+    await expect(openablePath('settings.json', { roots: [], files: [] })).rejects.toThrow(/No folder is open/);
+  });
+
+  it('refuses a file outside, a link that leads out, a climb, a relative climb and a missing file', async () => {
     await expect(openablePath(join(outside, 'secret.txt'), allowed)).rejects.toThrow(/outside the workspace/);
     await expect(openablePath(join(ws, 'link.txt'), allowed)).rejects.toThrow(/outside the workspace/);
     await expect(openablePath(join(ws, '..', 'outside', 'secret.txt'), allowed)).rejects.toThrow(/outside the workspace/);
-    await expect(openablePath('.vscode/settings.json', allowed)).rejects.toThrow(/not absolute/);
+    await expect(openablePath('../outside/secret.txt', allowed)).rejects.toThrow(/outside the workspace/);
+    await expect(openablePath('link.txt', allowed)).rejects.toThrow(/outside the workspace/);
     await expect(openablePath(join(ws, 'gone.md'), allowed)).rejects.toThrow(/does not exist/);
     await expect(openablePath(ws, allowed)).rejects.toThrow(/outside the workspace/);
   });
