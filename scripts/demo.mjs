@@ -134,7 +134,10 @@ demo: VS Code with the Subagents extension is running. Open
 
     http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}
 
-then click the Subagents icon in the activity bar (or run "Subagents: Open Panel") and ask, e.g.:
+then click the Subagents icon in the activity bar (or run "Subagents: Open Panel") and ask:
     How are invoice totals computed, and is the rounding right?
-The model is scripted (.vscode/demo-script.json in the workspace), so no key is needed.
+Two subagents answer; a third, the fixer, works in the background and its edit waits for your
+approval on its node (or in a notification, when the panel is hidden).
+The model is scripted (.vscode/demo-script.json in the workspace), so no key is needed; it says so
+for any other question. "Subagents: Select Model…" switches to a real model.
 Server log: ${logPath}. Press Ctrl+C to stop.`);
