@@ -3,7 +3,7 @@ import type { RunEvent } from '../../shared/events';
 import type { ApprovalDecision } from '../../shared/events';
 import type { PanelViewState } from '../panelView';
 import { ApprovalPrompts } from './approvalPrompts';
-import { activityStatus, RunActivity } from './runActivity';
+import { activityStatus, WindowActivity } from './windowActivity';
 
 export interface ActivityIndicatorDeps {
   onEvent(listener: (event: RunEvent) => void): () => void;
@@ -21,7 +21,7 @@ export interface ActivityIndicatorDeps {
  * view and a notification (ApprovalPrompts).
  */
 export function showActivity(deps: ActivityIndicatorDeps): vscode.Disposable {
-  const activity = new RunActivity();
+  const activity = new WindowActivity();
   const item = vscode.window.createStatusBarItem('subagents.activity', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Subagents';
   item.command = 'subagents.openPanel';

@@ -1,12 +1,12 @@
 import type { ApprovalDecision } from '../../shared/events';
-import { approvalAction, type RunActivity, type WaitingApproval } from './runActivity';
+import { approvalAction, type WindowActivity, type WaitingApproval } from './windowActivity';
 
 export const APPROVE = 'Approve once';
 export const DENY = 'Deny';
 export const SHOW = 'Show';
 
 export interface ApprovalPromptDeps {
-  activity: RunActivity;
+  activity: WindowActivity;
   /** The panel is on screen. */
   panelVisible(): boolean;
   /** The panel is on screen and shows this conversation (a top-level thread id). */

@@ -25,7 +25,7 @@ export interface ActivitySnapshot {
  * started and not finished, and the approvals asked for and not answered (a run's end expires its
  * own). Knows no vscode: the status bar, the view's badge and the notifications read it.
  */
-export class RunActivity {
+export class WindowActivity {
   private readonly runs = new Map<string, string>();
   /** Child thread -> the thread of the run that started it. */
   private readonly parents = new Map<string, string>();

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/core/ports';
 import { PendingApprovals } from '../../../src/core/tools/pendingApprovals';
 import { APPROVE, ApprovalPrompts, DENY, SHOW } from '../../../src/host/activity/approvalPrompts';
-import { activityStatus, RunActivity } from '../../../src/host/activity/runActivity';
+import { activityStatus, WindowActivity } from '../../../src/host/activity/windowActivity';
 import { logRuns, redactSpec } from '../../../src/host/activity/runLog';
 import { agent, makeEngine } from '../core/engineHarness';
 import { makeWorld, spyWorkspace } from '../core/tools/toolWorld';
@@ -45,7 +45,7 @@ function notifications() {
 function setup(options: { visible?: boolean; shows?: boolean } = {}) {
   const approvals = new PendingApprovals();
   const h = makeEngine(script, { agents: { fixer: agent('Fixes') }, workspace: spyWorkspace(world.root).workspace, approver: approvals });
-  const activity = new RunActivity();
+  const activity = new WindowActivity();
   h.engine.onEvent((e) => activity.note(e));
   const badges: [number, string][] = [];
   const warnings: string[] = [];
