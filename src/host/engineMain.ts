@@ -20,6 +20,8 @@ import { HostModelAvailability } from './modelAvailability';
 import { START_AGENT_FILE_SERVER } from './agentFileServerCommand';
 import { showActivity } from './activity/activityIndicators';
 import { logRuns } from './activity/runLog';
+import { WindowActivity } from './activity/windowActivity';
+import { ViewProgress } from './viewProgress';
 import { configureAgentsCommand } from './configureAgents';
 import { openLocation } from './openLocation';
 import { PanelController } from './panelController';
@@ -100,7 +102,10 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const queue = new PromptQueue(engine, logger);
   const working = new WorkingThreads(engine);
 
-  let progressDone: (() => void) | undefined;
+  const progress = new ViewProgress('subagents.panel');
+  const activity = new WindowActivity();
+  const offActivity = engine.onEvent((e) => activity.note(e));
+  const offWaiting = activity.onChange((snapshot) => progress.setWaiting(snapshot.approvals.length > 0));
   const chooser = hostModelChooser(context.secrets);
   const controller = new PanelController({
     engine,
@@ -129,12 +134,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       })),
     onBusyChange: (busy) => {
       void vscode.commands.executeCommand('setContext', 'subagents.running', busy);
-      progressDone?.();
-      progressDone = undefined;
-      if (busy) {
-        // The view's own progress bar, while the open thread works.
-        void vscode.window.withProgress({ location: { viewId: 'subagents.panel' } }, () => new Promise<void>((resolve) => (progressDone = resolve)));
-      }
+      progress.setBusy(busy);
     },
   });
 
@@ -144,8 +144,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   };
   const threadCommands = new ThreadCommands({ store, controller, defaultFolder: root ?? os.homedir() });
   const stopLog = logRuns((listener) => engine.onEvent(listener), logger);
-  const activity = showActivity({
-    onEvent: (listener) => engine.onEvent(listener),
+  const indicators = showActivity({
+    activity,
     resolve: (id, decision) => approvals.resolve(id, decision),
     view,
     openThreadId: () => controller.openThreadId,
@@ -196,12 +196,14 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       void shutdown();
       controller.dispose();
       threadCommands.dispose();
-      activity.dispose();
+      indicators.dispose();
+      offWaiting();
+      offActivity();
+      progress.dispose();
       stopLog();
       working.dispose();
       terminals.dispose();
       for (const s of subscriptions) s.dispose();
-      progressDone?.();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { ARTIFACTS, EXTENSION_ID, findTools, type CodeServer } from './codeServer';
 
 // The browser half of the harness: Debian's Chromium driven by playwright-core (never
@@ -106,6 +106,43 @@ export class Workbench {
     const panel = this.panel();
     await panel.locator('#prompt').waitFor({ timeout: 60_000 });
     return panel;
+  }
+
+  /** The newest notification toast that says `text`. */
+  notification(text: string): Locator {
+    return this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).last();
+  }
+
+  /** The quick pick or input box on screen. */
+  quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /** Chooses the quick pick's row that says `label`. */
+  async pick(label: string): Promise<void> {
+    const row = this.quickInput().locator('.monaco-list-row', { hasText: label }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+  }
+
+  /** A modal dialog's button (the editor's own confirmations). */
+  dialogButton(label: string): Locator {
+    return this.page.locator('.monaco-dialog-box .monaco-button', { hasText: label }).first();
+  }
+
+  /** The status bar entry whose text says `text`. */
+  statusBarItem(text: string): Locator {
+    return this.page.locator('.part.statusbar .statusbar-item', { hasText: text }).first();
+  }
+
+  /** "Ln 18, Col 1": where the cursor of the active editor is. */
+  async cursorPosition(): Promise<string> {
+    return (await this.page.locator('.statusbar-item[id="status.editor.selection"]').innerText()).trim();
+  }
+
+  /** The title of the active editor's tab. */
+  async activeEditorTitle(): Promise<string> {
+    return (await this.page.locator('.editor-group-container.active .tab.active .label-name').first().innerText()).trim();
   }
 
   /** Reloads the window (like "Developer: Reload Window") and waits for the workbench again. */

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
-import type { RunEvent } from '../../shared/events';
 import type { ApprovalDecision } from '../../shared/events';
 import type { PanelViewState } from '../panelView';
 import { ApprovalPrompts } from './approvalPrompts';
-import { activityStatus, WindowActivity } from './windowActivity';
+import { activityStatus, type WindowActivity } from './windowActivity';
 
 export interface ActivityIndicatorDeps {
-  onEvent(listener: (event: RunEvent) => void): () => void;
+  activity: WindowActivity;
   resolve(approvalId: string, decision: ApprovalDecision): boolean;
   view: PanelViewState;
   /** The conversation the panel shows (a top-level thread id). */
@@ -21,7 +20,7 @@ export interface ActivityIndicatorDeps {
  * view and a notification (ApprovalPrompts).
  */
 export function showActivity(deps: ActivityIndicatorDeps): vscode.Disposable {
-  const activity = new WindowActivity();
+  const { activity } = deps;
   const item = vscode.window.createStatusBarItem('subagents.activity', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Subagents';
   item.command = 'subagents.openPanel';
@@ -45,11 +44,9 @@ export function showActivity(deps: ActivityIndicatorDeps): vscode.Disposable {
     warn: (message) => void vscode.window.showWarningMessage(message),
   });
   const offChange = activity.onChange(refresh);
-  const offEvents = deps.onEvent((e) => activity.note(e));
-  const visibility = deps.view.onDidChangeVisibility(() => prompts.refreshBadge());
+  const visibility = deps.view.onDidChangeVisibility(() => prompts.panelChanged());
   return {
     dispose: () => {
-      offEvents();
       offChange();
       visibility.dispose();
       prompts.dispose();

@@ -31,19 +31,26 @@ export interface ApprovalPromptDeps {
  */
 export class ApprovalPrompts {
   private readonly unsubscribe: () => void;
+  /** Requests a notification was shown for: each is asked there once. */
+  private readonly asked = new Set<string>();
 
   constructor(private readonly deps: ApprovalPromptDeps) {
-    this.unsubscribe = deps.activity.onChange((snapshot, change) => {
-      this.refreshBadge();
-      if (change.kind !== 'approval.requested') return;
-      const approval = snapshot.approvals.find((a) => a.approvalId === change.approvalId);
-      if (approval && !deps.panelShows(approval.rootThreadId)) void this.prompt(approval);
-    });
+    this.unsubscribe = deps.activity.onChange(() => this.panelChanged());
   }
 
-  /** The panel appeared or went away: the badge counts only what the user cannot see. */
-  refreshBadge(): void {
+  /**
+   * What waits or what the panel shows changed: the badge counts only what the user cannot see,
+   * and a request the panel does not show (it was hidden, or shows another conversation) becomes a
+   * notification, once.
+   */
+  panelChanged(): void {
     const waiting = this.deps.activity.snapshot().approvals;
+    for (const id of this.asked) if (!waiting.some((a) => a.approvalId === id)) this.asked.delete(id);
+    for (const approval of waiting) {
+      if (this.asked.has(approval.approvalId) || this.deps.panelShows(approval.rootThreadId)) continue;
+      this.asked.add(approval.approvalId);
+      void this.prompt(approval);
+    }
     if (this.deps.panelVisible() || waiting.length === 0) return this.deps.setBadge(0, '');
     const first = waiting[0]!;
     this.deps.setBadge(waiting.length, `${waiting.length === 1 ? 'An approval is' : `${waiting.length} approvals are`} waiting: ${first.agent} wants to ${approvalAction(first)}`);

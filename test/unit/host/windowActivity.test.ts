@@ -65,7 +65,7 @@ function setup(options: { visible?: boolean; shows?: boolean } = {}) {
   const requested = new Promise<string>((resolve) => h.engine.onEvent((e) => e.kind === 'approval.requested' && resolve(e.approvalId)));
   const setVisible = (v: boolean) => {
     visible = v;
-    prompts.refreshBadge();
+    prompts.panelChanged();
   };
   return { h, activity, prompts, badges, warnings, opened, notes, requested, setVisible };
 }
@@ -130,14 +130,24 @@ describe('an approval the user cannot see', () => {
     await second.done;
   });
 
-  it('asks nothing outside the panel when the panel shows that conversation', async () => {
+  it('asks nothing outside the panel while the panel shows that conversation, and asks once it is hidden', async () => {
     const p = setup({ visible: true, shows: true });
     const sent = await p.h.engine.send({ prompt: 'fix the invoice' });
     await p.requested;
     expect(p.notes.shown).toEqual([]);
     expect(p.badges.every(([count]) => count === 0)).toBe(true);
-    p.h.engine.cancel(sent.threadId);
+    // The user switches to the explorer: the waiting request is theirs to answer from there.
+    p.setVisible(false);
+    await p.notes.next();
+    expect(p.notes.shown.map((n) => n.message)).toEqual([expect.stringMatching(/^Subagents: fixer wants to edit invoice\.ts\./)]);
+    expect(p.badges.at(-1)?.[0]).toBe(1);
+    // Shown and hidden again: the same request is not asked twice.
+    p.setVisible(true);
+    p.setVisible(false);
+    expect(p.notes.shown).toHaveLength(1);
+    p.notes.shown[0]!.answer(APPROVE);
     await sent.done;
+    expect(p.h.events.filter((e) => e.kind === 'approval.resolved').map((e) => e.kind === 'approval.resolved' && e.decision)).toEqual(['approved']);
   });
 });
 
