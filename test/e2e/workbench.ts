@@ -140,9 +140,11 @@ export class Workbench {
     return (await this.page.locator('.statusbar-item[id="status.editor.selection"]').innerText()).trim();
   }
 
-  /** The title of the active editor's tab. */
+  /** The file name of the active editor's tab. */
   async activeEditorTitle(): Promise<string> {
-    return (await this.page.locator('.editor-group-container.active .tab.active .label-name').first().innerText()).trim();
+    const label = (await this.page.locator('.editor-group-container.active .tab.active').first().getAttribute('aria-label')) ?? '';
+    // "invoice.ts", or "invoice.ts, preview" and the like.
+    return label.split(',')[0]!.trim();
   }
 
   /** Reloads the window (like "Developer: Reload Window") and waits for the workbench again. */

@@ -20,7 +20,8 @@ export function logRuns(onEvent: (listener: (event: RunEvent) => void) => () => 
       const agent = agents.get(event.runId) ?? 'run';
       agents.delete(event.runId);
       const usage = event.totalUsage ?? event.usage;
-      const tokens = `${usage.totalTokens.toLocaleString('en-US')} tokens (${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out${event.totalUsage ? ', with its subagents' : ''})`;
+      const withSubagents = usage.totalTokens > event.usage.totalTokens ? ', with its subagents' : '';
+      const tokens = `${usage.totalTokens.toLocaleString('en-US')} tokens (${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out${withSubagents})`;
       const line = `Run ${event.runId} (${agent}) ${event.status === 'ok' ? 'finished' : `ended: ${event.status}`} in ${seconds(event.durationMs)}, ${tokens}.`;
       if (event.status === 'ok' || event.status === 'cancelled') logger.info(line);
       else logger.warn(`${line}${event.error ? ` ${oneLine(event.error, 300)}` : ''}`);

@@ -162,7 +162,7 @@ describe('the run log', () => {
     await sent.done;
     expect(lines.filter(([level]) => level === 'info').map(([, m]) => m.replace(/r_\w+/g, 'r_x').replace(/t_\w+/g, 't_x').replace(/in \d+ ms/, 'in N ms'))).toEqual([
       'Run r_x started: supervisor in thread t_x, model scripted:/scripts/test-script.json, task of 42 characters.',
-      'Run r_x (supervisor) finished in N ms, 1,234 tokens (1,200 in / 34 out, with its subagents).',
+      'Run r_x (supervisor) finished in N ms, 1,234 tokens (1,200 in / 34 out).',
     ]);
     expect(lines.filter(([level]) => level !== 'debug').some(([, m]) => m.includes('hunter2'))).toBe(false);
     expect(lines.find(([level]) => level === 'debug')?.[1]).toMatch(/task: Please log in, my password/);

@@ -1,0 +1,109 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CodeServer, REPO_ROOT } from './codeServer';
+import { lastAnswer, sendButton } from './panelDom';
+import { Workbench } from './workbench';
+
+// Every "Subagents:" command of the palette, run as a user would in a real VS Code: each does
+// something visible or says why it cannot. One conversation is made first (the demo's scripted
+// model answers a question it has no script for), so the thread commands have something to act on.
+
+const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'demo-workspace');
+const QUESTION = 'What does this project do?';
+
+describe('the palette commands in a real VS Code', () => {
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+
+  beforeAll(async () => {
+    server = await CodeServer.start({ name: 'commands', fixture: FIXTURE });
+    workbench = await Workbench.open(server);
+  });
+
+  afterAll(async () => {
+    await workbench?.close();
+    await server?.stop();
+  });
+
+  it('answers every command: the thread commands, the setup commands, and Cancel Run with nothing running', async () => {
+    const wb = workbench!;
+    const srv = server!;
+
+    await wb.step('Cancel Run with nothing running says so', async () => {
+      await wb.runCommand('Subagents: Cancel Run');
+      await wb.notification('No run is active in the open conversation.').waitFor({ timeout: 15_000 });
+    });
+
+    await wb.step('Open Panel shows the view; ask a question to have a conversation', async () => {
+      await wb.runCommand('Subagents: Open Panel');
+      const panel = await wb.showPanel();
+      await panel.locator('#prompt').click();
+      await wb.page.keyboard.type(QUESTION);
+      await sendButton(panel).click();
+      await lastAnswer(panel, 'ok').waitFor({ timeout: 30_000 });
+    });
+
+    await wb.step('Show Log shows the run starting and finishing, without the question', async () => {
+      await wb.runCommand('Subagents: Show Log');
+      const output = wb.page.locator('.part.panel .output-view, .part.panel [id="workbench.panel.output"]').first();
+      await output.locator('.view-lines', { hasText: 'started: supervisor in thread' }).waitFor({ timeout: 15_000 });
+      await output.locator('.view-lines', { hasText: '(supervisor) finished in' }).waitFor({ timeout: 15_000 });
+      expect(await output.locator('.view-lines').innerText()).not.toContain(QUESTION);
+    });
+
+    await wb.step('Show Run Tree opens the tree as text', async () => {
+      await wb.runCommand('Subagents: Show Run Tree');
+      await wb.page.locator('.editor-group-container.active .view-lines', { hasText: 'supervisor [ok] What does this project do?' }).waitFor({ timeout: 15_000 });
+    });
+
+    await wb.step('Export Thread writes Markdown where the save dialog says', async () => {
+      await wb.runCommand('Subagents: Export Thread');
+      await wb.pick('Markdown');
+      // code-server's own save dialog: a path box, filled with the workspace and the title.
+      const input = wb.quickInput().locator('input');
+      await expect.poll(() => input.inputValue(), { timeout: 15_000 }).toMatch(/what-does-this-project-do\.md$/);
+      await wb.page.keyboard.press('Enter');
+      await wb.notification('Exported "What does this project do?"').waitFor({ timeout: 15_000 });
+      const file = join(srv.workspace, 'what-does-this-project-do.md');
+      expect(existsSync(file)).toBe(true);
+      expect(readFileSync(file, 'utf8')).toMatch(/^# What does this project do\?\n[\s\S]*This is a \*\*scripted demo\*\*/);
+    });
+
+    await wb.step('Select Model lists what the first-run chooser lists, with the model in use', async () => {
+      await wb.runCommand('Subagents: Select Model');
+      await wb.quickInput().locator('input[placeholder*="Demo (scripted)"]').waitFor({ timeout: 15_000 });
+      await wb.quickInput().locator('.monaco-list-row', { hasText: 'Enter an OpenAI API key' }).waitFor({ timeout: 15_000 });
+      await wb.quickInput().locator('.monaco-list-row', { hasText: 'No language model is available from the editor' }).waitFor();
+      await wb.page.keyboard.press('Escape');
+    });
+
+    await wb.step('Configure Agents opens the workspace settings at subagents.agents', async () => {
+      await wb.runCommand('Subagents: Configure Agents');
+      await wb.pick('"subagents.agents" in .vscode/settings.json');
+      await expect.poll(() => wb.activeEditorTitle(), { timeout: 15_000 }).toBe('settings.json');
+      const line = readFileSync(join(srv.workspace, '.vscode', 'settings.json'), 'utf8').split('\n').findIndex((l) => l.includes('"subagents.agents"')) + 1;
+      await expect.poll(() => wb.cursorPosition(), { timeout: 10_000 }).toMatch(new RegExp(`^Ln ${line}, Col 1`));
+    });
+
+    await wb.step('Set API Key, New Agent File and Import Agents each answer', async () => {
+      await wb.runCommand('Subagents: Set API Key');
+      await wb.quickInput().locator('.monaco-list-row', { hasText: 'OpenAI' }).first().waitFor({ timeout: 15_000 });
+      await wb.page.keyboard.press('Escape');
+      await wb.runCommand('Subagents: New Agent File');
+      await wb.page.locator('.quick-input-widget', { hasText: 'New Agent File' }).waitFor({ timeout: 15_000 });
+      await wb.page.keyboard.press('Escape');
+      await wb.runCommand('Subagents: Import Agents');
+      await wb.notification('There are no agent files in ~/.claude/agents or ~/.copilot/agents').waitFor({ timeout: 15_000 });
+    });
+
+    await wb.step('Delete Thread asks once, then the conversation is gone', async () => {
+      await wb.runCommand('Subagents: Delete Thread');
+      await wb.pick('What does this project do?');
+      await wb.dialogButton('Delete').click();
+      await wb.notification('Deleted "What does this project do?"').waitFor({ timeout: 15_000 });
+      await wb.runCommand('Subagents: Export Thread');
+      await wb.notification('There are no conversations yet').waitFor({ timeout: 15_000 });
+    });
+  });
+});
