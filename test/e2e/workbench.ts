@@ -89,7 +89,8 @@ export class Workbench {
       } catch {
         continue;
       }
-      await this.page.keyboard.press('Enter');
+      // The row that says it, not whichever the fuzzy match put first.
+      await row.click();
       return;
     }
     throw new Error(`The command palette never offered "${label}".`);
