@@ -88,7 +88,7 @@ async function saveModel(spec: string): Promise<string> {
   if (vscode.workspace.isTrusted && section.inspect<string>('model')?.workspaceValue !== undefined) {
     await section.update('model', spec, vscode.ConfigurationTarget.Workspace);
     const file = vscode.workspace.workspaceFile;
-    return `this workspace's settings (${file?.scheme === 'file' ? path.basename(file.fsPath) : '.vscode/settings.json'}), which set it before`;
+    return `${file?.scheme === 'file' ? path.basename(file.fsPath) : '.vscode/settings.json'}, where this workspace set it`;
   }
   await section.update('model', spec, vscode.ConfigurationTarget.Global);
   return 'your user settings';

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/ports';
 import { PromptQueue } from '../../../src/core/requests/promptQueue';
 import { MAX_ATTACHMENT_CHARS, type EditorSelection } from '../../../src/host/attachments/readAttachment';
+import { ModelChooser } from '../../../src/host/modelChooser';
 import { PanelController, type PanelEditor } from '../../../src/host/panelController';
 import { splitAttachedContext } from '../../../src/shared/attachedContext';
 import type { HostToWebview, PanelConfig } from '../../../src/shared/protocol';
@@ -170,5 +171,42 @@ describe('Insert at cursor', () => {
     const none = setup({ insertAtCursor: async () => false });
     await none.controller.receive({ type: 'insertAtCursor', text: 'const x = 1;' });
     expect(none.notices()).toEqual(['No editor is open: open a file and put the cursor where the code should go, then choose Insert at cursor again.']);
+  });
+});
+
+describe('the model picker', () => {
+  it('offers what the first-run chooser offers while a model is set, and says where a pick was saved', async () => {
+    const saved: string[] = [];
+    const chooser = new ModelChooser({
+      editorModels: async () => [{ vendor: 'copilot', family: 'gpt-4.1', name: 'GPT-4.1' }],
+      ollamaUrl: 'http://127.0.0.1:9',
+      probeOllama: async () => undefined,
+      saveModel: async (spec) => (saved.push(spec), '.vscode/settings.json, where this workspace set it'),
+      askKey: async () => undefined,
+      storeKey: async () => {},
+      askModelName: async () => undefined,
+    });
+    const h = makeEngine({ agents: {} });
+    const posted: HostToWebview[] = [];
+    const controller = new PanelController({
+      engine: h.engine,
+      store: h.store,
+      queue: new PromptQueue(h.engine),
+      memory: { get: () => undefined, set: async () => {} },
+      // The demo's scripted model is set: the picker still lists the choices.
+      config: () => ({ ...config, model: 'scripted:.vscode/demo-script.json' }),
+      logger: silentLogger,
+      models: chooser,
+    });
+    controller.attach((m) => posted.push(m));
+    await controller.receive({ type: 'listModels' });
+    expect(posted.at(-1)).toMatchObject({ type: 'modelChoices', choices: [{ id: 'editor:copilot/gpt-4.1', label: 'GPT-4.1' }, { id: 'key:openai' }, { id: 'key:anthropic' }] });
+    await controller.receive({ type: 'chooseModel', id: 'editor:copilot/gpt-4.1' });
+    expect(saved).toEqual(['vscode-lm:copilot/gpt-4.1']);
+    expect(posted.at(-1)).toEqual({
+      type: 'notice',
+      level: 'info',
+      message: 'The model is now vscode-lm:copilot/gpt-4.1 (saved as "subagents.model" in .vscode/settings.json, where this workspace set it).',
+    });
   });
 });
