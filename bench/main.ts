@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
 import { engineScenario } from './engineScenario';
 import { eventsAndStoreBench } from './eventsAndStore';
+import { threadListBench } from './threadList';
 import { floorScenario } from './floor';
 import { judgeBench } from './judgeBench';
 import { commandBench } from './commandBench';
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
     if (floorKB === undefined || oursKB === undefined || jsonlKB === undefined) console.log('Retained memory: run with node --expose-gc to measure it.');
     else console.log(`Heap retained over ${RUNS} runs (3 children, L = 0): floor ${floorKB} KB, ours ${oursKB} KB, ours + JSONL store ${jsonlKB} KB (budget: under 512 KB)`);
     for (const line of await eventsAndStoreBench(5)) console.log(line);
+    for (const line of await threadListBench(9)) console.log(line);
     for (const line of await agentFilesBench()) console.log(`\n${line}`);
     for (const line of await judgeBench()) console.log(line);
     for (const line of await commandBench()) console.log(line);
