@@ -31,15 +31,17 @@ export function activate(context: vscode.ExtensionContext): void {
     }
     return runtime;
   };
-  const showPanel = async () => {
+  /** With a conversation (the status bar's waiting approval), shows that one. */
+  const showPanel = async (threadId?: unknown) => {
     await vscode.commands.executeCommand(`${PanelViewProvider.viewId}.focus`);
+    if (typeof threadId === 'string') await engine().showThread(threadId);
     engine().focusPrompt();
   };
   /** Every command answers: what it could not do is said, never dropped. */
-  const command = (id: string, run: () => unknown) =>
-    vscode.commands.registerCommand(id, async () => {
+  const command = (id: string, run: (...args: unknown[]) => unknown) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        await run();
+        await run(...args);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         log.error(`${id} failed: ${message}`);

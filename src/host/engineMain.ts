@@ -43,6 +43,8 @@ export interface HostRuntime extends vscode.Disposable {
   cancel(): boolean;
   /** Puts the focus in the panel's prompt (once the panel is ready). */
   focusPrompt(): void;
+  /** Shows that conversation in the panel (a top-level thread id). */
+  showThread(threadId: string): Promise<void>;
   exportThread(): Promise<void>;
   deleteThread(): Promise<void>;
   showRunTree(): Promise<void>;
@@ -184,6 +186,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     newThread: () => controller.newThread(),
     cancel: () => controller.cancel(),
     focusPrompt: () => controller.focusPrompt(),
+    showThread: (threadId) => showPanel(threadId),
     exportThread: () => threadCommands.exportThread(),
     deleteThread: () => threadCommands.deleteThread(),
     showRunTree: () => threadCommands.showRunTree(),

@@ -23,7 +23,6 @@ export function showActivity(deps: ActivityIndicatorDeps): vscode.Disposable {
   const { activity } = deps;
   const item = vscode.window.createStatusBarItem('subagents.activity', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Subagents';
-  item.command = 'subagents.openPanel';
   const refresh = () => {
     const status = activityStatus(activity.snapshot());
     if (!status) return item.hide();
@@ -31,6 +30,7 @@ export function showActivity(deps: ActivityIndicatorDeps): vscode.Disposable {
     item.tooltip = status.tooltip;
     item.accessibilityInformation = { label: status.tooltip, role: 'button' };
     item.backgroundColor = status.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.command = { command: 'subagents.openPanel', title: 'Open the Subagents panel', arguments: status.threadId ? [status.threadId] : [] };
     item.show();
   };
   const prompts = new ApprovalPrompts({

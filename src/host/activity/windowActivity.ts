@@ -108,7 +108,7 @@ export function approvalAction(approval: Pick<WaitingApproval, 'tool' | 'input'>
 }
 
 /** The status bar item: hidden while nothing works or waits; a waiting approval comes first. */
-export function activityStatus(snapshot: ActivitySnapshot): { text: string; tooltip: string; warning: boolean } | undefined {
+export function activityStatus(snapshot: ActivitySnapshot): { text: string; tooltip: string; warning: boolean; threadId?: string } | undefined {
   const { runs, approvals } = snapshot;
   if (runs === 0 && approvals.length === 0) return undefined;
   const working = `${runs} run${runs === 1 ? '' : 's'} working`;
@@ -119,6 +119,8 @@ export function activityStatus(snapshot: ActivitySnapshot): { text: string; tool
       text: `$(bell-dot) ${approvals.length === 1 ? 'Approval waiting' : `${approvals.length} approvals waiting`}`,
       tooltip: `Subagents: ${first.agent} wants to ${approvalAction(first)}${more}; ${working}. Click to open the panel.`,
       warning: true,
+      // A click opens the conversation that waits, wherever the panel is.
+      threadId: first.rootThreadId,
     };
   }
   return { text: `$(sync~spin) ${runs === 1 ? '1 run' : `${runs} runs`}`, tooltip: `Subagents: ${working}. Click to open the panel.`, warning: false };

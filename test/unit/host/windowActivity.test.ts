@@ -82,6 +82,7 @@ describe('the status bar', () => {
       text: '$(bell-dot) Approval waiting',
       tooltip: 'Subagents: fixer wants to edit invoice.ts; 2 runs working. Click to open the panel.',
       warning: true,
+      threadId: sent.threadId,
     });
     await p.notes.next();
     p.notes.shown[0]!.answer(APPROVE);
