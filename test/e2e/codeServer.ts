@@ -196,20 +196,6 @@ export class CodeServer {
     throw new Error(`code-server did not answer ${this.url}/healthz within 60 s; its log: ${this.logPath}\n${this.logTail()}`);
   }
 
-  /** The profile's user settings, as the editor reads them (it takes in changes while it runs). */
-  userSettings(): Record<string, unknown> {
-    return JSON.parse(readFileSync(this.userSettingsPath, 'utf8')) as Record<string, unknown>;
-  }
-
-  /** Changes user settings while the editor runs, as the Settings editor would. */
-  updateUserSettings(values: Record<string, unknown>): void {
-    writeFileSync(this.userSettingsPath, JSON.stringify({ ...this.userSettings(), ...values }, null, 2));
-  }
-
-  private get userSettingsPath(): string {
-    return join(this.userDataDir, 'User', 'settings.json');
-  }
-
   get pid(): number | undefined {
     return this.child?.pid;
   }
