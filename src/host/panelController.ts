@@ -177,7 +177,7 @@ export class PanelController {
   private async dispatch(message: WebviewToHost): Promise<void> {
     switch (message.type) {
       case 'ready':
-        await this.sendState();
+        await this.sendState(this.threadId);
         this.ready = true;
         if (this.attachments) this.send({ type: 'attachments', items: this.attachments.view() });
         if (this.focusPending) {
@@ -301,7 +301,8 @@ export class PanelController {
     await this.sendState(threadId);
   }
 
-  private async sendState(threadId = this.threadId): Promise<void> {
+  /** Shows a thread, or (undefined) a new, empty conversation. */
+  private async sendState(threadId: string | undefined): Promise<void> {
     // Read before the snapshot: nothing may wait between the snapshot and its post (see ThreadFeed).
     const threads = await this.threadSummaries();
     await this.feed.load(threadId, (loaded) => {

@@ -131,6 +131,21 @@ describe('deleting a thread', () => {
   });
 });
 
+describe('a new thread', () => {
+  it('shows an empty conversation, and the next message starts a thread of its own', async () => {
+    const p = setup();
+    await p.controller.receive({ type: 'ready' });
+    await p.ask('Check the invoice totals');
+    const first = p.stored()!;
+    await p.controller.newThread();
+    expect(p.posted.at(-1)).toMatchObject({ type: 'state', threadId: null, events: [] });
+    expect(p.stored()).toBeUndefined();
+    await p.ask('And the tax?');
+    expect(p.stored()).not.toBe(first);
+    expect((await p.h.store.list()).filter((t) => t.parentThreadId === null).map((t) => t.runCount)).toEqual([1, 1]);
+  });
+});
+
 describe('small promises', () => {
   it('Stop answers whether anything was running', async () => {
     const gated = gatedModel();
