@@ -1,12 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/core/ports';
 import { PendingApprovals } from '../../../src/core/tools/pendingApprovals';
-import { PanelController } from '../../../src/host/panelController';
-import { PromptQueue } from '../../../src/core/requests/promptQueue';
-import type { HostToWebview } from '../../../src/shared/protocol';
 import { makeEngine } from '../core/engineHarness';
+import { panelOver } from './panelHarness';
 import { makeWorld, snapshot, spyWorkspace, supervisorCalls } from '../core/tools/toolWorld';
 
 let world: Awaited<ReturnType<typeof makeWorld>>;
@@ -22,20 +19,13 @@ function setup(call: { tool: string; input: unknown } = { tool: 'write_file', in
   const h = makeEngine(supervisorCalls(call), { workspace: spy.workspace, approver: approvals });
   const allowed: string[] = [];
   const asked: string[] = [];
-  const posted: HostToWebview[] = [];
-  const controller = new PanelController({
+  const { controller, posted } = panelOver({
     engine: h.engine,
     store: h.store,
-    queue: new PromptQueue(h.engine),
-    memory: { get: () => undefined, set: async () => {} },
-    config: () => ({ model: 'scripted:x', agents: [], problems: [], trusted: true }),
-    logger: silentLogger,
     approvals,
     confirm: async (message, action) => (asked.push(`${message} [${action}]`), answer),
     allowCommand: async (prefix) => void allowed.push(prefix),
-    batchIntervalMs: 5,
   });
-  controller.attach((m) => posted.push(m));
   const requested = new Promise<string>((resolve) => h.engine.onEvent((e) => e.kind === 'approval.requested' && resolve(e.approvalId)));
   const finished = new Promise<void>((resolve) => h.engine.onEvent((e) => e.kind === 'run.finished' && resolve()));
   return { controller, posted, requested, finished, allowed, asked, commands: spy.commands, h };

@@ -10,6 +10,7 @@ import { PanelController, type PanelEditor } from '../../../src/host/panelContro
 import { splitAttachedContext } from '../../../src/shared/attachedContext';
 import type { HostToWebview, PanelConfig } from '../../../src/shared/protocol';
 import { agent, makeEngine } from '../core/engineHarness';
+import { panelOver } from './panelHarness';
 import { gatedModel } from '../fakes/gatedModel';
 
 // What the prompt box sends beyond text: context the user attached (a workspace file, the editor's
@@ -187,18 +188,8 @@ describe('the model picker', () => {
       askModelName: async () => undefined,
     });
     const h = makeEngine({ agents: {} });
-    const posted: HostToWebview[] = [];
-    const controller = new PanelController({
-      engine: h.engine,
-      store: h.store,
-      queue: new PromptQueue(h.engine),
-      memory: { get: () => undefined, set: async () => {} },
-      // The demo's scripted model is set: the picker still lists the choices.
-      config: () => ({ ...config, model: 'scripted:.vscode/demo-script.json' }),
-      logger: silentLogger,
-      models: chooser,
-    });
-    controller.attach((m) => posted.push(m));
+    // The demo's scripted model is set: the picker still lists the choices.
+    const { controller, posted } = panelOver({ engine: h.engine, store: h.store, config: () => ({ ...config, model: 'scripted:.vscode/demo-script.json' }), models: chooser });
     await controller.receive({ type: 'listModels' });
     expect(posted.at(-1)).toMatchObject({ type: 'modelChoices', choices: [{ id: 'editor:copilot/gpt-4.1', label: 'GPT-4.1' }, { id: 'key:openai' }, { id: 'key:anthropic' }] });
     await controller.receive({ type: 'chooseModel', id: 'editor:copilot/gpt-4.1' });
