@@ -150,6 +150,11 @@ describe('the Subagents panel in a real VS Code', () => {
       await expect.poll(() => panel.locator(':focus').getAttribute('id'), { timeout: 15_000 }).toBe('prompt');
       await expect.poll(() => panel.locator('.message').count(), { timeout: 15_000 }).toBe(0);
     });
+    await wb.step('"Focus on Chat View" puts the keyboard in the prompt box', async () => {
+      await wb.runCommand('View: Show Explorer');
+      await wb.runCommand('Subagents: Focus on Chat View');
+      await expect.poll(() => wb.panel().locator(':focus').getAttribute('id'), { timeout: 15_000 }).toBe('prompt');
+    });
     await wb.step('ask something else: the answer says it is a scripted demo', async () => {
       const panel = wb.panel();
       await wb.page.keyboard.type('What is the capital of France?');
