@@ -35,10 +35,11 @@ describe('the palette commands in a real VS Code', () => {
       await wb.notification('No run is active in the open conversation.').waitFor({ timeout: 15_000 });
     });
 
-    await wb.step('Open Panel shows the view; ask a question to have a conversation', async () => {
+    await wb.step('Open Panel shows the view with the keyboard in the prompt box; ask a question to have a conversation', async () => {
       await wb.runCommand('Subagents: Open Panel');
-      const panel = await wb.showPanel();
-      await panel.locator('#prompt').click();
+      const panel = wb.panel();
+      await expect.poll(() => panel.locator(':focus').getAttribute('id'), { timeout: 30_000 }).toBe('prompt');
+      await panel.locator('#prompt').fill('');
       await wb.page.keyboard.type(QUESTION);
       await sendButton(panel).click();
       await lastAnswer(panel, 'ok').waitFor({ timeout: 30_000 });
