@@ -1,14 +1,8 @@
 import * as vscode from 'vscode';
+import { modelLabel } from '../shared/modelLabel';
 import type { ModelChooser } from './modelChooser';
 
 const GROUPS = { editor: "The editor's models", local: 'On this machine', key: 'With an API key' } as const;
-
-/** How the model in use reads in a picker: the demo's scripted model says what it is. */
-export function modelInUse(spec: string): string {
-  if (!spec) return 'No model is set';
-  if (spec.startsWith('scripted:')) return `Demo (scripted): ${spec.slice('scripted:'.length)}`;
-  return spec;
-}
 
 /**
  * "Subagents: Select Model": the first-run chooser's choices (the editor's models, a local
@@ -26,7 +20,7 @@ export async function selectModelCommand(chooser: ModelChooser, current: string)
   }
   // What was looked for and not found, so an empty list is never a mystery.
   for (const note of notes) items.push({ label: '$(info) Not found', detail: note, alwaysShow: true });
-  const picked = await vscode.window.showQuickPick(items, { title: 'Select the model for Subagents', placeHolder: `In use: ${modelInUse(current)}`, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, { title: 'Select the model for Subagents', placeHolder: `In use: ${current ? `${modelLabel(current)} (${current})` : 'no model is set'}`, matchOnDetail: true });
   if (!picked?.id) return;
   const chosen = await chooser.choose(picked.id);
   if (chosen) void vscode.window.showInformationMessage(`The model is now ${chosen.spec} (saved as "subagents.model" in ${chosen.savedIn}).`);

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { exportThread, type ExportFormat } from '../core/threads/exportThread';
 import { renderRunTree } from '../core/threads/runTreeText';
 import type { ThreadMeta, ThreadStore } from '../core/threads/threadStore';
+import { relativeTime } from '../shared/relativeTime';
 import { EMPTY_TREE, foldRunEvents } from '../shared/runTree';
 import type { PanelController } from './panelController';
 
@@ -111,19 +112,4 @@ export class ThreadCommands implements vscode.Disposable {
 /** A title as a file name: letters, digits and dashes, at most 60 characters. */
 export function fileNameOf(title: string): string {
   return title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '') || 'thread';
-}
-
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 24 * 3600_000],
-  ['month', 30 * 24 * 3600_000],
-  ['day', 24 * 3600_000],
-  ['hour', 3600_000],
-  ['minute', 60_000],
-];
-
-function relativeTime(ts: number, now: number): string {
-  const ago = now - ts;
-  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  for (const [unit, ms] of UNITS) if (ago >= ms) return format.format(-Math.floor(ago / ms), unit);
-  return 'just now';
 }
