@@ -1,3 +1,4 @@
+import { splitAttachedContext } from '../src/shared/attachedContext';
 import { retryText } from '../src/shared/retryText';
 import { runTotals, type RunNode, type RunTree } from '../src/shared/runTree';
 import { formatStats } from '../src/shared/usage';
@@ -34,6 +35,7 @@ export class TurnView {
   private readonly warnings: HTMLElement;
   private readonly stats: HTMLElement;
   private readonly prompt: HTMLElement;
+  private readonly attached: HTMLElement;
   private readonly author: HTMLElement;
   private readonly lastActions: HTMLElement;
   private node: RunNode | undefined;
@@ -41,6 +43,7 @@ export class TurnView {
   constructor(runId: string, ctx: TurnTreeContext, private readonly actions: TurnActions) {
     this.tree = new TurnTree(runId, ctx);
     this.prompt = h('div', { class: 'message-body user-text' });
+    this.attached = h('ul', { class: 'message-attachments', 'aria-label': 'Attached context', hidden: true });
     this.author = h('span', { class: 'author-name' });
     this.status = h('span', { class: 'message-status' });
     this.body = h('div', { class: 'message-body markdown' });
@@ -63,7 +66,7 @@ export class TurnView {
     );
 
     const copyPrompt = iconButton('Copy the prompt', 'copy', 'message-copy');
-    copyPrompt.addEventListener('click', () => this.actions.copy(this.node?.task ?? '', copyPrompt));
+    copyPrompt.addEventListener('click', () => this.actions.copy(this.userText(), copyPrompt));
     const edit = iconButton('Edit: put this prompt back in the box', 'edit', 'message-edit');
     edit.addEventListener('click', () => this.actions.edit(this.promptText()));
     const retry = iconButton('Retry: send this prompt again as a new turn', 'refresh', 'message-retry');
@@ -77,6 +80,7 @@ export class TurnView {
       { class: 'message user' },
       h('div', { class: 'message-author' }, codicon('account'), h('span', {}, 'You'), h('span', { class: 'message-actions' }, copyPrompt, this.lastActions)),
       this.prompt,
+      this.attached,
     );
     this.el = h('div', { class: 'turn', 'data-run-id': runId }, user, this.assistant);
   }
@@ -89,8 +93,13 @@ export class TurnView {
   update(tree: RunTree, node: RunNode): void {
     const prev = this.node;
     this.node = node;
-    // The prompt is the user's own text: plain, never markdown.
-    if (prev?.task !== node.task) setText(this.prompt, node.task);
+    // The prompt is the user's own text: plain, never markdown; what was attached shows as chips.
+    if (prev?.task !== node.task) {
+      const { prompt, attachments } = splitAttachedContext(node.task);
+      setText(this.prompt, prompt);
+      this.attached.replaceChildren(...attachments.map((a) => h('li', { class: 'attachment-chip', title: a.label }, codicon(a.kind === 'file' ? 'file' : 'selection'), h('span', {}, a.label))));
+      setHidden(this.attached, attachments.length === 0);
+    }
     if (prev?.agent !== node.agent) setText(this.author, node.agent);
     // Rendered now, not queued like the tree's: the answer is what the user is watching, and its
     // text must be in place when data-state says the run is done.
@@ -120,10 +129,15 @@ export class TurnView {
     return this.actions.isMentionable(node.agent) ? node.agent : undefined;
   }
 
+  /** The user's own words, without the attached context. */
+  private userText(): string {
+    return this.node ? splitAttachedContext(this.node.task).prompt : '';
+  }
+
   private promptText(): string {
     const node = this.node;
     if (!node) return '';
     const agent = this.mention(node);
-    return agent ? `@${agent} ${node.task}` : node.task;
+    return agent ? `@${agent} ${this.userText()}` : this.userText();
   }
 }

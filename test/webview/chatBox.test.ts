@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAttachedContext } from '../../src/shared/attachedContext';
 import { startHarness, stateMessage, ThreadScript, TRUSTED_CONFIG, type Harness } from './harness';
 
 // The prompt box is a chat box: the model in use and its picker, context attached as chips,
@@ -194,5 +195,24 @@ describe('messages', () => {
     await page.locator('.turn[data-run-id="t3"] .message-edit').waitFor();
     expect(await last.locator('.message-edit').isVisible()).toBe(false);
     expect(panel.errors).toEqual([]);
+  });
+
+  it("show the user's words with what was attached as chips, not the attached text", async () => {
+    const panel = await harness.open({ clipboard: true });
+    const s = new ThreadScript();
+    const task = withAttachedContext('Why is this rounded twice?', [
+      { kind: 'selection', path: 'src/money.ts', label: 'src/money.ts:10-12', startLine: 10, endLine: 12, text: 'const SECRET_LINE = round(round(x));' },
+    ]);
+    await panel.send(stateMessage('thread-1', [s.started('t1', { task }), s.finished('t1', 'ok', 'Because…')]));
+    const user = panel.page.locator('.turn[data-run-id="t1"] .message.user');
+    await user.locator('.attachment-chip').waitFor();
+    expect(await user.locator('.user-text').innerText()).toBe('Why is this rounded twice?');
+    expect(await user.locator('.attachment-chip').allInnerTexts()).toEqual(['src/money.ts:10-12']);
+    expect(await user.innerText()).not.toContain('SECRET_LINE');
+    await user.locator('.message-copy').click();
+    await expect.poll(() => panel.page.evaluate(() => navigator.clipboard.readText())).toBe('Why is this rounded twice?');
+    await user.locator('.message-edit').click();
+    expect(await panel.page.locator('#prompt').inputValue()).toBe('Why is this rounded twice?');
+    expect(await panel.cspViolations()).toEqual([]);
   });
 });
