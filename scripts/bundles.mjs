@@ -23,6 +23,10 @@ export const LAZY_BUNDLES = {
   sandbox: { entry: 'src/core/sandbox/sandboxRuntime.ts', module: /\/sandboxRuntime(\.ts)?$/ },
   // tree-sitter and its bash grammar (WebAssembly), for the command judge.
   bashParser: { entry: 'src/core/commands/treeSitterBash.ts', module: /\/treeSitterBash(\.ts)?$/ },
+  // The MCP client (@modelcontextprotocol/sdk), loaded by the first run that needs a server.
+  mcp: { entry: 'src/core/mcp/mcpConnection.ts', module: /\/mcpConnection(\.ts)?$/ },
+  // HTML to Markdown for web_fetch (turndown and its DOM, domino), loaded by the first page fetched.
+  htmlToMarkdown: { entry: 'src/core/web/htmlToMarkdown.ts', module: /\/htmlToMarkdown(\.ts)?$/ },
 };
 
 /** Files the lazy bundles read at run time, copied beside them (`from` is under node_modules). */

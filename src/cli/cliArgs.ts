@@ -31,7 +31,8 @@ What agents may do without asking comes from these flags only, never from the wo
   --approval MODE       ask (default) | autoEdit | trust
   --allow-command PREFIX
                         A command prefix that runs unasked in ask and autoEdit modes (repeatable)
-  --trusted-domain HOST A host agents may fetch from unasked (repeatable)
+  --trusted-domain HOST A host web_fetch reaches unasked (repeatable; example.com, *.example.com,
+                        localhost:8080); only a host named here may be on this machine or the LAN
   --sandbox MODE        auto (default: the OS sandbox where there is one) | on | off
   --sandbox-allow-host HOST
                         A host sandboxed commands may reach (repeatable; default: none)
@@ -40,6 +41,8 @@ What agents may do without asking comes from these flags only, never from the wo
   --allow-key-for ORIGIN
                         Send SUBAGENTS_API_KEY to this server (http://host:port) although the
                         workspace, not you, chose it (repeatable)
+  --allow-mcp NAME      Start the MCP server NAME that the workspace declares (.vscode/settings.json,
+                        .vscode/mcp.json, .mcp.json or an agent file) without asking (repeatable)
   -h, --help            Show this help
 
 Settings come from <workspace>/.vscode/settings.json (comments allowed): subagents.model,
@@ -69,6 +72,8 @@ export interface TrustFlags {
   commandEnvExclude: string[];
   /** Origins that may receive SUBAGENTS_API_KEY although the workspace chose them. */
   allowKeyFor: string[];
+  /** MCP servers the workspace declares that may start without asking. */
+  allowMcp: string[];
 }
 
 export type Command =
@@ -99,6 +104,7 @@ const RUN_OPTIONS = {
   'sandbox-allow-host': { type: 'string', multiple: true },
   'command-env-exclude': { type: 'string', multiple: true },
   'allow-key-for': { type: 'string', multiple: true },
+  'allow-mcp': { type: 'string', multiple: true },
 } as const satisfies ParseArgsConfig['options'];
 
 const HINT = 'Run "subagents --help" for usage.';
@@ -154,6 +160,7 @@ function runCommand(args: string[], cwd: string): Command {
       sandboxAllowHosts: values['sandbox-allow-host'] ?? [],
       commandEnvExclude: values['command-env-exclude'] ?? [],
       allowKeyFor: (values['allow-key-for'] ?? []).map(checkOrigin),
+      allowMcp: values['allow-mcp'] ?? [],
     },
   };
 }

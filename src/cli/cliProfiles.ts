@@ -17,7 +17,7 @@ export function environmentModels(env: NodeJS.ProcessEnv = process.env): ModelAv
  * agent files < its settings.json. (VS Code's user settings live in a per-platform place the CLI
  * does not read.) The user named this folder on the command line: it counts as trusted.
  */
-export function cliProfiles(config: WorkspaceSettings, root: string, env: NodeJS.ProcessEnv = process.env): WorkspaceProfiles {
+export function cliProfiles(config: WorkspaceSettings, root: string, env: NodeJS.ProcessEnv = process.env, mcpServers: readonly string[] = []): WorkspaceProfiles {
   return loadWorkspaceProfiles({
     root,
     home: env['HOME'] || homedir(),
@@ -25,5 +25,6 @@ export function cliProfiles(config: WorkspaceSettings, root: string, env: NodeJS
     workspaceAgents: [{ source: config.path, profiles: config.agents }],
     settings: config.settings,
     models: environmentModels(env),
+    mcpServers,
   });
 }

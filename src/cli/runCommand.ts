@@ -16,6 +16,7 @@ import type { Command } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
 import { readAll, stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
+import { cliMcpDeclarations, cliMcpHub } from './cliMcp';
 import { cliProfiles } from './cliProfiles';
 import { describeProfileProblemAndEffect } from '../core/profiles/describeProfileProblem';
 import { specsInUse } from '../core/models/specsInUse';
@@ -60,7 +61,9 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   if (!settings.model) {
     throw new UsageError(`No model is set: pass --model SPEC (e.g. --model scripted:demo.json) or set "subagents.model" in ${config.path}.`);
   }
-  const profiles = cliProfiles(config, cmd.workspace);
+  const declared = cliMcpDeclarations(config, cmd.workspace);
+  const profiles = cliProfiles(config, cmd.workspace, process.env, declared.servers.map((s) => s.name));
+  const profileServers = [...profiles.profiles.values()].flatMap((p) => Object.keys(p.mcpServers ?? {}));
   const notes = profiles.problems.filter((p) => p.severity === 'information').length;
   for (const p of profiles.problems) if (p.severity !== 'information') logger.warn(describeProfileProblemAndEffect(p, profiles.profiles));
   if (notes > 0) io.stderr.write(`subagents: ${notes} note${notes === 1 ? '' : 's'} on agent files (what they say that is not honoured here): run "subagents profiles validate" to read them.\n`);
@@ -101,6 +104,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     if (!(await store.get(cmd.thread))) throw new UsageError(`There is no thread "${cmd.thread}" in ${cmd.storage}. See "subagents threads list".`);
   }
   const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
+  const mcp = cliMcpHub(cmd.workspace, declared, cmd.trust.allowMcp, profileServers, logger);
   const engine = new Engine({
     store,
     // The user named this folder on the command line: it is trusted. ask_user asks on the terminal.
@@ -115,6 +119,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     },
     logger,
     approver: terminalApprover({ prompt: terminal, output: io.stderr }),
+    mcp,
   });
   const printer = eventPrinter(io, cmd.json);
   engine.onEvent(printer.print);
@@ -145,5 +150,10 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     store.dispose();
+    // No MCP server outlives the CLI: each is stopped, and what its process left is ended.
+    const stopping = performance.now();
+    await mcp.stopAll();
+    logger.debug(`MCP servers stopped in ${Math.round(performance.now() - stopping)} ms.`);
   }
 }
+

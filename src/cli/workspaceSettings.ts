@@ -18,6 +18,8 @@ export interface WorkspaceSettings {
   agents: unknown;
   /** Values that were ignored, each a sentence for stderr (a workspace setting that would raise trust). */
   notices: string[];
+  /** `subagents.mcpServers` as written: declareMcpServers checks it. */
+  mcpServers?: unknown;
 }
 
 /**
@@ -50,5 +52,5 @@ export async function readWorkspaceSettings(workspace: string, trust?: TrustFlag
   const invalid = read.problems.find((p) => p.kind === 'invalid');
   if (invalid) throw new UsageError(describeSettingProblem(invalid));
   const notices = read.problems.filter((p) => p.kind === 'userOnly').map(describeSettingProblem);
-  return { path, settings: read.settings, scopes: read.scopes, agents: all['subagents.agents'], notices };
+  return { path, settings: read.settings, scopes: read.scopes, agents: all['subagents.agents'], mcpServers: all['subagents.mcpServers'], notices };
 }

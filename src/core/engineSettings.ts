@@ -66,10 +66,7 @@ export const engineSettingsSchema = z.object({
   'sandbox.allowedHosts': z.array(hostPatternSchema).default([]),
   /** More environment variables (names, `*` and `?` wildcards) that commands never see, beyond `*_API_KEY` and `SUBAGENTS_*`. */
   'commandEnv.exclude': z.array(z.string().trim().min(1).regex(/^[A-Za-z0-9_*?]+$/, 'a variable name, with * and ? wildcards')).default([]),
-  /**
-   * Hosts agents may fetch from without asking. Read and checked now; used by web_fetch, which a
-   * later issue adds. User settings (or --trusted-domain) only, like the other settings that raise trust.
-   */
+  /** Hosts web_fetch reaches without asking. User settings (or --trusted-domain) only, like the other settings that raise trust. */
   trustedDomains: z.array(hostPatternSchema).default([]),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;

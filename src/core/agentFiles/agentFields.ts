@@ -12,6 +12,9 @@ export interface FieldDoc {
   example?: string;
 }
 
+const MCP_SERVERS_DOC =
+  'MCP servers started only for this agent\'s runs: a map of server names to `{command, args, env, cwd}` (a server to start) or `{url, headers}` (one to connect to). ' +
+  'Its tools are `mcp__<server>__<tool>`. A workspace\'s agent file starts its servers only once you approved them.';
 const ENABLED = 'Set to `false` to switch off an agent of the same name from a lower layer.';
 
 export const NATIVE_FIELDS: Readonly<Record<string, FieldDoc>> = {
@@ -28,6 +31,7 @@ export const NATIVE_FIELDS: Readonly<Record<string, FieldDoc>> = {
   timeoutMs: { doc: 'A run that takes longer than this many milliseconds ends with status `timeout`.', example: '600000' },
   returnDirectly: { doc: 'Hand this agent\'s answer straight to the user, without another supervisor turn.', example: 'false' },
   agents: { doc: 'Whom this agent may delegate to (agent ids), when `subagents.maxDepth` allows.', example: '[explore]' },
+  mcpServers: { doc: MCP_SERVERS_DOC },
   enabled: { doc: ENABLED, example: 'true' },
 };
 
@@ -42,7 +46,7 @@ export const CLAUDE_FIELDS: Readonly<Record<string, FieldDoc>> = {
   maxTurns: { doc: 'At most this many turns: our `maxSteps`.' },
   permissionMode: { doc: `${LATER}approvals follow the \`subagents.approval\` setting for every agent.` },
   skills: { doc: `${LATER}skills are a Claude Code feature.` },
-  mcpServers: { doc: `${LATER}MCP servers come with a later version.` },
+  mcpServers: { doc: `${MCP_SERVERS_DOC} Names of servers configured elsewhere are accepted too.` },
   hooks: { doc: `${LATER}hooks are a Claude Code feature.` },
   memory: { doc: `${LATER}there is no persistent agent memory here.` },
   background: { doc: 'Not needed here: the supervisor decides whether a subagent runs in the background (`subagent_start`).' },
@@ -61,7 +65,7 @@ export const COPILOT_FIELDS: Readonly<Record<string, FieldDoc>> = {
   handoffs: { doc: `${LATER}there are no hand-off buttons; the supervisor decides what comes next.` },
   'argument-hint': { doc: `${LATER}agents get their task from the supervisor.` },
   target: { doc: '`vscode` or `github-copilot`; agents for GitHub\'s coding agent are loaded too, with a note.' },
-  'mcp-servers': { doc: `${LATER}MCP servers come with a later version.` },
+  'mcp-servers': { doc: `${MCP_SERVERS_DOC} Copilot's \`type\` (local, stdio, http, sse) and \`tools\` list of each server are honoured.` },
   'user-invocable': { doc: 'Whether people pick this agent themselves; here the supervisor delegates to every agent.' },
   'disable-model-invocation': { doc: `${LATER}the supervisor may delegate to every agent.` },
   infer: { doc: `${LATER}(replaced in Copilot by \`user-invocable\` and \`disable-model-invocation\`).` },

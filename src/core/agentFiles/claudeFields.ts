@@ -2,6 +2,7 @@ import { CLAUDE_FIELDS } from './agentFields';
 import { ignoredField, importModel, unknownField, wrongValue } from './fieldNotes';
 import type { FileCheck } from './fileCheck';
 import { readTools } from './importTools';
+import { readMcpServersField } from './mcpServerFields';
 
 /**
  * A Claude Code agent's fields in our terms (https://docs.anthropic.com/en/docs/claude-code/sub-agents):
@@ -26,6 +27,9 @@ export function readClaudeFields(check: FileCheck, input: Record<string, unknown
       }
       case 'model':
         importModel(check, field, input);
+        break;
+      case 'mcpServers':
+        readMcpServersField(check, field, input, mcpServers);
         break;
       case 'maxTurns':
         if (typeof field.value === 'number' && Number.isInteger(field.value) && field.value >= 1 && field.value <= 1000) {

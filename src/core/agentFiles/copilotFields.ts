@@ -2,6 +2,7 @@ import { COPILOT_FIELDS } from './agentFields';
 import { ignoredField, importModel, unknownField } from './fieldNotes';
 import type { FileCheck } from './fileCheck';
 import { readTools } from './importTools';
+import { readMcpServersField } from './mcpServerFields';
 import { slugify } from './nearest';
 
 /**
@@ -24,6 +25,9 @@ export function readCopilotFields(check: FileCheck, input: Record<string, unknow
       }
       case 'model':
         importModel(check, field, input);
+        break;
+      case 'mcp-servers':
+        readMcpServersField(check, field, input, mcpServers);
         break;
       case 'agents': {
         const items = check.items(field);

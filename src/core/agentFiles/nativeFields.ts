@@ -2,6 +2,7 @@ import { NATIVE_FIELDS } from './agentFields';
 import { unknownField } from './fieldNotes';
 import type { FileCheck } from './fileCheck';
 import { readTools } from './importTools';
+import { readMcpServersField } from './mcpServerFields';
 
 /**
  * Our own agent files (.vscode/agents): every profile field as written; the profile schema checks
@@ -19,6 +20,10 @@ export function readNativeFields(check: FileCheck, input: Record<string, unknown
     field.items?.forEach((item, index) => (check.ranges[`${field.key}.${index}`] = item.range));
     if ((field.key === 'tools' || field.key === 'disallowedTools') && (Array.isArray(field.value) || typeof field.value === 'string')) {
       input[field.key] = readTools(check, field, 'native', mcpServers).tools;
+      continue;
+    }
+    if (field.key === 'mcpServers') {
+      readMcpServersField(check, field, input, mcpServers);
       continue;
     }
     input[field.key] = field.value;

@@ -7,6 +7,7 @@ import { readClaudeFields } from './claudeFields';
 import { readCopilotFields } from './copilotFields';
 import { FileCheck, type AgentFileInfo } from './fileCheck';
 import { readFrontMatter, type FrontMatter } from './frontMatter';
+import { ownMcpServerNames } from './mcpServerFields';
 import { readNativeFields } from './nativeFields';
 import { slugify } from './nearest';
 
@@ -59,7 +60,8 @@ export function validateAgentFile(text: string, info: AgentFileInfo, context: Ag
   const id = readId(check, base, input);
   check.id = id ?? fallbackId;
   readDescription(check, input);
-  const mcp = context.mcpServers ?? [];
+  // The file's own servers count as configured for its own tools list.
+  const mcp = [...(context.mcpServers ?? []), ...ownMcpServerNames(fm)];
   if (info.dialect === 'claude') readClaudeFields(check, input, mcp);
   else if (info.dialect === 'copilot') readCopilotFields(check, input, mcp);
   else readNativeFields(check, input, mcp);

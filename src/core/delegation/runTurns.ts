@@ -54,7 +54,7 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     const delegates = delegatesFor(session, run, profile);
     const deps: DelegationDeps = { session, caller: run, delegates, emit: emitter.emit, launch: work.launch };
     const delegation = delegates.length > 0 ? [delegateTaskTool(deps), ...subagentTools(deps)] : [];
-    const { tools, hidden } = runTools({ ...session, profile, depth: run.depth, emit: emitter.emit, delegation });
+    const { tools, hidden } = await runTools({ ...session, profile, depth: run.depth, emit: emitter.emit, delegation, run });
     const instructions = profile.name === SUPERVISOR ? supervisorPrompt(delegates, session.settings.supervisor, session.profiles.projectInstructions) : subagentPrompt(profile, delegates, session.profiles.projectInstructions);
     const maxSteps = profile.maxSteps ?? DEFAULT_MAX_STEPS;
     if (profile.timeoutMs) {

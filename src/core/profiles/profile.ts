@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mcpServersFieldSchema } from '../mcp/mcpServerConfig';
 import { looksLikeModelRef, type ModelRef } from '../models/modelAliases';
 import { parseModelSpec } from '../models/modelSpec';
 import type { ProfileProblem, TextRange } from './profileProblem';
@@ -43,6 +44,8 @@ export const profileInputSchema = z.strictObject({
   timeoutMs: z.number().int().min(1).optional(),
   returnDirectly: z.boolean().optional(),
   agents: z.array(profileNameSchema).optional(),
+  /** MCP servers started only for runs of this profile (Claude Code's `mcpServers`, Copilot's `mcp-servers`). */
+  mcpServers: mcpServersFieldSchema.optional(),
   enabled: z.boolean().optional(),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;

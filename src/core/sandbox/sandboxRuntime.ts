@@ -18,7 +18,7 @@ export interface SandboxRuntime {
    * file that hides the placeholders of missing protected paths from git, if any appear.
    */
   wrap(command: string, policy: SandboxPolicy): Promise<{ line: string; gitExcludesFile?: string }>;
-  /** After each wrapped command: removes the placeholders it made for missing protected paths. */
+  /** After each wrapped command: once none is left running, removes the placeholders made for missing protected paths. */
   release(): void;
 }
 
@@ -63,6 +63,9 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
     return down(`a test command failed in it: ${failed}`);
   }
   let hosts = JSON.stringify(policy.allowedHosts);
+  // Placeholders are shared by every command in flight: only the last one to end removes them,
+  // or a command (or a long-lived MCP server) starting beside it would find them gone.
+  let live = 0;
   return {
     unavailable: undefined,
     async wrap(command, p) {
@@ -72,11 +75,15 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
         hosts = JSON.stringify(p.allowedHosts);
       }
       const line = await wrap(command, p);
+      live++;
       // sandbox-runtime adds its own protected names (.bashrc, .idea…) relative to this process's folder.
       const denied = process.platform === 'linux' ? [...p.denyWrite, ...linuxGetCwdMandatoryDenyPaths()] : [];
       const gitExcludesFile = p.allowWrite[0] ? placeholderExcludes(p.allowWrite[0], denied) : undefined;
       return gitExcludesFile ? { line, gitExcludesFile } : { line };
     },
-    release: () => SandboxManager.cleanupAfterCommand(),
+    release: () => {
+      live = Math.max(0, live - 1);
+      if (live === 0) SandboxManager.cleanupAfterCommand();
+    },
   };
 }

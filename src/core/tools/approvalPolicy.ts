@@ -12,7 +12,13 @@ export type ApprovalNeed =
   /** `sandboxed`: it will run in the OS sandbox, which holds what the judge cannot see. */
   | { kind: 'command'; command: string; sandboxed?: boolean }
   /** Install a package or an extension, described for the user. */
-  | { kind: 'install'; what: string };
+  | { kind: 'install'; what: string }
+  /** Use a tool of another program that may change things (an MCP server's): asks unless the user chose trust. */
+  | { kind: 'external'; reason: string }
+  /** Start a program the workspace declared (an MCP server): asks in every mode, as protected files do. */
+  | { kind: 'workspaceCode'; reason: string }
+  /** Fetch from the network: asks unless the host is one of the user's trusted domains or the user chose trust. */
+  | { kind: 'network'; url: string; trustedHost: boolean };
 
 export interface ApprovalSettings {
   mode: ApprovalMode;
@@ -39,6 +45,12 @@ export async function decideApproval(need: ApprovalNeed, settings: ApprovalSetti
       return judgeCommand(need.command, { mode: settings.mode, root: settings.root, autoApprove: settings.autoApproveCommands, sandboxed: need.sandboxed ?? false });
     case 'install':
       return settings.mode === 'trust' ? { ask: false } : { ask: true, reason: `Installs ${need.what}.` };
+    case 'external':
+      return settings.mode === 'trust' ? { ask: false } : { ask: true, reason: need.reason };
+    case 'workspaceCode':
+      return { ask: true, reason: need.reason };
+    case 'network':
+      return settings.mode === 'trust' || need.trustedHost ? { ask: false } : { ask: true, reason: `Fetches ${need.url} (not one of your subagents.trustedDomains).` };
   }
 }
 

@@ -3,6 +3,8 @@ import type { EmitRunEvent } from '../agent/runEvents';
 import type { EngineSettings } from '../engineSettings';
 import type { Approver, Workspace } from '../ports';
 import type { Profile } from '../profiles/profile';
+import { mcpToolsForRun } from '../mcp/runMcpTools';
+import type { McpHub } from '../mcp/mcpHub';
 import { commandLauncher } from '../sandbox/commandLauncher';
 import type { Redactor } from '../secrets/redactor';
 import { createApprovalGate } from './approvalGate';
@@ -22,10 +24,14 @@ export interface RunToolsRequest {
   delegation: readonly AnyToolSpec[];
   /** Known secrets are taken out of every tool result before the model (or anyone) reads it. */
   redactor: Redactor;
+  /** The run itself: MCP server approvals are asked in its name, and stop with it. */
+  run: { runId: string; threadId: string; signal: AbortSignal };
+  /** The window's or CLI process's MCP servers; none without it. */
+  mcp?: McpHub | undefined;
 }
 
-/** The tools of one run: workspace tools with this run's approval gate, plus delegation, filtered. */
-export function runTools(request: RunToolsRequest): RunToolSelection {
+/** The tools of one run: workspace tools with this run's approval gate, plus delegation and MCP tools, filtered. */
+export async function runTools(request: RunToolsRequest): Promise<RunToolSelection> {
   const { workspace, settings, profile } = request;
   const gate = createApprovalGate({
     settings: { mode: settings.approval, root: workspace.root, autoApproveCommands: settings.autoApproveCommands },
@@ -34,7 +40,8 @@ export function runTools(request: RunToolsRequest): RunToolSelection {
     agent: profile.name,
   });
   const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }));
-  const all = [...workspaceTools({ workspace, gate, agent: profile.name, commands }), ...request.delegation].map((spec) => redactingTool(spec, request.redactor));
+  const mcp = request.mcp ? await mcpToolsForRun({ hub: request.mcp, profile, gate, emit: request.emit, run: request.run, settings }) : [];
+  const all = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains }), ...request.delegation, ...mcp].map((spec) => redactingTool(spec, request.redactor));
   return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listsTool } from './toolPatterns';
 import type { Capability, AnyToolSpec } from './toolSpec';
 
 export interface RunToolContext {
@@ -34,7 +35,8 @@ const UNTRUSTED =
 /**
  * The child filter and the trust filter, both at once and both twice: a barred tool is taken out
  * of what the model sees, and put back as a stand-in that refuses any forged call without running
- * anything. A profile's `tools` and `disallowedTools` simply leave tools out.
+ * anything. A profile's `tools` and `disallowedTools` simply leave tools out
+ * (`mcp__<server>__*` names every tool of a server).
  */
 export function selectRunTools(all: readonly AnyToolSpec[], context: RunToolContext): RunToolSelection {
   const tools: AnyToolSpec[] = [];
@@ -50,8 +52,8 @@ export function selectRunTools(all: readonly AnyToolSpec[], context: RunToolCont
       hidden.push(spec.name);
       continue;
     }
-    if (context.allow && !context.allow.includes(spec.name)) continue;
-    if (context.deny?.includes(spec.name)) continue;
+    if (context.allow && !listsTool(context.allow, spec.name)) continue;
+    if (context.deny && listsTool(context.deny, spec.name)) continue;
     tools.push(spec);
   }
   return { tools, hidden };

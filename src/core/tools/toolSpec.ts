@@ -1,3 +1,4 @@
+import type { Schema } from 'ai';
 import type { z } from 'zod';
 
 /** What a tool can do; the child filter and the approval gate decide by these. */
@@ -20,7 +21,8 @@ export interface ToolSpec<Input = unknown> {
   /** Written for the model: what the tool does, when to use it, what it returns. */
   description: string;
   capabilities: readonly Capability[];
-  inputSchema: z.ZodType<Input>;
+  /** zod for our own tools; a JSON schema (`jsonSchema()` of the ai SDK) for tools that bring theirs (MCP). */
+  inputSchema: z.ZodType<Input> | Schema<Input>;
   /** Returns the tool's result. Errors a model can act on are returned as values, not thrown. */
   execute(input: Input, context: ToolCallContext): Promise<unknown>;
 }
@@ -31,7 +33,7 @@ export type AnyToolSpec = ToolSpec<unknown>;
 export function defineTool<Input>(spec: ToolSpec<Input>): AnyToolSpec {
   return {
     ...spec,
-    inputSchema: spec.inputSchema as z.ZodType<unknown>,
+    inputSchema: spec.inputSchema as z.ZodType<unknown> | Schema<unknown>,
     // The SDK validates the input against this same schema before it calls execute.
     execute: (input, context) => spec.execute(input as Input, context),
   };

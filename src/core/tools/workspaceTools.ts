@@ -8,6 +8,8 @@ import { openFileTool } from './builtin/openFile';
 import { readFileTool } from './builtin/readFile';
 import { runCommandTool } from './builtin/runCommand';
 import { searchTextTool } from './builtin/searchText';
+import { todoWriteTool } from './builtin/todoWrite';
+import { webFetchTool } from './builtin/webFetch';
 import type { WorkspaceToolDeps } from './builtin/toolDeps';
 import { writeFileTool } from './builtin/writeFile';
 import type { AnyToolSpec } from './toolSpec';
@@ -28,5 +30,7 @@ export function workspaceTools(deps: WorkspaceToolDeps): AnyToolSpec[] {
     openFileTool(deps),
     installPackageTool(deps),
     installExtensionTool(deps),
+    webFetchTool(deps),
+    todoWriteTool(),
   ];
 }

@@ -11,6 +11,8 @@ export interface WorkspaceToolDeps {
   agent: string;
   /** How commands start: in the OS sandbox where there is one, without the product's keys. */
   commands: CommandLauncher;
+  /** `subagents.trustedDomains`: hosts web_fetch reaches unasked (user settings or --trusted-domain only). */
+  trustedDomains?: readonly string[];
 }
 
 /** A tool's answer when it did nothing: a sentence the model can act on. */

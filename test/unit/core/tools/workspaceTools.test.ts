@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ const context = (signal = new AbortController().signal): ToolCallContext => ({ r
 
 async function call(name: string, input: unknown, signal?: AbortSignal) {
   const spec = workspaceTools({ workspace: nodeWorkspace({ root: world.root }), gate: openGate, agent: 'test', commands: commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {}) }).find((t) => t.name === name)!;
-  return (await spec.execute(spec.inputSchema.parse(input), context(signal))) as Record<string, unknown>;
+  return (await spec.execute((spec.inputSchema as z.ZodType).parse(input), context(signal))) as Record<string, unknown>;
 }
 
 async function put(rel: string, content: string) {

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseJsonc } from '../jsonc/parseJsonc';
+import type { Profile } from '../profiles/profile';
+import { mcpServerNameSchema, readMcpServerConfig, type McpServerConfig } from './mcpServerConfig';
+
+/**
+ * Every MCP server this window or CLI process may start, from every place people declare them,
+ * with who declared it: a server of the user's own settings starts unasked, one the workspace
+ * declares (its settings, `.vscode/mcp.json`, `.mcp.json`, an agent file) only once the user
+ * approved it (mcpServerApproval.ts). An untrusted workspace declares none.
+ */
+
+/** `user`: starts unasked; `workspace`: asks once (and again when it changes). */
+export type McpOrigin = 'user' | 'workspace';
+
+export interface McpServerDecl {
+  name: string;
+  config: McpServerConfig;
+  origin: McpOrigin;
+  /** Where it was declared, for messages: "user settings", ".mcp.json", ".claude/agents/x.md". */
+  source: string;
+  /** Claude Code's `${NAME}` variables are read too (.mcp.json, agent files). */
+  bareNames: boolean;
+  /** Started only for runs of this profile (a profile's own `mcpServers`). */
+  profile?: string;
+}
+
+export interface McpDeclProblem {
+  server: string;
+  source: string;
+  message: string;
+}
+
+export interface McpDeclarations {
+  /** By precedence: a later declaration of the same name replaces an earlier one. */
+  servers: McpServerDecl[];
+  problems: McpDeclProblem[];
+}
+
+export interface McpSources {
+  root: string | undefined;
+  trusted: boolean;
+  /** `subagents.mcpServers` of the user's settings (the extension; the CLI has none). */
+  user?: unknown;
+  /** `subagents.mcpServers` of the workspace's settings, lowest first, with where each came from. */
+  workspace?: readonly { source: string; value: unknown }[];
+  readText?: (path: string) => string | undefined;
+}
+
+/** The files other tools keep their servers in: Claude Code's, then VS Code's (which wins). */
+export const MCP_FILES = [
+  { path: '.mcp.json', key: 'mcpServers', bareNames: true },
+  { path: '.vscode/mcp.json', key: 'servers', bareNames: false },
+] as const;
+
+const readIfThere = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** Lowest precedence first: user settings < .mcp.json < .vscode/mcp.json < workspace settings. */
+export function declareMcpServers(sources: McpSources): McpDeclarations {
+  const found = new Map<string, McpServerDecl>();
+  const problems: McpDeclProblem[] = [];
+  const take = (record: unknown, origin: McpOrigin, source: string, bareNames: boolean) => {
+    for (const decl of readServerRecord(record, { origin, source, bareNames }, problems)) found.set(decl.name, decl);
+  };
+  if (sources.user !== undefined) take(sources.user, 'user', 'user settings', false);
+  if (sources.trusted && sources.root) {
+    const read = sources.readText ?? readIfThere;
+    for (const file of MCP_FILES) {
+      const text = read(join(sources.root, file.path));
+      if (text === undefined) continue;
+      const parsed = parseJsonc(text, { jsonc: true });
+      if (!parsed.ok) {
+        problems.push({ server: '', source: file.path, message: `is not valid JSON at line ${parsed.error.line}, column ${parsed.error.column} (${parsed.error.message}), so none of its servers is used` });
+        continue;
+      }
+      const value = parsed.value as Record<string, unknown> | null;
+      take(typeof value === 'object' && value !== null ? value[file.key] : undefined, 'workspace', file.path, file.bareNames);
+    }
+    for (const layer of sources.workspace ?? []) if (layer.value !== undefined) take(layer.value, 'workspace', layer.source, false);
+  }
+  return { servers: [...found.values()], problems };
+}
+
+/**
+ * A profile's own servers, started only for its runs; the user's own profiles start theirs unasked.
+ * Agent files read Claude Code's `${NAME}` variables, as the tools they come from do.
+ */
+export function profileMcpServers(profile: Profile): McpServerDecl[] {
+  if (!profile.mcpServers) return [];
+  const origin: McpOrigin = isUsersOwn(profile.source) ? 'user' : 'workspace';
+  return readServerRecord(profile.mcpServers, { origin, source: profile.source, bareNames: profile.origin !== undefined, profile: profile.name }, []);
+}
+
+/** Built-in profiles, the user's settings and the user's agent folders (~/.claude/agents, ~/.copilot/agents). */
+function isUsersOwn(source: string): boolean {
+  return source === 'built-in' || source === 'user settings' || source.startsWith('~/');
+}
+
+function readServerRecord(record: unknown, base: Omit<McpServerDecl, 'name' | 'config'>, problems: McpDeclProblem[]): McpServerDecl[] {
+  if (record === undefined || record === null) return [];
+  if (typeof record !== 'object' || Array.isArray(record)) {
+    problems.push({ server: '', source: base.source, message: 'must map server names to their declarations, as in { "github": { "command": "…" } }' });
+    return [];
+  }
+  const out: McpServerDecl[] = [];
+  for (const [name, raw] of Object.entries(record)) {
+    const named = mcpServerNameSchema.safeParse(name);
+    if (!named.success) {
+      problems.push({ server: name, source: base.source, message: `has a name that ${named.error.issues[0]?.message ?? 'is not valid'}` });
+      continue;
+    }
+    const read = readMcpServerConfig(raw);
+    if (!read.ok) {
+      problems.push({ server: name, source: base.source, message: read.message });
+      continue;
+    }
+    out.push({ ...base, name, config: read.config });
+  }
+  return out;
+}
+
+/** A declaration problem as one sentence, for the run's node, the log and the CLI. */
+export function describeMcpDeclProblem(p: McpDeclProblem): string {
+  const what = p.server ? `The MCP server "${p.server}" in ${p.source}` : p.source;
+  return `${what} ${p.message}; it is not started. Fix the declaration to use it.`;
+}
