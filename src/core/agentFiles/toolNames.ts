@@ -17,6 +17,8 @@ export const WORKSPACE_TOOLS = [
   'open_file',
   'install_package',
   'install_extension',
+  'web_fetch',
+  'todo_write',
 ] as const;
 
 /** The tools that let an agent delegate; naming `Task` or `agent` allows them all. */
@@ -29,7 +31,7 @@ export const OUR_TOOLS: readonly string[] = [...WORKSPACE_TOOLS, ...DELEGATION_T
 export type ToolMapping =
   /** Our tools do it; `approximate` says how they differ, for a note. */
   | { kind: 'ours'; tools: readonly string[]; approximate?: string; agents?: string[] }
-  /** A capability of a later version (web fetch and search, the todo list, editor tools). */
+  /** A capability of a later version (web search, editor tools). */
   | { kind: 'later'; tool: string; what: string }
   /** A tool of an MCP server, under our name for it: mcp__<server>__<tool> (or __* for all). */
   | { kind: 'mcp'; server: string; name: string }
@@ -47,9 +49,10 @@ const ours = (tools: readonly string[], approximate?: string): ToolMapping => ({
 const later = (tool: string, what: string): ToolMapping => ({ kind: 'later', tool, what });
 const none = (why: string): ToolMapping => ({ kind: 'none', why });
 
-const WEB_FETCH = later('web_fetch', 'fetching web pages comes with a later version');
+const WEB_FETCH = ours(['web_fetch'], 'the page comes back as Markdown; it asks before fetching from a host that is not one of your subagents.trustedDomains');
 const WEB_SEARCH = later('web_search', 'web search comes with a later version');
-const TODO = later('todo_write', 'the todo list comes with a later version');
+const TODO = ours(['todo_write']);
+const TASK_LIST = ours(['todo_write'], 'one checklist per agent (todo_write sends the whole list each time), not separate task records');
 const DELEGATE = ours(DELEGATION_TOOLS);
 const NO_TERMINAL = 'run_command returns each command\'s output itself; there is no terminal to read';
 
@@ -72,11 +75,11 @@ export const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = {
   agent: DELEGATE,
   askuserquestion: ours(['ask_user']),
   todowrite: TODO,
-  todoread: TODO,
-  taskcreate: TODO,
-  taskget: TODO,
-  tasklist: TODO,
-  taskupdate: TODO,
+  todoread: ours(['todo_write'], 'the plan is shown to the user; the agent keeps its own list and sends it whole'),
+  taskcreate: TASK_LIST,
+  taskget: TASK_LIST,
+  tasklist: TASK_LIST,
+  taskupdate: TASK_LIST,
   webfetch: WEB_FETCH,
   websearch: WEB_SEARCH,
   exitplanmode: none('there is no plan mode here'),
@@ -96,7 +99,7 @@ export const COPILOT_TOOL_SETS: Readonly<Record<string, ToolMapping>> = {
   execute: ours(RUN),
   read: ours(READ),
   search: ours(SEARCH_SET),
-  web: WEB_FETCH,
+  web: ours(['web_fetch'], 'fetching pages only; there is no web search here'),
   agent: DELEGATE,
   todo: TODO,
   vscode: ours(['ask_user', 'install_extension'], 'only asking the user and installing extensions; VS Code commands and APIs are not tools here'),
@@ -208,7 +211,7 @@ export function mapCopilotTool(name: string): ToolMapping {
 /** Our own name, written by someone who knew it (or an MCP name in our form). */
 function ourOwn(name: string): ToolMapping | undefined {
   if (OUR_TOOLS.includes(name)) return ours([name]);
-  if (name === 'web_fetch' || name === 'web_search' || name === 'todo_write') return later(name, `${name} comes with a later version`);
+  if (name === 'web_search') return later(name, `${name} comes with a later version`);
   return undefined;
 }
 

@@ -64,6 +64,17 @@ export async function fetchPage(request: FetchRequest): Promise<FetchedPage> {
   }
 }
 
+/**
+ * Refuses a URL whose host is (or resolves to) a private address, before anyone is asked about
+ * it; the connection checks again where it connects, so a name that changes its answer is caught.
+ */
+export async function refusePrivateHost(url: URL, allowPrivate: boolean): Promise<void> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) return refuseIfPrivate(url, host, allowPrivate);
+  const addresses = await new Promise<LookupAddress[]>((resolve) => dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found)));
+  for (const a of addresses) refuseIfPrivate(url, a.address, allowPrivate);
+}
+
 function get(url: URL, request: FetchRequest, signal: AbortSignal): Promise<IncomingMessage> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const allowPrivate = request.mayBePrivate(url);

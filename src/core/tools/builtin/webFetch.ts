@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorText } from '../../../shared/errorText';
 import { wrapUntrusted } from '../../untrusted/untrustedText';
-import { fetchPage, FetchRefusal, type FetchedPage } from '../../web/fetchPage';
+import { fetchPage, FetchRefusal, refusePrivateHost, type FetchedPage } from '../../web/fetchPage';
 import { hostTrust } from '../../web/trustedDomains';
 import { capText } from '../outputCap';
 import { defineTool, type AnyToolSpec, type ToolCallContext } from '../toolSpec';
@@ -41,8 +41,16 @@ export function webFetchTool({ gate, trustedDomains = [] }: WorkspaceToolDeps): 
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return { error: `web_fetch reads http and https pages only, not ${url.protocol} addresses.` };
       if (url.username || url.password) return { error: 'web_fetch does not send credentials written in the URL: remove the user name and password.' };
       const approvedHosts = new Set<string>();
+      const mayBePrivate = (u: URL) => hostTrust(u, trustedDomains) === 'named';
       const judge = async (target: URL, call: unknown): Promise<string | undefined> => {
         if (approvedHosts.has(target.host)) return undefined;
+        // This machine and the local network are refused before anyone is asked about them.
+        try {
+          await refusePrivateHost(target, mayBePrivate(target));
+        } catch (error) {
+          if (error instanceof FetchRefusal) return error.message;
+          throw error;
+        }
         const allowed = await gate.check('web_fetch', { kind: 'network', url: target.href, trustedHost: hostTrust(target, trustedDomains) !== undefined }, call, context);
         if (!allowed.ok) return allowed.error;
         approvedHosts.add(target.host);
@@ -56,7 +64,7 @@ export function webFetchTool({ gate, trustedDomains = [] }: WorkspaceToolDeps): 
           signal: context.signal,
           timeoutMs: FETCH_TIMEOUT_MS,
           maxBytes: MAX_FETCH_BYTES,
-          mayBePrivate: (u) => hostTrust(u, trustedDomains) === 'named',
+          mayBePrivate,
           judgeRedirect: (u) => judge(u, { url: u.href, redirectedFrom: url.href }),
           userAgent: 'subagents-vscode (web_fetch)',
         });

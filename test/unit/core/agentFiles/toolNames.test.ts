@@ -23,9 +23,9 @@ describe('the tool table', () => {
     expect(ours(mapClaudeTool('MultiEdit'))).toEqual(['edit_file']);
     expect(ours(mapClaudeTool('NotebookRead'))).toEqual(['read_file']);
     expect(ours(mapClaudeTool('Task'))).toEqual([...DELEGATION_TOOLS]);
-    expect(mapClaudeTool('WebFetch')).toMatchObject({ kind: 'later', tool: 'web_fetch' });
+    expect(mapClaudeTool('WebFetch')).toMatchObject({ kind: 'ours', tools: ['web_fetch'] });
     expect(mapClaudeTool('WebSearch')).toMatchObject({ kind: 'later', tool: 'web_search' });
-    expect(mapClaudeTool('TodoWrite')).toMatchObject({ kind: 'later', tool: 'todo_write' });
+    expect(mapClaudeTool('TodoWrite')).toMatchObject({ kind: 'ours', tools: ['todo_write'] });
     expect(mapClaudeTool('ExitPlanMode')).toMatchObject({ kind: 'none' });
     expect(mapClaudeTool('Frobnicate')).toEqual({ kind: 'unknown' });
   });
@@ -48,8 +48,10 @@ describe('the tool table', () => {
     expect(ours(mapCopilotTool('read'))).toEqual(['read_file']);
     expect(ours(mapCopilotTool('execute'))).toEqual(['run_command']);
     expect(ours(mapCopilotTool('agent'))).toEqual([...DELEGATION_TOOLS]);
-    expect(mapCopilotTool('web')).toMatchObject({ kind: 'later', tool: 'web_fetch' });
-    expect(mapCopilotTool('todo')).toMatchObject({ kind: 'later', tool: 'todo_write' });
+    expect(mapCopilotTool('web')).toMatchObject({ kind: 'ours', tools: ['web_fetch'] });
+    expect(mapCopilotTool('web/fetch')).toMatchObject({ kind: 'ours', tools: ['web_fetch'] });
+    expect(mapCopilotTool('fetch')).toMatchObject({ kind: 'ours', tools: ['web_fetch'] });
+    expect(mapCopilotTool('todo')).toMatchObject({ kind: 'ours', tools: ['todo_write'] });
     expect(ours(mapCopilotTool('edit/editFiles'))).toEqual(['edit_file', 'write_file']);
     expect(ours(mapCopilotTool('execute/runInTerminal'))).toEqual(['run_command']);
     expect(ours(mapCopilotTool('read/readFile'))).toEqual(['read_file']);

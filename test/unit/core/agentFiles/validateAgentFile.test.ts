@@ -12,10 +12,10 @@ describe('validateAgentFile: Claude Code files', () => {
   it('imports name, description, tools, maxTurns and the body, and notes what it cannot honour', () => {
     const r = check('claude', 'rev.md', '---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, WebFetch, mcp__github__get_pr\nmaxTurns: 12\ncolor: blue\nmodel: sonnet\n---\nReview carefully.');
     expect(r.id).toBe('code-reviewer');
-    expect(r.input).toEqual({ description: 'Reviews code', tools: ['read_file', 'search_text'], maxSteps: 12, model: 'sonnet', instructions: 'Review carefully.' });
-    expect(codes(r)).toEqual(['information:tool-later', 'information:tool-mcp', 'information:field-ignored']);
+    expect(r.input).toEqual({ description: 'Reviews code', tools: ['read_file', 'search_text', 'web_fetch'], maxSteps: 12, model: 'sonnet', instructions: 'Review carefully.' });
+    expect(codes(r)).toEqual(['information:tool-approximate', 'information:tool-mcp', 'information:field-ignored']);
     const later = r.problems[0]!;
-    expect(later.message).toBe('"WebFetch" is left out: fetching web pages comes with a later version; the agent works without it');
+    expect(later.message).toMatch(/^"WebFetch" is mapped to web_fetch: the page comes back as Markdown/);
     // The range is the tool's own place in "Read, Grep, WebFetch, …".
     expect(later.range).toEqual({ start: { line: 3, character: 19 }, end: { line: 3, character: 27 } });
     expect(r.problems[1]!.message).toMatch(/MCP server "github" \(mcp__github__get_pr here\)/);
@@ -48,7 +48,7 @@ describe('validateAgentFile: Claude Code files', () => {
   });
 
   it('warns when none of the listed tools can be used here', () => {
-    const r = check('claude', 'web.md', '---\nname: web\ndescription: Browses\ntools: WebFetch, WebSearch\n---\n');
+    const r = check('claude', 'web.md', '---\nname: web\ndescription: Browses\ntools: WebSearch, ExitPlanMode\n---\n');
     expect(r.input).toMatchObject({ tools: [] });
     expect(codes(r)).toContain('warning:no-usable-tools');
   });

@@ -37,6 +37,18 @@ describe('readEngineSettings', () => {
     const layer = settingsLayerFromJson({ 'subagents.maxActiveChildren': 1, 'editor.fontSize': 3 }, 'workspace', 'f');
     expect(layer.values).toEqual({ maxActiveChildren: 1 });
   });
+
+  it('takes trustedDomains from user settings only: a workspace cannot widen what web_fetch reaches unasked', () => {
+    const read = readEngineSettings(
+      [
+        { scope: 'user', source: 'user settings', values: { trustedDomains: ['docs.example.com'] } },
+        { scope: 'workspace', source: '.vscode/settings.json', values: { trustedDomains: ['*.evil.example', '127.0.0.1'] } },
+      ],
+      { trusted: true },
+    );
+    expect(read.settings.trustedDomains).toEqual(['docs.example.com']);
+    expect(read.problems.map(describeSettingProblem)).toEqual([expect.stringContaining('"subagents.trustedDomains" in .vscode/settings.json')]);
+  });
 });
 
 describe('settings that raise trust are read from user settings only', () => {

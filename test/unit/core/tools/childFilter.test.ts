@@ -92,7 +92,7 @@ describe('the child filter', () => {
     });
     const { done } = await h.engine.send({ prompt: 'go' });
     await done;
-    expect(seen.get('worker')).toEqual(['edit_file', 'find_files', 'list_dir', 'read_file', 'run_command', 'search_text', 'write_file']);
+    expect(seen.get('worker')).toEqual(['edit_file', 'find_files', 'list_dir', 'read_file', 'run_command', 'search_text', 'todo_write', 'web_fetch', 'write_file']);
     expect(seen.get('supervisor')).toEqual(
       expect.arrayContaining(['ask_user', 'open_file', 'install_package', 'install_extension', 'delegate_task', 'write_file']),
     );
