@@ -4,6 +4,7 @@ import { codicon, h, setAttr, setClass, setText } from './dom';
 import { LazyMarkdown } from './lazyMarkdown';
 import type { RenderQueue } from './renderQueue';
 import { runIconClass, runStateLabel } from './stateIcons';
+import { renderTodoList } from './todoListView';
 import type { ToolCallContext } from './toolCallView';
 import type { VisibilityWatcher } from './visibility';
 
@@ -114,6 +115,7 @@ export class RunNodeContent {
     if (prev?.agent !== node.agent) setText(this.agentEl, node.agent);
     if (prev?.task !== node.task) setText(this.taskEl, node.task);
     if (prev?.text !== node.text) this.output.set(node.text);
+    if (prev?.toolCalls !== node.toolCalls) renderTodoList(this.body, node);
     if (prev?.error !== node.error) setText(this.errorEl, node.error ?? '');
     if (prev?.warnings !== node.warnings) this.updateWarnings(node.warnings);
     this.ctx.runControls?.(node, this.slots, prev);

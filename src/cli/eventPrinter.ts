@@ -4,6 +4,7 @@ import { formatStats } from '../shared/usage';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../shared/oneLine';
 import { terminalSafe } from './terminalText';
+import { TODO_TOOL, todoItemsOf, todoLine } from '../shared/todoList';
 
 export interface EventPrinter {
   print(event: RunEvent): void;
@@ -45,9 +46,12 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
           run.streamed = true;
         }
         return;
-      case 'tool.started':
-        progress(run.depth + 1, `[${run.agent}] ${e.tool} ${oneLine(e.input, 100)}`);
+      case 'tool.started': {
+        // A plan is shown as the checklist it is.
+        const plan = e.tool === TODO_TOOL ? todoItemsOf(e.input) : undefined;
+        progress(run.depth + 1, `[${run.agent}] ${plan ? todoLine(plan) : `${e.tool} ${oneLine(e.input, 100)}`}`);
         return;
+      }
       case 'tool.finished':
         if (e.isError) progress(run.depth + 1, `[${run.agent}] ${e.tool} failed: ${oneLine(e.output, 160)}`);
         return;

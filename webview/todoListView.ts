@@ -1,0 +1,34 @@
+import type { RunNode } from '../src/shared/runTree';
+import { latestTodoList, type TodoItem, type TodoStatus } from '../src/shared/todoList';
+import { codicon, h } from './dom';
+
+/**
+ * An agent's plan (its latest `todo_write`) as a checklist in its node's body (under the task), kept up
+ * to date as the run calls the tool again. Self-contained: the node view calls it on every render
+ * where the tool calls changed, and it keeps its own element per body.
+ */
+
+const ICON: Record<TodoStatus, string> = { pending: 'circle-large-outline', in_progress: 'arrow-circle-right', done: 'pass-filled' };
+const LABEL: Record<TodoStatus, string> = { pending: 'to do', in_progress: 'in progress', done: 'done' };
+
+const lists = new WeakMap<HTMLElement, { el: HTMLElement; shown: string }>();
+
+export function renderTodoList(body: HTMLElement, node: RunNode): void {
+  const items = latestTodoList(node.toolCalls);
+  const known = lists.get(body);
+  if (!items) {
+    known?.el.remove();
+    lists.delete(body);
+    return;
+  }
+  const shown = JSON.stringify(items);
+  if (known?.shown === shown) return;
+  const el = h('div', { class: 'todo-list', role: 'group', 'aria-label': `Plan: ${items.filter((i) => i.status === 'done').length} of ${items.length} done` }, ...items.map(itemRow));
+  if (known) known.el.replaceWith(el);
+  else body.append(el);
+  lists.set(body, { el, shown });
+}
+
+function itemRow(item: TodoItem): HTMLElement {
+  return h('div', { class: `todo-item todo-${item.status.replace('_', '-')}`, title: LABEL[item.status] }, codicon(ICON[item.status]), h('span', { class: 'todo-text' }, item.text), h('span', { class: 'sr-only' }, ` (${LABEL[item.status]})`));
+}
