@@ -5,6 +5,7 @@ import type { EngineSettings } from '../core/engineSettings';
 import type { ModelAvailability } from '../core/models/modelAliases';
 import { ENGINE_SETTING_FIELDS, readEngineSettings, type SettingsLayer } from '../core/settings/readEngineSettings';
 import { userChosenSpecs } from '../core/models/keyOrigins';
+import { declareMcpServers, describeMcpDeclProblem, type McpDeclarations } from '../core/mcp/mcpDeclarations';
 import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/profiles/workspaceProfiles';
 import type { ConfigProblem, PanelConfig } from '../shared/protocol';
 import { configProblems, type SettingsPlace } from './configProblems';
@@ -13,6 +14,8 @@ import { configProblems, type SettingsPlace } from './configProblems';
 export interface HostConfiguration {
   settings: EngineSettings;
   profiles: WorkspaceProfiles;
+  /** The MCP servers declared in settings, .vscode/mcp.json and .mcp.json. */
+  mcp: McpDeclarations;
   problems: ConfigProblem[];
   /** The model specs the user chose (user settings, user profiles): their servers may get the API key. */
   userSpecs: string[];
@@ -45,6 +48,16 @@ export function readConfiguration(trusted: boolean, root: string | undefined, mo
   const read = readEngineSettings(layers, { trusted });
   const settings = read.settings;
 
+  const servers = section.inspect<unknown>('mcpServers');
+  const mcp = declareMcpServers({
+    root,
+    trusted,
+    user: servers?.globalValue,
+    workspace: [
+      { source: workspacePlace.label, value: servers?.workspaceValue },
+      { source: folderPlace.label, value: servers?.workspaceFolderValue },
+    ],
+  });
   const agents = section.inspect<unknown>('agents');
   const profiles = loadWorkspaceProfiles({
     root,
@@ -57,10 +70,12 @@ export function readConfiguration(trusted: boolean, root: string | undefined, mo
     ],
     settings,
     models,
+    mcpServers: mcp.servers.map((s) => s.name),
   });
   const problems = configProblems({ settingProblems: read.problems, profileProblems: profiles.problems, profiles: profiles.profiles, places });
   const userSpecs = userChosenSpecs({ spec: settings.model, byUser: read.scopes.model === 'user' }, profiles);
-  return { settings, profiles, problems, userSpecs };
+  for (const p of mcp.problems) problems.push({ message: describeMcpDeclProblem(p), severity: 'warning' });
+  return { settings, profiles, mcp, problems, userSpecs };
 }
 
 /**

@@ -3,6 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
+import { MCP_FILES } from '../core/mcp/mcpDeclarations';
+import { McpHub } from '../core/mcp/mcpHub';
 import { AGENT_FILES_GLOB, USER_AGENT_FOLDERS } from '../core/agentFiles/agentFolders';
 import { PROJECT_INSTRUCTION_FILES } from '../core/instructions/projectInstructions';
 import { PromptQueue } from '../core/requests/promptQueue';
@@ -16,6 +18,7 @@ import { Redactor } from '../core/secrets/redactor';
 import { panelConfig, readConfiguration, type HostConfiguration } from './configuration';
 import { CommandTerminals } from './commandTerminals';
 import { hostModelChooser, hostModelResolver } from './hostModels';
+import { mcpApprovalMemory } from './mcpApprovalMemory';
 import { HostModelAvailability } from './modelAvailability';
 import { START_AGENT_FILE_SERVER } from './agentFileServerCommand';
 import { showActivity } from './activity/activityIndicators';
@@ -83,10 +86,13 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const terminals = new CommandTerminals();
   // The panel's Approve once / Deny buttons answer these, through the controller.
   const approvals = new PendingApprovals();
+  // The window's MCP servers: started by the first run that needs each, stopped with the window.
+  const mcp = new McpHub({ root: toolRoot, declarations: () => config.mcp, memory: mcpApprovalMemory(context.workspaceState), logger });
   const engine = new Engine({
     store,
     workspace: vscodeWorkspace(toolRoot, terminals),
     approver: approvals,
+    mcp,
     profiles: () => config.profiles,
     settings: () => config.settings,
     createModelResolver: () =>
@@ -175,8 +181,11 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const shutdown = (): Promise<void> =>
     (stopping ??= (async () => {
       // Queued prompts die with the window; the runs end as cancelled, written before the host exits.
+      // The MCP servers stop beside it, so both fit in VS Code's 5 s.
+      const servers = mcp.stopAll();
       await shutdownRequests({ queue, working, store, logger }, SHUTDOWN_WAIT_MS);
       store.dispose();
+      await servers;
     })());
 
   return {
@@ -211,11 +220,11 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   };
 }
 
-/** The workspace's agent folders and instruction files, and the user's agent folders (~/.claude/agents, ~/.copilot/agents). */
+/** The workspace's agent folders, instruction files and MCP files, and the user's agent folders (~/.claude/agents, ~/.copilot/agents). */
 function watchAgentFiles(root: string | undefined, onChange: () => void): vscode.Disposable[] {
   const home = vscode.Uri.file(os.homedir());
   const patterns = [new vscode.RelativePattern(home, `{${USER_AGENT_FOLDERS.map((f) => f.dir).join(',')}}/*.md`)];
-  if (root) patterns.push(new vscode.RelativePattern(root, AGENT_FILES_GLOB), new vscode.RelativePattern(root, `{${PROJECT_INSTRUCTION_FILES.join(',')}}`));
+  if (root) patterns.push(new vscode.RelativePattern(root, AGENT_FILES_GLOB), new vscode.RelativePattern(root, `{${[...PROJECT_INSTRUCTION_FILES, ...MCP_FILES.map((f) => f.path)].join(',')}}`));
   return patterns.flatMap((pattern) => {
     const watcher = vscode.workspace.createFileSystemWatcher(pattern);
     return [watcher, watcher.onDidCreate(onChange), watcher.onDidChange(onChange), watcher.onDidDelete(onChange)];

@@ -147,11 +147,15 @@ export class McpHub {
     }
   }
 
-  /** Stops every server and whatever their processes left; the hub starts none after this. */
-  async stopAll(): Promise<void> {
+  /**
+   * Stops every server and whatever their processes left; the hub starts none after this. A server
+   * gets `graceMs` to end its session and exit (its stdin closed); then it and everything carrying
+   * its token are killed, so a window closing within VS Code's few seconds leaves nothing behind.
+   */
+  async stopAll(graceMs = 1500): Promise<void> {
     this.stopped = true;
     const states = [...this.states.values()];
-    await Promise.all(states.map((s) => this.stop(s, 'the window or the CLI process is stopping')));
+    await Promise.all(states.map((s) => this.stop(s, 'the window or the CLI process is stopping', graceMs)));
   }
 
   /**
@@ -220,12 +224,17 @@ export class McpHub {
     this.logger.warn(`MCP server "${state.decl.name}" stopped: ${why}.${state.failure ? ' It is not restarted again.' : ' It is restarted once, on its next use.'}`);
   }
 
-  private async stop(state: ServerState, why: string): Promise<void> {
+  private async stop(state: ServerState, why: string, graceMs: number): Promise<void> {
     state.failure = why;
     const starting = state.starting?.catch(() => undefined);
     const connection = state.connection ?? (await starting);
     state.connection = undefined;
-    await connection?.close().catch((error: unknown) => this.logger.warn(`MCP server "${state.decl.name}" did not close cleanly: ${errorText(error)}`));
+    if (connection) {
+      const closed = connection.close().catch((error: unknown) => this.logger.warn(`MCP server "${state.decl.name}" did not close cleanly: ${errorText(error)}`));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
     if (state.prepared) sweep(state.prepared);
     state.prepared = undefined;
   }
