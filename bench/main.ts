@@ -8,6 +8,7 @@ import { threadListBench } from './threadList';
 import { floorScenario } from './floor';
 import { judgeBench } from './judgeBench';
 import { commandBench } from './commandBench';
+import { mcpBench } from './mcpBench';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
     for (const line of await agentFilesBench()) console.log(`\n${line}`);
     for (const line of await judgeBench()) console.log(line);
     for (const line of await commandBench()) console.log(line);
+    for (const line of await mcpBench()) console.log(line);
     console.log('');
     for (const line of await webviewRenderBench()) console.log(line);
   } finally {
@@ -109,7 +111,11 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  // sandbox-runtime keeps its network proxy open for the process's life: the bench ends here.
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
