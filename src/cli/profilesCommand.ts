@@ -3,6 +3,7 @@ import { EXIT } from './cliError';
 import type { CliIo } from './cliIo';
 import { describeProfileProblemAndEffect, toConfigProblem } from '../core/profiles/describeProfileProblem';
 import type { Profile, ProfileProblem } from '../core/profiles/profile';
+import { cliMcpDeclarations } from './cliMcp';
 import { cliProfiles } from './cliProfiles';
 import { oneLine } from '../shared/oneLine';
 import { readWorkspaceSettings } from './workspaceSettings';
@@ -28,7 +29,9 @@ function count(problems: readonly ProfileProblem[]): string {
  * note (what an imported file says that is not honoured here). Only errors make validate fail.
  */
 export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<number> {
-  const set = cliProfiles(await readWorkspaceSettings(cmd.workspace), cmd.workspace);
+  const config = await readWorkspaceSettings(cmd.workspace);
+  const servers = cliMcpDeclarations(config, cmd.workspace).servers.map((s) => s.name);
+  const set = cliProfiles(config, cmd.workspace, process.env, servers);
   const profiles = [...set.profiles.values()];
   const errors = set.problems.filter((p) => p.severity === 'error');
   const instructions = (set.projectInstructions ?? []).map((i) => ({ name: i.name, path: i.path }));
