@@ -277,7 +277,7 @@ describe('subagents CLI: profiles', () => {
     await mkdir(join(ws, '.github', 'agents'), { recursive: true });
     await mkdir(join(ws, '.claude', 'agents'), { recursive: true });
     await mkdir(join(ws, '.home', '.claude', 'agents'), { recursive: true });
-    await writeFile(join(ws, '.github', 'agents', 'CSharp.Expert.agent.md'), "---\nname: 'C# Expert'\ndescription: Knows C#\ntools: ['search', 'web/fetch']\n---\nBe sharp.");
+    await writeFile(join(ws, '.github', 'agents', 'CSharp.Expert.agent.md'), "---\nname: 'C# Expert'\ndescription: Knows C#\ntools: ['search', 'web/githubRepo']\n---\nBe sharp.");
     await writeFile(join(ws, '.claude', 'agents', 'hipaa.md'), "---\nname: hipaa\ndescription: Health data. Triggers on: 'HIPAA'\nmodel: sonnet\n---\n");
     await writeFile(join(ws, '.claude', 'agents', 'nameless.md'), '---\ndescription: has no name\n---\n');
     await writeFile(join(ws, '.home', '.claude', 'agents', 'mine.md'), '---\nname: mine\ndescription: From my home\n---\n');
@@ -287,7 +287,7 @@ describe('subagents CLI: profiles', () => {
     expect(list.stdout).toMatch(/^csharp-expert "C# Expert" {2}\(\.github\/agents\/CSharp\.Expert\.agent\.md\) {2}Knows C#$/m);
     expect(list.stdout).toMatch(/^mine {2}\(~\/\.claude\/agents\/mine\.md\)/m);
     expect(list.stdout).toContain("Project instructions in every agent's prompt: AGENTS.md");
-    expect(list.stderr).toContain('subagents: note: .github/agents/CSharp.Expert.agent.md, line 4 (agent "csharp-expert"): "web/fetch" is left out: fetching web pages comes with a later version; the agent works without it.');
+    expect(list.stderr).toContain('subagents: note: .github/agents/CSharp.Expert.agent.md, line 4 (agent "csharp-expert"): "web/githubRepo" is left out: searching GitHub repositories comes with a later version; the agent works without it.');
     expect(list.stderr).toMatch(/subagents: note: \.claude\/agents\/hipaa\.md, line 3 \(agent "hipaa"\): its front matter is not strict YAML/);
     expect(list.stderr).toMatch(/subagents: note: \.claude\/agents\/hipaa\.md, line 4 \(agent "hipaa"\): model "sonnet" cannot be used here .*set ANTHROPIC_API_KEY/);
     expect(list.stderr).toContain('subagents: error: .claude/agents/nameless.md, line 1 (agent "nameless"): has no "name", which Claude Code requires');

@@ -84,7 +84,7 @@ describe('the agent-file language server', () => {
   });
 
   it('explains imported tool names and model aliases on hover', async () => {
-    const text = '---\nname: rev\ndescription: reviews\ntools: [Grep, WebFetch]\nmodel: sonnet\n---\n';
+    const text = '---\nname: rev\ndescription: reviews\ntools: [Grep, WebSearch]\nmodel: sonnet\n---\n';
     const root = workspace({ '.claude/agents/rev.md': text });
     const s = await server(root);
     const uri = s.uri(join(root, '.claude/agents/rev.md'));
@@ -93,7 +93,7 @@ describe('the agent-file language server', () => {
     const hover = async (line: number, character: number) =>
       ((await s.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character } })) as Hover | null)?.contents as { value: string } | undefined;
     expect((await hover(3, 9))!.value).toBe('`Grep` → `search_text`.');
-    expect((await hover(3, 16))!.value).toMatch(/`WebFetch`: not available yet/);
+    expect((await hover(3, 16))!.value).toMatch(/`WebSearch`: not available yet/);
     expect((await hover(4, 8))!.value).toBe('Runs on `anthropic:claude-sonnet-5-5` (from "sonnet").');
   });
 

@@ -22,7 +22,7 @@ describe('loadWorkspaceProfiles', () => {
   it('reads our agent files and imports Claude Code and Copilot agents, mapping their tools and models', () => {
     const root = workspace({
       '.vscode/agents/tester.md': '---\ndescription: Writes tests\nmaxSteps: 7\n---\nYou write tests.\n',
-      '.claude/agents/code-reviewer.md': '---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, Glob, WebFetch\nmodel: sonnet\n---\nReview carefully.',
+      '.claude/agents/code-reviewer.md': '---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, Glob, WebSearch\nmodel: sonnet\n---\nReview carefully.',
       '.github/agents/planner.agent.md': "---\nname: 'The Planner'\ndescription: Plans work\ntools: ['codebase', 'search']\n---\nPlan.",
     });
     const set = loadWorkspaceProfiles({ root, trusted: true, models: ANTHROPIC });
@@ -30,7 +30,7 @@ describe('loadWorkspaceProfiles', () => {
     expect(set.profiles.get('code-reviewer')).toMatchObject({ tools: ['read_file', 'search_text', 'find_files'], instructions: 'Review carefully.', model: 'anthropic:claude-sonnet-5-5' });
     expect(set.profiles.get('planner')).toMatchObject({ description: 'Plans work', displayName: 'The Planner', tools: ['search_text', 'find_files', 'list_dir'] });
     expect(set.problems.map(describeProfileProblem)).toEqual([
-      '.claude/agents/code-reviewer.md, line 4 (agent "code-reviewer"): "WebFetch" is left out: fetching web pages comes with a later version; the agent works without it.',
+      '.claude/agents/code-reviewer.md, line 4 (agent "code-reviewer"): "WebSearch" is left out: web search comes with a later version; the agent works without it.',
       '.github/agents/planner.agent.md, line 4 (agent "planner"): "codebase" is mapped to search_text, find_files: text and file-name search; there is no semantic (embedding) search here.',
     ]);
     expect(set.problems.every((p) => p.severity === 'information' && p.path?.startsWith(root))).toBe(true);

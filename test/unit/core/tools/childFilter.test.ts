@@ -39,7 +39,7 @@ describe('the child filter', () => {
     });
     const child = r.h.runs().find((run) => run.agent === 'worker')!;
     const error = String(child.toolCalls[0]!.output);
-    expect(error).toMatch(/There is no tool "frobnicate"\. The tools you have: read_file, list_dir, .*run_command\./);
+    expect(error).toMatch(/There is no tool "frobnicate"\. The tools you have: read_file, list_dir, .*run_command, web_fetch, todo_write\./);
     for (const hidden of ['ask_user', 'open_file', 'install_package', 'install_extension', 'delegate_task']) expect(error).not.toContain(hidden);
     expect(child.state).toBe('ok');
   });
