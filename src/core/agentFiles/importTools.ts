@@ -23,7 +23,7 @@ function mapName(name: string, dialect: AgentFileDialect): ToolMapping {
 const ELSEWHERE = {
   claude: 'in Claude Code it would come from a plugin or an MCP server',
   copilot: 'in Copilot it would come from an MCP server or an extension',
-  native: 'our tools are read_file, list_dir, find_files, search_text, write_file, edit_file, run_command, ask_user, open_file and the delegation tools',
+  native: 'our tools are read_file, list_dir, find_files, search_text, write_file, edit_file, run_command, web_fetch, todo_write, ask_user, open_file, the delegation tools and mcp__<server>__<tool>',
 } as const;
 
 /** Every name a person might mean: ours, then the foreign ones, for "did you mean". */

@@ -178,6 +178,21 @@ describe('MCP servers over Streamable HTTP in the CLI', () => {
     }
   });
 
+  it('falls back to SSE for a server that only speaks it', async () => {
+    const server = spawn(process.execPath, [FIXTURE, '--sse', `--tag=${tag}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const port = await new Promise<string>((resolve) => server.stdout.on('data', (d: Buffer) => /listening (\d+)/.exec(d.toString()) && resolve(/listening (\d+)/.exec(d.toString())![1]!)));
+      await put(ws, '.vscode/settings.json', { 'subagents.mcpServers': { old: { url: `http://127.0.0.1:${port}/sse` } } });
+      await script({ supervisor: [calls(['mcp__old__echo', { text: 'over sse' }]), { text: 'done' }] });
+      const r = await run(['--allow-mcp', 'old'], { SUBAGENTS_DEBUG: '1' });
+      expect(r.code, r.stderr).toBe(0);
+      expect(String(finished(r.events, 'mcp__old__echo')[0]!.output)).toContain('echo: over sse');
+      expect(r.stderr).toMatch(/MCP server "old" \(.*settings\.json\) started in \d+ ms over SSE/);
+    } finally {
+      server.kill();
+    }
+  });
+
   it('names a variable that is not set', async () => {
     await put(ws, '.vscode/settings.json', { 'subagents.mcpServers': { web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${env:FIXTURE_TOKEN_UNSET}' } } } });
     await script({ supervisor: [{ text: 'done' }] });
