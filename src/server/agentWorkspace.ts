@@ -5,6 +5,7 @@ import { validateAgentFile, type AgentFileResult } from '../core/agentFiles/vali
 import { DEFAULT_SETTINGS } from '../core/engineSettings';
 import type { ModelAvailability } from '../core/models/modelAliases';
 import type { ProfileProblem } from '../core/profiles/profileProblem';
+import { declareMcpServers } from '../core/mcp/mcpDeclarations';
 import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/profiles/workspaceProfiles';
 import type { AgentServerOptions } from './serverProtocol';
 
@@ -56,10 +57,13 @@ export class AgentWorkspace {
     const { options } = this;
     const settings = { ...DEFAULT_SETTINGS, ...options.settings };
     const agents = options.agents ?? {};
+    const trusted = options.trusted ?? true;
+    // The servers of .mcp.json and .vscode/mcp.json: tools of theirs in an agent file are kept, not noted.
+    const mcp = declareMcpServers({ root: this.root, trusted });
     this.current = loadWorkspaceProfiles({
       root: this.root,
       ...(options.home ? { home: options.home } : {}),
-      trusted: options.trusted ?? true,
+      trusted,
       userAgents: agents.user ?? {},
       workspaceAgents: [
         { source: 'workspace settings', profiles: agents.workspace ?? {} },
@@ -67,6 +71,7 @@ export class AgentWorkspace {
       ],
       settings,
       ...(options.models ? { models: availability(options.models) } : {}),
+      mcpServers: mcp.servers.map((d) => d.name),
       overlay: this.open,
       cache: this.cache,
       readText: (path) => this.read(path),

@@ -83,6 +83,16 @@ describe('the agent-file language server', () => {
     expect((hover.contents as { value: string }).value).toMatch(/^\*\*tools\*\*: The tools this agent may use/);
   });
 
+  it("keeps tools of the servers in .mcp.json without a note, and notes one that is not declared", async () => {
+    const text = '---\nname: gh\ndescription: uses GitHub\ntools: Read, mcp__github__get_issue, mcp__jira__find\n---\n';
+    const root = workspace({ '.claude/agents/gh.md': text, '.mcp.json': JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } }) });
+    const s = await server(root);
+    const uri = s.uri(join(root, '.claude/agents/gh.md'));
+    s.open(uri, text);
+    const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
+    expect(diagnostics.map((d: Diagnostic) => d.message)).toEqual([expect.stringContaining('no MCP server "jira" is configured')]);
+  });
+
   it('explains imported tool names and model aliases on hover', async () => {
     const text = '---\nname: rev\ndescription: reviews\ntools: [Grep, WebSearch]\nmodel: sonnet\n---\n';
     const root = workspace({ '.claude/agents/rev.md': text });
