@@ -3,9 +3,10 @@ import { latestTodoList, type TodoItem, type TodoStatus } from '../src/shared/to
 import { codicon, h } from './dom';
 
 /**
- * An agent's plan (its latest `todo_write`) as a checklist in its node's body (under the task), kept up
- * to date as the run calls the tool again. Self-contained: the node view calls it on every render
- * where the tool calls changed, and it keeps its own element per body.
+ * An agent's plan (its latest `todo_write`) as a checklist, kept up to date as the run calls the
+ * tool again: a subagent's in its node's body (under the task), the top agent's in its answer, above
+ * the turn's tree. Self-contained: the views call it when a run's tool calls changed, and it keeps
+ * its own element per container.
  */
 
 const ICON: Record<TodoStatus, string> = { pending: 'circle-large-outline', in_progress: 'arrow-circle-right', done: 'pass-filled' };
@@ -13,7 +14,8 @@ const LABEL: Record<TodoStatus, string> = { pending: 'to do', in_progress: 'in p
 
 const lists = new WeakMap<HTMLElement, { el: HTMLElement; shown: string }>();
 
-export function renderTodoList(body: HTMLElement, node: RunNode): void {
+/** Draws `node`'s plan in `body` (before `before` when given), or takes it away when it has none. */
+export function renderTodoList(body: HTMLElement, node: RunNode, before?: Element): void {
   const items = latestTodoList(node.toolCalls);
   const known = lists.get(body);
   if (!items) {
@@ -25,6 +27,7 @@ export function renderTodoList(body: HTMLElement, node: RunNode): void {
   if (known?.shown === shown) return;
   const el = h('div', { class: 'todo-list', role: 'group', 'aria-label': `Plan: ${items.filter((i) => i.status === 'done').length} of ${items.length} done` }, ...items.map(itemRow));
   if (known) known.el.replaceWith(el);
+  else if (before) body.insertBefore(el, before);
   else body.append(el);
   lists.set(body, { el, shown });
 }

@@ -5,6 +5,7 @@ import { formatStats } from '../src/shared/usage';
 import { codicon, h, iconButton, setAttr, setHidden, setText } from './dom';
 import { renderMarkdown } from './markdown';
 import { runStateLabel } from './stateIcons';
+import { renderTodoList } from './todoListView';
 import { progressRing } from './toolkit';
 import { TurnTree, type TurnTreeContext } from './turnTree';
 
@@ -105,6 +106,7 @@ export class TurnView {
     // text must be in place when data-state says the run is done.
     if (prev?.text !== node.text) renderMarkdown(this.body, node.text);
     if (prev?.warnings !== node.warnings) this.warnings.replaceChildren(...node.warnings.map((w) => h('li', { class: 'run-warning' }, codicon('warning'), h('span', {}, w))));
+    if (prev?.toolCalls !== node.toolCalls) renderTodoList(this.assistant, node, this.tree.el);
     if (prev?.state === node.state && prev.error === node.error && prev.bailed === node.bailed && prev.retrying === node.retrying) return;
     const running = node.state === 'running';
     setAttr(this.assistant, 'data-state', node.state);

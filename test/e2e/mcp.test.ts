@@ -48,15 +48,16 @@ describe('MCP servers in a real VS Code', () => {
       await panel.locator('#send').click();
     };
     await wb.step('send the prompt', send);
-    const root = () => panel.locator('#run-tree [role="treeitem"][data-depth="0"]').last();
+    // The supervisor's own calls sit at the top of its turn's tree, under its answer.
+    const turn = (n: number) => panel.locator('.turn .run-tree').nth(n);
     await wb.step('see the server approval on the node, with the server not started', async () => {
-      await root().locator('.tool-call[data-tool="mcp_server"] .approve').waitFor({ timeout: 60_000 });
+      await turn(0).locator(':scope > .tool-call[data-tool="mcp_server"] .approve').waitFor({ timeout: 60_000 });
       expect(processesTagged(tag)).toEqual([]);
     });
     await wb.step('approve it and see the tool run', async () => {
-      await root().locator('.tool-call[data-tool="mcp_server"] .approve').click();
-      await panel.locator('.message.assistant[data-state="ok"]').last().waitFor({ timeout: 60_000 });
-      expect(await root().locator('.tool-call[data-tool="mcp__fx__echo"]').getAttribute('data-state')).toBe('done');
+      await turn(0).locator(':scope > .tool-call[data-tool="mcp_server"] .approve').click();
+      await panel.locator('.message.assistant[data-state="ok"]').first().waitFor({ timeout: 60_000 });
+      expect(await turn(0).locator(':scope > .tool-call[data-tool="mcp__fx__echo"]').getAttribute('data-state')).toBe('done');
       // Running (in the OS sandbox, its wrapper processes carry the tag too).
       expect(processesTagged(tag).length).toBeGreaterThan(0);
     });
@@ -70,8 +71,8 @@ describe('MCP servers in a real VS Code', () => {
       await send();
       // The thread's second answer, by its second top-level run.
       await panel.locator('.message.assistant[data-state="ok"]').nth(1).waitFor({ timeout: 60_000 });
-      expect(await root().locator('.tool-call[data-tool="mcp__fx__echo"]').getAttribute('data-state')).toBe('done');
-      expect(await root().locator('.tool-call[data-tool="mcp_server"]').count()).toBe(0);
+      expect(await turn(1).locator(':scope > .tool-call[data-tool="mcp__fx__echo"]').getAttribute('data-state')).toBe('done');
+      expect(await turn(1).locator(':scope > .tool-call[data-tool="mcp_server"]').count()).toBe(0);
     });
   });
 });
