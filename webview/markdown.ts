@@ -2,6 +2,7 @@ import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
 import { parseFileRef, type FileRef } from '../src/shared/fileRef';
 import { fileLink, h, iconButton } from './dom';
+import { linkPlainPaths } from './plainPathLinks';
 
 /**
  * Model output is markdown written by something we do not trust. Two layers:
@@ -12,7 +13,7 @@ import { fileLink, h, iconButton } from './dom';
  *   forbidden than its defaults: no images or media (the CSP would block remote ones, and they can
  *   track), no forms or controls, no `style` attributes, links only to the web.
  * Then the panel's own additions, built with the DOM API: workspace paths (a code span or a
- * relative link, `src/invoice.ts:42`) become links that open the file, and code blocks get Copy
+ * relative link, `src/invoice.ts:42`, or a plain word with a folder in it) become links that open the file, and code blocks get Copy
  * and Insert at cursor (linkActions.ts does what they do).
  */
 
@@ -102,6 +103,7 @@ function enhance(el: HTMLElement): void {
     code.replaceWith(link);
     link.append(code);
   }
+  linkPlainPaths(el);
   for (const pre of el.querySelectorAll('pre')) {
     const actions = h('div', { class: 'code-actions' }, iconButton('Copy code', 'copy', 'code-copy'), iconButton('Insert at cursor', 'insert', 'code-insert'));
     const block = h('div', { class: 'code-block' });

@@ -62,6 +62,21 @@ describe('file links', () => {
     expect(panel.page.url()).not.toContain('#');
   });
 
+  it('in plain text too, where a word is a path in a folder; words that only look alike stay text', async () => {
+    const panel = await harness.open();
+    const s = new ThreadScript();
+    const text = 'The rate lives in src/tax/rates.ts:12, and tests/tax.test.ts covers it (see docs/TAX.md). Not paths: and/or, 1.5/2.0, https://example.com/a/b.ts, ../outside/x.ts, README.md.';
+    await panel.send(stateMessage('thread-1', [s.started('root', { task: 'Where?' }), s.finished('root', 'ok', text)]));
+    const body = panel.page.locator('.message.assistant[data-state="ok"] .message-body');
+    await body.locator('a.file-link').first().waitFor();
+    expect(await body.locator('a.file-link').allInnerTexts()).toEqual(['src/tax/rates.ts:12', 'tests/tax.test.ts', 'docs/TAX.md']);
+    // The sentence reads as it was written, punctuation included.
+    expect(await body.innerText()).toBe(text);
+    await body.locator('a.file-link', { hasText: 'src/tax/rates.ts:12' }).click();
+    expect(await panel.waitForPosted((m) => m.type === 'openLocation')).toEqual({ type: 'openLocation', location: { path: 'src/tax/rates.ts', line: 12 } });
+    expect(await panel.cspViolations()).toEqual([]);
+  });
+
   it('in a tool summary open the file at the call\'s line, without toggling the row', async () => {
     const panel = await harness.open();
     await answered(panel);
