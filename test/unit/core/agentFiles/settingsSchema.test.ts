@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { visit } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { OUR_TOOLS } from '../../../../src/core/agentFiles/toolNames';
 import { agentTemplate, importTarget } from '../../../../src/core/agentFiles/agentTemplate';
@@ -17,7 +18,8 @@ interface Schema {
   markdownDescription?: string;
 }
 
-const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, Schema> } } };
+const manifestText = readFileSync(join(__dirname, '../../../../package.json'), 'utf8');
+const manifest = JSON.parse(manifestText) as { contributes: { configuration: { properties: Record<string, Schema> } } };
 const settings = manifest.contributes.configuration.properties;
 
 describe('the settings schema in package.json', () => {
@@ -50,5 +52,22 @@ describe('the agent-file commands', () => {
     expect(importTarget('/home/me/.copilot/agents/plan.md')).toMatchObject({ from: 'Copilot', target: '.github/agents/plan.agent.md' });
     expect(importTarget('/home/me/.copilot/agents/plan.agent.md')).toMatchObject({ target: '.github/agents/plan.agent.md' });
     expect(importTarget('/home/me/notes/x.md')).toBeUndefined();
+  });
+
+  it('declares each key once: JSON.parse keeps the last of two, so the first would be dead text', () => {
+    const duplicates: string[] = [];
+    const seen: Set<string>[] = [];
+    visit(manifestText, {
+      onObjectBegin: () => void seen.push(new Set()),
+      onObjectEnd: () => void seen.pop(),
+      onObjectProperty: (name, offset) => {
+        const keys = seen[seen.length - 1]!;
+        if (keys.has(name)) duplicates.push(`${name} at offset ${offset}`);
+        keys.add(name);
+      },
+    });
+    expect(duplicates).toEqual([]);
+    const restricted = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
+    expect(restricted.filter((name, i) => restricted.indexOf(name) !== i)).toEqual([]);
   });
 });
