@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: bundles bench/main.ts with esbuild (the `ai` package is ESM-only, so an ESM
-// bundle with a createRequire banner for the CommonJS dependencies) into a temp folder and runs it
+// `npm run bench`: bundles bench/main.ts with esbuild, as the CLI is bundled, into a temp folder and runs it
 // with --expose-gc. Extra arguments go to the bench (e.g. `npm run bench -- --runs 50`; `-- --webview`
 // measures only the panel's rendering, on the production webview bundle built here).
 import { spawnSync } from 'node:child_process';
@@ -18,26 +17,20 @@ const { build } = await import('esbuild');
 // Inside the repository, so the bundle resolves what it loads at run time (the bash grammar) from node_modules.
 mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
 const dir = mkdtempSync(join(root, 'node_modules', '.cache', 'subagents-bench-'));
-const outfile = join(dir, 'bench.mjs');
+const outfile = join(dir, 'bench.js');
 try {
-  await build({
-    entryPoints: ['bench/main.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    logLevel: 'warning',
-    // tree-sitter's UMD build finds itself through __filename, which ESM lacks.
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; import { fileURLToPath as __toPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __toPath(import.meta.url);",
-    },
-  });
+  // The bench is built as the CLI is (the same options, the lazy parts as bundles of their own
+  // beside it): one bundle holding the ai SDK and the MCP SDK together breaks zod's module order.
+  const { bundleOptions, copyRuntimeAssets, LAZY_BUNDLES } = await import('./bundles.mjs');
+  const options = bundleOptions();
+  const quiet = { outdir: dir, sourcemap: false, logLevel: 'warning' };
+  await build({ ...options.cli, ...quiet, entryPoints: { bench: 'bench/main.ts' } });
+  await Promise.all(Object.keys(LAZY_BUNDLES).map((name) => build({ ...options[name], ...quiet })));
+  copyRuntimeAssets(dir);
   // SUBAGENTS_BENCH_WEBVIEW, when set, names another build to measure (a folder with webview.js
   // and webview.css, say an older commit's, for a before/after figure).
   let webviewDir = process.env.SUBAGENTS_BENCH_WEBVIEW;
   if (!webviewDir) {
-    const { bundleOptions } = await import('./bundles.mjs');
     const { webview, webviewCss } = bundleOptions({ production: true });
     webviewDir = join(dir, 'webview');
     for (const options of [webview, webviewCss]) await build({ ...options, outdir: webviewDir, metafile: false });
