@@ -17,6 +17,7 @@ import { EXIT, UsageError } from './cliError';
 import { readAll, stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
 import { cliMcpDeclarations, cliMcpHub } from './cliMcp';
+import { mcpToolSource } from '../core/mcp/runMcpTools';
 import { cliProfiles } from './cliProfiles';
 import { describeProfileProblemAndEffect } from '../core/profiles/describeProfileProblem';
 import { specsInUse } from '../core/models/specsInUse';
@@ -119,7 +120,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     },
     logger,
     approver: terminalApprover({ prompt: terminal, output: io.stderr }),
-    mcp,
+    toolSources: [mcpToolSource(mcp)],
   });
   const printer = eventPrinter(io, cmd.json);
   engine.onEvent(printer.print);

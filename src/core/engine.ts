@@ -8,7 +8,7 @@ import { NO_MODEL } from './delegation/runTurns';
 import type { Session } from './delegation/session';
 import { WorkLimiter } from './delegation/workLimiter';
 import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from './engineSettings';
-import type { McpHub } from './mcp/mcpHub';
+import type { RunToolSource } from './tools/runToolSource';
 import type { ModelResolver } from './models/modelResolver';
 import { silentLogger, systemClock, type Approver, type Clock, type Logger, type Workspace } from './ports';
 import type { Profile, ProfileSet } from './profiles/profile';
@@ -35,8 +35,11 @@ export interface EngineOptions {
   approver?: Approver;
   /** The secrets to keep out of events, threads, logs and tool results (default: this process's environment). */
   redactor?: Redactor;
-  /** The MCP servers runs may use; the host owns it and stops it (McpHub.stopAll) when it closes. */
-  mcp?: McpHub;
+  /**
+   * Tools from outside the engine that runs may use: the MCP servers (mcpToolSource; the host owns
+   * the hub and stops it, McpHub.stopAll, when it closes) and, in the editor, the editor's tools.
+   */
+  toolSources?: readonly RunToolSource[];
 }
 
 export interface SendRequest {
@@ -122,7 +125,7 @@ export class Engine {
         workspace: this.options.workspace,
         approver: this.options.approver,
         redactor: this.redactor,
-        mcp: this.options.mcp,
+        toolSources: this.options.toolSources,
         publish: (event) => this.publish(event),
       };
       const run = launchRun(session, {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { Engine } from '../core/engine';
 import { MCP_FILES } from '../core/mcp/mcpDeclarations';
 import { McpHub } from '../core/mcp/mcpHub';
+import { mcpToolSource } from '../core/mcp/runMcpTools';
 import { AGENT_FILES_GLOB, USER_AGENT_FOLDERS } from '../core/agentFiles/agentFolders';
 import { PROJECT_INSTRUCTION_FILES } from '../core/instructions/projectInstructions';
 import { PromptQueue } from '../core/requests/promptQueue';
@@ -92,7 +93,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     store,
     workspace: vscodeWorkspace(toolRoot, terminals),
     approver: approvals,
-    mcp,
+    toolSources: [mcpToolSource(mcp)],
     profiles: () => config.profiles,
     settings: () => config.settings,
     createModelResolver: () =>

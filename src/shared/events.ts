@@ -104,7 +104,7 @@ export const runFinishedSchema = z.object({
 });
 
 /** What a warning is about, for hosts that show some kinds their own way (DESIGN 12). */
-export const warningCodeSchema = z.enum(['budget', 'stall', 'mcp', 'sandbox', 'import', 'model']);
+export const warningCodeSchema = z.enum(['budget', 'stall', 'mcp', 'sandbox', 'import', 'model', 'tools']);
 
 export const warningSchema = z.object({ ...base, kind: z.literal('warning'), message: z.string(), code: warningCodeSchema.optional() });
 

@@ -26,6 +26,9 @@ const ELSEWHERE = {
   native: 'our tools are read_file, list_dir, find_files, search_text, write_file, edit_file, run_command, web_fetch, todo_write, ask_user, open_file, the delegation tools and mcp__<server>__<tool>',
 } as const;
 
+/** A name an editor tool (vscode.lm.tools) can have, as model providers accept tool names. */
+const EDITOR_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
 /** Every name a person might mean: ours, then the foreign ones, for "did you mean". */
 const CANDIDATES = [...OUR_TOOLS, ...Object.keys(CLAUDE_TOOLS), ...Object.keys(COPILOT_TOOL_SETS), ...Object.keys(COPILOT_TOOLS)];
 
@@ -80,6 +83,12 @@ export function readTools(check: FileCheck, field: FrontMatterField, dialect: Ag
             hint = `; did you mean "${guess}"?`;
             fixes.push(replaceItem(check, field, item, dialect === 'native' ? target : [guess]));
           }
+        }
+        if (!hint && EDITOR_TOOL_NAME.test(item.value)) {
+          // Another extension's tool or VS Code's MCP tool (vscode.lm.tools): only the editor knows them, at run time.
+          tools.add(item.value);
+          check.add('tool-editor', 'information', field.key, `${what} is not one of our tools: it is offered when the editor has a tool of that name (another extension's, or an MCP server of VS Code; in the extension only), and otherwise left out`, item.range);
+          return;
         }
         const severity = hint || dialect === 'native' ? 'warning' : 'information';
         check.add('tool-unknown', severity, field.key, `${what} is not a tool we know, so it is left out${hint || ` (${ELSEWHERE[dialect]})`}`, item.range, fixes);

@@ -1,6 +1,6 @@
 import type { RunEvent } from '../../shared/events';
 import type { EngineSettings } from '../engineSettings';
-import type { McpHub } from '../mcp/mcpHub';
+import type { RunToolSource } from '../tools/runToolSource';
 import type { ModelResolver } from '../models/modelResolver';
 import type { Approver, Clock, Logger, Workspace } from '../ports';
 import type { ProfileSet } from '../profiles/profile';
@@ -29,8 +29,8 @@ export interface Session {
   approver: Approver | undefined;
   /** Replaces known secrets in everything the runs emit and in tool results (src/core/secrets/). */
   redactor: Redactor;
-  /** The MCP servers of the window or CLI process, shared by its runs. */
-  mcp?: McpHub | undefined;
+  /** Tools from outside the engine (the window's MCP servers, the editor's tools), shared by its runs. */
+  toolSources?: readonly RunToolSource[] | undefined;
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

@@ -1,23 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { errorText } from '../../shared/errorText';
-import type { EmitRunEvent } from '../agent/runEvents';
 import type { Profile } from '../profiles/profile';
-import type { LauncherSettings } from '../sandbox/commandLauncher';
-import type { ApprovalGate } from '../tools/approvalGate';
 import { barsServer, listsServer } from '../tools/toolPatterns';
+import type { RunToolSource, RunToolSourceRequest } from '../tools/runToolSource';
 import type { AnyToolSpec } from '../tools/toolSpec';
 import { describeMcpDeclProblem, profileMcpServers, type McpServerDecl } from './mcpDeclarations';
 import type { McpHub } from './mcpHub';
 import { mcpToolSpecs } from './mcpToolSpecs';
 
-export interface McpRunRequest {
+export interface McpRunRequest extends RunToolSourceRequest {
   hub: McpHub;
-  profile: Profile;
-  /** The run's gate: server approvals and tool approvals appear on its node. */
-  gate: ApprovalGate;
-  emit: EmitRunEvent;
-  run: { runId: string; threadId: string; signal: AbortSignal };
-  settings: LauncherSettings;
+}
+
+/** The window's or CLI process's MCP servers as one of the engine's tool sources. */
+export function mcpToolSource(hub: McpHub): RunToolSource {
+  return { toolsForRun: (request) => mcpToolsForRun({ ...request, hub }) };
 }
 
 /** The pseudo-tool under which a workspace server's approval shows on the run's node. */

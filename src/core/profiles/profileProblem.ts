@@ -32,6 +32,7 @@ export type ProblemCode =
   | 'unknown-field'
   | 'field-ignored'
   | 'tool-unknown'
+  | 'tool-editor'
   | 'tool-foreign'
   | 'tool-later'
   | 'tool-mcp'

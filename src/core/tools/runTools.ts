@@ -3,11 +3,10 @@ import type { EmitRunEvent } from '../agent/runEvents';
 import type { EngineSettings } from '../engineSettings';
 import type { Approver, Workspace } from '../ports';
 import type { Profile } from '../profiles/profile';
-import { mcpToolsForRun } from '../mcp/runMcpTools';
-import type { McpHub } from '../mcp/mcpHub';
 import { commandLauncher } from '../sandbox/commandLauncher';
 import type { Redactor } from '../secrets/redactor';
 import { createApprovalGate } from './approvalGate';
+import type { RunToolSource } from './runToolSource';
 import { selectRunTools, type RunToolSelection } from './selectRunTools';
 import type { AnyToolSpec } from './toolSpec';
 import { workspaceTools } from './workspaceTools';
@@ -26,11 +25,11 @@ export interface RunToolsRequest {
   redactor: Redactor;
   /** The run itself: MCP server approvals are asked in its name, and stop with it. */
   run: { runId: string; threadId: string; signal: AbortSignal };
-  /** The window's or CLI process's MCP servers; none without it. */
-  mcp?: McpHub | undefined;
+  /** Tools from outside the engine (the MCP servers, the editor's tools); none without them. */
+  toolSources?: readonly RunToolSource[] | undefined;
 }
 
-/** The tools of one run: workspace tools with this run's approval gate, plus delegation and MCP tools, filtered. */
+/** The tools of one run: workspace tools with this run's approval gate, plus delegation and outside tools, filtered. */
 export async function runTools(request: RunToolsRequest): Promise<RunToolSelection> {
   const { workspace, settings, profile } = request;
   const gate = createApprovalGate({
@@ -40,9 +39,20 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
     agent: profile.name,
   });
   const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }));
-  const mcp = request.mcp ? await mcpToolsForRun({ hub: request.mcp, profile, gate, emit: request.emit, run: request.run, settings }) : [];
-  const all = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains }), ...request.delegation, ...mcp].map((spec) => redactingTool(spec, request.redactor));
+  const outside = await Promise.all((request.toolSources ?? []).map((source) => source.toolsForRun({ profile, gate, emit: request.emit, run: request.run, settings })));
+  const own = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains }), ...request.delegation];
+  const all = firstOfEachName([...own, ...outside.flat()], request.emit).map((spec) => redactingTool(spec, request.redactor));
   return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });
+}
+
+/** A tool from outside that takes a name already in use (a built-in's, another source's) is left out, and said. */
+function firstOfEachName(specs: readonly AnyToolSpec[], emit: EmitRunEvent): AnyToolSpec[] {
+  const seen = new Set<string>();
+  return specs.filter((spec) => {
+    if (!seen.has(spec.name)) return seen.add(spec.name);
+    emit({ kind: 'warning', code: 'tools', message: `Two tools are named "${spec.name}": this run uses the first (the built-in one, or the source listed first) and leaves the other out.` });
+    return false;
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Approver, Workspace } from '../../../src/core/ports';
 import type { ModelCaller, ModelResolver } from '../../../src/core/models/modelResolver';
 import type { Script } from '../../../src/core/models/scriptSchema';
 import type { Profile, ProfileInput, ProfileProblem, ProjectInstruction } from '../../../src/core/profiles/profile';
+import type { RunToolSource } from '../../../src/core/tools/runToolSource';
 import type { RunEvent } from '../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents, walkRuns } from '../../../src/shared/runTree';
 import { MemoryThreadStore } from '../../../src/core/threads/memoryThreadStore';
@@ -29,6 +30,8 @@ export interface HarnessOptions {
   store?: MemoryThreadStore;
   /** AGENTS.md and the like, as the profile loader would have read them. */
   projectInstructions?: ProjectInstruction[];
+  /** Tools from outside the engine (an MCP hub, the editor's tools). */
+  toolSources?: RunToolSource[];
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -44,6 +47,7 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     store,
     workspace: options.workspace ?? nodeWorkspace({ root: '/workspace' }),
     ...(options.approver ? { approver: options.approver } : {}),
+    ...(options.toolSources ? { toolSources: options.toolSources } : {}),
     profiles: () => ({ profiles, problems: options.problems ?? [], ...(options.projectInstructions ? { projectInstructions: options.projectInstructions } : {}) }),
     settings: () => settings,
     createModelResolver:

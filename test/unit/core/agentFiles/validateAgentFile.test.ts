@@ -96,6 +96,16 @@ describe('validateAgentFile: our own files', () => {
     expect(r.problems[0]!.fixes).toEqual([{ title: 'Rename to "maxSteps"', newText: 'maxSteps' }]);
   });
 
+  it("keeps a name that is none of ours for an editor tool of that name (another extension's), with a note", () => {
+    const r = check('copilot', 'x.agent.md', "---\ndescription: ok\ntools: ['codebase', 'ext_lookup', 'not a name!']\n---\n");
+    expect(r.input?.tools).toContain('ext_lookup');
+    expect(r.input?.tools).not.toContain('not a name!');
+    expect(r.problems.map((p) => [p.code, p.message])).toContainEqual([
+      'tool-editor',
+      '"ext_lookup" is not one of our tools: it is offered when the editor has a tool of that name (another extension\'s, or an MCP server of VS Code; in the extension only), and otherwise left out',
+    ]);
+  });
+
   it('reports every bad value of a file in plain words, at its place, and keeps the file out', () => {
     const r = check('native', 'x.md', '---\ndescription: ok\nmaxSteps: lots\nreturnDirectly: sometimes\n---\n');
     expect(r.input).toBeUndefined();
