@@ -48,6 +48,11 @@ export interface SendRequest {
   prompt: string;
   /** The profile that answers; the supervisor when absent. */
   agent?: string;
+  /**
+   * The model for this request in place of `subagents.model` (the one a user picked in Copilot
+   * Chat): every run without a model of its own uses it.
+   */
+  model?: string;
 }
 
 export interface SendResult {
@@ -99,7 +104,8 @@ export class Engine {
     if (!prompt) throw new EngineRequestError('The prompt is empty: say what you want done.');
     const profiles = this.options.profiles();
     const profile = this.topProfile(request.agent, profiles);
-    const settings = this.options.settings();
+    const configured = this.options.settings();
+    const settings = request.model ? { ...configured, model: request.model } : configured;
     if (!(profile.model ?? settings.model)) throw new EngineRequestError(NO_MODEL);
     const threadId = request.threadId ?? newThreadId();
     if (this.registry.isBusy(threadId)) throw new EngineRequestError(BUSY);

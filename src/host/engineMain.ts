@@ -6,6 +6,7 @@ import { Engine } from '../core/engine';
 import { MCP_FILES } from '../core/mcp/mcpDeclarations';
 import { McpHub } from '../core/mcp/mcpHub';
 import { mcpToolSource } from '../core/mcp/runMcpTools';
+import { editorToolSource } from '../core/editorTools/editorToolSource';
 import { AGENT_FILES_GLOB, USER_AGENT_FOLDERS } from '../core/agentFiles/agentFolders';
 import { PROJECT_INSTRUCTION_FILES } from '../core/instructions/projectInstructions';
 import { PromptQueue } from '../core/requests/promptQueue';
@@ -18,6 +19,7 @@ import { redactingLogger } from '../core/secrets/redactEvents';
 import { Redactor } from '../core/secrets/redactor';
 import { panelConfig, readConfiguration, type HostConfiguration } from './configuration';
 import { CommandTerminals } from './commandTerminals';
+import { vscodeEditorTools } from './editorTools/vscodeEditorTools';
 import { hostModelChooser, hostModelResolver } from './hostModels';
 import { mcpApprovalMemory } from './mcpApprovalMemory';
 import { HostModelAvailability } from './modelAvailability';
@@ -93,7 +95,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     store,
     workspace: vscodeWorkspace(toolRoot, terminals),
     approver: approvals,
-    toolSources: [mcpToolSource(mcp)],
+    // MCP first: a name both have is the MCP server's (runTools keeps the first of each name).
+    toolSources: [mcpToolSource(mcp), editorToolSource(vscodeEditorTools)],
     profiles: () => config.profiles,
     settings: () => config.settings,
     createModelResolver: () =>

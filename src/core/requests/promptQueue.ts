@@ -13,6 +13,8 @@ export interface QueuedPrompt {
   prompt: string;
   /** The profile that answers; the supervisor when absent. */
   agent?: string;
+  /** The model in place of `subagents.model` for this message (Engine.send's `model`). */
+  model?: string;
 }
 
 /** What happened to a thread's queue; every change of what `queued()` or `isBusy()` say is one. */
@@ -50,12 +52,18 @@ export class PromptQueue {
   ) {}
 
   /** Queues a message; when the thread is quiet it is sent at once, in this same call. */
-  submit(request: { threadId: string; prompt: string; agent?: string }): QueuedPrompt {
+  submit(request: { threadId: string; prompt: string; agent?: string; model?: string }): QueuedPrompt {
     const list = this.waiting.get(request.threadId) ?? [];
     if (list.length >= MAX_QUEUED_PER_THREAD) {
       throw new Error(`${MAX_QUEUED_PER_THREAD} messages are already waiting in this conversation: remove one, or wait for the current work to finish.`);
     }
-    const item: QueuedPrompt = { id: `q${this.nextId++}`, threadId: request.threadId, prompt: request.prompt, ...(request.agent === undefined ? {} : { agent: request.agent }) };
+    const item: QueuedPrompt = {
+      id: `q${this.nextId++}`,
+      threadId: request.threadId,
+      prompt: request.prompt,
+      ...(request.agent === undefined ? {} : { agent: request.agent }),
+      ...(request.model === undefined ? {} : { model: request.model }),
+    };
     list.push(item);
     this.waiting.set(request.threadId, list);
     this.emit({ kind: 'queued', threadId: item.threadId, item });
@@ -127,7 +135,7 @@ export class PromptQueue {
       this.emit({ kind: 'sending', threadId, item });
       let result: SendResult;
       try {
-        result = await this.engine.send({ threadId, prompt: item.prompt, ...(item.agent === undefined ? {} : { agent: item.agent }) });
+        result = await this.engine.send({ threadId, prompt: item.prompt, ...(item.agent === undefined ? {} : { agent: item.agent }), ...(item.model === undefined ? {} : { model: item.model }) });
       } catch (error) {
         this.emit({ kind: 'refused', threadId, item, error });
         continue;
