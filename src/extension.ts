@@ -4,6 +4,7 @@ import { setApiKeyCommand } from './host/apiKeys';
 import type { HostRuntime } from './host/engineMain';
 import { PanelViewProvider } from './host/panelView';
 import { registerAgentFiles } from './host/agentFilesActivation';
+import { registerChat } from './host/chat/registerChat';
 
 /**
  * Activation stays light: the view, the commands and the log channel. The engine (the ai SDK,
@@ -70,6 +71,8 @@ export function activate(context: vscode.ExtensionContext): void {
     command('subagents.configureAgents', () => engine().configureAgents()),
   );
   registerAgentFiles(context, log);
+  // Copilot Chat's @subagents and Copilot's agent's subagents_delegate (ids as in package.json).
+  context.subscriptions.push(...registerChat(engine, { participant: 'subagents.chat', tool: 'subagents_delegate' }, vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.svg')));
 }
 
 /** A reload or a clean shutdown: the open runs end as `cancelled`, stored before the host exits. */

@@ -19,6 +19,9 @@ import { redactingLogger } from '../core/secrets/redactEvents';
 import { Redactor } from '../core/secrets/redactor';
 import { panelConfig, readConfiguration, type HostConfiguration } from './configuration';
 import { CommandTerminals } from './commandTerminals';
+import { handleChatRequest } from './chat/chatParticipant';
+import { invokeDelegation, prepareDelegation } from './chat/delegateTool';
+import type { ChatHost } from './chat/registerChat';
 import { vscodeEditorTools } from './editorTools/vscodeEditorTools';
 import { hostModelChooser, hostModelResolver } from './hostModels';
 import { mcpApprovalMemory } from './mcpApprovalMemory';
@@ -40,7 +43,7 @@ import { vscodeLogger } from './vscodeLogger';
 import { vscodeWorkspace } from './vscodeWorkspace';
 
 /** What activation gets back from the lazily loaded engine bundle. */
-export interface HostRuntime extends vscode.Disposable {
+export interface HostRuntime extends vscode.Disposable, ChatHost {
   attach(post: (message: HostToWebview) => void): void;
   detach(): void;
   receive(message: unknown): Promise<void>;
@@ -112,6 +115,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     redactor,
   });
   const queue = new PromptQueue(engine, logger);
+  // Copilot Chat's @subagents and Copilot's agent send through the panel's queue: one turn per thread.
+  const chatDeps = { engine, queue, profiles: () => config.profiles };
   const working = new WorkingThreads(engine);
 
   const progress = new ViewProgress('subagents.panel');
@@ -205,6 +210,9 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     showRunTree: () => threadCommands.showRunTree(),
     selectModel: () => selectModelCommand(chooser, config.settings.model),
     configureAgents: () => configureAgentsCommand(root),
+    chat: (request, chatContext, stream, token) => handleChatRequest({ ...chatDeps, showCommand: 'subagents.openPanel' }, request, chatContext, stream, token),
+    prepareDelegate: (input) => prepareDelegation(chatDeps, input),
+    invokeDelegate: (input, token) => invokeDelegation(chatDeps, input, token),
     shutdown,
     // VS Code disposes the subscriptions right after calling deactivate, without awaiting it: the
     // shutdown deactivate started goes on (this only starts one if deactivate did not).
