@@ -69,6 +69,8 @@ export interface CodeServerOptions {
   keep?: boolean;
   /** More user settings, over the common ones (settings that raise trust are read only from there). */
   userSettings?: Record<string, unknown>;
+  /** Other extensions to install beside ours (test fixtures), as .vsix files. */
+  moreVsix?: string[];
 }
 
 function freePort(): Promise<number> {
@@ -145,6 +147,7 @@ export class CodeServer {
       const userSettings = { ...(JSON.parse(USER_SETTINGS) as Record<string, unknown>), ...options.userSettings };
       writeFileSync(join(runDir, 'user-data', 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
       await server.installExtension(vsix);
+      for (const more of options.moreVsix ?? []) await server.installExtension(more);
       await server.spawn();
       return server;
     } catch (error) {

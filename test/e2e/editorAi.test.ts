@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, CodeServer, REPO_ROOT } from './codeServer';
+import { Workbench } from './workbench';
+
+// Our engine in the editor's AI ecosystem, in a real VS Code: a test extension registers a fake
+// language model (vscode.lm.registerLanguageModelChatProvider; code-server ships no usable model
+// offline) and a fake read-only tool; it invokes subagents_delegate through vscode.lm.invokeTool.
+// The helper runs on the fake model through our vscode.lm adapter, calls the fake tool through
+// vscode.lm.invokeTool (it lists it by name), and its answer comes back as the tool's result.
+
+const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'editor-ai-workspace');
+const FAKE_EXTENSION = join(REPO_ROOT, 'test', 'fixtures', 'fake-lm-extension');
+
+describe("the editor's language models and tools in a real VS Code", () => {
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const fakeVsix = join(ARTIFACTS, 'fake-lm.vsix');
+    const vsce = join(REPO_ROOT, 'node_modules', '.bin', 'vsce');
+    execFileSync(vsce, ['package', '--allow-missing-repository', '--skip-license', '-o', fakeVsix], { cwd: FAKE_EXTENSION, stdio: 'pipe' });
+    // AI features on, so VS Code's chat (and @subagents in it) exists; the e2e profiles turn them off.
+    server = await CodeServer.start({ name: 'editor-ai', fixture: FIXTURE, moreVsix: [fakeVsix], userSettings: { 'chat.disableAIFeatures': false } });
+    workbench = await Workbench.open(server);
+  });
+
+  afterAll(async () => {
+    await workbench?.close();
+    await server?.stop();
+  });
+
+  /** Until the condition holds: the runs end on the extension host's schedule. */
+  async function until(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('Copilot-style callers reach our agents: subagents_delegate runs the helper on the editor model, which uses an editor tool; the run is a thread titled by the task', async () => {
+    const wb = workbench!;
+    const result = join(server!.workspace, 'delegate-result.txt');
+    await wb.step('invoke subagents_delegate through vscode.lm.invokeTool', async () => {
+      await wb.runCommand('Fake LM: Delegate Through subagents_delegate');
+    });
+    await wb.step("confirm the run that prepareInvocation describes (VS Code's dialog outside a chat)", async () => {
+      const dialog = wb.page.locator('.monaco-dialog-box');
+      await dialog.filter({ hasText: 'Run the subagent "helper"?' }).waitFor({ timeout: 30_000 });
+      expect(await dialog.innerText()).toContain('Say hello from the e2e');
+      await dialog.getByRole('button', { name: 'Yes' }).click();
+      await until('the tool returned', () => existsSync(result));
+    });
+    const text = readFileSync(result, 'utf8');
+    expect(text).toMatch(/^Subagent "helper" finished with status ok\. Its thread is t_\S+ in the Subagents panel\./);
+    // The fake model called fake_echo (an editor tool, by vscode.lm.invokeTool) and answered with its result.
+    expect(text).toContain('The echo said: echo: ping');
+    const threadId = /Its thread is (\S+) in/.exec(text)![1]!;
+    const storage = join(server!.userDataDir, 'User', 'workspaceStorage');
+    const index = readdirSync(storage).map((d) => join(storage, d, 'subagents-team.subagents', 'threads', 'index.json')).find((f) => existsSync(f));
+    expect(index, 'the thread index in workspace storage').toBeDefined();
+    await until('the index names the thread', () => readFileSync(index!, 'utf8').includes(threadId));
+    expect(readFileSync(index!, 'utf8')).toContain('"title":"Say hello from the e2e"');
+  });
+
+  it('@subagents in the chat view: /agents lists the profiles; a request runs the supervisor on the chat model, each step shows as progress, the answer streams, and the button opens its tree in our panel', async () => {
+    const wb = workbench!;
+    const chat = wb.page.locator('.interactive-session');
+    await wb.step('ask @subagents /agents', async () => {
+      await wb.runCommand('Fake LM: Ask @subagents in Chat');
+      await chat.getByText('The supervisor delegates to these agents').first().waitFor({ timeout: 30_000 });
+      expect(await chat.innerText()).toMatch(/helper: Helps with whatever it is asked\./);
+    });
+    await wb.step('send @subagents a request that delegates', async () => {
+      await wb.runCommand('Fake LM: Send @subagents a Delegation in Chat');
+      await chat.getByText('The echo said: echo: ping').first().waitFor({ timeout: 60_000 });
+      // VS Code folds the progress lines (the start, the helper's start and end) into "Completed N steps".
+      expect(await chat.getByText(/Completed [3-9] steps/).count()).toBeGreaterThan(0);
+    });
+    const panel = await wb.step('the button opens the thread in the Subagents panel', async () => {
+      await chat.getByRole('button', { name: 'Show the run tree in Subagents' }).last().click();
+      const shown = wb.panel();
+      await shown.locator('.run-tree [role="treeitem"][data-agent="helper"]').first().waitFor({ timeout: 30_000 });
+      return shown;
+    });
+    expect(await panel.locator('.turn').last().innerText()).toContain('delegate: check the echo');
+  });
+});
