@@ -10,6 +10,7 @@ import { Workbench } from './workbench';
 // offline) and a fake read-only tool; it invokes subagents_delegate through vscode.lm.invokeTool.
 // The helper runs on the fake model through our vscode.lm adapter, calls the fake tool through
 // vscode.lm.invokeTool (it lists it by name), and its answer comes back as the tool's result.
+// The workspace sets no subagents.model: @subagents works only on the model picked in the chat.
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'editor-ai-workspace');
 const FAKE_EXTENSION = join(REPO_ROOT, 'test', 'fixtures', 'fake-lm-extension');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import { PromptQueue } from '../../../../src/core/requests/promptQueue';
+import { PendingApprovals } from '../../../../src/core/tools/pendingApprovals';
 import { handleChatRequest, type ChatParticipantDeps } from '../../../../src/host/chat/chatParticipant';
 import type { ChatRequestShape } from '../../../../src/host/chat/chatShapes';
 import type { Script } from '../../../../src/core/models/scriptSchema';
@@ -106,5 +111,25 @@ describe('@subagents', () => {
       ['stop me', 'cancelled'],
     ]);
     expect(working.listeners()).toBe(0);
+  });
+
+  it("an approval waits in the panel (the engine's approver); the chat says where, and the run goes on once it is answered", async () => {
+    const approvals = new PendingApprovals();
+    const script: Script = { agents: { supervisor: [{ toolCalls: [{ tool: 'write_file', input: { path: 'notes.md', content: 'hi' } }] }, { text: 'written' }] } };
+    const root = mkdtempSync(join(tmpdir(), 'chat-approval-'));
+    const specs: string[] = [];
+    const h = makeEngine(script, { approver: approvals, settings: { approval: 'ask' }, workspace: nodeWorkspace({ root }), createModelResolver: anySpec(script, specs) });
+    const deps: ChatParticipantDeps = { engine: h.engine, queue: new PromptQueue(h.engine), profiles: () => ({ profiles: h.profiles, problems: [] }), showCommand: 'subagents.openPanel' };
+    const r = recordingStream();
+    const asked = new Promise<void>((resolve) => h.engine.onEvent((e) => e.kind === 'approval.requested' && resolve()));
+    const answer = handleChatRequest(deps, ask('write the notes'), { history: [] }, r.stream, cancellation().token);
+    await asked;
+    expect(r.progress()).toContain('Waiting for your approval of write_file in the Subagents panel…');
+    const [waiting] = approvals.waiting();
+    approvals.resolve(waiting!.approvalId, 'approved');
+    expect((await answer).errorDetails).toBeUndefined();
+    expect(r.markdown()).toBe('written');
+    expect(readFileSync(join(root, 'notes.md'), 'utf8')).toBe('hi');
+    rmSync(root, { recursive: true, force: true });
   });
 });
