@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, CodeServer, REPO_ROOT } from './codeServer';
+import { until } from './until';
 import { Workbench } from './workbench';
 
 // Our engine in the editor's AI ecosystem, in a real VS Code: a test extension registers a fake
@@ -34,15 +35,6 @@ describe("the editor's language models and tools in a real VS Code", () => {
     await server?.stop();
   });
 
-  /** Until the condition holds: the runs end on the extension host's schedule. */
-  async function until(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
   it('Copilot-style callers reach our agents: subagents_delegate runs the helper on the editor model, which uses an editor tool; the run is a thread titled by the task', async () => {
     const wb = workbench!;
     const result = join(server!.workspace, 'delegate-result.txt');
@@ -54,7 +46,7 @@ describe("the editor's language models and tools in a real VS Code", () => {
       await dialog.filter({ hasText: 'Run the subagent "helper"?' }).waitFor({ timeout: 30_000 });
       expect(await dialog.innerText()).toContain('Say hello from the e2e');
       await dialog.getByRole('button', { name: 'Yes' }).click();
-      await until('the tool returned', () => existsSync(result));
+      await until('the tool returned', () => existsSync(result), 60_000);
     });
     const text = readFileSync(result, 'utf8');
     expect(text).toMatch(/^Subagent "helper" finished with status ok\. Its thread is t_\S+ in the Subagents panel\./);

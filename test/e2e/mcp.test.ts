@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesTagged } from '../unit/cli/mcpHarness';
 import { CodeServer, REPO_ROOT } from './codeServer';
+import { until } from './until';
 import { Workbench } from './workbench';
 
 // An MCP server the workspace declares (.vscode/mcp.json) in a real VS Code: it starts only once
@@ -29,15 +30,6 @@ describe('MCP servers in a real VS Code', () => {
     await workbench?.close();
     await server?.stop();
   });
-
-  /** Until the condition holds: the extension host ends its processes on its own schedule. */
-  async function until(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   it('asks on the run node before starting it, runs its tool, remembers the answer, and stops it with the window', async () => {
     const wb = workbench!;
