@@ -3,6 +3,7 @@ import { errorText } from '../../shared/errorText';
 import { killTokenHolders } from '../nodeAdapters/tokenSweep';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import type { LauncherSettings } from '../sandbox/commandLauncher';
+import { mentionsSandboxSetupFailure } from '../sandbox/sandboxSetupFailure';
 import type { McpDeclarations, McpServerDecl } from './mcpDeclarations';
 import { prepareMcpLaunch, type PreparedLaunch } from './mcpLaunch';
 import { mcpServerKey } from './mcpServerKey';
@@ -186,6 +187,18 @@ export class McpHub {
   }
 
   private async start(state: ServerState, settings: LauncherSettings, warn: (message: string) => void): Promise<McpConnection> {
+    try {
+      return await this.startOnce(state, settings, warn);
+    } catch (error) {
+      // The sandbox did not set up (see sandboxSetupFailure.ts): the server never ran, so one
+      // more try is safe; anything else is said at once.
+      if (!mentionsSandboxSetupFailure(errorText(error)) || this.stopped) throw error;
+      this.logger.warn(`MCP server "${state.decl.name}": the sandbox did not set up (${errorText(error)}); trying once more.`);
+      return this.startOnce(state, settings, warn);
+    }
+  }
+
+  private async startOnce(state: ServerState, settings: LauncherSettings, warn: (message: string) => void): Promise<McpConnection> {
     const { decl } = state;
     const began = this.clock.now();
     let prepared: PreparedLaunch | undefined;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CommandResult } from '../../ports';
 import type { PreparedCommand } from '../../sandbox/commandLauncher';
+import { isSandboxSetupFailure } from '../../sandbox/sandboxSetupFailure';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import type { WorkspaceToolDeps } from './toolDeps';
 import { errorText } from '../../../shared/errorText';
@@ -51,16 +52,24 @@ export function runCommandTool({ workspace, gate, agent, commands }: WorkspaceTo
       let prepared: PreparedCommand | undefined;
       try {
         // A command the user did not see runs with git's launchers (hooks, fsmonitor) off.
-        prepared = await commands.prepare(input.command, { sandboxed: sandbox.sandboxed, hardenGit: !allowed.asked });
-        const result = await workspace.runCommand({
-          command: input.command,
-          launch: prepared.launch,
-          cwd: workspace.root,
-          timeoutMs,
-          signal: context.signal,
-          maxOutputChars: MAX_COMMAND_OUTPUT,
-          label: agent,
-        });
+        const runOnce = async () => {
+          prepared = await commands.prepare(input.command, { sandboxed: sandbox.sandboxed, hardenGit: !allowed.asked });
+          return workspace.runCommand({
+            command: input.command,
+            launch: prepared.launch,
+            cwd: workspace.root,
+            timeoutMs,
+            signal: context.signal,
+            maxOutputChars: MAX_COMMAND_OUTPUT,
+            label: agent,
+          });
+        };
+        let result = await runOnce();
+        // The sandbox did not set up (see sandboxSetupFailure.ts): nothing ran, so once more.
+        if (sandbox.sandboxed && result.exitCode === 1 && isSandboxSetupFailure(result.output) && !context.signal.aborted) {
+          prepared?.release();
+          result = await runOnce();
+        }
         return commandOutcome(result, timeoutMs);
       } catch (error) {
         return { error: `The command could not be started: ${errorText(error)}` };

@@ -119,3 +119,28 @@ describe('approvals of workspace servers', () => {
     expect(await hub.approval(decl(['e.js']), async () => true)).toBe(false);
   });
 });
+
+describe('starting a server', () => {
+  const decl = { name: 'fx', origin: 'user' as const, source: 'user settings', bareNames: true, config: { transport: 'stdio' as const, command: 'node', args: ['server.js'], env: {} } };
+  const settings = { 'sandbox.mode': 'off' as const, 'sandbox.allowedHosts': [], 'commandEnv.exclude': [] };
+  const connection = { tools: [], transport: 'stdio' as const, pid: undefined, callTool: () => Promise.reject(new Error('unused')), close: async () => {}, onLost: () => () => {} };
+
+  it('tries once more when bubblewrap refused to set up its sandbox (the server never ran); other failures are said at once', async () => {
+    const failures = [new Error("the server process exited before it answered; it wrote: bwrap: Can't create file at /ws/.claude/commands: Read-only file system")];
+    let attempts = 0;
+    const connect = async () => async () => {
+      attempts++;
+      const failure = failures.shift();
+      if (failure) throw failure;
+      return connection;
+    };
+    const hub = new McpHub({ root: '/ws', declarations: () => ({ servers: [], problems: [] }), connect });
+    expect((await hub.server(decl, settings, () => {})).connection).toBe(connection);
+    expect(attempts).toBe(2);
+
+    failures.push(new Error('the server process exited before it answered; it wrote: FIXTURE_CONFIG is missing'));
+    const other = new McpHub({ root: '/ws', declarations: () => ({ servers: [], problems: [] }), connect });
+    await expect(other.server(decl, settings, () => {})).rejects.toThrow('FIXTURE_CONFIG is missing');
+    expect(attempts).toBe(3);
+  });
+});

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngineSettings } from '../../../../src/core/engineSettings';
-import { makeWorld, runScript, snapshot, supervisorCalls } from '../tools/toolWorld';
+import type { CommandResult } from '../../../../src/core/ports';
+import { makeWorld, runScript, snapshot, supervisorCalls, type CommandInterceptor } from '../tools/toolWorld';
 
 /**
  * Agents' commands in the real OS sandbox (bubblewrap here; CI installs it with socat and
@@ -49,6 +50,26 @@ async function run(command: string, settings: Partial<EngineSettings> = {}, root
 
 /** A node one-liner the judge cannot read (inline code), so only the sandbox stands between it and the disk. */
 const nodeWrite = (path: string) => `node -e "try { require('fs').writeFileSync(${JSON.stringify(path).replace(/"/g, "'")}, 'pwned'); console.log('WROTE') } catch (e) { console.log(e.code) }"`;
+
+describe('a sandbox that did not set up', () => {
+  const refused: CommandResult = { exitCode: 1, output: "bwrap: Can't create file at /ws/.claude/commands: Read-only file system\n", cutChars: 0, timedOut: false, cancelled: false };
+
+  it('runs the command once more (bubblewrap refused before anything ran); a command that failed by itself is not run again', async () => {
+    let first = true;
+    const once: CommandInterceptor = async (request, pass) => {
+      if (!first) return pass(request);
+      first = false;
+      return refused;
+    };
+    const retried = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'echo inside' } }), { root: world.root, settings: { approval: 'trust', 'sandbox.mode': 'on' }, interceptCommand: once });
+    expect(retried.toolResults('run_command')[0]).toMatchObject({ exitCode: 0, output: 'inside\n' });
+    expect(retried.commands).toHaveLength(2);
+
+    const failing = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'echo failing >&2; exit 3' } }), { root: world.root, settings: { approval: 'trust', 'sandbox.mode': 'on' } });
+    expect(failing.toolResults('run_command')[0]).toMatchObject({ exitCode: 3, output: 'failing\n' });
+    expect(failing.commands).toHaveLength(1);
+  });
+});
 
 describe('the sandbox starts here', () => {
   it('is available (install bubblewrap, socat and ripgrep if this fails)', async () => {

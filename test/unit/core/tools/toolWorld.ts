@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { EngineSettings } from '../../../../src/core/engineSettings';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import type { Script } from '../../../../src/core/models/scriptSchema';
-import type { ApprovalRequest, Approver, CommandRequest, Workspace } from '../../../../src/core/ports';
+import type { ApprovalRequest, Approver, CommandRequest, CommandResult, Workspace } from '../../../../src/core/ports';
 import type { ProfileInput } from '../../../../src/core/profiles/profile';
 import type { ApprovalDecision, RunEvent, RunEventOf } from '../../../../src/shared/events';
 import { makeEngine } from '../engineHarness';
@@ -55,7 +55,7 @@ export class RecordingApprover implements Approver {
 }
 
 /** A node workspace that also records what reached the host: commands, questions, installs. */
-export function spyWorkspace(root: string, trusted = true) {
+export function spyWorkspace(root: string, trusted = true, intercept?: CommandInterceptor) {
   const inner = nodeWorkspace({ root, trusted, askUser: async () => 'an answer' });
   const commands: CommandRequest[] = [];
   const questions: string[] = [];
@@ -66,7 +66,7 @@ export function spyWorkspace(root: string, trusted = true) {
     trusted,
     runCommand: (request) => {
       commands.push(request);
-      return inner.runCommand(request);
+      return intercept ? intercept(request, (r) => inner.runCommand(r)) : inner.runCommand(request);
     },
     askUser: (question, signal) => {
       questions.push(question);
@@ -77,8 +77,12 @@ export function spyWorkspace(root: string, trusted = true) {
   return { workspace, commands, questions, installs };
 }
 
+/** Stands between a command and the host: answers it itself, or passes it on with `run`. */
+export type CommandInterceptor = (request: CommandRequest, run: (request: CommandRequest) => Promise<CommandResult>) => Promise<CommandResult>;
+
 export interface RunOptions {
   root: string;
+  interceptCommand?: CommandInterceptor;
   approver?: Approver;
   settings?: Partial<EngineSettings>;
   agents?: Record<string, ProfileInput>;
@@ -87,7 +91,7 @@ export interface RunOptions {
 
 /** Runs a script through the real engine over a spied workspace; returns the events and the spies. */
 export async function runScript(script: Script, options: RunOptions) {
-  const spy = spyWorkspace(options.root, options.trusted ?? true);
+  const spy = spyWorkspace(options.root, options.trusted ?? true, options.interceptCommand);
   const h = makeEngine(script, {
     workspace: spy.workspace,
     ...(options.approver ? { approver: options.approver } : {}),
