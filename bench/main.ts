@@ -14,6 +14,9 @@ import { formatMs, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
 import { agentFilesBench } from './agentFiles';
 import { webviewRenderBench } from './webviewRender';
+import { retainedKB, time, type Scenario } from './measure';
+import { hotPathBench } from './hotPath';
+import { profileByOrigin } from './cpuProfile';
 
 // `npm run bench`: the delegation scenario of DESIGN section 11. A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
@@ -34,32 +37,6 @@ const SCENARIOS = [
   { n: 8, latencyMs: 200 },
 ];
 
-type Scenario = () => Promise<string>;
-
-async function time(run: Scenario): Promise<number> {
-  const start = performance.now();
-  await run();
-  return performance.now() - start;
-}
-
-const gc = (globalThis as { gc?: () => void }).gc;
-
-/** Heap growth over RUNS runs after a warm-up, in KB; undefined without --expose-gc. */
-async function retainedKB(run: Scenario): Promise<number | undefined> {
-  if (!gc) return undefined;
-  for (let i = 0; i < WARMUP; i++) await run();
-  const settle = async (): Promise<number> => {
-    for (let i = 0; i < 3; i++) {
-      gc();
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return process.memoryUsage().heapUsed;
-  };
-  const before = await settle();
-  for (let i = 0; i < RUNS; i++) await run();
-  return Math.round(((await settle()) - before) / 1024);
-}
-
 async function main(): Promise<void> {
   const corpus = process.argv.indexOf('--corpus');
   if (corpus >= 0) return agentCorpus(process.argv[corpus + 1]!);
@@ -67,6 +44,7 @@ async function main(): Promise<void> {
     for (const line of await webviewRenderBench()) console.log(line);
     return;
   }
+  if (process.argv.includes('--profile')) return profile();
   if (process.argv.includes('--agents')) {
     for (const line of await agentFilesBench()) console.log(line);
     return;
@@ -92,10 +70,10 @@ async function main(): Promise<void> {
     }
     console.log(`\n${table(rows)}\n`);
 
-    const floorKB = await retainedKB(floorScenario(3, 0));
+    const floorKB = await retainedKB(floorScenario(3, 0), RUNS, WARMUP);
     // This store keeps nothing, so what remains is the engine's own (registry, listeners, caches).
-    const oursKB = await retainedKB(engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false })));
-    const jsonlKB = await retainedKB(engineScenario(3, 0, jsonlStore('memory')));
+    const oursKB = await retainedKB(engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false })), RUNS, WARMUP);
+    const jsonlKB = await retainedKB(engineScenario(3, 0, jsonlStore('memory')), RUNS, WARMUP);
     if (floorKB === undefined || oursKB === undefined || jsonlKB === undefined) console.log('Retained memory: run with node --expose-gc to measure it.');
     else console.log(`Heap retained over ${RUNS} runs (3 children, L = 0): floor ${floorKB} KB, ours ${oursKB} KB, ours + JSONL store ${jsonlKB} KB (budget: under 512 KB)`);
     for (const line of await eventsAndStoreBench(5)) console.log(line);
@@ -106,6 +84,30 @@ async function main(): Promise<void> {
     for (const line of await mcpBench()) console.log(line);
     console.log('');
     for (const line of await webviewRenderBench()) console.log(line);
+  } finally {
+    rmSync(storeDir, { recursive: true, force: true });
+  }
+}
+
+/** `--profile`: the hot path's pieces alone, then where a run's CPU time goes, by origin. */
+async function profile(): Promise<void> {
+  for (const line of await hotPathBench()) console.log(line);
+  const storeDir = mkdtempSync(join(tmpdir(), 'subagents-bench-profile-'));
+  try {
+    const runs = arg('--profile-runs', 100);
+    const scenarios: [string, Scenario][] = [
+      ['bare ai@7', floorScenario(3, 0)],
+      ['ours, store in memory', engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false }))],
+      ['ours, JSONL store', engineScenario(3, 0, new JsonlThreadStore({ dir: storeDir }))],
+    ];
+    for (const [name, run] of scenarios) {
+      for (let i = 0; i < WARMUP * 2; i++) await run();
+      const { perRunMs, buckets } = await profileByOrigin(run, runs);
+      const busy = buckets.filter(([b]) => !b.startsWith('idle')).reduce((sum, [, v]) => sum + v, 0);
+      const rows = [['where', 'ms per run', 'share of CPU']];
+      for (const [bucket, v] of buckets.slice(0, 16)) rows.push([bucket, v.toFixed(3), bucket.startsWith('idle') ? '' : `${((v / busy) * 100).toFixed(1)} %`]);
+      console.log(`\nCPU profile, ${name}, 3 children, L = 0: ${runs} runs, ${perRunMs.toFixed(2)} ms a run (profiler on), ${busy.toFixed(2)} ms of it CPU:\n${table(rows)}`);
+    }
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
   }

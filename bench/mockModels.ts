@@ -1,15 +1,25 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 
-// Hand-written LanguageModelV4 mocks shared by both columns of the bench, so the floor (bare ai@7)
-// and our engine drive exactly the same models. No timers when the latency is 0: the floor is then
-// pure SDK and event-loop work.
+// Hand-written LanguageModelV4 mocks shared by every column of the bench, so the floor (bare ai@7)
+// and our engine drive exactly the same models (the peers in bench/peers/ wrap these same models,
+// or replay the same script and timing through their own model interface). No timers when the
+// latency is 0: the floor is then pure SDK and event-loop work.
 
 const usage: LanguageModelV4Usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 50, text: 50, reasoning: undefined },
 };
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a subagent's model streams: `deltas` text deltas. */
+export const childDeltas = (deltas = 50): string[] => Array.from({ length: deltas }, (_, i) => `word${i} `);
+
+/** How many streams the subagents' models have started: lets a bench check that every child ran. */
+export const childStreams = { count: 0 };
+
+/** What the supervisor's model says once it has its tool results. */
+export const SUPERVISOR_ANSWER = ['All subagents ', 'reported back.'];
 
 function streamOf(latencyMs: number, parts: () => LanguageModelV4StreamPart[]): ReadableStream<LanguageModelV4StreamPart> {
   return new ReadableStream({
@@ -34,15 +44,18 @@ function mockModel(modelId: string, doStream: LanguageModelV4['doStream']): Lang
 
 /** A subagent's model: waits `latencyMs` (time to first token), then streams `deltas` text deltas. */
 export function childModel(latencyMs: number, deltas = 50): LanguageModelV4 {
-  return mockModel('child', async () => ({
-    stream: streamOf(latencyMs, () => [
-      { type: 'stream-start', warnings: [] },
-      { type: 'text-start', id: 't' },
-      ...Array.from({ length: deltas }, (_, i): LanguageModelV4StreamPart => ({ type: 'text-delta', id: 't', delta: `word${i} ` })),
-      { type: 'text-end', id: 't' },
-      { type: 'finish', usage, finishReason: { unified: 'stop', raw: 'stop' } },
-    ]),
-  }));
+  return mockModel('child', async () => {
+    childStreams.count++;
+    return {
+      stream: streamOf(latencyMs, () => [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't' },
+        ...childDeltas(deltas).map((delta): LanguageModelV4StreamPart => ({ type: 'text-delta', id: 't', delta })),
+        { type: 'text-end', id: 't' },
+        { type: 'finish', usage, finishReason: { unified: 'stop', raw: 'stop' } },
+      ]),
+    };
+  });
 }
 
 /**
@@ -59,8 +72,7 @@ export function supervisorModel(toolName: string, input: unknown): LanguageModel
           ? [
               { type: 'stream-start', warnings: [] },
               { type: 'text-start', id: 'a' },
-              { type: 'text-delta', id: 'a', delta: 'All subagents ' },
-              { type: 'text-delta', id: 'a', delta: 'reported back.' },
+              ...SUPERVISOR_ANSWER.map((delta): LanguageModelV4StreamPart => ({ type: 'text-delta', id: 'a', delta })),
               { type: 'text-end', id: 'a' },
               { type: 'finish', usage, finishReason: { unified: 'stop', raw: 'stop' } },
             ]

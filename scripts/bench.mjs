@@ -2,43 +2,91 @@
 // `npm run bench`: bundles bench/main.ts with esbuild, as the CLI is bundled, into a temp folder and runs it
 // with --expose-gc. Extra arguments go to the bench (e.g. `npm run bench -- --runs 50`; `-- --webview`
 // measures only the panel's rendering, on the production webview bundle built here).
+// `npm run bench -- --peers`: the same delegation scenario beside the peer frameworks, which live
+// in bench/peers/ with their own package.json and lock file: installed there on first use (never
+// in the project's dependencies), type-checked, bundled from bench/peers/main.ts so that each file
+// resolves its own `ai` (bench/peers/ from bench/peers/node_modules), then their cold imports.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
-if (!existsSync('node_modules/.package-lock.json')) {
-  console.log('bench: node_modules is missing; running npm ci');
-  if (spawnSync('npm', ['ci'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+const peers = process.argv.includes('--peers');
+// The CPU profile maps the bundle back to its sources (bench/cpuProfile.ts).
+const profile = process.argv.includes('--profile');
+const args = process.argv.slice(2).filter((a) => a !== '--peers');
+
+/** Runs `npm ci` in `dir` when its node_modules is missing or older than its lock file. */
+function ensureInstalled(dir) {
+  const installed = join(dir, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(join(dir, 'package-lock.json')).mtimeMs) return;
+  console.log(`bench: installing ${dir === '.' ? "the project's dependencies" : `the peer frameworks into ${dir}/node_modules`} (npm ci)`);
+  if (spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' }).status !== 0) process.exit(1);
+}
+
+ensureInstalled('.');
+if (peers) {
+  ensureInstalled('bench/peers');
+  // The peers' files are outside the project's typecheck (their `ai` is not installed there): check them here.
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'bench/peers', '--noEmit'], { stdio: 'inherit' });
+  if (tsc.status !== 0) {
+    console.error('bench: bench/peers does not type-check against the installed peers (see above)');
+    process.exit(1);
+  }
 }
 const { build } = await import('esbuild');
-// Inside the repository, so the bundle resolves what it loads at run time (the bash grammar) from node_modules.
-mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
-const dir = mkdtempSync(join(root, 'node_modules', '.cache', 'subagents-bench-'));
-const outfile = join(dir, 'bench.js');
+// Inside the repository, so the bundle resolves what it loads at run time (the bash grammar) from
+// node_modules; the peers' bundle inside bench/peers/node_modules, so theirs come first.
+const cache = join(root, ...(peers ? ['bench', 'peers'] : []), 'node_modules', '.cache');
+mkdirSync(cache, { recursive: true });
+const dir = mkdtempSync(join(cache, 'subagents-bench-'));
+const outfile = join(dir, peers ? 'bench.mjs' : 'bench.js');
+const entry = peers ? 'bench/peers/main.ts' : 'bench/main.ts';
 try {
-  // The bench is built as the CLI is (the same options, the lazy parts as bundles of their own
-  // beside it): one bundle holding the ai SDK and the MCP SDK together breaks zod's module order.
   const { bundleOptions, copyRuntimeAssets, LAZY_BUNDLES } = await import('./bundles.mjs');
-  const options = bundleOptions();
-  const quiet = { outdir: dir, sourcemap: false, logLevel: 'warning' };
-  await build({ ...options.cli, ...quiet, entryPoints: { bench: 'bench/main.ts' } });
-  await Promise.all(Object.keys(LAZY_BUNDLES).map((name) => build({ ...options[name], ...quiet })));
-  copyRuntimeAssets(dir);
+  if (peers) {
+    // ESM (the peers' packages are ESM-only), one file, each import resolving its own `ai`.
+    await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile,
+      logLevel: 'warning',
+      // The peer bench builds its cold-import bundles with esbuild, which runs from its own package.
+      external: ['esbuild'],
+      // tree-sitter's UMD build finds itself through __filename, which ESM lacks.
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module'; import { fileURLToPath as __toPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __toPath(import.meta.url);",
+      },
+    });
+  } else {
+    // The bench is built as the CLI is (the same options, the lazy parts as bundles of their own
+    // beside it): one bundle holding the ai SDK and the MCP SDK together breaks zod's module order.
+    const options = bundleOptions();
+    const quiet = { outdir: dir, sourcemap: profile ? 'linked' : false, logLevel: 'warning' };
+    await build({ ...options.cli, ...quiet, entryPoints: { bench: entry } });
+    await Promise.all(Object.keys(LAZY_BUNDLES).map((name) => build({ ...options[name], ...quiet })));
+    copyRuntimeAssets(dir);
+  }
   // SUBAGENTS_BENCH_WEBVIEW, when set, names another build to measure (a folder with webview.js
   // and webview.css, say an older commit's, for a before/after figure).
   let webviewDir = process.env.SUBAGENTS_BENCH_WEBVIEW;
-  if (!webviewDir) {
+  if (!webviewDir && !peers) {
     const { webview, webviewCss } = bundleOptions({ production: true });
     webviewDir = join(dir, 'webview');
     for (const options of [webview, webviewCss]) await build({ ...options, outdir: webviewDir, metafile: false });
   }
-  const env = { ...process.env, SUBAGENTS_BENCH_WEBVIEW: webviewDir };
-  const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...process.argv.slice(2)], { stdio: 'inherit', env });
+  // VoltAgent fetches a model list on import unless NODE_ENV is production; the same for every column.
+  const env = { ...process.env, ...(webviewDir ? { SUBAGENTS_BENCH_WEBVIEW: webviewDir } : {}), ...(peers ? { NODE_ENV: 'production' } : {}) };
+  const result = spawnSync(process.execPath, ['--expose-gc', ...(profile ? ['--enable-source-maps'] : []), outfile, ...args], { stdio: 'inherit', env });
   process.exitCode = result.status ?? 1;
-  if (existsSync('dist/extension.js')) {
+  if (peers || profile) {
+    // The peer bench printed its cold imports itself; a profile is about runs, not activation.
+  } else if (existsSync('dist/extension.js')) {
     const { activationBench } = await import('../bench/activation.mjs');
     const a = activationBench();
     console.log(`\nBundles (dist/, as last built): ${a.sizes.join(', ')}`);
@@ -47,7 +95,7 @@ try {
     console.log('\nactivate(): dist/extension.js is missing; run `npm run build` (or `npm run package` for the minified sizes) first');
   }
 } catch (error) {
-  console.error(`bench: could not build bench/main.ts: ${error instanceof Error ? error.message : error}`);
+  console.error(`bench: could not build ${entry}: ${error instanceof Error ? error.message : error}`);
   process.exitCode = 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

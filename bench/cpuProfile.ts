@@ -1,0 +1,97 @@
+import { Session } from 'node:inspector/promises';
+import { findSourceMap } from 'node:module';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Scenario } from './measure';
+
+// A CPU profile of real runs, its self time summed by where the code comes from (our folders, zod,
+// the ai SDK, the lock library, node itself), through the bench bundle's source map. Native frames
+// (JSON.stringify, promise machinery) count for the JavaScript that called them. Needs the bundle
+// built with a source map and node started with --enable-source-maps (scripts/bench.mjs does both
+// for --profile).
+
+interface ProfileNode {
+  id: number;
+  callFrame: { url: string; lineNumber: number; columnNumber: number; functionName: string };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const root = process.cwd();
+
+/** The bucket of one original source file. */
+function bucketOf(source: string): string {
+  const path = source.startsWith('file:') ? relative(root, fileURLToPath(source)) : source;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
+  if (pkg) {
+    if (pkg === 'ai' || pkg.startsWith('@ai-sdk/')) return 'the ai SDK (ai, @ai-sdk/*)';
+    if (pkg === 'zod') return 'zod';
+    if (['proper-lockfile', 'graceful-fs', 'retry', 'signal-exit'].includes(pkg)) return 'proper-lockfile (and graceful-fs)';
+    return pkg;
+  }
+  if (path.startsWith('src/core/threads/')) return 'our store (src/core/threads)';
+  if (path.startsWith('src/core/models/resilientModel')) return 'our resilience wrapper (resilientModel.ts)';
+  const ours = /^(src\/[^/]+(?:\/[^/]+)?)\//.exec(path)?.[1] ?? /^(src\/[^/]+)/.exec(path)?.[1];
+  if (ours) return `our ${ours}`;
+  if (path.startsWith('bench/')) return 'the bench harness';
+  return path;
+}
+
+/** Node's own JavaScript, by what it does. */
+function nodeBucket(url: string): string {
+  if (url.includes('/webstreams/')) return 'node: web streams (ReadableStream and friends)';
+  if (url.includes('/fs/') || url.endsWith('/fs')) return 'node: fs';
+  if (url.includes('timers') || url.includes('task_queues')) return 'node: timers, microtask and tick queues';
+  if (url.includes('/abort_controller') || url.includes('/event_target')) return 'node: AbortSignal and EventTarget';
+  return 'node: other built-ins';
+}
+
+/** Self time of `runs` runs of `scenario`, in ms per run, by bucket, largest first. */
+export async function profileByOrigin(scenario: Scenario, runs: number): Promise<{ perRunMs: number; buckets: [string, number][] }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  const t0 = performance.now();
+  for (let i = 0; i < runs; i++) await scenario();
+  const wall = performance.now() - t0;
+  const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
+  session.disconnect();
+
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const cache = new Map<number, string>();
+  const bucketOfNode = (id: number): string => {
+    const known = cache.get(id);
+    if (known) return known;
+    const node = byId.get(id)!;
+    const { url, lineNumber, columnNumber, functionName } = node.callFrame;
+    let bucket: string;
+    if (functionName === '(garbage collector)') bucket = 'garbage collection';
+    else if (functionName === '(idle)') bucket = 'idle (waiting for I/O or timers)';
+    else if (functionName === '(program)') bucket = 'node and V8 outside JavaScript';
+    else if (url.startsWith('node:')) bucket = nodeBucket(url);
+    else if (url) {
+      const entry = findSourceMap(url)?.findEntry(lineNumber, columnNumber);
+      bucket = entry && 'originalSource' in entry ? bucketOf(entry.originalSource) : bucketOf(url);
+    } else {
+      const up = parent.get(id);
+      bucket = up === undefined ? 'node and V8 outside JavaScript' : bucketOfNode(up);
+    }
+    cache.set(id, bucket);
+    return bucket;
+  };
+  const totals = new Map<string, number>();
+  for (const [i, id] of profile.samples.entries()) {
+    const bucket = bucketOfNode(id);
+    totals.set(bucket, (totals.get(bucket) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  }
+  const buckets = [...totals].map(([name, totalMs]): [string, number] => [name, totalMs / runs]).sort((a, b) => b[1] - a[1]);
+  return { perRunMs: wall / runs, buckets };
+}

@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { withResilience } from '../src/core/models/resilientModel';
+import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
+import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
+import { isPlainTextDelta } from '../src/core/threads/threadFile';
+import type { ThreadStore } from '../src/core/threads/threadStore';
+import { runEventSchema, type UnsequencedRunEvent } from '../src/shared/events';
+import { childModel } from './mockModels';
+import { summarize, type Summary } from './stats';
+
+// `npm run bench -- --profile` (with bench/cpuProfile.ts): what each suspect on the engine's hot
+// path costs on its own, measured in isolation, alternately with its baseline: the store's write
+// per event and per thread, the resilience wrapper's extra stream layer, zod per event.
+
+const us = (s: Summary, digits = 2): string => `${s.median.toFixed(digits)} µs (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+const ms = (s: Summary): string => `${s.median.toFixed(2)} ms (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+const delta = (threadId: string, i: number): UnsequencedRunEvent => ({ v: 1, threadId, runId: 'r1', ts: Date.now(), kind: 'text.delta', text: `word${i} ` });
+
+/** µs of the synchronous append per text.delta: 50 appends (one child's stream), then the event loop turns, as in a run. */
+async function appendCost(store: ThreadStore, rounds: number): Promise<Summary> {
+  await store.open({ id: 't-append', title: 'bench', parentThreadId: null, agent: 'supervisor' });
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < 50; i++) store.append(delta('t-append', i));
+    samples.push(((performance.now() - t0) * 1000) / 50);
+    await tick();
+  }
+  await store.close('t-append');
+  return summarize(samples);
+}
+
+/** ms of one child thread's life in the store: its open (on the delegation's critical path), 52 appends, its close (in the background). */
+async function threadCost(store: ThreadStore, id: string): Promise<{ open: number; close: number }> {
+  const t0 = performance.now();
+  await store.open({ id, title: 'child', parentThreadId: null, agent: 'agent-1' });
+  const t1 = performance.now();
+  for (let i = 0; i < 52; i++) store.append(delta(id, i));
+  await store.close(id);
+  return { open: t1 - t0, close: performance.now() - t1 };
+}
+
+/** µs to read one child's whole stream (54 parts) from doStream. */
+async function readStream(model: LanguageModelV4): Promise<number> {
+  const t0 = performance.now();
+  const { stream } = await model.doStream({ prompt: [] });
+  const reader = stream.getReader();
+  let parts = 0;
+  for (let next = await reader.read(); !next.done; next = await reader.read()) parts += (next.value as LanguageModelV4StreamPart).type ? 1 : 0;
+  if (parts !== 54) throw new Error(`the mock stream had ${parts} parts, not 54`);
+  return (performance.now() - t0) * 1000;
+}
+
+/** µs per call of `fn`, over `calls` calls, `rounds` times. */
+function perCall(fn: () => unknown, calls: number, rounds: number): Summary {
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) fn();
+    samples.push(((performance.now() - t0) * 1000) / calls);
+  }
+  return summarize(samples);
+}
+
+export async function hotPathBench(): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'subagents-bench-hot-'));
+  try {
+    const lines = ['Hot path, each piece alone (medians, min–max):'];
+    const memoryAppend = await appendCost(new MemoryThreadStore(), 400);
+    const jsonlAppend = await appendCost(new JsonlThreadStore({ dir: join(dir, 'append') }), 400);
+    lines.push(`  store.append per text.delta (stamp, and for JSONL stringify and queue; the write happens after): memory ${us(memoryAppend)}, JSONL ${us(jsonlAppend)}`);
+
+    const memory = new MemoryThreadStore({ keepEvents: false });
+    const jsonl = new JsonlThreadStore({ dir: join(dir, 'threads') });
+    const costs = { memoryOpen: [] as number[], memoryClose: [] as number[], jsonlOpen: [] as number[], jsonlClose: [] as number[], flush: [] as number[] };
+    for (let t = 0; t < 60; t++) {
+      const m = await threadCost(memory, `m${t}`);
+      const j = await threadCost(jsonl, `j${t}`);
+      costs.memoryOpen.push(m.open);
+      costs.memoryClose.push(m.close);
+      costs.jsonlOpen.push(j.open);
+      costs.jsonlClose.push(j.close);
+      // What Engine.whenQuiet adds after a run: the index written with the new threads.
+      const f0 = performance.now();
+      await jsonl.flush();
+      costs.flush.push(performance.now() - f0);
+    }
+    lines.push(
+      `  one child thread in the store: open (takes its lease, creates the file; the delegation waits for it) memory ${ms(summarize(costs.memoryOpen))}, JSONL ${ms(summarize(costs.jsonlOpen))}; ` +
+        `52 appends and close (writes them, gives the lease back; in the background) memory ${ms(summarize(costs.memoryClose))}, JSONL ${ms(summarize(costs.jsonlClose))}; ` +
+        `then flush (the index, as whenQuiet does) JSONL ${ms(summarize(costs.flush))}`,
+    );
+
+    const bare = childModel(0);
+    const wrapped = withResilience(childModel(0), { spec: 'bench:mock' });
+    const bareUs: number[] = [];
+    const wrappedUs: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      bareUs.push(await readStream(bare));
+      wrappedUs.push(await readStream(wrapped));
+    }
+    const b = summarize(bareUs);
+    const w = summarize(wrappedUs);
+    lines.push(
+      `  one child's stream (54 parts) read from doStream: bare ${us(b, 1)}, through withResilience ${us(w, 1)}: the extra layer costs ${(w.median - b.median).toFixed(1)} µs a stream, ${((w.median - b.median) / 54).toFixed(2)} µs a part`,
+    );
+
+    const event = { ...delta('t1', 1), seq: 7 };
+    const zod = perCall(() => runEventSchema.safeParse(event), 20_000, 15);
+    const byHand = perCall(() => isPlainTextDelta(event), 20_000, 15);
+    const stringify = perCall(() => JSON.stringify(event), 20_000, 15);
+    lines.push(
+      `  per text.delta: runEventSchema.safeParse ${us(zod)}, the hand check the store's loader uses instead ${us(byHand, 3)}, JSON.stringify ${us(stringify)} (zod's share of whole runs: the profile below)`,
+    );
+    return lines;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,127 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JsonlThreadStore } from '../../src/core/threads/jsonlThreadStore';
+import { MemoryThreadStore } from '../../src/core/threads/memoryThreadStore';
+import { engineScenario } from '../engineScenario';
+import { floorScenario } from '../floor';
+import { retainedKB, time, type Scenario } from '../measure';
+import { childStreams, SUPERVISOR_ANSWER } from '../mockModels';
+import { formatMs, summarize, table, type Summary } from '../stats';
+import { coldImportBench } from './coldImport';
+import { floorAi6Scenario } from './floorAi6';
+import { openaiAgentsScenario } from './openaiAgents';
+import { voltAgentScenario } from './voltagent';
+import { collectWarnings, type WarningLog } from './warnings';
+
+// `npm run bench -- --peers`: the delegation scenario of bench/main.ts (a supervisor delegates one
+// task to N subagents; each subagent's model waits L ms, then streams 50 text deltas) on bare ai@7,
+// our engine, VoltAgent (and its floor, bare ai@6) and @openai/agents, all in this one process
+// with the same mock models, the columns run alternately so noise from the rest of the machine
+// hits them alike. Every ratio is to bare ai@7. Prints, never asserts.
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const RUNS = arg('--runs', 20);
+const WARMUP = arg('--warmup', 5);
+const IMPORT_RUNS = arg('--import-runs', 7);
+const SCENARIOS = [
+  { n: 3, latencyMs: 0 },
+  { n: 8, latencyMs: 0 },
+  { n: 3, latencyMs: 200 },
+  { n: 8, latencyMs: 200 },
+];
+
+/** The installed version of a package: the peers' from bench/peers/node_modules, ai@7 from the project's. */
+const version = (pkg: string, peer = true): string =>
+  (JSON.parse(readFileSync(join(process.cwd(), ...(peer ? ['bench', 'peers'] : []), 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+
+interface Column {
+  name: string;
+  /** The name of the column this one is measured against besides ai@7 (VoltAgent runs on ai@6). */
+  floor?: string;
+  make: (n: number, latencyMs: number) => Scenario;
+  /** For the heap figure: the same framework, 3 children, L = 0. */
+  heap: () => Scenario;
+}
+
+/** One run, checked: the supervisor's answer came back and every child's model streamed. */
+async function checked(column: Column, n: number, run: Scenario): Promise<void> {
+  warnings.column(column.name);
+  const before = childStreams.count;
+  const answer = await run();
+  const children = childStreams.count - before;
+  if (answer !== SUPERVISOR_ANSWER.join('') || children !== n) {
+    throw new Error(`${column.name} did not run the scenario: ${children} of ${n} children streamed, answer ${JSON.stringify(answer)}`);
+  }
+}
+
+const warnings: WarningLog = collectWarnings();
+
+async function main(): Promise<void> {
+  const storeDir = mkdtempSync(join(tmpdir(), 'subagents-bench-peers-'));
+  const jsonl = (name: string): JsonlThreadStore => new JsonlThreadStore({ dir: join(storeDir, name) });
+  const ai7 = `bare ai@${version('ai', false)}`;
+  const ai6 = `bare ai@${version('ai')}`;
+  const columns: Column[] = [
+    { name: ai7, make: floorScenario, heap: () => floorScenario(3, 0) },
+    // The heap figure of the memory store keeps no events, so what remains is the engine's own.
+    { name: 'ours, store in memory', make: (n, l) => engineScenario(n, l, new MemoryThreadStore()), heap: () => engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false })) },
+    { name: 'ours, JSONL store', make: (n, l) => engineScenario(n, l, jsonl(`${n}-${l}`)), heap: () => engineScenario(3, 0, jsonl('heap')) },
+    { name: ai6, make: floorAi6Scenario, heap: () => floorAi6Scenario(3, 0) },
+    { name: `VoltAgent ${version('@voltagent/core')}`, floor: ai6, make: voltAgentScenario, heap: () => voltAgentScenario(3, 0) },
+    { name: `@openai/agents ${version('@openai/agents')}`, make: openaiAgentsScenario, heap: () => openaiAgentsScenario(3, 0) },
+  ];
+  console.log(`Peer bench: ${RUNS} runs after ${WARMUP} warm-up runs, columns alternating, medians (min–max); node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? ''}`);
+  const detail = [['scenario', 'framework', 'wall time', `x ${ai7}`, 'x own floor']];
+  const ratios = [['framework', ...SCENARIOS.map(({ n, latencyMs }) => `${n} ch, L=${latencyMs}`)], ...columns.map((c) => [c.name])];
+  try {
+    for (const { n, latencyMs } of SCENARIOS) {
+      const runs = columns.map((c) => c.make(n, latencyMs));
+      for (const [c, run] of runs.entries()) await checked(columns[c]!, n, run);
+      const go = async (c: number): Promise<number> => {
+        warnings.column(columns[c]!.name);
+        return time(runs[c]!);
+      };
+      for (let i = 1; i < WARMUP; i++) for (const c of runs.keys()) await go(c);
+      const samples: number[][] = runs.map(() => []);
+      for (let i = 0; i < RUNS; i++) for (const c of runs.keys()) samples[c]!.push(await go(c));
+      const summaries = samples.map(summarize);
+      const byName = new Map(columns.map((c, i): [string, Summary] => [c.name, summaries[i]!]));
+      const floor = summaries[0]!;
+      for (const [c, column] of columns.entries()) {
+        const s = summaries[c]!;
+        const own = column.floor ? `${(s.median / byName.get(column.floor)!.median).toFixed(2)} x ${column.floor}` : '';
+        const ratio = `${(s.median / floor.median).toFixed(2)} x`;
+        detail.push([c === 0 ? `${n} children, L = ${latencyMs} ms` : '', column.name, formatMs(s), ratio, own]);
+        ratios[c + 1]!.push(ratio);
+      }
+      console.log(`  done: ${n} children, L = ${latencyMs} ms`);
+    }
+    console.log(`\n${table(detail)}\n\nEach median as a ratio to ${ai7}:\n\n${table(ratios)}\n`);
+
+    const heap: string[] = [];
+    for (const column of columns) {
+      warnings.column(column.name);
+      const kb = await retainedKB(column.heap(), RUNS, WARMUP);
+      heap.push(`${column.name} ${kb === undefined ? '(run with --expose-gc)' : `${kb} KB`}`);
+    }
+    console.log(`Heap retained over ${RUNS} runs (3 children, L = 0), after ${WARMUP} warm-up runs: ${heap.join(', ')}\n`);
+    const warned = warnings.lines();
+    if (warned.length > 0) console.log(`Warnings printed during the runs (counted, not shown then):\n${warned.join('\n')}\n`);
+    for (const line of await coldImportBench(process.cwd(), IMPORT_RUNS)) console.log(line);
+  } finally {
+    rmSync(storeDir, { recursive: true, force: true });
+  }
+}
+
+// Exit when done: whatever a framework leaves running (a timer, an exporter) must not keep the bench alive.
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
