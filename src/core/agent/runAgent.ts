@@ -65,6 +65,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   let sent = input.messages;
   let steps = 0;
   let lastFinish: string | undefined;
+  let lastStepMessages: ModelMessage[] = [];
   const hidden = input.hiddenTools ?? [];
   const slot = input.slot ?? FREE_SLOT;
   // The slot is held inside the retries: a run waiting to retry gives its place to another.
@@ -91,6 +92,11 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
       maxRetries: 0,
       // Errors arrive as stream parts and end up in the outcome; the default handler would also log them.
       onError: () => {},
+      // Kept as each step ends: awaiting result.steps afterwards would make the SDK tee the whole
+      // stream again and run every part through it a second time (about a third of a delegation's CPU).
+      onStepEnd: (step) => {
+        lastStepMessages = step.response.messages;
+      },
     });
     for await (const part of result.fullStream) {
       switch (part.type) {
@@ -127,7 +133,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
           break;
       }
     }
-    if (!aborted && error === undefined) messages = [...sent, ...((await result.steps).at(-1)?.response.messages ?? [])];
+    if (!aborted && error === undefined) messages = [...sent, ...lastStepMessages];
   } catch (e) {
     if (input.signal.aborted) aborted = true;
     else error = errorText(e);
