@@ -50,8 +50,21 @@ function nodeBucket(url: string): string {
   return 'node: other built-ins';
 }
 
-/** Self time of `runs` runs of `scenario`, in ms per run, by bucket, largest first. */
-export async function profileByOrigin(scenario: Scenario, runs: number): Promise<{ perRunMs: number; buckets: [string, number][] }> {
+export interface ProfileTotals {
+  runs: number;
+  wallMs: number;
+  /** Self time in ms, by bucket. */
+  buckets: Map<string, number>;
+  /** Self time in ms of our own functions, by `function (file:line)`. */
+  ours: Map<string, number>;
+}
+
+export const emptyTotals = (): ProfileTotals => ({ runs: 0, wallMs: 0, buckets: new Map(), ours: new Map() });
+
+const add = (map: Map<string, number>, key: string, ms: number): void => void map.set(key, (map.get(key) ?? 0) + ms);
+
+/** Profiles `runs` runs of `scenario` and adds their self time, by bucket, to `totals`. */
+export async function profileByOrigin(scenario: Scenario, runs: number, totals: ProfileTotals): Promise<void> {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -67,6 +80,7 @@ export async function profileByOrigin(scenario: Scenario, runs: number): Promise
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const cache = new Map<number, string>();
+  const ownFunction = new Map<number, string>();
   const bucketOfNode = (id: number): string => {
     const known = cache.get(id);
     if (known) return known;
@@ -80,6 +94,10 @@ export async function profileByOrigin(scenario: Scenario, runs: number): Promise
     else if (url) {
       const entry = findSourceMap(url)?.findEntry(lineNumber, columnNumber);
       bucket = entry && 'originalSource' in entry ? bucketOf(entry.originalSource) : bucketOf(url);
+      if (entry && 'originalSource' in entry && bucket.startsWith('our')) {
+        const file = relative(root, fileURLToPath(entry.originalSource)).replace(/^src\/core\//, '');
+        ownFunction.set(id, `${functionName || '(anonymous)'} (${file}:${entry.originalLine + 1})`);
+      }
     } else {
       const up = parent.get(id);
       bucket = up === undefined ? 'node and V8 outside JavaScript' : bucketOfNode(up);
@@ -87,11 +105,15 @@ export async function profileByOrigin(scenario: Scenario, runs: number): Promise
     cache.set(id, bucket);
     return bucket;
   };
-  const totals = new Map<string, number>();
   for (const [i, id] of profile.samples.entries()) {
-    const bucket = bucketOfNode(id);
-    totals.set(bucket, (totals.get(bucket) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    add(totals.buckets, bucketOfNode(id), ms);
+    const own = ownFunction.get(id);
+    if (own) add(totals.ours, own, ms);
   }
-  const buckets = [...totals].map(([name, totalMs]): [string, number] => [name, totalMs / runs]).sort((a, b) => b[1] - a[1]);
-  return { perRunMs: wall / runs, buckets };
+  totals.runs += runs;
+  totals.wallMs += wall;
 }
+
+/** The map's entries in ms per run, largest first. */
+export const perRun = (map: Map<string, number>, runs: number): [string, number][] => [...map].map(([k, v]): [string, number] => [k, v / runs]).sort((a, b) => b[1] - a[1]);

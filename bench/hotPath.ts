@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
@@ -6,6 +7,7 @@ import { withResilience } from '../src/core/models/resilientModel';
 import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { isPlainTextDelta } from '../src/core/threads/threadFile';
+import { readIndex, writeIndex } from '../src/core/threads/threadIndex';
 import type { ThreadStore } from '../src/core/threads/threadStore';
 import { runEventSchema, type UnsequencedRunEvent } from '../src/shared/events';
 import { childModel } from './mockModels';
@@ -54,6 +56,38 @@ async function readStream(model: LanguageModelV4): Promise<number> {
   for (let next = await reader.read(); !next.done; next = await reader.read()) parts += (next.value as LanguageModelV4StreamPart).type ? 1 : 0;
   if (parts !== 54) throw new Error(`the mock stream had ${parts} parts, not 54`);
   return (performance.now() - t0) * 1000;
+}
+
+/**
+ * ms of one index write (what flush, and so Engine.whenQuiet, does after a run made a thread) in a
+ * store that already holds `threads` threads, and of the index read inside it, of which zod's check.
+ */
+async function indexCost(dir: string, threads: number): Promise<{ write: Summary; read: Summary; zod: Summary }> {
+  mkdirSync(dir, { recursive: true });
+  const metas = Array.from({ length: threads }, (_, i) => ({ id: `old-${i}`, title: `thread ${i}`, parentThreadId: null, agent: 'supervisor', createdAt: i, updatedAt: i }));
+  for (const m of metas) writeFileSync(join(dir, `${m.id}.jsonl`), '');
+  await writeIndex(dir, metas);
+  const store = new JsonlThreadStore({ dir });
+  const write: number[] = [];
+  const read: number[] = [];
+  const zod: number[] = [];
+  for (let r = 0; r < 10; r++) {
+    const id = `new-${r}`;
+    await store.open({ id, title: 'child', parentThreadId: null, agent: 'agent-1' });
+    await store.close(id);
+    const t0 = performance.now();
+    await store.flush();
+    write.push(performance.now() - t0);
+    const t1 = performance.now();
+    await readIndex(dir);
+    read.push(performance.now() - t1);
+    // The same read without the schema check: the difference is zod's.
+    const t2 = performance.now();
+    JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'));
+    zod.push(Math.max(0, read.at(-1)! - (performance.now() - t2)));
+  }
+  store.dispose();
+  return { write: summarize(write), read: summarize(read), zod: summarize(zod) };
 }
 
 /** µs per call of `fn`, over `calls` calls, `rounds` times. */
@@ -109,6 +143,11 @@ export async function hotPathBench(): Promise<string[]> {
     lines.push(
       `  one child's stream (54 parts) read from doStream: bare ${us(b, 1)}, through withResilience ${us(w, 1)}: the extra layer costs ${(w.median - b.median).toFixed(1)} µs a stream, ${((w.median - b.median) / 54).toFixed(2)} µs a part`,
     );
+
+    for (const n of [10, 100, 1000]) {
+      const c = await indexCost(join(dir, `index-${n}`), n);
+      lines.push(`  index write after a run made a thread, in a store of ${n} threads (lock, read and check, list the folder, write, rename): ${ms(c.write)}; its read alone ${ms(c.read)}, of which zod's check ${ms(c.zod)}`);
+    }
 
     const event = { ...delta('t1', 1), seq: 7 };
     const zod = perCall(() => runEventSchema.safeParse(event), 20_000, 15);

@@ -16,7 +16,7 @@ import { agentFilesBench } from './agentFiles';
 import { webviewRenderBench } from './webviewRender';
 import { retainedKB, time, type Scenario } from './measure';
 import { hotPathBench } from './hotPath';
-import { profileByOrigin } from './cpuProfile';
+import { emptyTotals, perRun, profileByOrigin, type ProfileTotals } from './cpuProfile';
 
 // `npm run bench`: the delegation scenario of DESIGN section 11. A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
@@ -94,19 +94,24 @@ async function profile(): Promise<void> {
   for (const line of await hotPathBench()) console.log(line);
   const storeDir = mkdtempSync(join(tmpdir(), 'subagents-bench-profile-'));
   try {
-    const runs = arg('--profile-runs', 100);
-    const scenarios: [string, Scenario][] = [
-      ['bare ai@7', floorScenario(3, 0)],
-      ['ours, store in memory', engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false }))],
-      ['ours, JSONL store', engineScenario(3, 0, new JsonlThreadStore({ dir: storeDir }))],
+    const rounds = 5;
+    const runs = Math.max(1, Math.round(arg('--profile-runs', 100) / rounds));
+    const scenarios: [string, Scenario, ProfileTotals][] = [
+      ['bare ai@7', floorScenario(3, 0), emptyTotals()],
+      ['ours, store in memory', engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false })), emptyTotals()],
+      ['ours, JSONL store', engineScenario(3, 0, new JsonlThreadStore({ dir: storeDir })), emptyTotals()],
     ];
-    for (const [name, run] of scenarios) {
-      for (let i = 0; i < WARMUP * 2; i++) await run();
-      const { perRunMs, buckets } = await profileByOrigin(run, runs);
+    for (const [, run] of scenarios) for (let i = 0; i < WARMUP * 2; i++) await run();
+    // In rounds, so a change in the machine's load reaches every scenario alike.
+    for (let r = 0; r < rounds; r++) for (const [, run, totals] of scenarios) await profileByOrigin(run, runs, totals);
+    for (const [name, , totals] of scenarios) {
+      const buckets = perRun(totals.buckets, totals.runs);
       const busy = buckets.filter(([b]) => !b.startsWith('idle')).reduce((sum, [, v]) => sum + v, 0);
       const rows = [['where', 'ms per run', 'share of CPU']];
       for (const [bucket, v] of buckets.slice(0, 16)) rows.push([bucket, v.toFixed(3), bucket.startsWith('idle') ? '' : `${((v / busy) * 100).toFixed(1)} %`]);
-      console.log(`\nCPU profile, ${name}, 3 children, L = 0: ${runs} runs, ${perRunMs.toFixed(2)} ms a run (profiler on), ${busy.toFixed(2)} ms of it CPU:\n${table(rows)}`);
+      const ours = perRun(totals.ours, totals.runs).slice(0, 8).map(([f, v]) => `${f} ${(v * 1000).toFixed(0)} µs`);
+      console.log(`\nCPU profile, ${name}, 3 children, L = 0: ${totals.runs} runs in ${rounds} rounds, ${(totals.wallMs / totals.runs).toFixed(2)} ms a run (profiler on), ${busy.toFixed(2)} ms of it CPU:\n${table(rows)}`);
+      if (ours.length) console.log(`Our hottest functions (self time a run): ${ours.join('; ')}`);
     }
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
