@@ -64,7 +64,7 @@ async function readStream(model: LanguageModelV4): Promise<number> {
  */
 async function indexCost(dir: string, threads: number): Promise<{ write: Summary; read: Summary; zod: Summary }> {
   mkdirSync(dir, { recursive: true });
-  const metas = Array.from({ length: threads }, (_, i) => ({ id: `old-${i}`, title: `thread ${i}`, parentThreadId: null, agent: 'supervisor', createdAt: i, updatedAt: i }));
+  const metas = Array.from({ length: threads }, (_, i) => ({ id: `old-${i}`, title: `thread ${i}`, parentThreadId: null, agent: 'supervisor', createdAt: i, updatedAt: i, runCount: 1, status: 'ok' as const }));
   for (const m of metas) writeFileSync(join(dir, `${m.id}.jsonl`), '');
   await writeIndex(dir, metas);
   const store = new JsonlThreadStore({ dir });
