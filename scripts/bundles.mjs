@@ -12,6 +12,24 @@ const noGateway = {
   },
 };
 
+/**
+ * zod re-exports every one of its ~50 locales as the namespace `z.locales`, which a bundler cannot
+ * shake (about 258 KB of engine.js); its default, English, is the only one we use. Each import of
+ * zod's locale index inside zod becomes English alone; `z.locales.en` still works.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english-only' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 const root = new URL('..', import.meta.url).pathname;
 
 /**
@@ -60,10 +78,11 @@ export function bundleOptions({ production = false } = {}) {
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
+    plugins: [zodEnglishOnly],
   };
   const node = {
     ...common,
-    plugins: [noGateway, lazyParts],
+    plugins: [...common.plugins, noGateway, lazyParts],
     platform: 'node',
     format: 'cjs',
     target: 'node20',
