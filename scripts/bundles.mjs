@@ -45,6 +45,8 @@ export const LAZY_BUNDLES = {
   mcp: { entry: 'src/core/mcp/mcpConnection.ts', module: /\/mcpConnection(\.ts)?$/ },
   // HTML to Markdown for web_fetch (turndown and its DOM, domino), loaded by the first page fetched.
   htmlToMarkdown: { entry: 'src/core/web/htmlToMarkdown.ts', module: /\/htmlToMarkdown(\.ts)?$/ },
+  // The vendors' model clients (@ai-sdk/openai, anthropic, openai-compatible), made on a model's first call.
+  modelClients: { entry: 'src/core/models/vendorClients.ts', module: /\/vendorClients(\.ts)?$/ },
 };
 
 /** Files the lazy bundles read at run time, copied beside them (`from` is under node_modules). */

@@ -1,8 +1,6 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { deferredModel, loadVendorClients, once, type VendorClients } from './deferredModel';
 import { ModelSpecError } from './modelResolver';
 import type { ModelCaller, ModelResolver } from './modelResolver';
 import { parseModelSpec } from './modelSpec';
@@ -81,9 +79,10 @@ function scriptPath(workspaceRoot: string, path: string): string {
 
 class SpecResolver implements ModelResolver {
   private readonly players = new Map<string, ScriptPlayer>();
-  private readonly compatible = new Map<string, ReturnType<typeof createOpenAICompatible>>();
-  private openai: ReturnType<typeof createOpenAI> | undefined;
-  private anthropic: ReturnType<typeof createAnthropic> | undefined;
+  // The vendors' clients, made once per resolver on the first call of one of their models.
+  private readonly compatible = new Map<string, () => Promise<ReturnType<VendorClients['createOpenAICompatible']>>>();
+  private openai: (() => Promise<ReturnType<VendorClients['createOpenAI']>>) | undefined;
+  private anthropic: (() => Promise<ReturnType<VendorClients['createAnthropic']>>) | undefined;
 
   constructor(
     private readonly options: ModelResolverOptions,
@@ -96,20 +95,26 @@ class SpecResolver implements ModelResolver {
     switch (parsed.kind) {
       case 'scripted':
         return this.player(parsed.path).modelFor(caller);
-      case 'openai-compatible':
-        return this.compatibleProvider(parsed.baseURL).chatModel(parsed.model);
+      case 'openai-compatible': {
+        const client = this.compatibleClient(parsed.baseURL);
+        return deferredModel('openai-compatible.chat', parsed.model, async () => (await client()).chatModel(parsed.model));
+      }
       case 'vscode-lm':
         if (!own?.['vscode-lm']) throw new ModelSpecError(`Cannot use the model "${spec}": ${VSCODE_ONLY}.`);
         return own['vscode-lm'](parsed);
-      case 'openai':
+      case 'openai': {
         if (own?.openai) return own.openai(parsed);
-        this.openai ??= createOpenAI({ apiKey: this.key('openai', spec), baseURL: this.options.endpoints?.openai });
+        const apiKey = this.key('openai', spec);
+        const client = (this.openai ??= once(async () => (await loadVendorClients()).createOpenAI({ apiKey, baseURL: this.options.endpoints?.openai })));
         // The Responses API: the SDK's default, and the only one the newest OpenAI models speak.
-        return this.openai(parsed.model);
-      case 'anthropic':
+        return deferredModel('openai.responses', parsed.model, async () => (await client())(parsed.model));
+      }
+      case 'anthropic': {
         if (own?.anthropic) return own.anthropic(parsed);
-        this.anthropic ??= createAnthropic({ apiKey: this.key('anthropic', spec), baseURL: this.options.endpoints?.anthropic });
-        return this.anthropic(parsed.model);
+        const apiKey = this.key('anthropic', spec);
+        const client = (this.anthropic ??= once(async () => (await loadVendorClients()).createAnthropic({ apiKey, baseURL: this.options.endpoints?.anthropic })));
+        return deferredModel('anthropic.messages', parsed.model, async () => (await client())(parsed.model));
+      }
     }
   }
 
@@ -137,18 +142,22 @@ class SpecResolver implements ModelResolver {
     return player;
   }
 
-  private compatibleProvider(baseURL: string) {
-    let provider = this.compatible.get(baseURL);
-    if (!provider) {
+  /**
+   * The client of one openai-compatible server, made on first use. Whether it gets the key is
+   * decided (and said) when its first spec is resolved, before the client's code loads.
+   */
+  private compatibleClient(baseURL: string): () => Promise<ReturnType<VendorClients['createOpenAICompatible']>> {
+    let client = this.compatible.get(baseURL);
+    if (!client) {
       let apiKey = this.options.apiKey('openai-compatible');
       const origin = originOf(baseURL);
       if (apiKey && !(this.options.keyAllowed?.(origin) ?? false)) {
         apiKey = undefined;
         this.options.onKeyWithheld?.(origin);
       }
-      provider = createOpenAICompatible({ name: 'openai-compatible', baseURL, includeUsage: true, ...(apiKey ? { apiKey } : {}) });
-      this.compatible.set(baseURL, provider);
+      client = once(async () => (await loadVendorClients()).createOpenAICompatible({ name: 'openai-compatible', baseURL, includeUsage: true, ...(apiKey ? { apiKey } : {}) }));
+      this.compatible.set(baseURL, client);
     }
-    return provider;
+    return client;
   }
 }

@@ -1,0 +1,35 @@
+import { build, type Metafile } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleOptions, LAZY_BUNDLES } from '../../../scripts/bundles.mjs';
+
+// engine.js is what the panel loads on first use: the heavy parts stay in bundles of their own
+// (LAZY_BUNDLES), loaded when a run first needs them. Built in memory with the production options.
+
+let meta: Metafile;
+
+beforeAll(async () => {
+  const engine = bundleOptions({ production: true }).engine;
+  const result = await build({ ...engine, write: false, logLevel: 'error' });
+  meta = result.metafile!;
+}, 60_000);
+
+const packagesIn = (m: Metafile): Set<string> =>
+  new Set(Object.keys(m.inputs).flatMap((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? []));
+
+describe('engine.js leaves the heavy parts to their lazy bundles', () => {
+  it('holds none of the vendors\' model clients, the sandbox or tree-sitter', () => {
+    const held = packagesIn(meta);
+    for (const pkg of ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', '@anthropic-ai/sandbox-runtime', '@vscode/tree-sitter-wasm']) {
+      expect(held.has(pkg), pkg).toBe(false);
+    }
+  });
+
+  it('requires each lazy bundle it uses by its file name beside it', () => {
+    const output = Object.values(meta.outputs).find((o) => o.entryPoint)!;
+    const required = output.imports.filter((i) => i.external).map((i) => i.path);
+    for (const name of ['sandbox', 'bashParser', 'modelClients']) {
+      expect(Object.keys(LAZY_BUNDLES)).toContain(name);
+      expect(required).toContain(`./${name}.js`);
+    }
+  });
+});
