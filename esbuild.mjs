@@ -4,7 +4,7 @@
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
-import { bundleOptions, copyRuntimeAssets } from './scripts/bundles.mjs';
+import { bundleOptions, copyRuntimeAssets, overBudget } from './scripts/bundles.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -47,4 +47,8 @@ if (watch) {
       if (!file.endsWith('.map')) console.log(`${file.padEnd(24)} ${(out.bytes / 1024).toFixed(1).padStart(8)} KB`);
     }
   }
+  // The budgets are for the minified bundles that ship.
+  const over = production ? results.flatMap((r) => overBudget(r.metafile.outputs)) : [];
+  for (const sentence of over) console.error(`✘ ${sentence}`);
+  if (over.length > 0) process.exitCode = 1;
 }

@@ -91,6 +91,11 @@ try {
     const a = activationBench();
     console.log(`\nBundles (dist/, as last built): ${a.sizes.join(', ')}`);
     console.log(`activate(): require + activate of dist/extension.js in a fresh process, median ${a.median.toFixed(1)} ms (${a.min.toFixed(1)}–${a.max.toFixed(1)}) over 15 runs`);
+    const { bundleBench } = await import('../bench/activation.mjs');
+    const b = await bundleBench();
+    console.log(`Sizes against their budgets (production sizes after \`npm run package\`): ${b.sizes.join(', ')}`);
+    const e = b.engineLoad;
+    console.log(`require of dist/engine.js in a fresh process (goal under 60 ms), median ${e.median.toFixed(1)} ms (${e.min.toFixed(1)}–${e.max.toFixed(1)}) over 15 runs`);
   } else {
     console.log('\nactivate(): dist/extension.js is missing; run `npm run build` (or `npm run package` for the minified sizes) first');
   }

@@ -1,8 +1,10 @@
 import type { BuildOptions } from 'esbuild';
 
-export type LazyBundleName = 'sandbox' | 'bashParser' | 'mcp' | 'htmlToMarkdown';
+export type LazyBundleName = 'sandbox' | 'bashParser' | 'modelClients' | 'mcp' | 'htmlToMarkdown';
 export type BundleName = 'extension' | 'engine' | 'agentClient' | 'server' | 'cli' | LazyBundleName | 'webview' | 'webviewCss';
 export const LAZY_BUNDLES: Record<LazyBundleName, { entry: string; module: RegExp }>;
+export const SIZE_BUDGETS_KB: Record<Exclude<BundleName, 'webviewCss'>, number>;
+export function overBudget(outputs: Record<string, { bytes: number }>): string[];
 export const RUNTIME_ASSETS: { from: string; to: string }[];
 export function bundleOptions(options?: { production?: boolean }): Record<BundleName, BuildOptions>;
 export function copyRuntimeAssets(outdir: string): void;

@@ -49,6 +49,36 @@ export const LAZY_BUNDLES = {
   modelClients: { entry: 'src/core/models/vendorClients.ts', module: /\/vendorClients(\.ts)?$/ },
 };
 
+/**
+ * The most each production (minified) bundle may weigh, in KB: `node esbuild.mjs --production`
+ * (so `npm run package`) fails above it, and `npm run bench` prints each size beside its budget.
+ * engine.js is what the panel's first request loads; the lazy ones load when a run needs them.
+ */
+export const SIZE_BUDGETS_KB = {
+  extension: 16,
+  engine: 1000,
+  agentClient: 900,
+  server: 640,
+  cli: 1000,
+  webview: 300,
+  sandbox: 600,
+  bashParser: 120,
+  modelClients: 800,
+  mcp: 600,
+  htmlToMarkdown: 350,
+};
+
+/** Bundles of `outputs` (an esbuild metafile's) over their budget, as sentences. */
+export function overBudget(outputs) {
+  const over = [];
+  for (const [file, { bytes }] of Object.entries(outputs)) {
+    const name = /([^/]+)\.js$/.exec(file)?.[1];
+    const budget = name && SIZE_BUDGETS_KB[name];
+    if (budget && bytes / 1024 > budget) over.push(`${file} is ${(bytes / 1024).toFixed(1)} KB, over its budget of ${budget} KB (SIZE_BUDGETS_KB in scripts/bundles.mjs): move a heavy part into a lazy bundle, or raise the budget with a reason`);
+  }
+  return over;
+}
+
 /** Files the lazy bundles read at run time, copied beside them (`from` is under node_modules). */
 export const RUNTIME_ASSETS = [
   { from: '@vscode/tree-sitter-wasm/wasm/tree-sitter.wasm', to: 'tree-sitter.wasm' },
