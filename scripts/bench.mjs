@@ -58,6 +58,8 @@ try {
       logLevel: 'warning',
       // The peer bench builds its cold-import bundles with esbuild, which runs from its own package.
       external: ['esbuild'],
+      // Prefer a package's ESM build, as bundles.mjs does: jsonc-parser's UMD build hides its modules from the bundler.
+      mainFields: ['module', 'main'],
       // tree-sitter's UMD build finds itself through __filename, which ESM lacks.
       banner: {
         js: "import { createRequire as __createRequire } from 'node:module'; import { fileURLToPath as __toPath } from 'node:url'; const require = __createRequire(import.meta.url); const __filename = __toPath(import.meta.url);",
