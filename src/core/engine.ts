@@ -2,6 +2,8 @@ import type { RunEvent, RunEventOf } from '../shared/events';
 import { errorText } from '../shared/errorText';
 import { loadConversationHistory } from './delegation/conversationHistory';
 import { launchRun } from './delegation/launchRun';
+import { modelAllowed, modelRefusedText } from './models/allowedModels';
+import { steerRun } from './steering/steerRun';
 import type { RunHandle } from './delegation/runHandle';
 import { RunRegistry } from './delegation/runRegistry';
 import { NO_MODEL } from './delegation/runTurns';
@@ -10,7 +12,7 @@ import { WorkLimiter } from './delegation/workLimiter';
 import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from './engineSettings';
 import type { RunToolSource } from './tools/runToolSource';
 import type { ModelResolver } from './models/modelResolver';
-import { silentLogger, systemClock, type Approver, type Clock, type Logger, type Workspace } from './ports';
+import { silentLogger, systemClock, systemSchedule, type Approver, type Clock, type Logger, type Schedule, type Workspace } from './ports';
 import type { Profile, ProfileSet } from './profiles/profile';
 import { redactingLogger } from './secrets/redactEvents';
 import { Redactor } from './secrets/redactor';
@@ -31,6 +33,8 @@ export interface EngineOptions {
   createModelResolver: () => ModelResolver | Promise<ModelResolver>;
   logger?: Logger;
   clock?: Clock;
+  /** Timers of the runs (timeouts, stall warnings, idle timeouts); injected where tests must not wait. */
+  schedule?: Schedule;
   /** Decides what needs the user's approval; without one, all of it is denied. */
   approver?: Approver;
   /** The secrets to keep out of events, threads, logs and tool results (default: this process's environment). */
@@ -106,7 +110,9 @@ export class Engine {
     const profile = this.topProfile(request.agent, profiles);
     const configured = this.options.settings();
     const settings = request.model ? { ...configured, model: request.model } : configured;
-    if (!(profile.model ?? settings.model)) throw new EngineRequestError(NO_MODEL);
+    const spec = profile.model ?? settings.model;
+    if (!spec) throw new EngineRequestError(NO_MODEL);
+    if (!modelAllowed(spec, settings.allowedModels)) throw new EngineRequestError(modelRefusedText(profile.name, spec, settings.allowedModels));
     const threadId = request.threadId ?? newThreadId();
     if (this.registry.isBusy(threadId)) throw new EngineRequestError(BUSY);
     const reservation = this.registry.reserve(threadId);
@@ -127,6 +133,7 @@ export class Engine {
         settings,
         profiles,
         clock: this.clock,
+        schedule: this.options.schedule ?? systemSchedule,
         logger: this.logger,
         workspace: this.options.workspace,
         approver: this.options.approver,
@@ -165,6 +172,33 @@ export class Engine {
   cancel(threadId: string): void {
     this.registry.cancelReserved(threadId);
     for (const run of this.registry.activeIn(threadId)) if (run.parent === null) run.cancel();
+  }
+
+  /**
+   * Stops one working run and everything under it (the Stop on its node); its parent is not
+   * stopped and gets its partial result, told that the user stopped it. A top-level run stops its
+   * whole request, as Stop on the thread does. `rootThreadId` keeps a UI to the thread it shows.
+   */
+  cancelRun(runId: string, rootThreadId?: string): void {
+    const run = this.activeRun(runId, rootThreadId);
+    if (run.parent === null) this.cancel(run.rootThreadId);
+    else run.stop('user');
+  }
+
+  /** A message from the user to a working run, seen before its next model call (the steer box on its node). */
+  steerRun(runId: string, text: string, rootThreadId?: string): void {
+    const message = text.trim();
+    if (!message) throw new EngineRequestError('The message is empty: say what the agent should know or do.');
+    const refused = steerRun(this.activeRun(runId, rootThreadId), 'user', message);
+    if (refused) throw new EngineRequestError(refused);
+  }
+
+  private activeRun(runId: string, rootThreadId: string | undefined): RunHandle {
+    const run = this.registry.get(runId);
+    if (!run || (rootThreadId !== undefined && run.rootThreadId !== rootThreadId)) {
+      throw new EngineRequestError('That run is not working any more (it has finished, or belongs to another conversation), so there is nothing to stop or tell.');
+    }
+    return run;
   }
 
   /** Cancels every run of every thread (shutdown, Ctrl+C). */

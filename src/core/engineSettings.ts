@@ -33,6 +33,15 @@ export const projectInstructionsSchema = z.object({
   '.github/copilot-instructions.md': z.boolean().default(true),
 });
 
+/** `subagents.budget`: what one request (a user message and every run it sets off) may use. */
+export const requestBudgetSchema = z.strictObject({
+  /** Input plus output tokens of the supervisor and every descendant together. */
+  maxTokens: z.number().int().min(1).optional(),
+  /** Wall time of the whole request. */
+  timeoutMs: z.number().int().min(1).optional(),
+});
+export type RequestBudget = z.infer<typeof requestBudgetSchema>;
+
 export type UserAgentFolderSettings = z.infer<typeof userAgentFoldersSchema>;
 export type ProjectInstructionSwitches = z.infer<typeof projectInstructionsSchema>;
 /** Whether agents' commands run in the OS sandbox: auto = where the platform has one; on = never without it. */
@@ -68,6 +77,13 @@ export const engineSettingsSchema = z.object({
   'commandEnv.exclude': z.array(z.string().trim().min(1).regex(/^[A-Za-z0-9_*?]+$/, 'a variable name, with * and ? wildcards')).default([]),
   /** Hosts web_fetch reaches without asking. User settings (or --trusted-domain) only, like the other settings that raise trust. */
   trustedDomains: z.array(hostPatternSchema).default([]),
+  budget: requestBudgetSchema.default({}),
+  /** Model specs or globs (`*` matches anything) every run's model must match; empty: any model. */
+  allowedModels: z.array(z.string().trim().min(1)).default([]),
+  /** A run whose open model call has been silent this long gets a warning (code `stall`). */
+  stallWarningMs: z.number().int().min(1000).default(120_000),
+  /** A model stream that yields nothing for this long is aborted and tried once more. */
+  modelIdleTimeoutMs: z.number().int().min(1000).default(300_000),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

@@ -108,7 +108,18 @@ export interface Workspace {
 /** Waits `ms`, or rejects with the signal's reason once it aborts. Injected where tests must not wait. */
 export type Delay = (ms: number, signal?: AbortSignal) => Promise<void>;
 
+/**
+ * Calls `fn` once after `ms` milliseconds; the returned function cancels it. Injected where tests
+ * must not wait (run timeouts, the stall warning, the model's idle timeout).
+ */
+export type Schedule = (ms: number, fn: () => void) => () => void;
+
 export const systemClock: Clock = { now: () => Date.now() };
+
+export const systemSchedule: Schedule = (ms, fn) => {
+  const timer = globalThis.setTimeout(fn, ms);
+  return () => globalThis.clearTimeout(timer);
+};
 
 export const systemDelay: Delay = (ms, signal) =>
   // Rejects with the signal's own reason (a cancel, a timeout), as a provider's fetch does.

@@ -43,7 +43,13 @@ export const runStartedSchema = z.object({
   agentPath: z.array(z.string()),
   depth: z.number().int().nonnegative(),
   task: z.string(),
+  /** The model spec the run uses. */
   model: z.string(),
+  /**
+   * How that model was chosen when it is not simply the spec the profile names: an alias, a list's
+   * fallback, or the parent's model because nothing named could be used here (a sentence).
+   */
+  modelVia: z.string().optional(),
 });
 
 export const textDeltaSchema = z.object({ ...base, kind: z.literal('text.delta'), text: z.string() });
@@ -108,6 +114,54 @@ export const warningCodeSchema = z.enum(['budget', 'stall', 'mcp', 'sandbox', 'i
 
 export const warningSchema = z.object({ ...base, kind: z.literal('warning'), message: z.string(), code: warningCodeSchema.optional() });
 
+/** A limit in effect for a run, and where its value came from ("the \"x\" profile's maxSteps"). */
+export const runLimitSchema = z.object({ value: z.number().int().nonnegative(), source: z.string() });
+export type RunLimit = z.infer<typeof runLimitSchema>;
+
+/**
+ * The configuration a run actually got, written when it starts (so it survives a reload): where its
+ * profile came from, its model after aliases, lists and inheritance, its final tools with why the
+ * others were taken away, its limits with their sources, and the words it was sent.
+ */
+export const runConfigSchema = z.object({
+  ...base,
+  kind: z.literal('run.config'),
+  /** "built-in", "user settings", ".vscode/agents/reviewer.md", … */
+  profileSource: z.string(),
+  /** The agent file the profile came from (absolute), when it came from a file. */
+  profilePath: z.string().optional(),
+  model: z.object({
+    /** As the profile wrote it (a spec, an alias, a list); null when it names none. */
+    requested: z.union([z.string(), z.array(z.string())]).nullable(),
+    effective: z.string(),
+    /** How `effective` was reached, in a sentence. */
+    via: z.string(),
+  }),
+  tools: z.object({
+    effective: z.array(z.string()),
+    removed: z.array(z.object({ tool: z.string(), reason: z.string() })),
+  }),
+  limits: z.object({
+    maxSteps: runLimitSchema,
+    timeoutMs: runLimitSchema.optional(),
+    /** The tokens the run (with everything it starts) may use: its own limit, or less when its parent had less left. */
+    maxTokens: runLimitSchema.optional(),
+  }),
+  /** The system prompt as sent, the project's instruction files included. */
+  systemPrompt: z.string(),
+  /** The first user message: the task and its context. */
+  taskMessage: z.string(),
+  /** The project instruction files in the system prompt (AGENTS.md, …). */
+  projectInstructions: z.array(z.string()).optional(),
+});
+export type RunConfig = Omit<z.infer<typeof runConfigSchema>, 'v' | 'threadId' | 'runId' | 'seq' | 'ts' | 'kind'>;
+
+/** A message to a running run (a steer), from the user in the panel or from its parent's model. */
+export const runMessageSchema = z.object({ ...base, kind: z.literal('run.message'), from: z.enum(['user', 'parent']), text: z.string() });
+
+/** The run's own tokens so far, after each model call: what a budget bar shows while it works. */
+export const runUsageSchema = z.object({ ...base, kind: z.literal('run.usage'), usage: usageSchema });
+
 /** A model call failed for a passing reason (rate limit, server error, lost connection); the run waits and tries again. */
 export const runRetryingSchema = z.object({
   ...base,
@@ -129,6 +183,9 @@ export const runEventSchema = z.discriminatedUnion('kind', [
   runFinishedSchema,
   warningSchema,
   runRetryingSchema,
+  runConfigSchema,
+  runMessageSchema,
+  runUsageSchema,
 ]);
 
 export type RunEvent = z.infer<typeof runEventSchema>;

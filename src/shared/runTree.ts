@@ -1,4 +1,4 @@
-import type { ApprovalDecision, RunEvent, RunStatus, Usage } from './events';
+import type { ApprovalDecision, RunConfig, RunEvent, RunStatus, Usage } from './events';
 import { ZERO_USAGE, addUsage } from './usage';
 
 /**
@@ -34,6 +34,8 @@ export interface RunNode {
   depth: number;
   task: string;
   model: string;
+  /** How the model was reached when it is not the spec the profile names (alias, fallback, inherited). */
+  modelVia?: string;
   state: RunState;
   /** The streamed answer so far; the final output once finished. */
   text: string;
@@ -49,6 +51,20 @@ export interface RunNode {
   warnings: string[];
   /** Set while the run waits to retry a failed model call; gone once the model answers or the run ends. */
   retrying?: RetryState;
+  /** What the run was configured with when it started (run.config): the "Why this config?" inspector. */
+  config?: RunConfig;
+  /** Messages it was sent while it worked (steers), in order. */
+  messages: RunMessage[];
+  /** Its open model call has been silent past subagents.stallWarningMs; gone with its next event. */
+  stalled?: boolean;
+}
+
+export interface RunMessage {
+  from: 'user' | 'parent';
+  text: string;
+  ts: number;
+  /** How many tool calls the run had made when it arrived: its place in the run's timeline. */
+  afterToolCalls: number;
 }
 
 export interface RetryState {
@@ -111,7 +127,7 @@ class Draft {
   private node(runId: string): RunNode | undefined {
     const n = this.runs[runId];
     if (!n || this.copied.has(runId)) return n;
-    const copy: RunNode = { ...n, toolCalls: n.toolCalls.slice(), children: n.children.slice(), warnings: n.warnings.slice() };
+    const copy: RunNode = { ...n, toolCalls: n.toolCalls.slice(), children: n.children.slice(), warnings: n.warnings.slice(), messages: n.messages.slice() };
     this.runs[runId] = copy;
     this.copied.add(runId);
     return copy;
@@ -140,6 +156,8 @@ class Draft {
     if (e.kind === 'run.started') return this.start(e);
     const run = this.node(e.runId);
     if (!run) return; // an event for a run this tree never saw start: nothing to attach it to
+    // Any sign of life but another stall warning ends a stall.
+    if (run.stalled && !(e.kind === 'warning' && e.code === 'stall')) delete run.stalled;
     switch (e.kind) {
       case 'text.delta':
         if (run.retrying) delete run.retrying;
@@ -186,6 +204,19 @@ class Draft {
         return;
       case 'warning':
         run.warnings.push(e.message);
+        if (e.code === 'stall' && run.state === 'running') run.stalled = true;
+        return;
+      case 'run.config': {
+        const { v: _v, threadId: _t, runId: _r, seq: _s, ts: _ts, kind: _k, ...config } = e;
+        run.config = config;
+        return;
+      }
+      case 'run.message':
+        run.messages.push({ from: e.from, text: e.text, ts: e.ts, afterToolCalls: run.toolCalls.length });
+        return;
+      case 'run.usage':
+        // Live while the run works; its run.finished has the final count.
+        if (run.state === 'running') run.usage = e.usage;
         return;
       case 'run.retrying':
         run.retrying = { attempt: e.attempt, maxRetries: e.maxRetries, error: e.error, delayMs: e.delayMs, retryAt: e.ts + e.delayMs };
@@ -225,6 +256,7 @@ class Draft {
       depth: e.depth,
       task: e.task,
       model: e.model,
+      ...(e.modelVia === undefined ? {} : { modelVia: e.modelVia }),
       state: 'running',
       text: '',
       usage: ZERO_USAGE,
@@ -233,6 +265,7 @@ class Draft {
       // Children may have been announced before a replayed start; keep them.
       children: existing ? existing.children.slice() : [],
       warnings: [],
+      messages: [],
     };
     this.copied.add(e.runId);
     const parent = e.parentRunId === null ? undefined : this.node(e.parentRunId);

@@ -33,14 +33,17 @@ export interface AgentRunInput {
   takeArrivals?: () => ModelMessage[];
   /** Ends the loop after the current step, without another model call (a subagent's answer is final). */
   shouldStop?: () => boolean;
+  /** True once the run's token budget is used up: no further model call, and unfinished work ends as `budget`. */
+  outOfBudget?: () => boolean;
 }
 
 export interface AgentRunOutcome {
   /**
    * `aborted` when the signal fired (the caller knows whether that was a cancel or a timeout);
-   * `max_steps` when the last allowed step still asked for tools, so the work is unfinished.
+   * `max_steps` when the last allowed step still asked for tools, so the work is unfinished;
+   * `budget` when the token budget ran out while the model still had work to do.
    */
-  status: 'ok' | 'error' | 'aborted' | 'max_steps';
+  status: 'ok' | 'error' | 'aborted' | 'max_steps' | 'budget';
   /** Everything the agent wrote, steps separated by a blank line. */
   output: string;
   error?: string;
@@ -79,7 +82,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
       instructions: input.instructions,
       messages: input.messages,
       tools: toAiTools(tools, { run: input.identity, emit, started, slot }),
-      stopWhen: [isStepCount(input.maxSteps), () => input.shouldStop?.() ?? false],
+      stopWhen: [isStepCount(input.maxSteps), () => input.shouldStop?.() ?? false, () => input.outOfBudget?.() ?? false],
       prepareStep: ({ messages: current }) => {
         const arrivals = input.takeArrivals?.() ?? [];
         // What this step sends; with the step's own response messages it is the conversation so far.
@@ -140,6 +143,8 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   }
   if (aborted || input.signal.aborted) return { status: 'aborted', output, usage, messages };
   if (error !== undefined) return { status: 'error', output, error, usage, messages };
+  // The budget stopped the loop before the model could read its tools' results.
+  if (lastFinish === 'tool-calls' && !input.shouldStop?.() && input.outOfBudget?.()) return { status: 'budget', output, usage, messages };
   // The last allowed step asked for tools (whose results no model call will read): not finished.
   if (steps >= input.maxSteps && lastFinish === 'tool-calls' && !input.shouldStop?.()) return { status: 'max_steps', output, usage, messages };
   return { status: 'ok', output, usage, messages };

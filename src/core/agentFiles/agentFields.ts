@@ -29,6 +29,10 @@ export const NATIVE_FIELDS: Readonly<Record<string, FieldDoc>> = {
   disallowedTools: { doc: 'Tools this agent never gets, taken out of `tools` (or of every tool).', example: '[run_command]' },
   maxSteps: { doc: 'At most this many model calls per run (1–1000; default 25). A run that uses them all ends with status `max_steps`.', example: '25' },
   timeoutMs: { doc: 'A run that takes longer than this many milliseconds ends with status `timeout`.', example: '600000' },
+  maxTokens: {
+    doc: 'At most this many tokens (input plus output, as the provider counts them) for a run of this agent and every subagent it starts. A run that reaches it ends with status `budget` and what it had done; its parent goes on.',
+    example: '200000',
+  },
   returnDirectly: { doc: 'Hand this agent\'s answer straight to the user, without another supervisor turn.', example: 'false' },
   agents: { doc: 'Whom this agent may delegate to (agent ids), when `subagents.maxDepth` allows.', example: '[explore]' },
   mcpServers: { doc: MCP_SERVERS_DOC },

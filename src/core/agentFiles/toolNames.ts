@@ -22,7 +22,7 @@ export const WORKSPACE_TOOLS = [
 ] as const;
 
 /** The tools that let an agent delegate; naming `Task` or `agent` allows them all. */
-export const DELEGATION_TOOLS = ['delegate_task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel'] as const;
+export const DELEGATION_TOOLS = ['delegate_task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel', 'subagent_message'] as const;
 
 /** Every tool name a profile's `tools` may hold today (MCP names aside). */
 export const OUR_TOOLS: readonly string[] = [...WORKSPACE_TOOLS, ...DELEGATION_TOOLS];

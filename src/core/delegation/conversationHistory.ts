@@ -1,15 +1,16 @@
 import type { ModelMessage } from 'ai';
 import type { RunEvent, RunEventOf } from '../../shared/events';
+import { steerForModel } from '../steering/steerRun';
 import type { LoadedThread, ThreadStore } from '../threads/threadStore';
 import { announcementText } from './modelResult';
 import type { RunResult } from './runResult';
 
 /** The tools whose calls and results stay in a continued conversation: what was delegated, and what came back. */
-const DELEGATION_TOOLS = new Set(['delegate_task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel']);
+const DELEGATION_TOOLS = new Set(['delegate_task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel', 'subagent_message']);
 
 /**
  * The conversation of a thread as model messages, for the next turn (also after a reload): each
- * run's task as the user's turn, its delegation calls with their results, the report of every
+ * run's task (and any message it was sent while it worked) as the user's turn, its delegation calls with their results, the report of every
  * background child it started that it did not see (a child that was cut off is reported as such,
  * with its partial output), and its final output as the assistant's answer. Other tool traffic
  * is left out: the outputs carry what was learned, and a continued thread stays small.
@@ -29,7 +30,9 @@ export function conversationHistory(threadId: string, events: readonly RunEvent[
     if (start.threadId !== threadId) continue;
     const end = ends.get(start.runId);
     if (!end) continue;
-    messages.push({ role: 'user', content: start.task });
+    // Messages it was sent while it worked (steers) belong to the user's side of that turn.
+    const steers = events.flatMap((e) => (e.kind === 'run.message' && e.runId === start.runId ? [steerForModel(e.from, e.text)] : []));
+    messages.push({ role: 'user', content: [start.task, ...steers].join('\n\n') });
     const answer = end.output.trim() || (end.error ? `(The run ended with an error: ${end.error})` : '(No answer.)');
     const calls = delegationCalls(start.runId, events);
     const reports = unseenReports(calls, starts, ends);

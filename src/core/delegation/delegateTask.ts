@@ -15,6 +15,12 @@ const inputSchema = z.object({
     .string()
     .optional()
     .describe("Continue a subagent's earlier thread (its threadId from a previous result) with its history; one agent only."),
+  maxTokens: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("At most this many tokens (input plus output) for each subagent's run, its own subagents included. Can only lower the agent's own maxTokens."),
 });
 type DelegateInput = z.infer<typeof inputSchema>;
 
@@ -54,6 +60,8 @@ async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: 
       prompt,
       toolCallId,
       background: false,
+      tool: 'delegate_task',
+      ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
       ...(input.continueThreadId === undefined ? {} : { continueThreadId: input.continueThreadId }),
     });
     switch (outcome.kind) {

@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { EmitRunEvent } from '../agent/runEvents';
+import type { CallTokenLimit } from '../budget/runLimits';
 import type { Profile } from '../profiles/profile';
 import type { ChildRecord, RunHandle } from './runHandle';
 import type { RunResult } from './runResult';
@@ -20,6 +21,8 @@ export interface LaunchRequest {
   prompt: string;
   /** Earlier turns of this thread (empty for a fresh one). */
   history: ModelMessage[];
+  /** A lower token limit asked for by the delegation call (it can only lower the profile's). */
+  maxTokens?: CallTokenLimit;
 }
 
 /** Starts a run and returns its handle at once. */
@@ -44,6 +47,10 @@ export interface ChildRequest {
   toolCallId: string;
   continueThreadId?: string;
   background: boolean;
+  /** The call's own maxTokens: at most the profile's. */
+  maxTokens?: number;
+  /** The delegation tool asking, for messages. */
+  tool: string;
 }
 
 export type StartOutcome =

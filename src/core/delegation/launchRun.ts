@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { errorText } from '../../shared/errorText';
 import { ZERO_USAGE } from '../../shared/usage';
 import { FREE_SLOT } from '../agent/workSlot';
+import { givenTokens, REQUEST_TOKENS_SOURCE, runLimits } from '../budget/runLimits';
+import { budgetWarningText, TokenBudget } from '../budget/tokenBudget';
+import { describeModelChoice } from '../runConfig/describeModelChoice';
 import type { LaunchRequest } from './delegationTypes';
 import { finishRun } from './finishRun';
 import { RunEmitter } from './runEmitter';
@@ -16,16 +19,29 @@ import type { Session } from './session';
  */
 export function launchRun(session: Session, request: LaunchRequest): RunHandle {
   const { profile, parent } = request;
+  const { settings } = session;
+  const limits = runLimits(profile, { ...(request.maxTokens ? { call: request.maxTokens } : {}), ...(parent ? {} : { request: settings.budget }) });
+  // Tokens count up the chain: a run's own limit, never more than its parent (or the request) has left.
+  // The budget exists before the run's emitter does; its warning is only ever said after the run started.
+  const late: { emitter?: RunEmitter } = {};
+  const warn = (used: number, limit: { value: number; source: string }) => late.emitter?.emit({ kind: 'warning', code: 'budget', message: budgetWarningText(used, limit) });
+  const above = parent?.budget ?? new TokenBudget(undefined, settings.budget.maxTokens ? { value: settings.budget.maxTokens, source: REQUEST_TOKENS_SOURCE } : undefined, warn);
+  const given = givenTokens(limits.ownTokens, above, parent === null);
   const run = new RunHandle({
+    budget: new TokenBudget(above, limits.ownTokens ? given.limit : undefined, warn),
     runId: `r_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
     threadId: request.threadId,
     rootThreadId: request.rootThreadId,
     agent: profile.name,
-    modelSpec: profile.model ?? parent?.modelSpec ?? session.settings.model,
+    modelSpec: profile.model ?? parent?.modelSpec ?? settings.model,
     parent,
     ...(request.parentToolCallId === undefined ? {} : { parentToolCallId: request.parentToolCallId }),
   });
+  const model = describeModelChoice({ profile, effective: run.modelSpec, parentAgent: parent?.agent ?? null, aliases: settings.modelAliases, problems: session.profiles.problems });
   const emitter = new RunEmitter(session, run);
+  late.emitter = emitter;
+  const emit = emitter.emit;
+  run.onMessage = (from, text) => emit({ kind: 'run.message', from, text });
   emitter.emit({
     kind: 'run.started',
     parentRunId: parent?.runId ?? null,
@@ -36,6 +52,7 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
     depth: run.depth,
     task: request.task,
     model: run.modelSpec,
+    ...(model.notable ? { modelVia: model.notable } : {}),
   });
   session.registry.add(run);
   const detach = followParent(run);
@@ -43,7 +60,8 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
   const slot = run.depth > 0 ? session.limiter.slotFor() : undefined;
   const startedAt = session.clock.now();
   const end = { session, run, emitter, slot, startedAt, detach };
-  runTurns({ session, run, request, emitter, slot: slot ?? FREE_SLOT, launch: (r) => launchRun(session, r) })
+  const setup = { model, limits: { maxSteps: limits.maxSteps, ...(limits.timeoutMs ? { timeoutMs: limits.timeoutMs } : {}), ...(given.limit ? { maxTokens: given.limit } : {}) } };
+  runTurns({ session, run, request, emitter, setup, slot: slot ?? FREE_SLOT, launch: (r) => launchRun(session, r) })
     .catch((error: unknown): RunEnding => ({ status: 'error', output: '', usage: ZERO_USAGE, error: `Internal error: ${errorText(error)}` }))
     .then((ending) => finishRun(end, ending))
     .catch((error: unknown) => session.logger.error(`The "${run.agent}" run failed to end cleanly: ${errorText(error)}`));

@@ -1,20 +1,27 @@
 import { formatStats } from '../../shared/usage';
+import { wrapUntrusted } from '../untrusted/untrustedText';
 import type { RunResult } from './runResult';
 
 /** Past this many characters a child's output reaches its parent's model as a preview. */
 export const MAX_OUTPUT_CHARS = 12_000;
 const PREVIEW_CHARS = 4_000;
 
-/** A run result as a supervisor model sees it: long output cut to a preview plus a reference. */
+/**
+ * A run result as a supervisor model sees it: the output as data between markers the child cannot
+ * forge (see wrapUntrusted), long output cut to a preview plus a reference.
+ */
 export type ModelRunResult = RunResult & {
   outputTruncated?: { totalChars: number; threadId: string; runId: string; note: string };
 };
 
 export function resultForModel(result: RunResult): ModelRunResult {
-  if (result.output.length <= MAX_OUTPUT_CHARS) return result;
+  const long = result.output.length > MAX_OUTPUT_CHARS;
+  const shown = long ? `${result.output.slice(0, PREVIEW_CHARS)}\n…` : result.output;
+  const output = shown ? wrapUntrusted({ kind: 'subagent-output', author: `the subagent "${result.agent}"` }, shown) : '';
+  if (!long) return { ...result, output };
   return {
     ...result,
-    output: `${result.output.slice(0, PREVIEW_CHARS)}\n…`,
+    output,
     outputTruncated: {
       totalChars: result.output.length,
       threadId: result.threadId,

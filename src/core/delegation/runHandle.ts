@@ -1,3 +1,4 @@
+import { TokenBudget } from '../budget/tokenBudget';
 import type { RunResult } from './runResult';
 
 /** Where a run stands in the tree; fixed when it starts. */
@@ -12,7 +13,15 @@ export interface RunPlace {
   parent: RunHandle | null;
   /** The parent's tool call that started this run: a replayed call finds the run by it. */
   parentToolCallId?: string;
+  /** The tokens it may use, counted up its chain (default: no limit of its own, its parent's above). */
+  budget?: TokenBudget;
 }
+
+/** Who stopped one run on its own (not its thread): its parent is told. */
+export type StopCause = 'user' | 'parent';
+
+/** Who sent a run a message while it worked. */
+export type MessageSender = 'user' | 'parent';
 
 /** A run started by another run: what the parent knows of it. */
 export interface ChildRecord {
@@ -25,10 +34,10 @@ export interface ChildRecord {
   awaited: number;
 }
 
-/** A background child's report waiting for its parent's model. */
+/** A message waiting for the run's model: a background child's report, or a steer. */
 export interface Announcement {
-  /** child thread + run id: one announcement per finished run, whatever happens. */
-  key: string;
+  /** child thread + run id: one announcement per finished run, whatever happens. None for a steer. */
+  key?: string;
   text: string;
 }
 
@@ -49,6 +58,7 @@ export class RunHandle implements RunPlace {
   readonly modelSpec: string;
   readonly parent: RunHandle | null;
   readonly parentToolCallId?: string;
+  readonly budget: TokenBudget;
   readonly controller = new AbortController();
   /** Resolves once, with the run's result; never rejects. */
   readonly done: Promise<RunResult>;
@@ -61,6 +71,9 @@ export class RunHandle implements RunPlace {
   private mailbox: Announcement[] = [];
   private readonly announced = new Set<string>();
   private bailed: { agent: string; output: string } | undefined;
+  private stoppedBy: StopCause | undefined;
+  /** Steers are taken until the run's work is done; after that it answers that it has finished. */
+  private takingMessages = true;
 
   constructor(place: RunPlace) {
     this.runId = place.runId;
@@ -72,6 +85,7 @@ export class RunHandle implements RunPlace {
     if (place.parentToolCallId !== undefined) this.parentToolCallId = place.parentToolCallId;
     this.agentPath = [...(place.parent?.agentPath ?? []), place.agent];
     this.depth = place.parent ? place.parent.depth + 1 : 0;
+    this.budget = place.budget ?? new TokenBudget(place.parent?.budget, undefined);
     this.done = new Promise((resolve) => (this.settle = resolve));
   }
 
@@ -93,6 +107,18 @@ export class RunHandle implements RunPlace {
 
   cancel(reason: Error = new Error('cancelled')): void {
     this.controller.abort(reason);
+  }
+
+  /** Stops this run and its subtree, not its parent: the parent gets its partial result, and who stopped it. */
+  stop(by: StopCause): void {
+    if (this.signal.aborted || this.ended) return;
+    this.stoppedBy = by;
+    this.cancel(new Error(`stopped by ${by}`));
+  }
+
+  /** Who stopped this run on its own, if anyone did. */
+  get stopCause(): StopCause | undefined {
+    return this.stoppedBy;
   }
 
   /** The last few things the run did, newest last (for subagent_status). */
@@ -167,6 +193,30 @@ export class RunHandle implements RunPlace {
 
   get hasMail(): boolean {
     return this.mailbox.length > 0;
+  }
+
+  /**
+   * A message for the run's model, seen before its next model call (a turn of its own if the run
+   * was about to end). False once its work is done: it can no longer see one.
+   */
+  message(from: MessageSender, text: string, forModel: string): boolean {
+    if (!this.takesMessages) return false;
+    this.mailbox.push({ text: forModel });
+    this.onMessage?.(from, text);
+    return true;
+  }
+
+  /** Told of each message taken (launchRun records it as a run.message event). */
+  onMessage: ((from: MessageSender, text: string) => void) | undefined;
+
+  /** Whether a message sent now would still be seen. */
+  get takesMessages(): boolean {
+    return this.takingMessages && !this.ended && !this.signal.aborted;
+  }
+
+  /** The run's work is done (what is left is waiting for children and writing its end): no more messages. */
+  closeInbox(): void {
+    this.takingMessages = false;
   }
 
   /** The reports waiting for the model; the mailbox is emptied. */

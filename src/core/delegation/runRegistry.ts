@@ -62,6 +62,11 @@ export class RunRegistry {
     return undefined;
   }
 
+  /** The active run with this id, if it is working. */
+  get(runId: string): RunHandle | undefined {
+    return this.active.get(runId);
+  }
+
   all(): RunHandle[] {
     return [...this.active.values()];
   }

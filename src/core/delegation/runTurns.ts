@@ -1,16 +1,20 @@
 import type { ModelMessage } from 'ai';
-import type { RunStatus, Usage } from '../../shared/events';
+import type { RunLimit, RunStatus, Usage } from '../../shared/events';
 import { errorText } from '../../shared/errorText';
 import { ZERO_USAGE, addUsage } from '../../shared/usage';
 import { runAgent, type AgentRunOutcome } from '../agent/runAgent';
 import type { WorkSlot } from '../agent/workSlot';
-import { DEFAULT_MAX_STEPS, SUPERVISOR } from '../engineSettings';
+import { budgetSpentText } from '../budget/budgetedModel';
+import { SUPERVISOR } from '../engineSettings';
 import type { Profile } from '../profiles/profile';
+import type { ModelChoiceText } from '../runConfig/describeModelChoice';
+import { runConfigOf } from '../runConfig/runConfigEvent';
 import { runTools } from '../tools/runTools';
 import { delegateTaskTool } from './delegateTask';
 import type { DelegationDeps, Launch, LaunchRequest } from './delegationTypes';
 import type { RunEmitter } from './runEmitter';
 import type { RunHandle } from './runHandle';
+import { runModel } from './runModel';
 import type { Session } from './session';
 import { subagentTools } from './subagentTools';
 import { subagentPrompt, supervisorPrompt } from './supervisorPrompt';
@@ -24,11 +28,18 @@ export interface RunEnding {
   bailed?: boolean;
 }
 
+/** What launchRun worked out before the run's first event: how its model was chosen, and its limits. */
+export interface RunSetup {
+  model: ModelChoiceText;
+  limits: { maxSteps: RunLimit; timeoutMs?: RunLimit; maxTokens?: RunLimit };
+}
+
 export interface RunWork {
   session: Session;
   run: RunHandle;
   request: LaunchRequest;
   emitter: RunEmitter;
+  setup: RunSetup;
   slot: WorkSlot;
   launch: Launch;
 }
@@ -42,26 +53,43 @@ export const NO_MODEL =
  * child its model has not seen, until nothing is pending. Never throws: a failure is an ending.
  */
 export async function runTurns(work: RunWork): Promise<RunEnding> {
-  const { session, run, request, emitter } = work;
+  const { session, run, request, setup } = work;
   const { profile } = request;
   if (!run.modelSpec) return { status: 'error', output: '', usage: ZERO_USAGE, error: NO_MODEL };
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimer = () => {};
   let timedOut = false;
   let output = '';
   let usage = ZERO_USAGE;
+  let watched: ReturnType<typeof runModel> | undefined;
   try {
-    const model = session.resolver.resolve(run.modelSpec, { agent: profile.name, task: request.task });
+    watched = runModel(session, run, work.emitter, session.resolver.resolve(run.modelSpec, { agent: profile.name, task: request.task }));
+    const { model, emit } = watched;
     const delegates = delegatesFor(session, run, profile);
-    const deps: DelegationDeps = { session, caller: run, delegates, emit: emitter.emit, launch: work.launch };
+    const deps: DelegationDeps = { session, caller: run, delegates, emit, launch: work.launch };
     const delegation = delegates.length > 0 ? [delegateTaskTool(deps), ...subagentTools(deps)] : [];
-    const { tools, hidden } = await runTools({ ...session, profile, depth: run.depth, emit: emitter.emit, delegation, run });
-    const instructions = profile.name === SUPERVISOR ? supervisorPrompt(delegates, session.settings.supervisor, session.profiles.projectInstructions) : subagentPrompt(profile, delegates, session.profiles.projectInstructions);
-    const maxSteps = profile.maxSteps ?? DEFAULT_MAX_STEPS;
-    if (profile.timeoutMs) {
-      timer = setTimeout(() => {
+    const selection = await runTools({ ...session, profile, depth: run.depth, emit, delegation, run });
+    const project = session.profiles.projectInstructions;
+    const instructions = profile.name === SUPERVISOR ? supervisorPrompt(delegates, session.settings.supervisor, project) : subagentPrompt(profile, delegates, project);
+    emit({
+      kind: 'run.config',
+      ...runConfigOf({
+        profile,
+        model: { ...setup.model, effective: run.modelSpec },
+        tools: selection,
+        ...(delegates.length === 0 ? { noDelegation: noDelegationReason(session, run) } : {}),
+        limits: setup.limits,
+        systemPrompt: instructions,
+        taskMessage: request.prompt,
+        ...(project ? { projectInstructions: project } : {}),
+      }),
+    });
+    const maxSteps = setup.limits.maxSteps.value;
+    const timeout = setup.limits.timeoutMs;
+    if (timeout) {
+      cancelTimer = session.schedule(timeout.value, () => {
         timedOut = true;
         run.cancel(new Error('timeout'));
-      }, profile.timeoutMs);
+      });
     }
     const turn = (messages: ModelMessage[]): Promise<AgentRunOutcome> =>
       runAgent({
@@ -69,20 +97,21 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
         modelSpec: run.modelSpec,
         instructions,
         messages,
-        tools,
-        hiddenTools: hidden,
+        tools: selection.tools,
+        hiddenTools: selection.hidden,
         maxSteps,
         signal: run.signal,
         identity: { runId: run.runId, threadId: run.threadId },
-        emit: emitter.emit,
+        emit,
         slot: work.slot,
         takeArrivals: () => mailMessages(run),
         shouldStop: () => run.bail !== undefined,
+        outOfBudget: () => run.budget.spent() !== undefined,
       });
     let outcome = await turn([...request.history, { role: 'user', content: request.prompt }]);
     ({ output, usage } = outcome);
-    // Background children still working: wait, and give each report that was not seen a new turn.
-    while (outcome.status === 'ok' && !run.bail && !run.signal.aborted) {
+    // Background children still working: wait, and give each report (or steer) not yet seen a new turn.
+    while (outcome.status === 'ok' && !run.bail && !run.signal.aborted && !run.budget.spent()) {
       if (!run.hasMail) {
         const pending = run.pendingBackground();
         if (pending.length === 0) break;
@@ -91,21 +120,27 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
         if (!run.hasMail && run.pendingBackground().every((c) => c.result)) break;
         continue;
       }
-      if (output) emitter.emit({ kind: 'text.delta', text: '\n\n' });
+      if (output) emit({ kind: 'text.delta', text: '\n\n' });
       outcome = await turn([...outcome.messages, ...mailMessages(run)]);
       output = output && outcome.output ? `${output}\n\n${outcome.output}` : output || outcome.output;
       usage = addUsage(usage, outcome.usage);
     }
+    // Its work is done: a message now would never be seen, so it is answered that the run has finished.
+    run.closeInbox();
     if (outcome.status === 'aborted' || run.signal.aborted) return stopped(work, { output, usage, timedOut });
     if (run.bail) return { status: 'ok', output: run.bail.output, usage, bailed: true };
+    const spent = run.budget.spent();
+    if (spent && (outcome.status !== 'ok' || run.hasMail || run.pendingBackground().length > 0)) return { status: 'budget', output, usage, error: budgetSpentText(spent) };
     if (outcome.status === 'max_steps') return { status: 'max_steps', output, usage, error: outOfSteps(profile, maxSteps) };
-    return { status: outcome.status, output, usage, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
+    return { status: outcome.status === 'budget' ? 'ok' : outcome.status, output, usage, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
   } catch (error) {
     // The model could not be made (a spec the resolver refuses), or a bug: the run ends, and says why.
     if (run.signal.aborted) return stopped(work, { output, usage, timedOut });
     return { status: 'error', output, usage, error: errorText(error) };
   } finally {
-    clearTimeout(timer);
+    run.closeInbox();
+    watched?.stop();
+    cancelTimer();
   }
 }
 
@@ -114,9 +149,21 @@ function stopped(work: RunWork, so: { output: string; usage: Usage; timedOut: bo
   const { output, usage } = so;
   const failure = work.emitter.writeFailure;
   if (failure !== undefined) return { status: 'error', output, usage, error: `The run's thread could not be written (${failure}), so the run was stopped.` };
-  const { profile } = work.request;
-  if (so.timedOut) return { status: 'timeout', output, usage, error: `Timed out after ${profile.timeoutMs} ms (the "${profile.name}" profile's timeoutMs).` };
+  const timeout = work.setup.limits.timeoutMs;
+  if (so.timedOut && timeout) return { status: 'timeout', output, usage, error: `Timed out after ${timeout.value} ms (${timeout.source}).` };
+  const by = work.run.stopCause;
+  if (by === 'user') return { status: 'cancelled', output, usage, error: `Stopped by the user (the Stop button on its node in the panel). ${PARTIAL}` };
+  if (by === 'parent') return { status: 'cancelled', output, usage, error: `Cancelled by its supervisor (subagent_cancel). ${PARTIAL}` };
   return { status: 'cancelled', output, usage };
+}
+
+const PARTIAL = 'The output is what it had done by then.';
+
+/** Why a run was given no delegation tools. */
+function noDelegationReason(session: Session, run: RunHandle): string {
+  const max = session.settings.maxDepth;
+  if (run.depth >= max) return `the depth limit: subagents.maxDepth is ${max} and this run is at depth ${run.depth}`;
+  return 'no agent it may delegate to (all are disabled, not allowed, or already on its path)';
 }
 
 function outOfSteps(profile: Profile, maxSteps: number): string {

@@ -2,7 +2,7 @@ import type { RunEvent } from '../../shared/events';
 import type { EngineSettings } from '../engineSettings';
 import type { RunToolSource } from '../tools/runToolSource';
 import type { ModelResolver } from '../models/modelResolver';
-import type { Approver, Clock, Logger, Workspace } from '../ports';
+import type { Approver, Clock, Logger, Schedule, Workspace } from '../ports';
 import type { ProfileSet } from '../profiles/profile';
 import type { Redactor } from '../secrets/redactor';
 import type { ThreadStore } from '../threads/threadStore';
@@ -23,6 +23,8 @@ export interface Session {
   settings: EngineSettings;
   profiles: ProfileSet;
   clock: Clock;
+  /** Timers of the runs (timeouts, the stall watch, the model's idle timeout); injected in tests. */
+  schedule: Schedule;
   logger: Logger;
   /** Where the agents work, and who approves what they do there. */
   workspace: Workspace;

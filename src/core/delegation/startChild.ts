@@ -1,4 +1,6 @@
 import { errorText } from '../../shared/errorText';
+import { raisedTokenLimit } from '../budget/runLimits';
+import { modelAllowed, modelRefusedText } from '../models/allowedModels';
 import { titleOf } from '../threads/threadIndex';
 import { childThreadId } from './childThreadId';
 import { loadConversationHistory } from './conversationHistory';
@@ -16,6 +18,8 @@ export async function startChild(deps: DelegationDeps, req: ChildRequest): Promi
   const threadId = req.continueThreadId ?? childThreadId(caller.threadId, req.profile.name, req.toolCallId);
   const live = findLiveReplay(caller, threadId, req.toolCallId);
   if (live) return live;
+  const refusal = refusedBeforeStart(deps, req);
+  if (refusal) return refused(threadId, refusal);
   // Checked and reserved before any await: tool calls of one step run concurrently.
   const limit = session.settings.maxActiveChildren;
   const active = caller.activeChildren;
@@ -77,12 +81,23 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
       task: req.task,
       prompt: req.prompt,
       history,
+      ...(req.maxTokens === undefined ? {} : { maxTokens: { value: req.maxTokens, tool: req.tool } }),
     });
     return { kind: 'started', record: caller.addChild(handle, req.background) };
   } catch (error) {
     if (opened) await session.store.close(threadId).catch(() => undefined);
     return refused(threadId, `Could not start the subagent: ${errorText(error)}`);
   }
+}
+
+/** What no start can get past: a raised token limit, a model the settings do not allow. */
+function refusedBeforeStart(deps: DelegationDeps, req: ChildRequest): string | undefined {
+  const raised = raisedTokenLimit(req.profile, req.maxTokens, req.tool);
+  if (raised) return raised;
+  const allowed = deps.session.settings.allowedModels;
+  const spec = req.profile.model ?? deps.caller.modelSpec;
+  if (!modelAllowed(spec, allowed)) return modelRefusedText(req.profile.name, spec, allowed);
+  return undefined;
 }
 
 function findLiveReplay(caller: RunHandle, threadId: string, toolCallId: string): StartOutcome | undefined {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorText } from '../../shared/errorText';
+import { steerRun } from '../steering/steerRun';
 import { defineTool, type AnyToolSpec } from '../tools/toolSpec';
 import { resolveAgents } from './agentNames';
 import { withContext } from './delegateTask';
@@ -21,15 +22,20 @@ const startInput = z.object({
   agent: z.string().describe('The name of one subagent.'),
   context: z.string().optional().describe('Facts, file paths or constraints it needs; it cannot see your conversation.'),
   continueThreadId: z.string().optional().describe("Continue the subagent's earlier thread (a threadId from a previous result)."),
+  maxTokens: z.number().int().positive().optional().describe("At most this many tokens (input plus output) for its run, its own subagents included. Can only lower the agent's own maxTokens."),
 });
 const runInput = z.object({ runId: z.string().describe('A runId returned by subagent_start.') });
+const messageInput = z.object({
+  runId: z.string().describe('A runId returned by subagent_start.'),
+  message: z.string().describe('What the subagent should know or do differently; it sees this before its next model call.'),
+});
 const awaitInput = z.object({
   runIds: z.array(z.string()).min(1).describe('runIds returned by subagent_start.'),
   timeoutMs: z.number().int().positive().optional().describe('Stop waiting after this long and return a snapshot (timedOut: true).'),
 });
 
 export function subagentTools(deps: DelegationDeps): AnyToolSpec[] {
-  return [startTool(deps), statusTool(deps), awaitTool(deps), cancelTool(deps)];
+  return [startTool(deps), statusTool(deps), awaitTool(deps), cancelTool(deps), messageTool(deps)];
 }
 
 function startTool(deps: DelegationDeps): AnyToolSpec {
@@ -51,6 +57,8 @@ function startTool(deps: DelegationDeps): AnyToolSpec {
         prompt: withContext(task, args.context),
         toolCallId,
         background: true,
+        tool: 'subagent_start',
+        ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),
         ...(args.continueThreadId === undefined ? {} : { continueThreadId: args.continueThreadId }),
       });
       switch (outcome.kind) {
@@ -120,16 +128,36 @@ function awaitTool(deps: DelegationDeps): AnyToolSpec {
 function cancelTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<z.infer<typeof runInput>>({
     name: 'subagent_cancel',
-    description: 'Cancel a background subagent and everything it started. Returns its final status.',
+    description: 'Cancel a background subagent and everything it started. Returns its result: status "cancelled" and what it had done by then (or its result, if it had already finished).',
     capabilities: ['delegate'],
     inputSchema: runInput,
     execute: async ({ runId }) => {
       const record = deps.caller.child(runId);
       if (!record) return notOwned(deps.caller, runId);
-      record.handle.cancel();
+      record.handle.stop('parent');
       const result = await record.handle.done;
       deps.caller.delivered(record);
-      return { runId, agent: result.agent, status: result.status };
+      return resultForModel(result);
+    },
+  });
+}
+
+function messageTool(deps: DelegationDeps): AnyToolSpec {
+  return defineTool<z.infer<typeof messageInput>>({
+    name: 'subagent_message',
+    description:
+      'Send a message to a background subagent while it works (a correction, a new constraint, a hint). It sees the message before its next model call, marked as coming from you. ' +
+      'A subagent that has finished cannot take one: continue its thread instead (continueThreadId).',
+    capabilities: ['delegate'],
+    inputSchema: messageInput,
+    execute: async ({ runId, message }) => {
+      const record = deps.caller.child(runId);
+      if (!record) return notOwned(deps.caller, runId);
+      const text = message.trim();
+      if (!text) return { error: 'subagent_message needs a non-empty "message".' };
+      const refused = steerRun(record.handle, 'parent', text);
+      if (refused) return { error: refused, status: record.handle.result?.status ?? 'finishing', threadId: record.handle.threadId };
+      return { delivered: true, runId, note: 'It will see your message before its next model call.' };
     },
   });
 }

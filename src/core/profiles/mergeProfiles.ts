@@ -18,7 +18,7 @@ export interface ProfileLayer {
 /** The top-level agent's name: the engine builds it from `subagents.supervisor`, nobody defines it. */
 export const RESERVED_PROFILE_NAMES: readonly string[] = ['supervisor'];
 
-const FIELD_LIST = 'a profile has description, displayName, instructions, model, tools, disallowedTools, maxSteps, timeoutMs, returnDirectly, agents and enabled';
+const FIELD_LIST = 'a profile has description, displayName, instructions, model, tools, disallowedTools, maxSteps, timeoutMs, maxTokens, returnDirectly, agents and enabled';
 
 /** `{ "enabled": false }` alone switches a lower profile off; it needs no description. */
 const switchOffSchema = profileInputSchema.extend({ description: profileInputSchema.shape.description.optional() });

@@ -42,6 +42,8 @@ export const profileInputSchema = z.strictObject({
   disallowedTools: z.array(z.string().min(1)).optional(),
   maxSteps: z.number().int().min(1).max(1000).optional(),
   timeoutMs: z.number().int().min(1).optional(),
+  /** Input plus output tokens this agent's run may use, its subagents' included. */
+  maxTokens: z.number().int().min(1).optional(),
   returnDirectly: z.boolean().optional(),
   agents: z.array(profileNameSchema).optional(),
   /** MCP servers started only for runs of this profile (Claude Code's `mcpServers`, Copilot's `mcp-servers`). */

@@ -17,6 +17,8 @@ export interface RunToolSelection {
   tools: AnyToolSpec[];
   /** Names the model is never shown; a call to one is forged, and its stand-in refuses it. */
   hidden: string[];
+  /** Every tool the run does not get, and why (for the run's effective configuration). */
+  removed: { tool: string; reason: string }[];
 }
 
 /** Only the supervisor talks to the user and changes the machine beyond the workspace. */
@@ -41,6 +43,7 @@ const UNTRUSTED =
 export function selectRunTools(all: readonly AnyToolSpec[], context: RunToolContext): RunToolSelection {
   const tools: AnyToolSpec[] = [];
   const hidden: string[] = [];
+  const removed: { tool: string; reason: string }[] = [];
   for (const spec of all) {
     const barred = context.depth >= 1 && spec.capabilities.some((c) => CHILD_BARRED.includes(c))
       ? HAND_BACK
@@ -50,13 +53,14 @@ export function selectRunTools(all: readonly AnyToolSpec[], context: RunToolCont
     if (barred) {
       tools.push(refusing(spec, `${spec.name} ${barred}`));
       hidden.push(spec.name);
+      removed.push({ tool: spec.name, reason: barred === HAND_BACK ? 'the child filter: only the supervisor talks to the user or installs things' : 'the workspace is not trusted' });
       continue;
     }
-    if (context.allow && !listsTool(context.allow, spec.name)) continue;
-    if (context.deny && listsTool(context.deny, spec.name)) continue;
-    tools.push(spec);
+    if (context.allow && !listsTool(context.allow, spec.name)) removed.push({ tool: spec.name, reason: "not in the profile's tools" });
+    else if (context.deny && listsTool(context.deny, spec.name)) removed.push({ tool: spec.name, reason: "in the profile's disallowedTools" });
+    else tools.push(spec);
   }
-  return { tools, hidden };
+  return { tools, hidden, removed };
 }
 
 /** Any input at all, so a forged call reaches its stand-in whatever it sends. One schema object: its conversion is cached. */

@@ -5,6 +5,8 @@ export interface ProgramStep {
   text?: string;
   toolCalls?: { tool: string; input: unknown; id?: string }[];
   delayMs?: number;
+  /** What the call reports it used (default 3 in, 2 out). */
+  usage?: { inputTokens: number; outputTokens: number };
 }
 
 export interface ProgramContext {
@@ -22,12 +24,12 @@ export interface ProgramContext {
  * A model whose every call is decided by a function of the prompt: for tests that must use what a
  * tool returned (random run ids) in the next call. Scripts cannot, being fixed in advance.
  */
-export function programmedModel(program: (ctx: ProgramContext) => ProgramStep): LanguageModelV4 {
+export function programmedModel(program: (ctx: ProgramContext) => ProgramStep | Promise<ProgramStep>): LanguageModelV4 {
   let call = 0;
   return new MockLanguageModelV4({
     doStream: async (options) => {
       const prompt = options.prompt;
-      const step = program({
+      const planned = program({
         call: call++,
         options,
         prompt,
@@ -42,6 +44,8 @@ export function programmedModel(program: (ctx: ProgramContext) => ProgramStep): 
         },
         userTexts: () => prompt.filter((m) => m.role === 'user').flatMap((m) => m.content.flatMap((c) => (c.type === 'text' ? [c.text] : []))),
       });
+      // A step the test holds back (a promise) waits for it, or for the run to be stopped.
+      const step = await untilAborted(Promise.resolve(planned), options.abortSignal);
       if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
       const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
       if (step.text) parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: step.text }, { type: 'text-end', id: 't' });
@@ -51,7 +55,7 @@ export function programmedModel(program: (ctx: ProgramContext) => ProgramStep): 
       parts.push({
         type: 'finish',
         finishReason: step.toolCalls?.length ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } },
+        usage: usageOf(step.usage ?? { inputTokens: 3, outputTokens: 2 }),
       });
       return {
         stream: new ReadableStream<LanguageModelV4StreamPart>({
@@ -62,5 +66,21 @@ export function programmedModel(program: (ctx: ProgramContext) => ProgramStep): 
         }),
       };
     },
+  });
+}
+
+function usageOf(u: { inputTokens: number; outputTokens: number }) {
+  return {
+    inputTokens: { total: u.inputTokens, noCache: u.inputTokens, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: u.outputTokens, text: u.outputTokens, reasoning: 0 },
+  };
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    promise.then(resolve, reject);
   });
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel, type ProgramContext, type ProgramStep } from '../programmedModel';
+import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
 
 const toolOutputs = (events: RunEvent[], tool: string) =>
   events.filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === tool).map((e) => e.output);
@@ -99,9 +100,10 @@ describe('background subagents', () => {
     );
     await (await h.engine.send({ prompt: 'go' })).done;
     const [awaited] = toolOutputs(h.events, 'subagent_await') as { status: string; output: string }[][];
-    expect(awaited).toEqual([expect.objectContaining({ status: 'ok', output: 'child done' })]);
+    expect(awaited).toEqual([expect.objectContaining({ status: 'ok' })]);
+    expect(enclosedText(awaited![0]!.output)).toBe('child done');
     const [status] = toolOutputs(h.events, 'subagent_status') as { output: string; progress: string[] }[];
-    expect(status!.output).toBe('child done');
+    expect(enclosedText(status!.output)).toBe('child done');
     expect(status!.progress).toEqual(['called nope', 'nope failed']);
     expect(h.calls).toHaveLength(4);
   });

@@ -4,6 +4,7 @@ import type { RunEventOf } from '../../../../src/shared/events';
 import type { RunResult } from '../../../../src/core/delegation/runResult';
 import { programmedModel } from '../programmedModel';
 import { WorkProbe } from '../workProbe';
+import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
 
 const twoAgents = { a: agent('does a things'), b: agent('does b things') };
 
@@ -31,7 +32,7 @@ describe('delegate_task', () => {
     expect(finished.status).toBe('ok');
     expect(finished.output).toBe('all done');
     const results = delegateOutput(h.events) as RunResult[];
-    expect(results.map((r) => [r.agent, r.status, r.output])).toEqual([
+    expect(results.map((r) => [r.agent, r.status, enclosedText(r.output)])).toEqual([
       ['a', 'ok', 'from a'],
       ['b', 'ok', 'from b'],
     ]);
@@ -78,7 +79,7 @@ describe('delegate_task', () => {
     );
     expect((await (await h.engine.send({ prompt: 'go' })).done).status).toBe('ok');
     const results = h.events.flatMap((e) => (e.kind === 'tool.finished' && e.tool === 'delegate_task' ? (e.output as RunResult[]) : []));
-    expect(results.map((r) => [r.agent, r.status, r.output])).toEqual([
+    expect(results.map((r) => [r.agent, r.status, enclosedText(r.output)])).toEqual([
       ['a', 'ok', 'A'],
       ['b', 'ok', 'B'],
       ['c', 'ok', 'C'],
@@ -104,7 +105,8 @@ describe('delegate_task', () => {
     const results = delegateOutput(h.events) as RunResult[];
     expect(results[0]).toMatchObject({ agent: 'a', status: 'error' });
     expect(results[0]!.error).toContain('bad key');
-    expect(results[1]).toMatchObject({ agent: 'b', status: 'ok', output: 'from b' });
+    expect(results[1]).toMatchObject({ agent: 'b', status: 'ok' });
+    expect(enclosedText(results[1]!.output)).toBe('from b');
   });
 
   it('warns about unknown names and skips them, matching names loosely', async () => {

@@ -1,0 +1,34 @@
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { EmitRunEvent } from '../agent/runEvents';
+import { budgetedModel } from '../budget/budgetedModel';
+import { idleTimeoutModel } from '../liveness/idleTimeoutModel';
+import { StallWatch, stallText } from '../liveness/stallWatch';
+import type { RunEmitter } from './runEmitter';
+import type { RunHandle } from './runHandle';
+import type { Session } from './session';
+
+export interface RunModel {
+  /** The model every call of the run goes through. */
+  model: LanguageModelV4;
+  /** The run's emitter, counting each event as a sign of life. */
+  emit: EmitRunEvent;
+  /** The run's work is done: nothing more is watched. */
+  stop(): void;
+}
+
+/**
+ * The run's model as every run gets it: under its token budget (refused when it is used up, each
+ * call's output capped to what is left, usage charged and reported), with an idle timeout on its
+ * stream, and watched for stalls (a warning when an open call and the run have been silent).
+ */
+export function runModel(session: Session, run: RunHandle, emitter: RunEmitter, resolved: LanguageModelV4): RunModel {
+  const { settings, schedule } = session;
+  const watch = new StallWatch(settings.stallWarningMs, schedule, (ms) => emitter.emit({ kind: 'warning', code: 'stall', message: stallText(ms, settings.modelIdleTimeoutMs) }));
+  const emit: EmitRunEvent = (body) => {
+    watch.touch();
+    emitter.emit(body);
+  };
+  const budgeted = budgetedModel(resolved, run.budget, (usage) => emit({ kind: 'run.usage', usage }));
+  const model = idleTimeoutModel(budgeted, { idleTimeoutMs: settings.modelIdleTimeoutMs, schedule, watch, onRetry: (notice) => emit({ kind: 'run.retrying', ...notice }) });
+  return { model, emit, stop: () => watch.stop() };
+}

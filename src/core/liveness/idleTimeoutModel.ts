@@ -1,0 +1,158 @@
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import type { RetryNotice } from '../models/resilientModel';
+import type { Schedule } from '../ports';
+import { seconds, type StallWatch } from './stallWatch';
+
+/** A model stream that stayed silent past subagents.modelIdleTimeoutMs. Not retried again by the retry wrapper. */
+export class ModelIdleError extends Error {
+  override readonly name = 'ModelIdleError';
+}
+
+export interface IdleOptions {
+  idleTimeoutMs: number;
+  schedule: Schedule;
+  /** Told when a call opens, and of every part it streams. */
+  watch: StallWatch;
+  /** The one retry of a silent call, for the run tree. */
+  onRetry(notice: RetryNotice): void;
+}
+
+/** Parts that say nothing yet: a call whose stream has sent only these may be tried again unseen. */
+const PREAMBLE = new Set<LanguageModelV4StreamPart['type']>(['stream-start', 'response-metadata', 'ping', 'raw']);
+
+/**
+ * The run's model with an idle timeout: a call whose stream yields nothing for `idleTimeoutMs` is
+ * aborted. Silent before any content (no text, no tool call), it is tried once more, as a passing
+ * failure would be; silent again, or silent after content was shown (a retry would repeat it), the
+ * call fails with a ModelIdleError that says how long it waited. Every part counts as a sign of life
+ * for the run's stall watch.
+ */
+export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): LanguageModelV4 {
+  const idleText = (midway: boolean) =>
+    midway
+      ? `The model stopped sending for ${seconds(options.idleTimeoutMs)} s in the middle of its answer (subagents.modelIdleTimeoutMs), so the call was aborted.`
+      : `The model sent nothing for ${seconds(options.idleTimeoutMs)} s, twice (subagents.modelIdleTimeoutMs), so the call was given up. The provider may be overloaded or unreachable.`;
+  return {
+    specificationVersion: 'v4',
+    provider: model.provider,
+    modelId: model.modelId,
+    supportedUrls: model.supportedUrls,
+    doGenerate: (call) => model.doGenerate(call),
+    doStream: async (call) => {
+      const closeWatch = options.watch.callOpened();
+      try {
+        const first = await attempt(model, call, options, closeWatch);
+        if (first) return first;
+        options.onRetry({ attempt: 1, maxRetries: 1, delayMs: 0, error: `the model sent nothing for ${seconds(options.idleTimeoutMs)} s` });
+        const second = await attempt(model, call, options, closeWatch);
+        if (second) return second;
+        throw new ModelIdleError(idleText(false));
+      } catch (error) {
+        closeWatch();
+        throw error;
+      }
+    },
+  };
+
+  /**
+   * One try. Resolves with the stream once it has shown content (or ended), or with undefined when
+   * it stayed silent too long before that. Time counts only while someone waits for the next part.
+   */
+  async function attempt(inner: LanguageModelV4, call: LanguageModelV4CallOptions, o: IdleOptions, onEnd: () => void): Promise<LanguageModelV4StreamResult | undefined> {
+    const abort = new AbortController();
+    const outer = call.abortSignal;
+    const follow = () => abort.abort(outer?.reason);
+    outer?.addEventListener('abort', follow, { once: true });
+    let idle = false;
+    let cancelTimer = () => {};
+    /** Waits for `promise`, aborting the call if it takes longer than the idle timeout. */
+    const waitFor = async <T>(promise: PromiseLike<T>, midway: boolean): Promise<T> => {
+      cancelTimer = o.schedule(o.idleTimeoutMs, () => {
+        idle = true;
+        abort.abort(new ModelIdleError(idleText(midway)));
+      });
+      try {
+        return await untilAborted(promise, abort.signal);
+      } finally {
+        cancelTimer();
+      }
+    };
+    const release = () => {
+      cancelTimer();
+      outer?.removeEventListener('abort', follow);
+    };
+    const head: LanguageModelV4StreamPart[] = [];
+    let reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>;
+    let result: LanguageModelV4StreamResult;
+    let ended = false;
+    try {
+      result = await waitFor(inner.doStream({ ...call, abortSignal: abort.signal }), false);
+      reader = result.stream.getReader();
+      for (;;) {
+        const next = await waitFor(reader.read(), false);
+        if (next.done) {
+          ended = true;
+          break;
+        }
+        o.watch.touch();
+        head.push(next.value);
+        if (!PREAMBLE.has(next.value.type)) break;
+      }
+    } catch (error) {
+      release();
+      if (idle && !outer?.aborted) return undefined;
+      throw error;
+    }
+    const finish = () => {
+      release();
+      onEnd();
+    };
+    if (ended) finish();
+    const stream = new ReadableStream<LanguageModelV4StreamPart>({
+      start(controller) {
+        for (const part of head) controller.enqueue(part);
+        if (ended) controller.close();
+      },
+      async pull(controller) {
+        try {
+          const next = await waitFor(reader.read(), true);
+          if (next.done) {
+            finish();
+            controller.close();
+            return;
+          }
+          o.watch.touch();
+          controller.enqueue(next.value);
+        } catch (error) {
+          finish();
+          void reader.cancel().catch(() => undefined);
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        finish();
+        return reader.cancel(reason);
+      },
+    });
+    return { ...result, stream };
+  }
+}
+
+/** The promise, or the signal's reason once it aborts: a provider that ignores its signal cannot hold the run. */
+function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
