@@ -9,7 +9,10 @@ export const USAGE = `subagents: a supervisor agent that delegates to subagents,
 Usage:
   subagents run [options] PROMPT      Run PROMPT (use - to read it from stdin) until the thread is quiet
   subagents threads list [--all]      Top-level threads, most recent first (--all: child threads too)
-  subagents threads show ID           The run tree of a thread: agents, status, stats and tool calls
+  subagents threads show ID [--effective]
+                                      The run tree of a thread: agents, status, stats and tool calls
+                                      (--effective: each run's configuration as given: profile source,
+                                      model and how it was reached, tools, limits, prompts)
   subagents threads export ID [--format md|json]
                                       The thread as Markdown (default) or JSON
   subagents threads delete ID         Delete a thread and its child threads
@@ -46,8 +49,9 @@ What agents may do without asking comes from these flags only, never from the wo
   -h, --help            Show this help
 
 Settings come from <workspace>/.vscode/settings.json (comments allowed): subagents.model,
-subagents.agents, subagents.maxDepth, subagents.maxConcurrency, subagents.maxActiveChildren and
-subagents.supervisor. Flags override them. Settings that raise trust (subagents.approval,
+subagents.agents, subagents.maxDepth, subagents.maxConcurrency, subagents.maxActiveChildren,
+subagents.supervisor, subagents.budget, subagents.allowedModels and the other subagents.* settings.
+Flags override them. Settings that raise trust (subagents.approval,
 subagents.autoApproveCommands, subagents.trustedDomains, subagents.sandbox.*, subagents.commandEnv.*)
 are ignored there, with a notice: use the flags above. API keys come from OPENAI_API_KEY,
 ANTHROPIC_API_KEY and SUBAGENTS_API_KEY (openai-compatible servers); the last is sent only to a
@@ -80,7 +84,8 @@ export type Command =
   | { name: 'help' }
   | ({ name: 'run'; prompt: string; model?: string; agent?: string; thread?: string; maxDepth?: number; trust: TrustFlags } & Place)
   | ({ name: 'threads list'; all: boolean } & Place)
-  | ({ name: 'threads show' | 'threads delete'; id: string } & Place)
+  | ({ name: 'threads show'; id: string; effective: boolean } & Place)
+  | ({ name: 'threads delete'; id: string } & Place)
   | ({ name: 'threads export'; id: string; format: 'md' | 'json' } & Place)
   | ({ name: 'profiles list' | 'profiles validate' } & Place);
 
@@ -187,10 +192,15 @@ function threadsCommand(args: string[], cwd: string): Command {
     if (positionals.length) throw new UsageError(`"subagents threads list" takes no arguments. ${HINT}`);
     return { name: 'threads list', ...place(values, cwd), all: values.all === true };
   }
-  if (action === 'show' || action === 'delete') {
+  if (action === 'show') {
+    const { values, positionals } = parse(rest, { ...PLACE_OPTIONS, effective: { type: 'boolean' } });
+    if (values.help) return { name: 'help' };
+    return { name: 'threads show', ...place(values, cwd), id: oneId(positionals, 'threads show'), effective: values.effective === true };
+  }
+  if (action === 'delete') {
     const { values, positionals } = parse(rest, PLACE_OPTIONS);
     if (values.help) return { name: 'help' };
-    return { name: `threads ${action}`, ...place(values, cwd), id: oneId(positionals, `threads ${action}`) };
+    return { name: 'threads delete', ...place(values, cwd), id: oneId(positionals, 'threads delete') };
   }
   if (action === 'export') {
     const { values, positionals } = parse(rest, { ...PLACE_OPTIONS, format: { type: 'string' } });

@@ -11,6 +11,7 @@ import type { CliIo } from './cliIo';
 import { oneLine } from '../shared/oneLine';
 import { exportThread } from '../core/threads/exportThread';
 import { renderRunTree } from '../core/threads/runTreeText';
+import { effectiveRuns, renderEffective } from './renderEffective';
 import { terminalSafe } from './terminalText';
 
 type ThreadsCommand = Extract<Command, { name: `threads ${string}` }>;
@@ -53,6 +54,11 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
     case 'threads show': {
       const family = await loadFamily(store, cmd, io);
       const tree = foldRunEvents(EMPTY_TREE, family.events);
+      if (cmd.effective) {
+        if (cmd.json) write(JSON.stringify({ thread: family.meta, runs: effectiveRuns(tree) }));
+        else write(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderEffective(tree)}`);
+        return EXIT.ok;
+      }
       if (cmd.json) write(JSON.stringify({ thread: family.meta, warnings: family.warnings, runs: walkRuns(tree) }));
       else writeText(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderRunTree(tree, Date.now())}`);
       return EXIT.ok;

@@ -199,6 +199,43 @@ describe('subagents CLI: runs', () => {
     expect(JSON.parse((await run('threads', 'list', '--all', '--json')).stdout)).toEqual([]);
   });
 
+  it('threads show --effective prints what each run was given: profile source, model, tools, limits, prompts (and the same as --json)', async () => {
+    await mkdir(join(ws, '.vscode', 'agents'), { recursive: true });
+    await writeFile(join(ws, '.vscode', 'agents', 'reviewer.md'), '---\ndescription: Reviews code\ntools: [read_file, search_text]\nmaxTokens: 20000\n---\nReview carefully.\n');
+    await writeFile(join(ws, 'AGENTS.md'), 'Use tabs, not spaces.\n');
+    await writeFile(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'subagents.model': 'scripted:s.json', 'subagents.budget': { maxTokens: 90000 } }));
+    await script('s.json', { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'review app.ts', agents: ['reviewer'], context: 'only src/' } }] }, { text: 'Reviewed.' }], reviewer: [{ text: 'Looks fine.' }] });
+    expect((await run('run', 'Review my app')).code).toBe(0);
+    const [thread] = JSON.parse((await run('threads', 'list', '--json')).stdout) as { id: string }[];
+
+    const json = await run('threads', 'show', thread!.id, '--effective', '--json');
+    expect(json.code).toBe(0);
+    const { runs } = JSON.parse(json.stdout) as { runs: { agent: string; depth: number; config: Record<string, unknown> & { tools: { effective: string[]; removed: { tool: string; reason: string }[] } } }[] };
+    expect(runs.map((r) => [r.agent, r.depth])).toEqual([['supervisor', 0], ['reviewer', 1]]);
+    const reviewer = runs[1]!.config;
+    expect(reviewer).toMatchObject({
+      profileSource: '.vscode/agents/reviewer.md',
+      profilePath: join(ws, '.vscode', 'agents', 'reviewer.md'),
+      model: { requested: null, effective: 'scripted:s.json', via: 'its parent\'s model (the "supervisor" run): the profile names no model' },
+      limits: { maxSteps: { value: 25, source: 'the default (25)' }, maxTokens: { value: 20000, source: 'the "reviewer" profile\'s maxTokens' } },
+      taskMessage: 'review app.ts\n\n## Context\nonly src/',
+      projectInstructions: ['AGENTS.md'],
+    });
+    expect(reviewer.tools.effective).toEqual(['read_file', 'search_text']);
+    expect(reviewer.tools.removed).toContainEqual({ tool: 'write_file', reason: "not in the profile's tools" });
+    expect(String(reviewer['systemPrompt'])).toMatch(/^Review carefully\.[\s\S]*Use tabs, not spaces\./);
+    expect(runs[0]!.config).toMatchObject({ profileSource: 'built-in', limits: { maxTokens: { value: 90000, source: 'subagents.budget.maxTokens, for the whole request' } } });
+
+    const text = await run('threads', 'show', thread!.id, '--effective');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`\n  reviewer (run `);
+    expect(text.stdout).toContain(`\n    profile: .vscode/agents/reviewer.md (${join(ws, '.vscode', 'agents', 'reviewer.md')})`);
+    expect(text.stdout).toContain('\n    tools: read_file, search_text\n      not given list_dir: not in the profile\'s tools\n');
+    expect(text.stdout).toContain('\n      not given ask_user: the child filter: only the supervisor talks to the user or installs things\n');
+    expect(text.stdout).toContain('\n    maxTokens: 20000 (the "reviewer" profile\'s maxTokens)');
+    expect(text.stdout).toContain('\n    task message:\n      | review app.ts\n      | \n      | ## Context\n      | only src/');
+  });
+
   it('continues a thread with --thread and refuses an unknown one', async () => {
     await script('demo.json', { supervisor: [{ match: 'first', text: 'one' }, { match: 'second', text: 'two' }] });
     const first = await run('run', '--json', '--model', 'scripted:demo.json', 'first');

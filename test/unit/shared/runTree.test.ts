@@ -109,3 +109,60 @@ describe('the run tree reducer', () => {
     }
   });
 });
+
+describe('the run tree: what controlling a child adds', () => {
+  const start = (runId: string, ts: number, parent: string | null = null): RunEvent => ({
+    ...at(runId, ts),
+    kind: 'run.started',
+    parentRunId: parent,
+    agent: runId,
+    agentPath: [runId],
+    depth: parent ? 1 : 0,
+    task: 't',
+    model: 'vscode-lm:copilot/claude-sonnet-4.5',
+    ...(parent ? { modelVia: 'fallback: "sonnet", a built-in alias' } : {}),
+  });
+  const config = {
+    profileSource: '.vscode/agents/k.md',
+    model: { requested: 'sonnet', effective: 'vscode-lm:copilot/claude-sonnet-4.5', via: 'the alias' },
+    tools: { effective: ['read_file'], removed: [{ tool: 'run_command', reason: "in the profile's disallowedTools" }] },
+    limits: { maxSteps: { value: 25, source: 'the default (25)' }, maxTokens: { value: 1000, source: "the \"k\" profile's maxTokens" } },
+    systemPrompt: 'You are k.',
+    taskMessage: 't',
+  };
+
+  it('keeps the run.config, how the model was reached, the live usage and the messages in their place', () => {
+    const tree = foldRunEvents(EMPTY_TREE, [
+      start('p', 0),
+      start('k', 1, 'p'),
+      { ...at('k', 2), kind: 'run.config', ...config },
+      { ...at('k', 3), kind: 'run.usage', usage: usage(100) },
+      { ...at('k', 4), kind: 'tool.started', toolCallId: 'c', tool: 'read_file', input: {} },
+      { ...at('k', 5), kind: 'run.message', from: 'user', text: 'also the tests' },
+      { ...at('k', 6), kind: 'run.usage', usage: usage(300) },
+    ]);
+    const k = tree.runs['k']!;
+    expect(k.config).toEqual(config);
+    expect(k.modelVia).toBe('fallback: "sonnet", a built-in alias');
+    expect(k.usage).toEqual(usage(300));
+    expect(runTotals(tree, 'p').usage).toEqual(usage(300));
+    expect(k.messages).toEqual([{ from: 'user', text: 'also the tests', ts: 5, afterToolCalls: 1 }]);
+    // Its end has the final count, whatever a late usage event says.
+    const ended = foldRunEvents(tree, [
+      { ...at('k', 7), kind: 'run.finished', status: 'cancelled', output: 'half', usage: usage(310), durationMs: 7 },
+      { ...at('k', 8), kind: 'run.usage', usage: usage(999) },
+    ]);
+    expect(ended.runs['k']!.usage).toEqual(usage(310));
+  });
+
+  it('marks a stalled run until its next sign of life; a finished run is never stalled', () => {
+    const stalled = foldRunEvents(EMPTY_TREE, [start('s', 0), { ...at('s', 1), kind: 'warning', code: 'stall', message: 'Stalled?' }]);
+    expect(stalled.runs['s']!.stalled).toBe(true);
+    expect(stalled.runs['s']!.warnings).toEqual(['Stalled?']);
+    const moving = reduceRunTree(stalled, { ...at('s', 2), kind: 'text.delta', text: 'x' });
+    expect(moving.runs['s']!.stalled).toBeUndefined();
+    expect(stalled.runs['s']!.stalled).toBe(true);
+    const ended = reduceRunTree(stalled, { ...at('s', 3), kind: 'run.finished', status: 'error', output: '', usage: usage(1), durationMs: 3 });
+    expect(ended.runs['s']!.stalled).toBeUndefined();
+  });
+});
