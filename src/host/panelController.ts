@@ -28,7 +28,7 @@ export interface PanelEditor extends AttachmentEditor {
 }
 
 export interface PanelControllerDeps {
-  engine: Pick<Engine, 'onEvent' | 'cancel'>;
+  engine: Pick<Engine, 'onEvent' | 'cancel' | 'cancelRun' | 'steerRun'>;
   store: ThreadStore;
   /** Sends the user's prompts, now or once their thread is quiet: the rule every UI shares. */
   queue: PromptQueue;
@@ -221,6 +221,11 @@ export class PanelController {
       case 'openLocation':
         if (!this.deps.openLocation) throw new Error('Opening files from the panel is not available here.');
         return this.deps.openLocation(message.location);
+      case 'cancelRun':
+        // Only a run of the conversation shown: its parent goes on with what it had done.
+        return this.deps.engine.cancelRun(message.runId, this.shownThread());
+      case 'steerRun':
+        return this.deps.engine.steerRun(message.runId, message.text, this.shownThread());
       case 'attach':
         return this.needAttachments().attach(message.kind, message.path);
       case 'detach':
@@ -235,16 +240,18 @@ export class PanelController {
       case 'deleteThread':
         await this.deleteThread(message.threadId);
         return;
-      case 'cancelRun':
-      case 'steerRun':
-        // The protocol is ahead of the host: said, not dropped.
-        throw new Error(`"${message.type}" is not available in this version yet.`);
     }
   }
 
   private needAttachments(): PanelAttachments {
     if (!this.attachments) throw new Error('Attaching context is not available here.');
     return this.attachments;
+  }
+
+  /** The conversation on screen; a run control with none shown has nothing to act on. */
+  private shownThread(): string {
+    if (!this.threadId) throw new Error('No conversation is open, so there is no run to stop or tell.');
+    return this.threadId;
   }
 
   private async listModels(): Promise<void> {
