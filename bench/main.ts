@@ -17,6 +17,7 @@ import { webviewRenderBench } from './webviewRender';
 import { retainedKB, time, type Scenario } from './measure';
 import { hotPathBench } from './hotPath';
 import { emptyTotals, perRun, profileByOrigin, type ProfileTotals } from './cpuProfile';
+import { cancelChildBench } from './cancelChild';
 
 // `npm run bench`: the delegation scenario of DESIGN section 11. A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
@@ -45,6 +46,10 @@ async function main(): Promise<void> {
     return;
   }
   if (process.argv.includes('--profile')) return profile();
+  if (process.argv.includes('--cancel')) {
+    console.log(await cancelChildBench(arg('--runs', 5)));
+    return;
+  }
   if (process.argv.includes('--agents')) {
     for (const line of await agentFilesBench()) console.log(line);
     return;
@@ -84,6 +89,7 @@ async function main(): Promise<void> {
     for (const line of await mcpBench()) console.log(line);
     console.log('');
     for (const line of await webviewRenderBench()) console.log(line);
+    console.log(`\n${await cancelChildBench(5)}`);
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
   }

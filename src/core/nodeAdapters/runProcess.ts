@@ -6,7 +6,7 @@ import { OutputCap } from '../tools/outputCap';
 import { killTokenHolders } from './tokenSweep';
 
 /** Time a killed command gets to exit on SIGTERM before its group is sent SIGKILL. */
-const KILL_GRACE_MS = 2000;
+const KILL_GRACE_MS = 1000;
 /**
  * After the command's own process has ended and everything it left was killed, how long its
  * output pipes may stay open (held by a process that escaped both) before they are closed.
