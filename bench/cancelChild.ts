@@ -55,11 +55,15 @@ const finish = (reason: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
 const text = (t: string): LanguageModelV4StreamPart[] => [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: t }, { type: 'text-end', id: 't' }];
 const call = (tool: string, input: unknown): LanguageModelV4StreamPart => ({ type: 'tool-call', toolCallId: `c_${Math.random()}`, toolName: tool, input: JSON.stringify(input) });
 
-export async function cancelChildBench(runs: number): Promise<string> {
+export async function cancelChildBench(runs: number): Promise<string[]> {
+  return [await cancelChild(runs, 'off'), await cancelChild(runs, 'auto')];
+}
+
+async function cancelChild(runs: number, sandbox: 'off' | 'auto'): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'subagents-bench-cancel-'));
   const marker = join(root, 'started');
   const profiles = new Map<string, Profile>(['a', 'b', 'c'].map((n) => [n, { name: n, description: n, instructions: '', source: 'bench' }]));
-  const settings = { ...DEFAULT_SETTINGS, model: 'bench:mock', approval: 'trust' as const };
+  const settings = { ...DEFAULT_SETTINGS, model: 'bench:mock', approval: 'trust' as const, 'sandbox.mode': sandbox };
   const resolver = (): ModelResolver => ({
     resolve: (_spec, caller) => {
       if (caller.agent === SUPERVISOR) return listModel([() => [call('delegate_task', { task: 'work', agents: ['a', 'b', 'c'] }), finish('tool-calls')], () => [...text('done'), finish('stop')]]);
@@ -95,7 +99,7 @@ export async function cancelChildBench(runs: number): Promise<string> {
     rmSync(root, { recursive: true, force: true });
   }
   return (
-    `Stop one of three children while its command ignores SIGTERM, ${runs} runs: cancelRun to its run.finished ${formatMs(summarize(samples))}, ` +
+    `Stop one of three children while its command ignores SIGTERM (sandbox ${sandbox}), ${runs} runs: cancelRun to its run.finished ${formatMs(summarize(samples))}, ` +
     `to its command's processes gone ${formatMs(summarize(killed))} (goal: under 3 s; the SIGTERM grace is 1 s)`
   );
 }

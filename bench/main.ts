@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   }
   if (process.argv.includes('--profile')) return profile();
   if (process.argv.includes('--cancel')) {
-    console.log(await cancelChildBench(arg('--runs', 5)));
+    for (const line of await cancelChildBench(arg('--runs', 5))) console.log(line);
     return;
   }
   if (process.argv.includes('--agents')) {
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     for (const line of await mcpBench()) console.log(line);
     console.log('');
     for (const line of await webviewRenderBench()) console.log(line);
-    console.log(`\n${await cancelChildBench(5)}`);
+    for (const line of await cancelChildBench(5)) console.log(line);
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
   }

@@ -19,7 +19,9 @@ export type Reply =
   /** A 200 event stream: the chunks, then `data: [DONE]`. */
   | { chunks: object[] }
   /** A 200 event stream that sends these chunks and then breaks the connection. */
-  | { chunks: object[]; destroy: true };
+  | { chunks: object[]; destroy: true }
+  /** A 200 event stream that sends these chunks and then says nothing more, until the client goes away. */
+  | { chunks: object[]; hold: true };
 
 export interface ChatServer {
   baseURL: string;
@@ -69,6 +71,10 @@ function send(res: ServerResponse, reply: Reply): void {
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
+  if ('hold' in reply) {
+    res.write(reply.chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join(''));
+    return;
+  }
   if ('destroy' in reply) {
     // Break the connection only once what was sent has left, so the client sees it first.
     res.write(reply.chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join(''), () => res.socket?.destroy());
@@ -101,4 +107,9 @@ export function toolCallReply(id: string, name: string, argumentPieces: string[]
       frame([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
     ],
   };
+}
+
+/** Text that streams in the given pieces and then stops short: no finish, the stream stays open. */
+export function heldTextReply(pieces: string[]): Reply {
+  return { chunks: pieces.map((content, i) => frame([{ index: 0, delta: i === 0 ? { role: 'assistant', content } : { content }, finish_reason: null }])), hold: true };
 }
