@@ -1,6 +1,7 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { Usage } from '../../shared/events';
 import { addUsage, ZERO_USAGE } from '../../shared/usage';
+import { wrapModel } from '../models/wrapModel';
 import { tokens, type SpentLimit, type TokenBudget } from './tokenBudget';
 
 /** A model call refused because a token budget on the run's chain is used up. Never retried. */
@@ -34,11 +35,7 @@ export function budgetedModel(model: LanguageModelV4, budget: TokenBudget, onUsa
     if (!Number.isFinite(left)) return call;
     return { ...call, maxOutputTokens: Math.min(call.maxOutputTokens ?? left, left) };
   };
-  return {
-    specificationVersion: 'v4',
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
+  return wrapModel(model, {
     doGenerate: async (call) => {
       const result = await model.doGenerate(within(call));
       charge(result.usage);
@@ -56,7 +53,7 @@ export function budgetedModel(model: LanguageModelV4, budget: TokenBudget, onUsa
       );
       return { ...result, stream };
     },
-  };
+  });
 }
 
 function toUsage(u: LanguageModelV4Usage): Usage {

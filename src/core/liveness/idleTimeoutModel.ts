@@ -1,5 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import type { RetryNotice } from '../models/resilientModel';
+import { wrapModel } from '../models/wrapModel';
 import type { Schedule } from '../ports';
 import { seconds, type StallWatch } from './stallWatch';
 
@@ -32,12 +33,7 @@ export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): 
     midway
       ? `The model stopped sending for ${seconds(options.idleTimeoutMs)} s in the middle of its answer (subagents.modelIdleTimeoutMs), so the call was aborted.`
       : `The model sent nothing for ${seconds(options.idleTimeoutMs)} s, twice (subagents.modelIdleTimeoutMs), so the call was given up. The provider may be overloaded or unreachable.`;
-  return {
-    specificationVersion: 'v4',
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: (call) => model.doGenerate(call),
+  return wrapModel(model, {
     doStream: async (call) => {
       const closeWatch = options.watch.callOpened();
       try {
@@ -52,7 +48,7 @@ export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): 
         throw error;
       }
     },
-  };
+  });
 
   /**
    * One try. Resolves with the stream once it has shown content (or ended), or with undefined when
