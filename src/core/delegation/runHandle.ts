@@ -69,6 +69,7 @@ export class RunHandle implements RunPlace {
   private readonly children = new Map<string, ChildRecord>();
   private starting = 0;
   private mailbox: Announcement[] = [];
+  private mailWaiters: (() => void)[] = [];
   private readonly announced = new Set<string>();
   private bailed: { agent: string; output: string } | undefined;
   private stoppedBy: StopCause | undefined;
@@ -102,6 +103,7 @@ export class RunHandle implements RunPlace {
   finish(result: RunResult): void {
     if (this.ended) return;
     this.ended = result;
+    this.mailWaiters = [];
     this.settle(result);
   }
 
@@ -188,11 +190,21 @@ export class RunHandle implements RunPlace {
     if (record.delivered || record.awaited > 0 || this.announced.has(key)) return;
     this.announced.add(key);
     record.delivered = true;
-    this.mailbox.push({ key, text });
+    this.post({ key, text });
   }
 
   get hasMail(): boolean {
     return this.mailbox.length > 0;
+  }
+
+  /** Resolves when the next report or message arrives (a run waiting for its children wakes for a steer). */
+  nextMail(): Promise<void> {
+    return new Promise((resolve) => this.mailWaiters.push(resolve));
+  }
+
+  private post(mail: Announcement): void {
+    this.mailbox.push(mail);
+    for (const wake of this.mailWaiters.splice(0)) wake();
   }
 
   /**
@@ -201,7 +213,7 @@ export class RunHandle implements RunPlace {
    */
   message(from: MessageSender, text: string, forModel: string): boolean {
     if (!this.takesMessages) return false;
-    this.mailbox.push({ text: forModel });
+    this.post({ text: forModel });
     this.onMessage?.(from, text);
     return true;
   }

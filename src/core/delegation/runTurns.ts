@@ -115,7 +115,8 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
       if (!run.hasMail) {
         const pending = run.pendingBackground();
         if (pending.length === 0) break;
-        await Promise.race(pending.map((c) => c.done));
+        // A child ending, or a message for this run (a steer): either may need a turn.
+        await Promise.race([...pending.map((c) => c.done), run.nextMail()]);
         // A finished child's announcement is posted before this resumes; none means none is coming.
         if (!run.hasMail && run.pendingBackground().every((c) => c.result)) break;
         continue;

@@ -119,4 +119,32 @@ describe('steering a running child', () => {
     ]);
     expect(messages(h.events)).toEqual([]);
   });
+
+  it('a run waiting for its background children wakes for a message, without waiting for them', async () => {
+    const held = gate();
+    const supervisorSaw: string[][] = [];
+    const h = engineWith({
+      supervisor: ({ call, userTexts }) => {
+        supervisorSaw.push(userTexts());
+        if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow job', agent: 'worker' } }] };
+        if (call === 1) return { text: 'started it' };
+        if (call === 2) return { text: 'noted' };
+        return { text: 'got the report' };
+      },
+      worker: async () => {
+        await held.opened;
+        return { text: 'slow result' };
+      },
+    });
+    const { runId, threadId, done } = await h.engine.send({ prompt: 'go' });
+    // Its first turn is over; it waits for the worker, which is held.
+    await until(() => supervisorSaw.length === 2 && h.events.some((e) => e.kind === 'text.delta' && e.runId === runId && e.text.includes('started it')));
+    h.engine.steerRun(runId, 'Also write a summary.', threadId);
+    await until(() => supervisorSaw.length === 3);
+    expect(supervisorSaw[2]!.at(-1)).toMatch(/\nAlso write a summary\.$/);
+    expect(h.run('worker')!.state).toBe('running');
+    held.open();
+    await done;
+    expect(supervisorSaw).toHaveLength(4);
+  });
 });
