@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
 import type { ScriptTurn } from '../../../../src/core/models/scriptSchema';
+import { budgetWarningText } from '../../../../src/core/budget/tokenBudget';
 import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
 import { ManualSchedule } from '../../fakes/manualSchedule';
 import { agent, makeEngine } from '../engineHarness';
@@ -139,3 +140,10 @@ describe('token budgets', () => {
 async function until(ready: () => boolean): Promise<void> {
   while (!ready()) await new Promise((r) => setImmediate(r));
 }
+
+describe('the budget warning', () => {
+  it('says the budget is used up when one call goes past all of it', () => {
+    expect(budgetWarningText(85, { value: 100, source: 'x' })).toBe('85 % of the token budget is used: 85 of 100 tokens (x). At the limit the run stops and hands back what it has done.');
+    expect(budgetWarningText(120, { value: 100, source: 'x' })).toBe('The token budget is used up: 120 of 100 tokens (x). The run makes no further model call and hands back what it has done.');
+  });
+});
