@@ -79,14 +79,14 @@ function startTool(deps: DelegationDeps): AnyToolSpec {
 function statusTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<z.infer<typeof runInput>>({
     name: 'subagent_status',
-    description: "A subagent's status, its last 3 progress items, and its output once it has finished.",
+    description: "A subagent's status, its last 3 progress items and the tokens it has used (with its limit, if it has one), and its output once it has finished.",
     capabilities: ['delegate'],
     inputSchema: runInput,
     execute: async ({ runId }) => {
       const record = deps.caller.child(runId);
       if (!record) return notOwned(deps.caller, runId);
       const { result, progress } = record.handle;
-      if (!result) return { runId, agent: record.handle.agent, status: 'running', progress: [...progress] };
+      if (!result) return { runId, agent: record.handle.agent, status: 'running', progress: [...progress], tokens: tokensOf(record.handle) };
       deps.caller.delivered(record);
       return { ...resultForModel(result), progress: [...progress] };
     },
@@ -167,6 +167,12 @@ function announceWhenDone(deps: DelegationDeps, record: ChildRecord): void {
   record.handle.done
     .then((result) => deps.caller.announce(record, announcementText(result)))
     .catch((error: unknown) => deps.session.logger.error(`Could not announce the end of a "${record.handle.agent}" run: ${errorText(error)}`));
+}
+
+/** What a working child (with its subtree) has used so far, and its limit when it has one. */
+function tokensOf(run: RunHandle): { used: number; limit?: number } {
+  const limit = run.budget.limit?.value;
+  return { used: run.budget.used, ...(limit === undefined ? {} : { limit }) };
 }
 
 function notOwned(caller: RunHandle, runId: string): { error: string } {

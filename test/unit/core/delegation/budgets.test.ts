@@ -147,3 +147,28 @@ describe('the budget warning', () => {
     expect(budgetWarningText(120, { value: 100, source: 'x' })).toBe('The token budget is used up: 120 of 100 tokens (x). The run makes no further model call and hands back what it has done.');
   });
 });
+
+describe('subagent_status', () => {
+  it("shows a working child's tokens so far, with its limit", async () => {
+    let hanging = () => {};
+    const hung = new Promise<void>((resolve) => (hanging = resolve));
+    let runId = '';
+    const child = programmedModel(({ call }) => {
+      if (call === 0) return { text: 'step one', toolCalls: [{ tool: 'missing_tool', input: {} }], usage: { inputTokens: 30, outputTokens: 12 } };
+      hanging();
+      return new Promise(() => {});
+    });
+    const supervisor = programmedModel(({ call, lastToolOutput }) => {
+      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'digger' } }] };
+      if (call === 1) {
+        runId = (lastToolOutput() as { runId: string }).runId;
+        return hung.then(() => ({ toolCalls: [{ tool: 'subagent_status', input: { runId } }] }));
+      }
+      if (call === 2) return { toolCalls: [{ tool: 'subagent_cancel', input: { runId } }] };
+      return { text: 'done' };
+    });
+    const h = makeEngine({ agents: {} }, { agents: { digger: agent('digs', { maxTokens: 1000 }) }, model: (c) => (c.agent === 'digger' ? child : supervisor) });
+    await (await h.engine.send({ prompt: 'go' })).done;
+    expect(toolOutputs(h.events, 'subagent_status')).toEqual([expect.objectContaining({ status: 'running', tokens: { used: 42, limit: 1000 } })]);
+  });
+});
