@@ -1,4 +1,4 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { Usage } from '../../shared/events';
 import { addUsage, ZERO_USAGE } from '../../shared/usage';
 import { wrapModel } from '../models/wrapModel';
@@ -15,19 +15,11 @@ export function budgetSpentText(spent: SpentLimit): string {
 }
 
 /**
- * The run's model under its token budget. Before each call it checks what is left: nothing left
+ * The run's model under its token budget: before each call it checks what is left. Nothing left
  * refuses the call (BudgetSpentError); otherwise the call asks for no more output than is left.
- * Each call's usage, as the provider reports it when the call finishes, is charged to the budget
- * (and so to every budget above it), and the run's total so far is reported.
+ * What calls use is charged by the meter (see usageMeter), from each stream's finish part.
  */
-export function budgetedModel(model: LanguageModelV4, budget: TokenBudget, onUsage: (runTotal: Usage) => void): LanguageModelV4 {
-  let total = ZERO_USAGE;
-  const charge = (usage: LanguageModelV4Usage) => {
-    const u = toUsage(usage);
-    total = addUsage(total, u);
-    budget.charge(u.totalTokens);
-    onUsage(total);
-  };
+export function budgetedModel(model: LanguageModelV4, budget: TokenBudget): LanguageModelV4 {
   const within = (call: LanguageModelV4CallOptions): LanguageModelV4CallOptions => {
     const spent = budget.spent();
     if (spent) throw new BudgetSpentError(budgetSpentText(spent));
@@ -36,24 +28,24 @@ export function budgetedModel(model: LanguageModelV4, budget: TokenBudget, onUsa
     return { ...call, maxOutputTokens: Math.min(call.maxOutputTokens ?? left, left) };
   };
   return wrapModel(model, {
-    doGenerate: async (call) => {
-      const result = await model.doGenerate(within(call));
-      charge(result.usage);
-      return result;
-    },
-    doStream: async (call) => {
-      const result = await model.doStream(within(call));
-      const stream = result.stream.pipeThrough(
-        new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
-          transform(part, controller) {
-            if (part.type === 'finish') charge(part.usage);
-            controller.enqueue(part);
-          },
-        }),
-      );
-      return { ...result, stream };
-    },
+    doGenerate: (call) => model.doGenerate(within(call)),
+    doStream: (call) => model.doStream(within(call)),
   });
+}
+
+/**
+ * Charges a call's usage, as the provider reports it when the call finishes, to the run's budget
+ * (and so to every budget above it), and reports the run's total so far. Fed by the one wrapper
+ * that already reads every part of the stream, so the budget adds no stream of its own.
+ */
+export function usageMeter(budget: TokenBudget, onUsage: (runTotal: Usage) => void): (usage: LanguageModelV4Usage) => void {
+  let total = ZERO_USAGE;
+  return (usage) => {
+    const u = toUsage(usage);
+    total = addUsage(total, u);
+    budget.charge(u.totalTokens);
+    onUsage(total);
+  };
 }
 
 function toUsage(u: LanguageModelV4Usage): Usage {

@@ -1,6 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { EmitRunEvent } from '../agent/runEvents';
-import { budgetedModel } from '../budget/budgetedModel';
+import { budgetedModel, usageMeter } from '../budget/budgetedModel';
 import { idleTimeoutModel } from '../liveness/idleTimeoutModel';
 import { StallWatch, stallText } from '../liveness/stallWatch';
 import type { RunEmitter } from './runEmitter';
@@ -18,17 +18,25 @@ export interface RunModel {
 
 /**
  * The run's model as every run gets it: under its token budget (refused when it is used up, each
- * call's output capped to what is left, usage charged and reported), with an idle timeout on its
- * stream, and watched for stalls (a warning when an open call and the run have been silent).
+ * call's output capped to what is left), with an idle timeout on its stream, watched for stalls (a
+ * warning when an open call and the run have been silent), and each call's usage charged to the
+ * budget and reported as it finishes. One wrapper reads the stream for all of them.
  */
 export function runModel(session: Session, run: RunHandle, emitter: RunEmitter, resolved: LanguageModelV4): RunModel {
-  const { settings, schedule } = session;
-  const watch = new StallWatch(settings.stallWarningMs, schedule, (ms) => emitter.emit({ kind: 'warning', code: 'stall', message: stallText(ms, settings.modelIdleTimeoutMs) }));
+  const { settings, schedule, clock } = session;
+  const watch = new StallWatch(settings.stallWarningMs, clock, schedule, (ms) => emitter.emit({ kind: 'warning', code: 'stall', message: stallText(ms, settings.modelIdleTimeoutMs) }));
   const emit: EmitRunEvent = (body) => {
     watch.touch();
     emitter.emit(body);
   };
-  const budgeted = budgetedModel(resolved, run.budget, (usage) => emit({ kind: 'run.usage', usage }));
-  const model = idleTimeoutModel(budgeted, { idleTimeoutMs: settings.modelIdleTimeoutMs, schedule, watch, onRetry: (notice) => emit({ kind: 'run.retrying', ...notice }) });
+  const charge = usageMeter(run.budget, (usage) => emit({ kind: 'run.usage', usage }));
+  const model = idleTimeoutModel(budgetedModel(resolved, run.budget), {
+    idleTimeoutMs: settings.modelIdleTimeoutMs,
+    clock,
+    schedule,
+    watch,
+    onRetry: (notice) => emit({ kind: 'run.retrying', ...notice }),
+    onPart: (part) => part.type === 'finish' && charge(part.usage),
+  });
   return { model, emit, stop: () => watch.stop() };
 }

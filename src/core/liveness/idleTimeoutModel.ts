@@ -1,7 +1,7 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import type { RetryNotice } from '../models/resilientModel';
 import { wrapModel } from '../models/wrapModel';
-import type { Schedule } from '../ports';
+import type { Clock, Schedule } from '../ports';
 import { seconds, type StallWatch } from './stallWatch';
 
 /** A model stream that stayed silent past subagents.modelIdleTimeoutMs. Not retried again by the retry wrapper. */
@@ -11,9 +11,12 @@ export class ModelIdleError extends Error {
 
 export interface IdleOptions {
   idleTimeoutMs: number;
+  clock: Clock;
   schedule: Schedule;
   /** Told when a call opens, and of every part it streams. */
   watch: StallWatch;
+  /** Sees every part the calls stream, as they pass (the budget's usage meter reads the finish part). */
+  onPart?(part: LanguageModelV4StreamPart): void;
   /** The one retry of a silent call, for the run tree. */
   onRetry(notice: RetryNotice): void;
 }
@@ -52,45 +55,62 @@ export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): 
 
   /**
    * One try. Resolves with the stream once it has shown content (or ended), or with undefined when
-   * it stayed silent too long before that. Time counts only while someone waits for the next part.
+   * it stayed silent too long before that. Time counts only while someone waits for the next part;
+   * a part only notes the time, and the one timer looks at it when it fires.
    */
   async function attempt(inner: LanguageModelV4, call: LanguageModelV4CallOptions, o: IdleOptions, onEnd: () => void): Promise<LanguageModelV4StreamResult | undefined> {
     const abort = new AbortController();
     const outer = call.abortSignal;
-    const follow = () => abort.abort(outer?.reason);
-    outer?.addEventListener('abort', follow, { once: true });
-    let idle = false;
-    let cancelTimer = () => {};
-    /** Waits for `promise`, aborting the call if it takes longer than the idle timeout. */
-    const waitFor = async <T>(promise: PromiseLike<T>, midway: boolean): Promise<T> => {
-      cancelTimer = o.schedule(o.idleTimeoutMs, () => {
-        idle = true;
-        abort.abort(new ModelIdleError(idleText(midway)));
-      });
-      try {
-        return await untilAborted(promise, abort.signal);
-      } finally {
-        cancelTimer();
-      }
+    let reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart> | undefined;
+    // A provider that ignores its signal still lets go of a read that is cancelled.
+    const stopWith = (reason: unknown) => {
+      abort.abort(reason);
+      void reader?.cancel(reason).catch(() => undefined);
     };
+    const follow = () => stopWith(outer?.reason);
+    outer?.addEventListener('abort', follow, { once: true });
+    let idle: ModelIdleError | undefined;
+    let midway = false;
+    let waitingSince: number | undefined = o.clock.now();
+    const check = () => {
+      const waited = waitingSince === undefined ? 0 : o.clock.now() - waitingSince;
+      if (waited < o.idleTimeoutMs) {
+        cancelTimer = o.schedule(o.idleTimeoutMs - waited, check);
+        return;
+      }
+      idle = new ModelIdleError(idleText(midway));
+      stopWith(idle);
+    };
+    let cancelTimer = o.schedule(o.idleTimeoutMs, check);
     const release = () => {
       cancelTimer();
       outer?.removeEventListener('abort', follow);
     };
+    const read = async (from: ReadableStreamDefaultReader<LanguageModelV4StreamPart>) => {
+      waitingSince = o.clock.now();
+      try {
+        const next = await from.read();
+        if (idle) throw idle;
+        if (abort.signal.aborted) throw abort.signal.reason;
+        return next;
+      } finally {
+        waitingSince = undefined;
+      }
+    };
     const head: LanguageModelV4StreamPart[] = [];
-    let reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>;
     let result: LanguageModelV4StreamResult;
     let ended = false;
     try {
-      result = await waitFor(inner.doStream({ ...call, abortSignal: abort.signal }), false);
+      result = await untilAborted(inner.doStream({ ...call, abortSignal: abort.signal }), abort.signal);
       reader = result.stream.getReader();
       for (;;) {
-        const next = await waitFor(reader.read(), false);
+        const next = await read(reader);
         if (next.done) {
           ended = true;
           break;
         }
         o.watch.touch();
+        o.onPart?.(next.value);
         head.push(next.value);
         if (!PREAMBLE.has(next.value.type)) break;
       }
@@ -99,6 +119,8 @@ export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): 
       if (idle && !outer?.aborted) return undefined;
       throw error;
     }
+    midway = true;
+    const source = reader;
     const finish = () => {
       release();
       onEnd();
@@ -111,23 +133,24 @@ export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): 
       },
       async pull(controller) {
         try {
-          const next = await waitFor(reader.read(), true);
+          const next = await read(source);
           if (next.done) {
             finish();
             controller.close();
             return;
           }
           o.watch.touch();
+          o.onPart?.(next.value);
           controller.enqueue(next.value);
         } catch (error) {
           finish();
-          void reader.cancel().catch(() => undefined);
+          void source.cancel().catch(() => undefined);
           controller.error(error);
         }
       },
       cancel(reason) {
         finish();
-        return reader.cancel(reason);
+        return source.cancel(reason);
       },
     });
     return { ...result, stream };

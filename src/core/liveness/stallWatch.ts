@@ -1,17 +1,23 @@
-import type { Schedule } from '../ports';
+import type { Clock, Schedule } from '../ports';
 
 /**
  * Notices a run that has gone quiet while one of its model calls is open: no event of the run and
  * no part of the call's stream for `ms`. It says so once per silence (the caller emits a warning
  * with code `stall`, and the node shows "stalled?"); the next sign of life starts the watch again.
  * A run waiting for a tool, an approval or its children is not watched: only model calls stall.
+ *
+ * A sign of life only notes the time (a run streams thousands of parts); the one timer, set when a
+ * call opens, looks at that time when it fires and sets itself again for what is left.
  */
 export class StallWatch {
   private open = 0;
   private cancel: (() => void) | undefined;
+  private lastSign = 0;
+  private warned = false;
 
   constructor(
     private readonly ms: number,
+    private readonly clock: Clock,
     private readonly schedule: Schedule,
     private readonly onStall: (silentMs: number) => void,
   ) {}
@@ -19,7 +25,8 @@ export class StallWatch {
   /** A model call opened; call the result when it has ended (however it ended). */
   callOpened(): () => void {
     this.open++;
-    this.arm();
+    this.touch();
+    this.cancel ??= this.schedule(this.ms, () => this.check());
     let closed = false;
     return () => {
       if (closed) return;
@@ -31,7 +38,8 @@ export class StallWatch {
 
   /** Something happened (an event, a part of the stream): the silence starts again. */
   touch(): void {
-    if (this.open > 0) this.arm();
+    this.lastSign = this.clock.now();
+    this.warned = false;
   }
 
   /** The run has ended: nothing more is watched. */
@@ -40,13 +48,17 @@ export class StallWatch {
     this.disarm();
   }
 
-  private arm(): void {
-    this.disarm();
-    this.cancel = this.schedule(this.ms, () => {
-      this.cancel = undefined;
-      // Said once; only a sign of life (touch) arms the watch again.
-      if (this.open > 0) this.onStall(this.ms);
-    });
+  private check(): void {
+    this.cancel = undefined;
+    if (this.open === 0) return;
+    const silent = this.clock.now() - this.lastSign;
+    if (silent >= this.ms && !this.warned) {
+      // Said once; a sign of life (touch) lets it be said again after the next silence.
+      this.warned = true;
+      this.onStall(silent);
+    }
+    const next = this.warned ? this.ms : this.ms - silent;
+    this.cancel = this.schedule(Math.max(1, next), () => this.check());
   }
 
   private disarm(): void {

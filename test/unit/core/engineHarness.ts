@@ -3,7 +3,7 @@ import { Engine } from '../../../src/core/engine';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../../../src/core/engineSettings';
 import { nodeWorkspace } from '../../../src/core/nodeAdapters/nodeWorkspace';
 import { createModelResolver } from '../../../src/core/models/createModelResolver';
-import type { Approver, Schedule, Workspace } from '../../../src/core/ports';
+import type { Approver, Clock, Schedule, Workspace } from '../../../src/core/ports';
 import type { ModelCaller, ModelResolver } from '../../../src/core/models/modelResolver';
 import type { Script } from '../../../src/core/models/scriptSchema';
 import type { Profile, ProfileInput, ProfileProblem, ProjectInstruction } from '../../../src/core/profiles/profile';
@@ -32,8 +32,9 @@ export interface HarnessOptions {
   projectInstructions?: ProjectInstruction[];
   /** Tools from outside the engine (an MCP hub, the editor's tools). */
   toolSources?: RunToolSource[];
-  /** The runs' timers (default: real ones). */
+  /** The runs' timers (default: real ones), and the clock they are read with. */
   schedule?: Schedule;
+  clock?: Clock;
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -51,6 +52,7 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     ...(options.approver ? { approver: options.approver } : {}),
     ...(options.toolSources ? { toolSources: options.toolSources } : {}),
     ...(options.schedule ? { schedule: options.schedule } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     profiles: () => ({ profiles, problems: options.problems ?? [], ...(options.projectInstructions ? { projectInstructions: options.projectInstructions } : {}) }),
     settings: () => settings,
     createModelResolver:

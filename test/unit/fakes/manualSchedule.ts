@@ -1,4 +1,4 @@
-import type { Schedule } from '../../../src/core/ports';
+import type { Clock, Schedule } from '../../../src/core/ports';
 
 /**
  * A Schedule whose time moves only when the test says: `advance(ms)` runs, in order, every
@@ -18,6 +18,9 @@ export class ManualSchedule {
   get now(): number {
     return this.time;
   }
+
+  /** A clock that reads this schedule's time: for code that notes times and checks them when a timer fires. */
+  readonly clock: Clock = { now: () => this.time };
 
   /** Timers waiting to fire. */
   get pending(): number {

@@ -125,7 +125,7 @@ describe('token budgets', () => {
     const clock = new ManualSchedule();
     const h = makeEngine(
       { agents: { supervisor: [delegate(['slow']), { text: 'never' }], slow: [{ delayMs: 600_000, text: 'late' }] } },
-      { agents: { slow: agent('slow') }, settings: { budget: { timeoutMs: 90_000 } }, schedule: clock.schedule },
+      { agents: { slow: agent('slow') }, settings: { budget: { timeoutMs: 90_000 } }, schedule: clock.schedule, clock: clock.clock },
     );
     const { done } = await h.engine.send({ prompt: 'go' });
     await until(() => h.runs().some((r) => r.agent === 'slow'));

@@ -17,7 +17,7 @@ async function until(ready: () => boolean): Promise<void> {
 /** A supervisor that delegates once to `worker`, whose model the test supplies. */
 function withWorker(worker: MockLanguageModelV4 | ReturnType<typeof programmedModel>, clock: ManualSchedule) {
   const supervisor = programmedModel(({ call }) => (call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'dig', agents: ['worker'] } }] } : { text: 'ok' }));
-  const h = makeEngine({ agents: {} }, { agents: { worker: agent('digs') }, settings: SETTINGS, schedule: clock.schedule, model: (c) => (c.agent === 'worker' ? worker : supervisor) });
+  const h = makeEngine({ agents: {} }, { agents: { worker: agent('digs') }, settings: SETTINGS, schedule: clock.schedule, clock: clock.clock, model: (c) => (c.agent === 'worker' ? worker : supervisor) });
   return { ...h, worker: () => h.runs().find((r) => r.agent === 'worker') };
 }
 
