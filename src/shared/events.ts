@@ -140,6 +140,8 @@ export const runConfigSchema = z.object({
   tools: z.object({
     effective: z.array(z.string()),
     removed: z.array(z.object({ tool: z.string(), reason: z.string() })),
+    /** The profile's `tools` and `disallowedTools` as declared, when it has them. */
+    declared: z.object({ tools: z.array(z.string()).optional(), disallowedTools: z.array(z.string()).optional() }).optional(),
   }),
   limits: z.object({
     maxSteps: runLimitSchema,

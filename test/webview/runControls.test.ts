@@ -17,7 +17,7 @@ const CONFIG: RunConfig = {
   profileSource: '.vscode/agents/researcher.md',
   profilePath: '/ws/.vscode/agents/researcher.md',
   model: { requested: ['GPT-5', 'Claude Sonnet 4.5'], effective: 'vscode-lm:copilot/claude-sonnet-4.5', via: 'vscode-lm:copilot/claude-sonnet-4.5: entry 2 of the profile\'s list "GPT-5", "Claude Sonnet 4.5" ("GPT-5" cannot be used here)' },
-  tools: { effective: ['read_file', 'search_text'], removed: [{ tool: 'run_command', reason: "in the profile's disallowedTools" }, { tool: 'ask_user', reason: 'the child filter: only the supervisor talks to the user or installs things' }] },
+  tools: { effective: ['read_file', 'search_text'], declared: { disallowedTools: ['run_command'] }, removed: [{ tool: 'run_command', reason: "in the profile's disallowedTools" }, { tool: 'ask_user', reason: 'the child filter: only the supervisor talks to the user or installs things' }] },
   limits: { maxSteps: { value: 25, source: 'the default (25)' }, maxTokens: { value: 1000, source: 'the maxTokens of its delegate_task call; the profile allows 5,000' } },
   systemPrompt: 'You research.\n\nInstructions from this project\'s own files: Use tabs.',
   taskMessage: 'Find the parser\n\n## Context\nsrc/ only',
@@ -105,6 +105,7 @@ describe('Why this config?', () => {
     expect(fields).toContain('vscode-lm:copilot/claude-sonnet-4.5');
     expect(fields).toContain('Asked for: "GPT-5", then "Claude Sonnet 4.5".');
     expect(fields).toContain('read_file, search_text');
+    expect(fields).toContain('disallowedTools: run_command');
     expect(await inspector.locator('.config-removed li').allInnerTexts()).toEqual([
       "run_command — in the profile's disallowedTools",
       'ask_user — the child filter: only the supervisor talks to the user or installs things',

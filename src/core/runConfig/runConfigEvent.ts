@@ -30,11 +30,12 @@ export function runConfigOf(input: RunConfigInput): RunConfig {
     for (const tool of DELEGATION_TOOLS) if (!effective.includes(tool) && !removed.some((r) => r.tool === tool)) removed.push({ tool, reason: input.noDelegation });
   }
   const project = input.projectInstructions?.map((p) => p.name) ?? [];
+  const declared = { ...(profile.tools ? { tools: [...profile.tools] } : {}), ...(profile.disallowedTools ? { disallowedTools: [...profile.disallowedTools] } : {}) };
   return {
     profileSource: profile.source,
     ...(profile.origin ? { profilePath: profile.origin.path } : {}),
     model: { requested: input.model.requested, effective: input.model.effective, via: input.model.via },
-    tools: { effective, removed },
+    tools: { effective, removed, ...(Object.keys(declared).length ? { declared } : {}) },
     limits: input.limits,
     systemPrompt: input.systemPrompt,
     taskMessage: input.taskMessage,

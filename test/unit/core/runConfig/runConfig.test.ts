@@ -84,6 +84,9 @@ describe('run.config: what each run was given, and why', () => {
   it('lists the final tools and why each missing one is missing', async () => {
     const { of } = await runAll();
     expect(of('explore').tools.effective).toEqual(['read_file', 'list_dir', 'find_files', 'search_text']);
+    expect(of('explore').tools.declared).toEqual({ tools: ['read_file', 'list_dir', 'find_files', 'search_text'] });
+    expect(of('helper').tools.declared).toEqual({ disallowedTools: ['run_command'] });
+    expect(of('mine').tools.declared).toBeUndefined();
     const removed = (agent: string) => Object.fromEntries(of(agent).tools.removed.map((r) => [r.tool, r.reason]));
     expect(removed('explore')).toMatchObject({ write_file: "not in the profile's tools", run_command: "not in the profile's tools" });
     expect(removed('helper')).toMatchObject({
