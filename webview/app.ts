@@ -10,6 +10,7 @@ import { ModelChoiceView } from './modelChoiceView';
 import { ProblemsView } from './problemsView';
 import { PromptBox } from './promptBox';
 import { RenderQueue } from './renderQueue';
+import { RunControlsSet } from './runControls';
 import { runEndNews } from './runEndNews';
 import { ScrollFollow } from './scrollFollow';
 import { UiState } from './uiState';
@@ -43,6 +44,7 @@ export class App {
   private readonly scroller: HTMLElement;
   private readonly scroll: ScrollFollow;
   private readonly announcer = new Announcer();
+  private readonly runControls: RunControlsSet;
 
   constructor(root: HTMLElement, host: Host) {
     const post = host.post.bind(host);
@@ -65,8 +67,10 @@ export class App {
       listModels: () => post({ type: 'listModels' }),
       chooseModel: (id) => post({ type: 'chooseModel', id }),
     });
+    this.runControls = new RunControlsSet({ cancelRun: (runId) => post({ type: 'cancelRun', runId }), steerRun: (runId, text) => post({ type: 'steerRun', runId, text }) });
     this.conversation = new ConversationView(
       {
+        runControls: this.runControls.draw,
         ui: this.ui,
         watcher: new VisibilityWatcher(this.scroller),
         markdown: this.markdown,
@@ -189,6 +193,7 @@ export class App {
     }
     const changed = changedRuns(prev, this.tree);
     this.conversation.update(this.tree, changed, Date.now());
+    this.runControls.refresh(this.tree, changed);
     this.updateHeader();
     this.updateTicker();
     this.markdown.drain();

@@ -1,9 +1,10 @@
-import type { RunMessage, RunNode } from '../src/shared/runTree';
+import { runTotals, type RunMessage, type RunNode, type RunTree } from '../src/shared/runTree';
 import { BudgetBar } from './budgetBar';
 import { ConfigInspector } from './configInspector';
-import { codicon, h, setAttr, setHidden } from './dom';
+import { codicon, h, iconButton, setAttr, setHidden } from './dom';
+import type { RunControlSlots } from './runNodeContent';
 import { SteerBox } from './steerBox';
-import { button, setButtonDisabled } from './toolkit';
+import { button } from './toolkit';
 
 /** What the controls of one run ask the host to do. */
 export interface RunControlActions {
@@ -14,16 +15,46 @@ export interface RunControlActions {
 }
 
 /**
- * The controls on one run's node: Stop (that run and its subtree only), "Why this config?" (the
- * inspector), the model it fell back to when it did, its token budget bar, a message box while it
- * works, and the messages it was sent. Self-contained: it gets the node and its subtree's tokens,
- * and speaks to the host only through `actions`. Each part is built the first time the node has
- * something for it, so the many finished nodes of a big thread cost a single empty element.
+ * The controls of every run the panel shows, drawn into each run's two slots (RunControlSlots):
+ * in its live line, "stalled?" and Stop; under its task, the model it fell back to, "Why this
+ * config?" (the inspector), its token budget bar, the messages it was sent and, while it works, a
+ * box to send it one. `draw` is the run node's RunNodeContext.runControls; `refresh` gives the
+ * budget bars their subtree's tokens after each frame (a child's tokens count against its parent).
  */
-export class RunControls {
-  readonly el: HTMLElement;
-  private actionsRow: HTMLElement | undefined;
-  private stop: HTMLElement | undefined;
+export class RunControlsSet {
+  private readonly byRun = new Map<string, RunControls>();
+
+  constructor(private readonly actions: RunControlActions) {}
+
+  readonly draw = (node: RunNode, slots: RunControlSlots, prev: RunNode | undefined): void => {
+    let controls = this.byRun.get(node.runId);
+    // A new view of the run (the thread was shown again): new slots, new controls.
+    if (controls?.slots !== slots) this.byRun.set(node.runId, (controls = new RunControls(node.runId, slots, this.actions)));
+    controls.render(node, prev);
+  };
+
+  /** After a frame's batch: the runs it touched and their ancestors get their subtree's tokens. */
+  refresh(tree: RunTree, changed: readonly string[]): void {
+    const seen = new Set<string>();
+    for (const id of changed) {
+      for (let cur: string | null | undefined = id; cur && !seen.has(cur); cur = tree.runs[cur]?.parentRunId) {
+        seen.add(cur);
+        const controls = this.byRun.get(cur);
+        if (!controls) continue;
+        if (!controls.slots.controls.isConnected && !controls.slots.actions.isConnected) this.byRun.delete(cur);
+        else controls.setUsed(runTotals(tree, cur).usage.totalTokens);
+      }
+    }
+  }
+}
+
+/**
+ * One run's controls. Each part is built the first time the run has something for it, so the many
+ * finished runs of a big thread cost nothing here.
+ */
+class RunControls {
+  private stop: HTMLButtonElement | undefined;
+  private stalled: HTMLElement | undefined;
   private why: HTMLElement | undefined;
   private modelNote: HTMLElement | undefined;
   private budget: BudgetBar | undefined;
@@ -35,39 +66,41 @@ export class RunControls {
 
   constructor(
     private readonly runId: string,
+    readonly slots: RunControlSlots,
     private readonly actions: RunControlActions,
-  ) {
-    this.el = h('div', { class: 'run-controls' });
-  }
+  ) {}
 
-  /** Renders `node`; `prev` is what was rendered before (undefined: everything is new). */
   render(node: RunNode, prev: RunNode | undefined): void {
     this.node = node;
     const running = node.state === 'running';
-    const top = node.parentRunId === null;
+    // The top run of a turn is stopped and told things through the prompt box.
+    const child = node.parentRunId !== null;
     if (prev?.state !== node.state) {
-      if (running) this.stopButton(node);
+      if (running && child) this.stopButton(node);
       if (this.stop) {
         setHidden(this.stop, !running);
-        setButtonDisabled(this.stop, false);
+        this.stop.disabled = false;
       }
-      // The top run is told things through the prompt box (they become its next turn).
-      if (running && !top) this.steerBox(node).setOpen(true);
+      if (running && child) this.steerBox(node).setOpen(true);
       else this.steer?.setOpen(false);
+    }
+    if (prev?.stalled !== node.stalled && (node.stalled || this.stalled)) {
+      this.stalled ??= this.placeIn(this.slots.actions, h('span', { class: 'run-stalled', title: 'Its model has sent nothing for a while (subagents.stallWarningMs); see its warning.' }, codicon('watch'), 'stalled?'), 0);
+      setHidden(this.stalled, !node.stalled);
     }
     if (prev?.config !== node.config && node.config) {
       this.whyButton();
       if (this.inspector?.open) this.inspector.show(node.config, this.used);
     }
     if (node.modelVia && (prev?.modelVia !== node.modelVia || prev.model !== node.model)) {
-      this.modelNote ??= this.place(h('div', { class: 'model-note' }), 0);
+      this.modelNote ??= this.placeIn(this.slots.controls, h('div', { class: 'model-note' }), 0);
       this.modelNote.replaceChildren(codicon('arrow-swap'), h('span', {}, `Model ${node.model}: ${node.modelVia}`));
     }
     if (prev?.messages !== node.messages && node.messages.length > 0) this.renderMessages(node);
     if (prev?.config !== node.config) this.updateBudget();
   }
 
-  /** The tokens of the run and its subagents so far (the tree view rolls them up). */
+  /** The tokens of the run and its subagents so far. */
   setUsed(tokens: number): void {
     if (tokens === this.used) return;
     this.used = tokens;
@@ -78,22 +111,19 @@ export class RunControls {
   private updateBudget(): void {
     const limit = this.node?.config?.limits.maxTokens;
     if (!limit && !this.budget) return;
-    this.budget ??= this.place(new BudgetBar(), 2);
+    this.budget ??= this.placeIn(this.slots.controls, new BudgetBar(), 2);
     this.budget.update(limit, this.used);
   }
 
-  private stopButton(node: RunNode): HTMLElement {
+  private stopButton(node: RunNode): HTMLButtonElement {
     if (this.stop) return this.stop;
-    const top = node.parentRunId === null;
-    const stop = button({ label: top ? 'Stop all' : 'Stop', icon: 'debug-stop', appearance: 'secondary', className: 'run-stop' });
-    setAttr(stop, 'title', top ? 'Stop this request and every subagent in it' : `Stop ${node.agent} and what it started; its supervisor goes on with what it had done`);
+    const stop = iconButton(`Stop ${node.agent} and what it started; its supervisor goes on with what it had done`, 'debug-stop', 'run-stop');
     stop.addEventListener('click', () => {
       // Until the run's end arrives, a second click must not send again.
-      setButtonDisabled(stop, true);
+      stop.disabled = true;
       this.actions.cancelRun(this.runId);
     });
-    this.actionRow().prepend(stop);
-    return (this.stop = stop);
+    return (this.stop = this.placeIn(this.slots.actions, stop, 1));
   }
 
   private whyButton(): void {
@@ -101,29 +131,25 @@ export class RunControls {
     const why = button({ label: 'Why this config?', icon: 'info', appearance: 'secondary', className: 'run-why' });
     setAttr(why, 'aria-expanded', 'false');
     why.addEventListener('click', () => this.toggleInspector());
-    this.actionRow().append(why);
-    this.why = why;
+    this.why = this.placeIn(this.slots.controls, h('div', { class: 'run-why-row' }, why), 1);
   }
 
   private steerBox(node: RunNode): SteerBox {
-    return (this.steer ??= this.place(new SteerBox(node.agent, (text) => this.actions.steerRun(this.runId, text)), 4));
-  }
-
-  private actionRow(): HTMLElement {
-    return (this.actionsRow ??= this.place(h('div', { class: 'run-actions' }), 1));
+    return (this.steer ??= this.placeIn(this.slots.controls, new SteerBox(node.agent, (text) => this.actions.steerRun(this.runId, text)), 4));
   }
 
   private toggleInspector(): void {
     const config = this.node?.config;
-    if (!config || !this.why) return;
-    this.inspector ??= this.place(new ConfigInspector(), 5);
+    const button = this.why?.firstElementChild;
+    if (!config || !button) return;
+    this.inspector ??= this.placeIn(this.slots.controls, new ConfigInspector(), 5);
     if (this.inspector.open) this.inspector.hide();
     else this.inspector.show(config, this.used);
-    setAttr(this.why, 'aria-expanded', String(this.inspector.open));
+    setAttr(button, 'aria-expanded', String(this.inspector.open));
   }
 
   private renderMessages(node: RunNode): void {
-    this.messages ??= this.place(h('ul', { class: 'run-messages', 'aria-label': 'Messages sent to this run' }), 3);
+    this.messages ??= this.placeIn(this.slots.controls, h('ul', { class: 'run-messages', 'aria-label': 'Messages sent to this run' }), 3);
     const from = (m: RunMessage) => (m.from === 'user' ? 'You' : (node.agentPath.at(-2) ?? 'Its supervisor'));
     this.messages.replaceChildren(
       ...node.messages.map((m) =>
@@ -132,15 +158,12 @@ export class RunControls {
     );
   }
 
-  /**
-   * Puts a part in its place among those built so far. The order is fixed: model note, actions,
-   * budget, messages, steer box, inspector; `slot` is the part's rank in it.
-   */
-  private place<T extends HTMLElement | { el: HTMLElement }>(part: T, slot: number): T {
+  /** Puts a part in a slot at its rank among the parts built so far: the order stays the same whatever is built first. */
+  private placeIn<T extends HTMLElement | { el: HTMLElement }>(slot: HTMLElement, part: T, rank: number): T {
     const el = part instanceof HTMLElement ? part : part.el;
-    el.dataset.slot = String(slot);
-    const after = [...this.el.children].find((c) => Number((c as HTMLElement).dataset.slot) > slot) ?? null;
-    this.el.insertBefore(el, after);
+    el.dataset.rank = String(rank);
+    const after = [...slot.children].find((c) => Number((c as HTMLElement).dataset.rank) > rank) ?? null;
+    slot.insertBefore(el, after);
     return part;
   }
 }

@@ -39,9 +39,15 @@ export class TurnView {
   private readonly attached: HTMLElement;
   private readonly author: HTMLElement;
   private readonly lastActions: HTMLElement;
+  /** The top run's own controls (see RunNodeContext.runControls): what a run node has in its line and body. */
+  private readonly slots = { actions: h('span', { class: 'run-actions' }), controls: h('div', { class: 'run-controls' }) };
   private node: RunNode | undefined;
 
-  constructor(runId: string, ctx: TurnTreeContext, private readonly actions: TurnActions) {
+  constructor(
+    runId: string,
+    private readonly ctx: TurnTreeContext,
+    private readonly actions: TurnActions,
+  ) {
     this.tree = new TurnTree(runId, ctx);
     this.prompt = h('div', { class: 'message-body user-text' });
     this.attached = h('ul', { class: 'message-attachments', 'aria-label': 'Attached context', hidden: true });
@@ -58,7 +64,8 @@ export class TurnView {
     this.assistant = h(
       'div',
       { class: 'message assistant', 'data-run-id': runId },
-      h('div', { class: 'message-author' }, codicon('hubot'), this.author, this.status, h('span', { class: 'message-actions' }, copyAnswer)),
+      h('div', { class: 'message-author' }, codicon('hubot'), this.author, this.status, this.slots.actions, h('span', { class: 'message-actions' }, copyAnswer)),
+      this.slots.controls,
       this.body,
       this.error,
       this.warnings,
@@ -107,6 +114,7 @@ export class TurnView {
     if (prev?.text !== node.text) renderMarkdown(this.body, node.text);
     if (prev?.warnings !== node.warnings) this.warnings.replaceChildren(...node.warnings.map((w) => h('li', { class: 'run-warning' }, codicon('warning'), h('span', {}, w))));
     if (prev?.toolCalls !== node.toolCalls) renderTodoList(this.assistant, node, this.tree.el);
+    this.ctx.runControls?.(node, this.slots, prev);
     if (prev?.state === node.state && prev.error === node.error && prev.bailed === node.bailed && prev.retrying === node.retrying) return;
     const running = node.state === 'running';
     setAttr(this.assistant, 'data-state', node.state);

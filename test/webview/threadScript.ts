@@ -1,4 +1,4 @@
-import type { RunEvent, RunStatus } from '../../src/shared/events';
+import type { RunConfig, RunEvent, RunStatus, Usage } from '../../src/shared/events';
 import type { HostToWebview, PanelConfig, QueuedPromptView, ThreadSummary } from '../../src/shared/protocol';
 
 /**
@@ -60,6 +60,22 @@ export class ThreadScript {
 
   approvalResolved(runId: string, approvalId: string, toolCallId: string, tool: string, decision: 'approved' | 'denied'): RunEvent {
     return { ...this.base(runId), kind: 'approval.resolved', approvalId, toolCallId, tool, input: {}, decision };
+  }
+
+  config(runId: string, config: RunConfig): RunEvent {
+    return { ...this.base(runId), kind: 'run.config', ...config };
+  }
+
+  usage(runId: string, usage: Usage): RunEvent {
+    return { ...this.base(runId), kind: 'run.usage', usage };
+  }
+
+  message(runId: string, from: 'user' | 'parent', text: string): RunEvent {
+    return { ...this.base(runId), kind: 'run.message', from, text };
+  }
+
+  warning(runId: string, message: string, code?: 'budget' | 'stall'): RunEvent {
+    return { ...this.base(runId), kind: 'warning', message, ...(code ? { code } : {}) };
   }
 
   finished(runId: string, status: RunStatus = 'ok', output = '', error?: string): RunEvent {
