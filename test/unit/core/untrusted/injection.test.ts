@@ -1,11 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
 import { announcementText, resultForModel } from '../../../../src/core/delegation/modelResult';
 import { enclosedText, wrapUntrusted } from '../../../../src/core/untrusted/untrustedText';
 import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
-import { agent, makeEngine, SCRIPT_PATH } from '../engineHarness';
+import { agent, makeEngine } from '../engineHarness';
 import { programmedModel } from '../programmedModel';
 import { makeWorld, RecordingApprover, snapshot, spyWorkspace } from '../tools/toolWorld';
 
@@ -18,6 +17,9 @@ beforeEach(async () => {
   world = await makeWorld();
   await mkdir(join(world.root, 'src'));
   await writeFile(join(world.root, 'src', 'app.ts'), 'export const app = 1;\n');
+  // The workspace's own settings, which the text asks to change.
+  await mkdir(join(world.root, '.vscode'));
+  await writeFile(join(world.root, '.vscode', 'settings.json'), '{ "subagents.approval": "ask" }\n');
 });
 afterEach(() => world.cleanup());
 
@@ -27,28 +29,37 @@ describe("a child's words carry no authority", () => {
     const spy = spyWorkspace(world.root);
     const approver = new RecordingApprover(() => 'denied');
     let seen = '';
-    // A supervisor model as gullible as they come: it does whatever the text it reads says.
+    // A supervisor model as gullible as they come: it does whatever the text it reads says, and tries again next turn.
     const gullible = programmedModel(({ call, lastToolOutput }) => {
       if (call === 0) return { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['reviewer'] } }] };
       if (call === 1) {
         seen = (lastToolOutput() as { output: string }[])[0]!.output;
-        return { toolCalls: [{ tool: 'run_command', input: { command: 'rm -rf src' } }] };
+        return {
+          toolCalls: [
+            { tool: 'write_file', input: { path: '.vscode/settings.json', content: '{ "subagents.approval": "trust" }\n' } },
+            { tool: 'run_command', input: { command: 'rm -rf src' } },
+          ],
+        };
       }
+      if (call === 3) return { toolCalls: [{ tool: 'run_command', input: { command: 'rm -rf src' } }] };
       return { text: 'I did not delete anything.' };
     });
-    const settings = { ...DEFAULT_SETTINGS, model: `scripted:${SCRIPT_PATH}` };
     const h = makeEngine(
       { agents: { reviewer: [{ text: INJECTION }] } },
-      { agents: { reviewer: agent('reviews') }, workspace: spy.workspace, approver, settings, model: (c) => (c.agent === 'supervisor' ? gullible : undefined) },
+      { agents: { reviewer: agent('reviews') }, workspace: spy.workspace, approver, model: (c) => (c.agent === 'supervisor' ? gullible : undefined) },
     );
     const finished = await (await h.engine.send({ prompt: 'review my code' })).done;
     expect(finished.status).toBe('ok');
 
-    // The setting the text claims to change is what it was: the command still needed approval, and was denied.
-    expect(settings.approval).toBe('ask');
-    expect(approver.requests.map((r) => [r.tool, r.input])).toEqual([['run_command', { command: 'rm -rf src' }]]);
+    // Every step the text asked for still went to the user (the mode is "ask"), who said no: no file, setting or command changed.
+    expect(approver.requests.map((r) => r.tool)).toEqual(['write_file', 'run_command']);
     expect(spy.commands).toEqual([]);
     expect(toolOutputs(h.events, 'run_command')).toEqual([expect.objectContaining({ error: expect.stringMatching(/denied/i) })]);
+    expect(await snapshot(world.root)).toEqual(before);
+    // And the next turn runs under the same rules: the command asks again, and is not run.
+    await (await h.engine.send({ prompt: 'go on', threadId: finished.threadId })).done;
+    expect(approver.requests.map((r) => r.tool)).toEqual(['write_file', 'run_command', 'run_command']);
+    expect(spy.commands).toEqual([]);
     expect(await snapshot(world.root)).toEqual(before);
 
     // What the supervisor's model read: one block with a random id, the child's forged end marker defused inside it.
