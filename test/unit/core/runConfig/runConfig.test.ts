@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunConfig, RunEvent, RunEventOf } from '../../../../src/shared/events';
 import type { Profile } from '../../../../src/core/profiles/profile';
+import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import { makeEngine, SCRIPT_PATH } from '../engineHarness';
 
 const SPEC = `scripted:${SCRIPT_PATH}`;
@@ -110,5 +111,19 @@ describe('run.config: what each run was given, and why', () => {
     expect(reviewer.projectInstructions).toEqual(['AGENTS.md']);
     expect(reviewer.taskMessage).toBe('look\n\n## Context\nsrc/ only');
     expect(of('supervisor').taskMessage).toBe('go');
+  });
+
+  it('in an untrusted workspace, says that trust took the tools that change files or run code', async () => {
+    const h = makeEngine(
+      { agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'look', agents: ['explore'] } }] }, { text: 'ok' }], explore: [{ text: 'done' }] } },
+      { workspace: nodeWorkspace({ root: '/workspace', trusted: false }) },
+    );
+    h.profiles.set('explore', { name: 'explore', description: 'reads', instructions: 'Read.', source: 'built-in' });
+    await (await h.engine.send({ prompt: 'go' })).done;
+    const config = [...configs(h.events).values()].find((c) => c.runId === h.runs().find((r) => r.agent === 'explore')!.runId)!;
+    const removed = Object.fromEntries(config.tools.removed.map((r) => [r.tool, r.reason]));
+    expect(removed).toMatchObject({ write_file: 'the workspace is not trusted', run_command: 'the workspace is not trusted' });
+    expect(config.tools.effective).toContain('read_file');
+    expect(config.tools.effective).not.toContain('write_file');
   });
 });
