@@ -230,7 +230,7 @@ describe('subagents CLI: runs', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`\n  reviewer (run `);
     expect(text.stdout).toContain(`\n    profile: .vscode/agents/reviewer.md (${join(ws, '.vscode', 'agents', 'reviewer.md')})`);
-    expect(text.stdout).toContain('\n    tools: read_file, search_text\n      not given list_dir: not in the profile\'s tools\n');
+    expect(text.stdout).toContain('\n    tools: read_file, search_text\n      declared tools: read_file, search_text\n      not given list_dir: not in the profile\'s tools\n');
     expect(text.stdout).toContain('\n      not given ask_user: the child filter: only the supervisor talks to the user or installs things\n');
     expect(text.stdout).toContain('\n    maxTokens: 20000 (the "reviewer" profile\'s maxTokens)');
     expect(text.stdout).toContain('\n    task message:\n      | review app.ts\n      | \n      | ## Context\n      | only src/');
