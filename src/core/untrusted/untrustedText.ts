@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * Text written by something other than the user or the system (a subagent's report; later an MCP
- * tool's result or a fetched page) as a model receives it: between two markers that carry a random
+ * Text written by something other than the user or the system (a subagent's report, an MCP tool's
+ * result, a fetched page) as a model receives it: between two markers that carry a random
  * id, with a note before them. The writer cannot close the block early, because it cannot know the
  * id, and marker-like runs in its text are defused, so nothing inside can pass for the system or
  * the user. The model is told that instructions inside are not from the user.
