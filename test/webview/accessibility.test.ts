@@ -62,7 +62,8 @@ describe('the keyboard', () => {
       stops.push(stop);
     }
     expect(stops.filter((s) => s.startsWith('INVISIBLE') || s.endsWith('NO NAME'))).toEqual([]);
-    // Header, the problem, the messages' controls, the answer's link and code, the tree (one stop), the box.
+    // Header, the problem, the messages' controls, the answer's link and code, the tree (one stop),
+    // the working child's Stop (a control inside an item, like an approval's buttons), the box.
     expect(stops.map((s) => s.split(':')[0])).toEqual([
       'button#runs-toggle',
       'button#threads-button',
@@ -75,6 +76,7 @@ describe('the keyboard', () => {
       'button',
       'button',
       'li',
+      'button',
       'textarea#prompt',
       'button#model-picker',
       'button#attach-file',
@@ -82,6 +84,7 @@ describe('the keyboard', () => {
       'vscode-button#stop',
     ]);
     expect(stops[10]).toContain('Read src/invoice.ts');
+    expect(stops[11]).toBe('button: Stop researcher and what it started; its supervisor goes on with what it had done');
 
     await page.locator('#runs-toggle').focus();
     await panel.send({ type: 'focusPrompt' });
