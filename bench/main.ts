@@ -9,6 +9,7 @@ import { floorScenario } from './floor';
 import { judgeBench } from './judgeBench';
 import { commandBench } from './commandBench';
 import { mcpBench } from './mcpBench';
+import { searchBench } from './searchBench';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
@@ -50,6 +51,10 @@ async function main(): Promise<void> {
     for (const line of await cancelChildBench(arg('--runs', 5))) console.log(line);
     return;
   }
+  if (process.argv.includes('--search')) {
+    for (const line of await searchBench(RUNS)) console.log(line);
+    return;
+  }
   if (process.argv.includes('--agents')) {
     for (const line of await agentFilesBench()) console.log(line);
     return;
@@ -87,6 +92,7 @@ async function main(): Promise<void> {
     for (const line of await judgeBench()) console.log(line);
     for (const line of await commandBench()) console.log(line);
     for (const line of await mcpBench()) console.log(line);
+    for (const line of await searchBench()) console.log(line);
     console.log('');
     for (const line of await webviewRenderBench()) console.log(line);
     for (const line of await cancelChildBench(5)) console.log(line);

@@ -1,3 +1,4 @@
+import { locateRipgrep } from '../core/ripgrep/locateRipgrep';
 import { stat } from 'node:fs/promises';
 import { Engine, EngineRequestError } from '../core/engine';
 import { nodeWorkspace } from '../core/nodeAdapters/nodeWorkspace';
@@ -109,7 +110,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   const engine = new Engine({
     store,
     // The user named this folder on the command line: it is trusted. ask_user asks on the terminal.
-    workspace: nodeWorkspace({ root: cmd.workspace, askUser: (question, signal) => terminal.ask(`\n${question}\n> `, signal) }),
+    workspace: nodeWorkspace({ root: cmd.workspace, ripgrep: locateRipgrep(), askUser: (question, signal) => terminal.ask(`\n${question}\n> `, signal) }),
     profiles: () => profiles,
     settings: () => settings,
     // The resolver made for the checks serves the first request; each later one gets a fresh one.

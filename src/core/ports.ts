@@ -88,6 +88,11 @@ export interface Workspace {
   readonly root: string;
   /** False in an untrusted workspace: workspace profiles and write/exec tools are off. */
   readonly trusted: boolean;
+  /**
+   * A ripgrep binary this host can run (the editor's own, or `rg` on the PATH: ripgrep/locateRipgrep.ts);
+   * without it find_files and search_text walk the workspace themselves, with the same results.
+   */
+  readonly ripgrep?: string;
   /** The text the user sees: an editor's unsaved buffer where there is one. Only regular files are read. */
   readFile(path: string): Promise<string>;
   /**

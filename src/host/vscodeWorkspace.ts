@@ -2,7 +2,15 @@ import * as vscode from 'vscode';
 import { verifyJudgedFile } from '../core/fileAccess/verifyJudgedFile';
 import { nodeWorkspace } from '../core/nodeAdapters/nodeWorkspace';
 import type { Workspace } from '../core/ports';
+import { locateRipgrep } from '../core/ripgrep/locateRipgrep';
 import type { CommandTerminals } from './commandTerminals';
+
+/** The editor's own ripgrep (else `rg` on the PATH), probed once per window, on the first search. */
+let ripgrep: { path: string | undefined } | undefined;
+function editorRipgrep(): string | undefined {
+  ripgrep ??= { path: locateRipgrep({ appRoot: vscode.env.appRoot }) };
+  return ripgrep.path;
+}
 
 /**
  * The Workspace port in the editor. A write to a file open in an editor goes through a
@@ -17,6 +25,9 @@ export function vscodeWorkspace(root: string, terminals: CommandTerminals): Work
     root,
     get trusted() {
       return vscode.workspace.isTrusted;
+    },
+    get ripgrep() {
+      return editorRipgrep();
     },
     readFile: async (path) => openDocument(path)?.getText() ?? node.readFile(path),
     async writeFile(path, content, expected) {

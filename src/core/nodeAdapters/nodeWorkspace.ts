@@ -6,6 +6,8 @@ import { runProcess } from './runProcess';
 export interface NodeWorkspaceOptions {
   root: string;
   trusted?: boolean;
+  /** A ripgrep binary for find_files and search_text (the CLI passes `rg` from the PATH); without it they walk. */
+  ripgrep?: string;
   /** How ask_user reaches a person; without it the question is answered as dismissed. */
   askUser?: (question: string, signal: AbortSignal) => Promise<string | undefined>;
 }
@@ -18,6 +20,7 @@ export function nodeWorkspace(options: NodeWorkspaceOptions): Workspace {
   return {
     root: options.root,
     trusted: options.trusted ?? true,
+    ...(options.ripgrep ? { ripgrep: options.ripgrep } : {}),
     // Both reach the file without following links and check what they opened (fileAccess/).
     readFile: (path) => readInside(options.root, path),
     writeFile: (path, content, expected) => writeInside(options.root, path, content, expected),

@@ -22,7 +22,12 @@ const PIPE_GRACE_MS = 500;
  * clears its environment and leaves the group escapes it).
  * Never rejects for the command's own failure: a non-zero exit is a result.
  */
-export function runProcess(request: CommandRequest, onOutput?: (text: string) => void): Promise<CommandResult> {
+export interface RunProcessStreams {
+  /** Takes stdout's bytes as they come (the product's own helpers parse them); the result's output is then stderr alone. */
+  onStdout?: (chunk: Buffer) => void;
+}
+
+export function runProcess(request: CommandRequest, onOutput?: (text: string) => void, streams: RunProcessStreams = {}): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     if (request.signal.aborted) {
       resolve({ exitCode: null, output: '', cutChars: 0, timedOut: false, cancelled: true });
@@ -61,7 +66,8 @@ export function runProcess(request: CommandRequest, onOutput?: (text: string) =>
       onOutput?.(text);
     };
     const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
-    child.stdout?.on('data', reader(decoders[0]));
+    if (streams.onStdout) child.stdout?.on('data', streams.onStdout);
+    else child.stdout?.on('data', reader(decoders[0]));
     child.stderr?.on('data', reader(decoders[1]));
     const cleanup = () => {
       clearTimeout(timer);

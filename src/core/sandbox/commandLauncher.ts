@@ -23,6 +23,8 @@ export interface CommandLauncher {
    * and with git's launcher settings off when it runs unasked (`hardenGit`).
    */
   prepare(command: string, options: { sandboxed: boolean; hardenGit: boolean }): Promise<PreparedCommand>;
+  /** The environment of agents' commands (the product's keys and the user's exclusions stripped), for the product's own helpers such as ripgrep. */
+  environment(): Record<string, string>;
 }
 
 export type LauncherSettings = Pick<EngineSettings, 'sandbox.mode' | 'sandbox.allowedHosts' | 'commandEnv.exclude'>;
@@ -58,6 +60,7 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
     }
   })();
   return {
+    environment: () => commandEnvironment(process.env, settings['commandEnv.exclude']),
     async state() {
       if (mode === 'off') return { sandboxed: false };
       const runtime = await sharedSandbox(realRoot, settings);

@@ -24,6 +24,11 @@ export interface TextSearchRequest {
   maxMatches: number;
   maxFileBytes: number;
   maxVisited: number;
+  /**
+   * The files to search, workspace-relative and in walk order, when a faster lister (ripgrep) has
+   * picked them; without it the workspace is walked. `include` and every read check apply either way.
+   */
+  candidates?: readonly string[];
 }
 
 export interface TextSearchResult {
@@ -90,7 +95,7 @@ export async function searchFiles(request: TextSearchRequest): Promise<TextSearc
     }
   };
   try {
-    const walk = walkWorkspace(request.root, { signal: stopped.signal, maxFiles: request.maxVisited });
+    const walk = request.candidates ? listedFiles(request.candidates, stopped.signal, request.maxVisited) : walkWorkspace(request.root, { signal: stopped.signal, maxFiles: request.maxVisited });
     let step = await Promise.race([walk.next(), stopped.promise]);
     for (; !step.done && !result.capped; step = await Promise.race([walk.next(), stopped.promise])) {
       if (!request.include(step.value)) continue;
@@ -108,6 +113,16 @@ export async function searchFiles(request: TextSearchRequest): Promise<TextSearc
     void worker.terminate();
     await reader.close();
   }
+}
+
+/** A list of files as a walk: the same stop at `maxFiles`, the same cancel. */
+export async function* listedFiles(files: readonly string[], signal: AbortSignal, maxFiles: number): AsyncGenerator<string, { complete: boolean }> {
+  for (let i = 0; i < files.length; i++) {
+    signal.throwIfAborted();
+    if (i === maxFiles) return { complete: false };
+    yield files[i]!;
+  }
+  return { complete: true };
 }
 
 /** A promise that rejects when the caller aborts or the deadline passes, and says which. */

@@ -1,11 +1,13 @@
 import { Minimatch } from 'minimatch';
 import { z } from 'zod';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
-import { walkWorkspace } from '../workspaceFiles';
+import { workspaceFiles } from '../../ripgrep/ripgrepSources';
 import type { WorkspaceToolDeps } from './toolDeps';
 
 const MAX_RESULTS = 500;
 const MAX_VISITED = 200_000;
+/** Ripgrep lists 10k files in tens of ms; past this it is given up for the walker. */
+const RIPGREP_TIMEOUT_MS = 30_000;
 
 const inputSchema = z.object({
   pattern: z.string().min(1).describe('A glob such as "src/**/*.ts" or "*.md". A pattern without "/" matches file names at any depth.'),
@@ -21,7 +23,7 @@ export function globMatcher(pattern: string): ((path: string) => boolean) | { er
   return (path) => matcher.match(path);
 }
 
-export function findFilesTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
+export function findFilesTool({ workspace, commands }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'find_files',
     description:
@@ -33,7 +35,7 @@ export function findFilesTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
       const match = globMatcher(input.pattern);
       if (typeof match !== 'function') return match;
       const files: string[] = [];
-      const walk = walkWorkspace(workspace.root, { signal, maxFiles: MAX_VISITED });
+      const walk = await workspaceFiles({ workspace, commands }, signal, MAX_VISITED, RIPGREP_TIMEOUT_MS);
       let more = false;
       let step = await walk.next();
       for (; !step.done; step = await walk.next()) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PatternError, searchFiles } from '../../textSearch/searchFiles';
+import { ripgrepCandidates } from '../../ripgrep/ripgrepSources';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { globMatcher } from './findFiles';
 import type { WorkspaceToolDeps } from './toolDeps';
@@ -23,7 +24,7 @@ const inputSchema = z.object({
     .describe(`Stop the search after this long (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}); what was found by then is returned.`),
 });
 
-export function searchTextTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpec {
+export function searchTextTool({ workspace, gate, commands }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'search_text',
     description:
@@ -43,15 +44,20 @@ export function searchTextTool({ workspace, gate }: WorkspaceToolDeps): AnyToolS
         return false;
       };
       const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const caseSensitive = input.caseSensitive ?? false;
+      const started = Date.now();
+      // Ripgrep picks the files with a matching line; the JavaScript matcher below reads them as it reads every file.
+      const candidates = await ripgrepCandidates({ workspace, commands }, { pattern: input.pattern, caseSensitive, maxFileBytes: MAX_FILE_BYTES }, signal, timeoutMs);
       let found;
       try {
         found = await searchFiles({
+          ...(candidates ? { candidates } : {}),
           root: workspace.root,
           pattern: input.pattern,
-          caseSensitive: input.caseSensitive ?? false,
+          caseSensitive,
           include,
           signal,
-          deadlineMs: timeoutMs,
+          deadlineMs: Math.max(1, timeoutMs - (Date.now() - started)),
           maxMatches: MAX_MATCHES,
           maxFileBytes: MAX_FILE_BYTES,
           maxVisited: MAX_VISITED,
@@ -76,7 +82,7 @@ export function searchTextTool({ workspace, gate }: WorkspaceToolDeps): AnyToolS
         : found.stoppedEarly
           ? `The workspace has more than ${MAX_VISITED} files; the search stopped there. Add a glob.`
           : found.matches.length === 0
-            ? `No match in ${found.searched} files (files ignored by .gitignore, binary files and files over 2 MB are skipped).`
+            ? `No match in ${candidates ? 'the workspace' : `${found.searched} files`} (files ignored by .gitignore, binary files and files over 2 MB are skipped).`
             : '';
       const note = `${foundNote}${skipped}`.trim();
       return { matches: found.matches, ...(note ? { note } : {}) };

@@ -1,0 +1,109 @@
+import { runProcess } from '../nodeAdapters/runProcess';
+import { sortInWalkOrder } from './walkOrder';
+
+/** How to run the ripgrep binary for one search. */
+export interface RipgrepRun {
+  /** The binary (locateRipgrep.ts). */
+  rg: string;
+  /** The workspace root: ripgrep runs there and paths come back relative to it. */
+  root: string;
+  /** The environment of agents' commands (the product's keys stripped). */
+  env: Record<string, string>;
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+/** Workspace-relative paths in walk order, or why ripgrep could not answer (the caller falls back to the walker). */
+export type RipgrepAnswer = { files: string[] } | { failure: string };
+
+/**
+ * What walkWorkspace honours and nothing more: `.gitignore` files at every level inside the
+ * workspace (a repository or not), hidden files, no `.ignore`/`.rgignore`, no global or
+ * `.git/info/exclude` rules, no rules from above the workspace, no user config, the `.git`
+ * folder skipped (a `.git` file is listed, as the walker lists it), links not followed (the default).
+ */
+export const WALKER_RULES = [
+  '--no-config',
+  '--hidden',
+  '--no-require-git',
+  '--no-ignore-parent',
+  '--no-ignore-global',
+  '--no-ignore-exclude',
+  '--no-ignore-dot',
+  '--glob',
+  '!.git/',
+  '--no-messages',
+  '--null',
+] as const;
+
+const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+
+/** Every file the walker would visit, in its order. */
+export function ripgrepFiles(run: RipgrepRun): Promise<RipgrepAnswer> {
+  return runRipgrep(run, [...WALKER_RULES, '--files', '.']);
+}
+
+export interface RipgrepMatchQuery {
+  pattern: string;
+  caseSensitive: boolean;
+  /** Larger files are skipped, as the walker's reader skips them. */
+  maxFileBytes: number;
+}
+
+/**
+ * The files with a line the pattern matches, in walk order: a superset of those the JavaScript
+ * matcher will confirm (see jsOnlyPattern.ts), searched as text whatever their bytes (the
+ * matcher decides what is binary), CRLF line ends read as the matcher reads them.
+ */
+export function ripgrepMatchingFiles(run: RipgrepRun, query: RipgrepMatchQuery): Promise<RipgrepAnswer> {
+  return runRipgrep(run, [
+    ...WALKER_RULES,
+    '--files-with-matches',
+    '--text',
+    '--crlf',
+    query.caseSensitive ? '--case-sensitive' : '--ignore-case',
+    '--max-filesize',
+    String(query.maxFileBytes),
+    '--regexp',
+    query.pattern,
+    '.',
+  ]);
+}
+
+async function runRipgrep(run: RipgrepRun, args: string[]): Promise<RipgrepAnswer> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let tooMuch = false;
+  const stop = new AbortController();
+  const signal = AbortSignal.any([run.signal, stop.signal]);
+  const result = await runProcess(
+    { command: `rg ${args.join(' ')}`, launch: { file: run.rg, args, env: run.env }, cwd: run.root, timeoutMs: run.timeoutMs, signal, maxOutputChars: 4000, label: 'ripgrep' },
+    undefined,
+    {
+      onStdout: (chunk) => {
+        bytes += chunk.length;
+        if (bytes > MAX_STDOUT_BYTES) {
+          tooMuch = true;
+          stop.abort();
+        } else chunks.push(chunk);
+      },
+    },
+  ).catch((error: unknown) => ({ failure: `ripgrep could not start (${(error as Error).message})` }));
+  if ('failure' in result) return result;
+  run.signal.throwIfAborted();
+  if (tooMuch) return { failure: `ripgrep listed more than ${MAX_STDOUT_BYTES} bytes of paths` };
+  if (result.timedOut) return { failure: `ripgrep did not finish within ${run.timeoutMs} ms` };
+  const stderr = result.output.trim();
+  // 1: nothing found. 2 without a message: some file could not be read (--no-messages), as the walker skips it.
+  if (result.exitCode !== 0 && result.exitCode !== 1 && !(result.exitCode === 2 && stderr === '')) {
+    return { failure: `ripgrep ended with ${result.exitCode === null ? 'a signal' : `exit code ${result.exitCode}`}${stderr ? `: ${stderr.split('\n', 1)[0]}` : ''}` };
+  }
+  const files = Buffer.concat(chunks).toString('utf8').split('\0').filter(Boolean).map(workspaceRelative);
+  return { files: sortInWalkOrder(files) };
+}
+
+/** `./src/a.ts` (or `.\src\a.ts` on Windows) as the walker spells it: `src/a.ts`. */
+function workspaceRelative(path: string): string {
+  const slashed = process.platform === 'win32' ? path.replace(/\\/g, '/') : path;
+  return slashed.startsWith('./') ? slashed.slice(2) : slashed;
+}
