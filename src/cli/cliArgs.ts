@@ -16,6 +16,7 @@ Usage:
   subagents threads export ID [--format md|json]
                                       The thread as Markdown (default) or JSON
   subagents threads delete ID         Delete a thread and its child threads
+  subagents threads import FILE       Add a thread exported as JSON, with its child threads (refused when its id is taken)
   subagents profiles list             The enabled agent profiles and where each comes from
   subagents profiles validate         Check the profiles; exit 2 when any has a problem
 
@@ -87,6 +88,7 @@ export type Command =
   | ({ name: 'threads show'; id: string; effective: boolean } & Place)
   | ({ name: 'threads delete'; id: string } & Place)
   | ({ name: 'threads export'; id: string; format: 'md' | 'json' } & Place)
+  | ({ name: 'threads import'; file: string } & Place)
   | ({ name: 'profiles list' | 'profiles validate' } & Place);
 
 const PLACE_OPTIONS = {
@@ -209,7 +211,13 @@ function threadsCommand(args: string[], cwd: string): Command {
     if (format !== 'md' && format !== 'json') throw new UsageError(`--format must be md or json, not "${format}".`);
     return { name: 'threads export', ...place(values, cwd), id: oneId(positionals, 'threads export'), format };
   }
-  throw new UsageError(`Unknown threads command "${action ?? ''}": use list, show, export or delete. ${HINT}`);
+  if (action === 'import') {
+    const { values, positionals } = parse(rest, PLACE_OPTIONS);
+    if (values.help) return { name: 'help' };
+    if (positionals.length !== 1) throw new UsageError(`"subagents threads import" takes one file, made by "subagents threads export ID --format json". ${HINT}`);
+    return { name: 'threads import', ...place(values, cwd), file: resolve(cwd, positionals[0]!) };
+  }
+  throw new UsageError(`Unknown threads command "${action ?? ''}": use list, show, export, import or delete. ${HINT}`);
 }
 
 function profilesCommand(args: string[], cwd: string): Command {

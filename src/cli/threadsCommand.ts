@@ -1,8 +1,10 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { readThreadArchive, ThreadArchiveError } from '../core/threads/threadArchive';
+import { ThreadExistsError } from '../core/threads/threadStore';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { ThreadBusyError } from '../core/threads/threadLeases';
 import { isThreadId } from '../core/threads/threadId';
-import type { LoadedThread } from '../core/threads/threadStore';
+import type { LoadedFamily } from '../core/threads/threadStore';
 import { EMPTY_TREE, foldRunEvents, walkRuns } from '../shared/runTree';
 import type { Command } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
@@ -20,7 +22,7 @@ async function exists(dir: string): Promise<boolean> {
   return (await stat(dir).catch(() => undefined))?.isDirectory() === true;
 }
 
-async function loadFamily(store: JsonlThreadStore, cmd: ThreadsCommand & { id: string }, io: CliIo): Promise<LoadedThread> {
+async function loadFamily(store: JsonlThreadStore, cmd: ThreadsCommand & { id: string }, io: CliIo): Promise<LoadedFamily> {
   if (!isThreadId(cmd.id)) throw new UsageError(`"${cmd.id}" is not a thread id. See "subagents threads list".`);
   const family = (await exists(cmd.storage)) ? await store.getFamily(cmd.id) : undefined;
   if (!family) throw new UsageError(`There is no thread "${cmd.id}" in ${cmd.storage}. See "subagents threads list".`);
@@ -29,7 +31,7 @@ async function loadFamily(store: JsonlThreadStore, cmd: ThreadsCommand & { id: s
 }
 
 /**
- * `subagents threads list|show|export|delete`. Read-only commands never close open runs as
+ * `subagents threads list|show|export|import|delete`. Read-only commands never close open runs as
  * interrupted: another `subagents run` may be working on them right now.
  */
 export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<number> {
@@ -69,6 +71,27 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
       // JSON escapes control characters itself; Markdown is model text a terminal would obey.
       if (cmd.format === 'json') write(exported.text);
       else writeText(exported.text);
+      return EXIT.ok;
+    }
+    case 'threads import': {
+      const text = await readFile(cmd.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new UsageError(`Cannot read ${cmd.file}: ${error.code === 'ENOENT' ? 'there is no such file' : error.message}.`);
+      });
+      let threads;
+      try {
+        threads = readThreadArchive(text, Date.now());
+        await store.importThreads(threads);
+      } catch (error) {
+        if (error instanceof ThreadArchiveError) throw new UsageError(`Cannot import ${cmd.file}: ${error.message}`);
+        if (error instanceof ThreadExistsError) throw new UsageError(`Cannot import ${cmd.file}: ${error.message}`);
+        throw error;
+      } finally {
+        await store.flush();
+        store.dispose();
+      }
+      const root = threads[0]!.meta;
+      if (cmd.json) write(JSON.stringify({ imported: root.id, threads: threads.map((t) => t.meta.id) }));
+      else writeText(`Imported thread ${root.id} ("${oneLine(root.title, 60)}") with ${threads.length - 1} child thread${threads.length === 2 ? '' : 's'} into ${cmd.storage}.`);
       return EXIT.ok;
     }
     case 'threads delete': {

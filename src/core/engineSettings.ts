@@ -51,6 +51,17 @@ export type SandboxMode = z.infer<typeof sandboxModeSchema>;
 /** A host name a sandboxed command may reach (`registry.npmjs.org`, `*.github.com`, `localhost:3000`). */
 const hostPatternSchema = z.string().trim().min(1).regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9a-fA-F:]+\](:\d+)?$/, 'a host name, *.domain, or either with :port');
 
+/** `subagents.threads.retention`: how many top-level threads to keep, and for how long; absent fields keep all. */
+export const threadRetentionSchema = z
+  .object({
+    /** Keep at most this many top-level threads (each with its child threads); the oldest go first. */
+    maxThreads: z.number().int().min(1).optional(),
+    /** Delete top-level threads not updated for this many days. */
+    maxAgeDays: z.number().positive().optional(),
+  })
+  .strict();
+export type ThreadRetention = z.infer<typeof threadRetentionSchema>;
+
 /** The settings the engine reads at the start of every request. */
 export const engineSettingsSchema = z.object({
   /** '' until the user picks one (the panel then offers what is available). */
@@ -84,6 +95,8 @@ export const engineSettingsSchema = z.object({
   stallWarningMs: z.number().int().min(1000).default(120_000),
   /** A model stream that yields nothing for this long is aborted and tried once more. */
   modelIdleTimeoutMs: z.number().int().min(1000).default(300_000),
+  /** Threads pruned at start-up and after each turn (retention/); the default keeps every thread. */
+  'threads.retention': threadRetentionSchema.default({}),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

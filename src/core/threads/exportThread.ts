@@ -1,7 +1,8 @@
 import { EMPTY_TREE, foldRunEvents, walkRuns, type RunTree } from '../../shared/runTree';
 import { oneLine } from '../../shared/oneLine';
 import { runStats } from './runTreeText';
-import type { LoadedThread, ThreadMeta } from './threadStore';
+import { archiveText } from './threadArchive';
+import type { LoadedFamily, ThreadMeta } from './threadStore';
 
 export type ExportFormat = 'md' | 'json';
 
@@ -13,11 +14,12 @@ export interface ExportedThread {
 
 /**
  * A thread with its child threads as a document: Markdown to read or share, or JSON (the thread's
- * index entry and every event of the family) to keep or feed to other tools. The one exporter of
+ * index entry, the entries of its child threads and every event of the family: threadArchive.ts,
+ * which `threads import` reads back) to keep, move or feed to other tools. The one exporter of
  * `subagents threads export` and the extension's "Subagents: Export Thread".
  */
-export function exportThread(family: LoadedThread, format: ExportFormat, now: number): ExportedThread {
-  if (format === 'json') return { text: JSON.stringify({ thread: family.meta, events: family.events }), fileExtension: 'json' };
+export function exportThread(family: LoadedFamily, format: ExportFormat, now: number): ExportedThread {
+  if (format === 'json') return { text: archiveText(family.meta, family.threads, family.events), fileExtension: 'json' };
   return { text: renderMarkdown(family.meta, foldRunEvents(EMPTY_TREE, family.events), now), fileExtension: 'md' };
 }
 

@@ -12,7 +12,7 @@ import { IndexFile } from './indexFile';
 import { assertThreadId } from './threadId';
 import { metaFromEvents } from './threadIndex';
 import { ThreadBusyError, ThreadLeases } from './threadLeases';
-import type { LoadedThread, NewThreadMeta, ThreadMeta, ThreadStore } from './threadStore';
+import { ThreadExistsError, type ArchivedThread, type DeleteOptions, type LoadedFamily, type LoadedThread, type NewThreadMeta, type ThreadMeta, type ThreadStore } from './threadStore';
 
 export interface JsonlThreadStoreOptions {
   /** The directory of thread files (`<threadId>.jsonl`) and `index.json`; made when missing. */
@@ -162,19 +162,55 @@ export class JsonlThreadStore implements ThreadStore {
     }
   }
 
-  async getFamily(threadId: string): Promise<LoadedThread | undefined> {
+  async getFamily(threadId: string): Promise<LoadedFamily | undefined> {
     const root = await this.get(threadId);
     if (!root) return undefined;
     const ids = this.descendants(threadId, await this.index.load());
     const lists = [root.events];
+    const threads = [root.meta];
     const warnings = [...root.warnings];
     for (const id of ids.slice(1)) {
       const child = await this.get(id);
       if (!child) continue;
       lists.push(child.events);
+      threads.push(child.meta);
       warnings.push(...child.warnings);
     }
-    return { meta: root.meta, events: mergeByTime(lists), warnings };
+    return { meta: root.meta, threads, events: mergeByTime(lists), warnings };
+  }
+
+  /** Writes each thread's file whole (`wx`: never over another's), under its lease, then the index; a failure removes what it wrote. */
+  async importThreads(threads: readonly ArchivedThread[]): Promise<void> {
+    for (const { meta } of threads) assertThreadId(meta.id);
+    const index = await this.index.refresh();
+    const taken = threads.map((t) => t.meta.id).filter((id) => index.has(id) || this.threads.has(id));
+    if (taken.length > 0) throw new ThreadExistsError(taken);
+    const leased: string[] = [];
+    const written: string[] = [];
+    try {
+      for (const { meta } of threads) {
+        await this.leases.acquire(meta.id, this.pathOf(meta.id));
+        leased.push(meta.id);
+      }
+      for (const { meta, events } of threads) {
+        const text = events.map((e) => `${JSON.stringify(e)}\n`).join('');
+        await writeFile(this.pathOf(meta.id), text, { flag: 'wx' }).catch((error: NodeJS.ErrnoException) =>
+          Promise.reject(error.code === 'EEXIST' ? new ThreadExistsError([meta.id]) : error),
+        );
+        written.push(meta.id);
+        this.index.add({ ...meta });
+      }
+      await this.index.save();
+    } catch (error) {
+      for (const id of written.reverse()) {
+        await rm(this.pathOf(id), { force: true });
+        this.index.remove(id);
+      }
+      if (written.length > 0) await this.index.save().catch(() => undefined);
+      throw error;
+    } finally {
+      for (const id of leased) await this.leases.release(id);
+    }
   }
 
   async list(): Promise<ThreadMeta[]> {
@@ -194,16 +230,25 @@ export class JsonlThreadStore implements ThreadStore {
   }
 
   /** Deletes the thread and its child threads (children first, so a crash leaves no orphan); ThreadBusyError while another process works in one. */
-  async delete(threadId: string): Promise<boolean> {
+  async delete(threadId: string, options: DeleteOptions = {}): Promise<boolean> {
     assertThreadId(threadId);
     const index = await this.index.refresh();
     if (!index.has(threadId)) return false;
     const family = this.descendants(threadId, index);
     const leased: string[] = [];
+    const openHere = () => (options.ifIdle ? family.find((id) => this.threads.has(id) || this.leases.uses(id) > (leased.includes(id) ? 1 : 0)) : undefined);
+    const refuse = openHere();
+    if (refuse) throw new ThreadBusyError(refuse);
     try {
       for (const id of family) {
         await this.leases.acquire(id, this.pathOf(id));
         leased.push(id);
+      }
+      // Opened here while the leases were taken: left alone, and its opens keep their lease.
+      const opened = openHere();
+      if (opened) {
+        for (const id of leased.splice(0)) await this.leases.release(id);
+        throw new ThreadBusyError(opened);
       }
       for (const id of [...family].reverse()) {
         const state = this.threads.get(id);

@@ -2,7 +2,8 @@ import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
 import { systemClock, type Clock } from '../ports';
 import { mergeByTime } from './mergeFamily';
 import { noteRun } from './threadIndex';
-import type { LoadedThread, NewThreadMeta, ThreadMeta, ThreadStore } from './threadStore';
+import { ThreadBusyError } from './threadLeases';
+import { ThreadExistsError, type ArchivedThread, type DeleteOptions, type LoadedFamily, type LoadedThread, type NewThreadMeta, type ThreadMeta, type ThreadStore } from './threadStore';
 
 export interface MemoryThreadStoreOptions {
   clock?: Clock;
@@ -71,11 +72,21 @@ export class MemoryThreadStore implements ThreadStore {
     return thread && loaded(thread);
   }
 
-  async getFamily(threadId: string): Promise<LoadedThread | undefined> {
+  async getFamily(threadId: string): Promise<LoadedFamily | undefined> {
     const root = this.threads.get(threadId);
     if (!root) return undefined;
-    const family = this.descendants(threadId).map((id) => this.threads.get(id)!.events);
-    return { meta: { ...root.meta }, events: mergeByTime(family), warnings: [] };
+    const ids = this.descendants(threadId);
+    const family = ids.map((id) => this.threads.get(id)!.events);
+    return { meta: { ...root.meta }, threads: ids.map((id) => ({ ...this.threads.get(id)!.meta })), events: mergeByTime(family), warnings: [] };
+  }
+
+  async importThreads(threads: readonly ArchivedThread[]): Promise<void> {
+    const taken = threads.map((t) => t.meta.id).filter((id) => this.threads.has(id));
+    if (taken.length > 0) throw new ThreadExistsError(taken);
+    for (const { meta, events } of threads) {
+      const thread: MemoryThread = { meta: { ...meta }, events: this.keepEvents ? [...events] : [], nextSeq: (events.at(-1)?.seq ?? 0) + 1, open: new Set() };
+      this.threads.set(meta.id, thread);
+    }
   }
 
   async list(): Promise<ThreadMeta[]> {
@@ -90,8 +101,10 @@ export class MemoryThreadStore implements ThreadStore {
     return true;
   }
 
-  async delete(threadId: string): Promise<boolean> {
+  async delete(threadId: string, options: DeleteOptions = {}): Promise<boolean> {
     if (!this.threads.has(threadId)) return false;
+    const working = this.descendants(threadId).find((id) => this.threads.get(id)!.open.size > 0);
+    if (options.ifIdle && working) throw new ThreadBusyError(working);
     for (const id of this.descendants(threadId)) this.threads.delete(id);
     return true;
   }

@@ -11,7 +11,7 @@ import type { ThreadMeta } from './threadStore';
 export type StoredThreadMeta = Omit<ThreadMeta, 'runCount' | 'status'> & Partial<Pick<ThreadMeta, 'runCount' | 'status'>>;
 
 /** index.json: the metadata of every thread, so lists need not read the thread files. */
-const threadMetaSchema = z.object({
+export const threadMetaSchema = z.object({
   id: z.string(),
   title: z.string(),
   parentThreadId: z.string().nullable(),

@@ -21,14 +21,41 @@ export interface ThreadMeta {
   renamedAt?: number;
 }
 
+export interface DeleteOptions {
+  /** Refuse (ThreadBusyError) when a thread of the family is open here, not only in another process. */
+  ifIdle?: boolean;
+}
+
 /** What a store needs to make a thread's entry. */
 export type NewThreadMeta = Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>;
+
+/** One thread of a family as an export file holds it: its index entry and its own events, in seq order. */
+export interface ArchivedThread {
+  meta: ThreadMeta;
+  events: RunEvent[];
+}
+
+/** An import found threads the store already has: nothing was written. */
+export class ThreadExistsError extends Error {
+  override readonly name = 'ThreadExistsError';
+  constructor(readonly threadIds: readonly string[]) {
+    super(
+      `This store already has ${threadIds.length === 1 ? `thread ${threadIds[0]}` : `${threadIds.length} of the file's threads (${threadIds.slice(0, 3).join(', ')}${threadIds.length > 3 ? ', …' : ''})`}; ` +
+        'nothing was imported. Delete it first to replace it, or import into another store (--storage).',
+    );
+  }
+}
 
 export interface LoadedThread {
   meta: ThreadMeta;
   events: RunEvent[];
   /** What went wrong while reading (a torn last line, a bad record), each a full sentence. */
   warnings: string[];
+}
+
+/** A thread with its descendants: `meta` the thread's entry, `threads` every entry of the family, parents first. */
+export interface LoadedFamily extends LoadedThread {
+  threads: ThreadMeta[];
 }
 
 /**
@@ -50,11 +77,19 @@ export interface ThreadStore {
   flush(): Promise<void>;
   get(threadId: string): Promise<LoadedThread | undefined>;
   /** The thread and all its descendant threads, their events merged in time order. */
-  getFamily(threadId: string): Promise<LoadedThread | undefined>;
+  getFamily(threadId: string): Promise<LoadedFamily | undefined>;
+  /**
+   * Adds the threads of an export file (parents first), with their ids, entries and events as
+   * they were (seq included). ThreadExistsError, with nothing written, when any id is taken.
+   */
+  importThreads(threads: readonly ArchivedThread[]): Promise<void>;
   /** Every thread, most recently updated first, from the index alone (no thread file is read). */
   list(): Promise<ThreadMeta[]>;
   /** Gives the thread the title the user chose; false when there is no such thread. */
   rename(threadId: string, title: string): Promise<boolean>;
-  /** Deletes the thread and its descendants; false when there was no such thread. */
-  delete(threadId: string): Promise<boolean>;
+  /**
+   * Deletes the thread and its descendants; false when there was no such thread. With `ifIdle`
+   * (retention), a thread of the family open in this process is left alone too: ThreadBusyError.
+   */
+  delete(threadId: string, options?: DeleteOptions): Promise<boolean>;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportThread } from '../../../../src/core/threads/exportThread';
 import { renderRunTree } from '../../../../src/core/threads/runTreeText';
-import type { LoadedThread } from '../../../../src/core/threads/threadStore';
+import type { LoadedFamily } from '../../../../src/core/threads/threadStore';
 import type { RunEvent } from '../../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents } from '../../../../src/shared/runTree';
 
@@ -18,8 +18,10 @@ const events: RunEvent[] = [
   { ...base, threadId: 'c_1', runId: 'r_child', seq: 2, ts: 1100, kind: 'run.finished', status: 'ok', output: 'Looks **fine**.', usage, durationMs: 97 },
   { ...base, runId: 'r_top', seq: 4, ts: 1200, kind: 'run.finished', status: 'ok', output: 'All good.', usage, durationMs: 200 },
 ];
-const family: LoadedThread = {
-  meta: { id: 't_1', title: 'Check the totals', parentThreadId: null, agent: 'supervisor', createdAt: 1000, updatedAt: 1200, runCount: 1, status: 'ok' },
+const meta = { id: 't_1', title: 'Check the totals', parentThreadId: null, agent: 'supervisor', createdAt: 1000, updatedAt: 1200, runCount: 1, status: 'ok' } as const;
+const family: LoadedFamily = {
+  meta,
+  threads: [meta],
   events,
   warnings: [],
 };
@@ -36,10 +38,10 @@ describe('exportThread', () => {
     expect(md.text).toContain('**Output**\n\nLooks **fine**.');
   });
 
-  it('writes JSON: the thread and every event of its family, as the CLI always has', () => {
+  it('writes JSON: the thread, the entries of its family and every event of it, as `threads import` reads it', () => {
     const json = exportThread(family, 'json', 2000);
     expect(json.fileExtension).toBe('json');
-    expect(JSON.parse(json.text)).toEqual({ thread: family.meta, events });
+    expect(JSON.parse(json.text)).toEqual({ format: 'subagents-thread', version: 1, thread: family.meta, threads: [family.meta], events });
   });
 
   it('renders the run tree as text for `threads show` and "Show Run Tree"', () => {
