@@ -15,6 +15,7 @@ import type { ModelResolver } from './models/modelResolver';
 import { silentLogger, systemClock, systemSchedule, type Approver, type Clock, type Logger, type Schedule, type Workspace } from './ports';
 import type { Profile, ProfileSet } from './profiles/profile';
 import { redactingLogger } from './secrets/redactEvents';
+import { ThreadPruner } from './retention/threadPruner';
 import { Redactor } from './secrets/redactor';
 import { newThreadId } from './threads/newThreadId';
 import { ThreadBusyError } from './threads/threadLeases';
@@ -84,12 +85,30 @@ export class Engine {
   private readonly limiter: WorkLimiter;
 
   private readonly redactor: Redactor;
+  /** subagents.threads.retention, applied at start-up and after each turn. */
+  private readonly pruner: ThreadPruner;
 
   constructor(private readonly options: EngineOptions) {
     this.clock = options.clock ?? systemClock;
     this.redactor = options.redactor ?? Redactor.fromEnvironment(process.env);
     this.logger = redactingLogger(options.logger ?? silentLogger, this.redactor);
     this.limiter = new WorkLimiter(DEFAULT_SETTINGS.maxConcurrency, this.logger);
+    this.pruner = new ThreadPruner({
+      store: options.store,
+      retention: () => options.settings()['threads.retention'],
+      isBusy: (id) => this.registry.isBusy(id),
+      clock: this.clock,
+      logger: this.logger,
+    });
+    void this.pruneThreads();
+  }
+
+  /**
+   * Deletes the threads `subagents.threads.retention` lets go (never one that works, here or in
+   * another window); resolves with how many. Runs at start-up and after each turn by itself.
+   */
+  pruneThreads(): Promise<number> {
+    return this.pruner.prune();
   }
 
   /** Every event of every thread, stamped, in the order written. Returns the unsubscribe. */
@@ -152,7 +171,9 @@ export class Engine {
       });
       // Stop was pressed while the request was starting: the run it started stops at once.
       if (reservation.cancelled) run.cancel();
-      return { threadId, runId: run.runId, done: this.finishedEvent(run) };
+      const done = this.finishedEvent(run);
+      done.then(() => this.pruneThreads(), () => {});
+      return { threadId, runId: run.runId, done };
     } finally {
       reservation.release();
     }

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
 import { MemoryThreadStore } from '../../../../src/core/threads/memoryThreadStore';
-import type { ThreadStore } from '../../../../src/core/threads/threadStore';
+import { ThreadExistsError, type ThreadStore } from '../../../../src/core/threads/threadStore';
+import { exportThread } from '../../../../src/core/threads/exportThread';
+import { readThreadArchive } from '../../../../src/core/threads/threadArchive';
 import type { UnsequencedRunEvent } from '../../../../src/shared/events';
 
 // The in-memory store stands in for the JSONL store in engine tests and in the bench: the same
@@ -42,6 +44,32 @@ const text = (threadId: string, ts: number, t: string): UnsequencedRunEvent => (
 const meta = (id: string, parentThreadId: string | null = null) => ({ id, title: id, parentThreadId, agent: parentThreadId ? 'a' : 'supervisor' });
 
 describe.each(stores)('%s', (_name, makeStore) => {
+  it('exports a family and imports it into a fresh store: the same entries and events; a taken id is refused with nothing written', async () => {
+    const store = await makeStore();
+    await store.open(meta('t_root'));
+    await store.open(meta('c_kid', 't_root'));
+    store.append(run('t_root', 'r_root', 10));
+    store.append({ ...run('c_kid', 'r_kid', 11), parentRunId: 'r_root', parentThreadId: 't_root', depth: 1, agent: 'a', agentPath: ['supervisor', 'a'] } as UnsequencedRunEvent);
+    store.append(end('c_kid', 'r_kid', 12, 'ok'));
+    store.append(end('t_root', 'r_root', 13, 'ok'));
+    await store.close('c_kid');
+    await store.close('t_root');
+    const family = (await store.getFamily('t_root'))!;
+    const archived = readThreadArchive(exportThread(family, 'json', 0).text, 0);
+    expect(archived.map((t) => t.meta.id)).toEqual(['t_root', 'c_kid']);
+    const fresh = await makeStore();
+    await fresh.importThreads(archived);
+    const copy = (await fresh.getFamily('t_root'))!;
+    expect(copy.events).toEqual(family.events);
+    expect(copy.threads).toEqual(family.threads);
+    expect((await fresh.list()).map((t) => t.id)).toEqual((await store.list()).map((t) => t.id));
+    await expect(fresh.importThreads(archived)).rejects.toThrow(ThreadExistsError);
+    // A new turn continues the imported thread's seq.
+    await fresh.open(meta('t_root'));
+    expect(fresh.append(run('t_root', 'r_next', 20)).seq).toBe(3);
+    await fresh.close('t_root');
+  });
+
   it('stamps seq from 1, strictly increasing per thread, and refuses a thread it has not opened', async () => {
     const store = await makeStore();
     await store.open(meta('t_one'));
