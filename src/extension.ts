@@ -66,6 +66,8 @@ export function activate(context: vscode.ExtensionContext): void {
     command('subagents.setApiKey', () => setApiKeyCommand(context.secrets)),
     command('subagents.exportThread', () => engine().exportThread()),
     command('subagents.deleteThread', () => engine().deleteThread()),
+    command('subagents.deleteAllThreads', () => engine().deleteAllThreads()),
+    command('subagents.importThread', () => engine().importThread()),
     command('subagents.showRunTree', () => engine().showRunTree()),
     command('subagents.selectModel', () => engine().selectModel()),
     command('subagents.configureAgents', () => engine().configureAgents()),

@@ -56,6 +56,8 @@ export interface HostRuntime extends vscode.Disposable, ChatHost {
   showThread(threadId: string): Promise<void>;
   exportThread(): Promise<void>;
   deleteThread(): Promise<void>;
+  deleteAllThreads(): Promise<void>;
+  importThread(): Promise<void>;
   showRunTree(): Promise<void>;
   selectModel(): Promise<void>;
   configureAgents(): Promise<void>;
@@ -159,7 +161,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     await vscode.commands.executeCommand('subagents.panel.focus');
     if (threadId && controller.openThreadId !== threadId) await controller.receive({ type: 'openThread', threadId });
   };
-  const threadCommands = new ThreadCommands({ store, controller, defaultFolder: root ?? os.homedir() });
+  const threadCommands = new ThreadCommands({ store, controller, defaultFolder: root ?? os.homedir(), showThread: (threadId) => showPanel(threadId) });
   const stopLog = logRuns((listener) => engine.onEvent(listener), logger);
   const indicators = showActivity({
     activity,
@@ -207,6 +209,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     showThread: (threadId) => showPanel(threadId),
     exportThread: () => threadCommands.exportThread(),
     deleteThread: () => threadCommands.deleteThread(),
+    deleteAllThreads: () => threadCommands.deleteAllThreads(),
+    importThread: () => threadCommands.importThread(),
     showRunTree: () => threadCommands.showRunTree(),
     selectModel: () => selectModelCommand(chooser, config.settings.model),
     configureAgents: () => configureAgentsCommand(root),

@@ -164,6 +164,37 @@ export class PanelController {
     return true;
   }
 
+  /**
+   * Deletes every conversation after one confirmation, each with its child threads (children
+   * first); those working here or in another window are kept and counted. Undefined when the
+   * user backs out or there is nothing to delete.
+   */
+  async deleteAllThreads(): Promise<{ deleted: number; kept: number } | undefined> {
+    const threads = (await this.deps.store.list()).filter((t) => t.parentThreadId === null);
+    if (threads.length === 0) return undefined;
+    if (!this.deps.confirm) throw new Error('Deleting conversations is not available here.');
+    const n = threads.length === 1 ? 'the 1 conversation' : `all ${threads.length} conversations`;
+    if (!(await this.deps.confirm(`Delete ${n}?`, 'Delete All', "Their turns and their subagents' threads are deleted with them; one that is working is kept. This cannot be undone."))) return undefined;
+    let deleted = 0;
+    let kept = 0;
+    for (const meta of threads) {
+      if (this.deps.queue.isBusy(meta.id)) {
+        kept++;
+        continue;
+      }
+      try {
+        if (await this.deps.store.delete(meta.id, { ifIdle: true })) deleted++;
+      } catch (error) {
+        if (!(error instanceof ThreadBusyError)) throw error;
+        kept++;
+      }
+    }
+    this.deps.logger.info(`Deleted ${deleted} conversation${deleted === 1 ? '' : 's'} with their child threads${kept ? `; ${kept} working one${kept === 1 ? ' was' : 's were'} kept` : ''}.`);
+    if (this.threadId && !(await this.deps.store.get(this.threadId))) await this.open(undefined);
+    else await this.sendThreads();
+    return { deleted, kept };
+  }
+
   /** Settings or profiles changed: the panel shows the new configuration. */
   configChanged(): void {
     this.send({ type: 'config', config: this.deps.config() });

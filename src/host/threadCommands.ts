@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { exportThread, type ExportFormat } from '../core/threads/exportThread';
 import { renderRunTree } from '../core/threads/runTreeText';
-import type { ThreadMeta, ThreadStore } from '../core/threads/threadStore';
+import { readThreadArchive, ThreadArchiveError } from '../core/threads/threadArchive';
+import { ThreadExistsError, type ThreadMeta, type ThreadStore } from '../core/threads/threadStore';
 import { relativeTime } from '../shared/relativeTime';
 import { EMPTY_TREE, foldRunEvents } from '../shared/runTree';
 import type { PanelController } from './panelController';
@@ -15,11 +16,14 @@ export interface ThreadCommandDeps {
   controller: PanelController;
   /** Where exports are offered first; the user's home when no folder is open. */
   defaultFolder: string;
+  /** Opens a conversation in the panel. */
+  showThread: (threadId: string) => Promise<void>;
 }
 
 /**
  * "Export Thread", "Delete Thread" and "Show Run Tree" from the palette: each acts on the
  * conversation open in the panel, or asks which when none is, and says why when there is none.
+ * "Delete All Threads" asks once; "Import Thread" reads a JSON export back.
  */
 export class ThreadCommands implements vscode.Disposable {
   private readonly trees = new vscode.EventEmitter<vscode.Uri>();
@@ -62,6 +66,41 @@ export class ThreadCommands implements vscode.Disposable {
     const meta = await this.pick('Delete which conversation?', false);
     if (!meta) return;
     if (await this.deps.controller.deleteThread(meta.id)) void vscode.window.showInformationMessage(`Deleted "${meta.title}" and its subagents' threads.`);
+  }
+
+  async deleteAllThreads(): Promise<void> {
+    const result = await this.deps.controller.deleteAllThreads();
+    if (result === undefined) {
+      if ((await this.deps.store.list()).every((t) => t.parentThreadId !== null)) void vscode.window.showInformationMessage('There are no conversations to delete.');
+      return;
+    }
+    const kept = result.kept ? ` ${result.kept} still working ${result.kept === 1 ? 'was' : 'were'} kept; stop ${result.kept === 1 ? 'it' : 'them'} and run this again to delete ${result.kept === 1 ? 'it' : 'them'}.` : '';
+    void vscode.window.showInformationMessage(`Deleted ${result.deleted} conversation${result.deleted === 1 ? '' : 's'} and their subagents' threads.${kept}`);
+  }
+
+  /** Reads a JSON export (Export Thread…, `subagents threads export --format json`) into this window's store and shows it. */
+  async importThread(): Promise<void> {
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Import a conversation exported as JSON',
+      defaultUri: vscode.Uri.file(this.deps.defaultFolder),
+      filters: { JSON: ['json'] },
+      canSelectMany: false,
+      openLabel: 'Import',
+    });
+    const file = picked?.[0];
+    if (!file) return;
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    let threads;
+    try {
+      threads = readThreadArchive(text, Date.now());
+      await this.deps.store.importThreads(threads);
+    } catch (error) {
+      if (error instanceof ThreadArchiveError || error instanceof ThreadExistsError) throw new Error(`Cannot import ${path.basename(file.fsPath)}: ${error.message}`);
+      throw error;
+    }
+    const root = threads[0]!.meta;
+    await this.deps.showThread(root.id);
+    void vscode.window.showInformationMessage(`Imported "${root.title}" with ${threads.length - 1} subagent thread${threads.length === 2 ? '' : 's'}.`);
   }
 
   async showRunTree(): Promise<void> {

@@ -98,6 +98,31 @@ describe('the palette commands in a real VS Code', () => {
       await wb.notification('There are no agent files in ~/.claude/agents or ~/.copilot/agents').waitFor({ timeout: 15_000 });
     });
 
+    await wb.step('Export Thread writes JSON; Delete All Threads asks once and empties the list; Import Thread brings the conversation back', async () => {
+      await wb.runCommand('Subagents: Export Thread');
+      await wb.pick('JSON');
+      const input = wb.quickInput().locator('input');
+      await expect.poll(() => input.inputValue(), { timeout: 15_000 }).toMatch(/what-does-this-project-do\.json$/);
+      await wb.page.keyboard.press('Enter');
+      await wb.notification('Exported "What does this project do?"').waitFor({ timeout: 15_000 });
+      const file = join(srv.workspace, 'what-does-this-project-do.json');
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'subagents-thread', thread: { title: 'What does this project do?' } });
+
+      await wb.runCommand('Subagents: Delete All Threads');
+      await wb.dialogButton('Delete All').click();
+      await wb.notification("Deleted 1 conversation and their subagents' threads.").waitFor({ timeout: 15_000 });
+      await wb.runCommand('Subagents: Export Thread');
+      await wb.notification('There are no conversations yet').waitFor({ timeout: 15_000 });
+
+      await wb.runCommand('Subagents: Import Thread');
+      const path = wb.quickInput().locator('input');
+      await path.waitFor({ timeout: 15_000 });
+      await path.fill(file);
+      await wb.page.keyboard.press('Enter');
+      await wb.notification('Imported "What does this project do?"').waitFor({ timeout: 15_000 });
+      await lastAnswer(wb.panel(), 'ok').waitFor({ timeout: 15_000 });
+    });
+
     await wb.step('Delete Thread asks once, then the conversation is gone', async () => {
       await wb.runCommand('Subagents: Delete Thread');
       await wb.pick('What does this project do?');

@@ -131,6 +131,35 @@ describe('deleting a thread', () => {
   });
 });
 
+describe('deleting all threads', () => {
+  it('asks once, deletes every conversation with its child threads, keeps one that works, and updates the list', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'subagents-delete-all-'));
+    dirs.push(dir);
+    const store = new JsonlThreadStore({ dir, indexDelayMs: 1 });
+    const p = setup({ store });
+    await p.ask('Check the invoice totals');
+    await p.controller.newThread();
+    await p.ask('Check the tax');
+    await store.flush();
+    expect((await readdir(dir)).filter((f) => f.endsWith('.jsonl'))).toHaveLength(4);
+    // Another window works in one of them: kept, and said.
+    const other = new JsonlThreadStore({ dir });
+    const working = (await store.list()).find((t) => t.title === 'Check the invoice totals')!;
+    await other.open(working);
+    expect(await p.controller.deleteAllThreads()).toEqual({ deleted: 1, kept: 1 });
+    expect(p.asked).toEqual(["Delete all 2 conversations? [Delete All] Their turns and their subagents' threads are deleted with them; one that is working is kept. This cannot be undone."]);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort()).toEqual([expect.stringMatching(/^c_/), `${working.id}.jsonl`].sort());
+    expect(p.posted.at(-1)).toMatchObject({ type: 'state', threadId: null, threads: [expect.objectContaining({ id: working.id })] });
+    await other.closeAll();
+    other.dispose();
+    expect(await p.controller.deleteAllThreads()).toEqual({ deleted: 1, kept: 0 });
+    expect((await readdir(dir)).filter((f) => f.endsWith('.jsonl'))).toEqual([]);
+    expect(p.posted.at(-1)).toMatchObject({ type: 'threads', threads: [] });
+    expect(await p.controller.deleteAllThreads()).toBeUndefined();
+    store.dispose();
+  });
+});
+
 describe('a new thread', () => {
   it('shows an empty conversation, and the next message starts a thread of its own', async () => {
     const p = setup();

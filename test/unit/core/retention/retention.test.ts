@@ -11,6 +11,7 @@ import { silentLogger } from '../../../../src/core/ports';
 import { makeEngine } from '../engineHarness';
 
 const DAY = 24 * 60 * 60 * 1000;
+const USAGE = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 const meta = (id: string, updatedAt: number, extra: Partial<ThreadMeta> = {}): ThreadMeta => ({
   id, title: id, parentThreadId: null, agent: 'supervisor', createdAt: updatedAt, updatedAt, runCount: 1, status: 'ok', ...extra,
 });
@@ -48,10 +49,10 @@ describe('ThreadPruner over the JSONL store', () => {
     const base = { v: 1 as const, ts: at };
     store.append({ ...base, kind: 'run.started', threadId: id, runId: `r_${id}`, parentRunId: null, parentThreadId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: id, model: 'm' });
     store.append({ ...base, kind: 'run.started', threadId: child, runId: `r_${child}`, parentRunId: `r_${id}`, parentThreadId: id, agent: 'explore', agentPath: ['supervisor', 'explore'], depth: 1, task: 't', model: 'm' });
-    store.append({ ...base, kind: 'run.finished', threadId: child, runId: `r_${child}`, status: 'ok', output: 'x', usage: {}, totalUsage: {}, durationMs: 1 });
+    store.append({ ...base, kind: 'run.finished', threadId: child, runId: `r_${child}`, status: 'ok', output: 'x', usage: USAGE, totalUsage: USAGE, durationMs: 1 });
     await store.close(child);
     if (keepOpen) return;
-    store.append({ ...base, kind: 'run.finished', threadId: id, runId: `r_${id}`, status: 'ok', output: 'y', usage: {}, totalUsage: {}, durationMs: 1 });
+    store.append({ ...base, kind: 'run.finished', threadId: id, runId: `r_${id}`, status: 'ok', output: 'y', usage: USAGE, totalUsage: USAGE, durationMs: 1 });
     await store.close(id);
   }
 
@@ -74,7 +75,7 @@ describe('ThreadPruner over the JSONL store', () => {
     expect(await files()).toEqual(['c_t_2.jsonl', 'c_t_4.jsonl', 'c_t_5.jsonl', 'c_t_6.jsonl', 't_2.jsonl', 't_4.jsonl', 't_5.jsonl', 't_6.jsonl']);
     expect((await store.list()).map((t) => t.id).sort()).toEqual(['c_t_2', 'c_t_4', 'c_t_5', 'c_t_6', 't_2', 't_4', 't_5', 't_6']);
     // The working ones are left for a later pass: once they end, they go.
-    const end = (threadId: string, ts: number) => ({ v: 1 as const, ts, kind: 'run.finished' as const, threadId, runId: `r_${threadId}`, status: 'ok' as const, output: 'y', usage: {}, totalUsage: {}, durationMs: 1 });
+    const end = (threadId: string, ts: number) => ({ v: 1 as const, ts, kind: 'run.finished' as const, threadId, runId: `r_${threadId}`, status: 'ok' as const, output: 'y', usage: USAGE, totalUsage: USAGE, durationMs: 1 });
     store.append(end('t_2', 2 * DAY));
     await store.close('t_2');
     other.append(end('t_4', 4 * DAY));
