@@ -20,6 +20,16 @@ describe('readEngineSettings', () => {
     expect(settings).toMatchObject({ maxDepth: 3, maxConcurrency: 3, maxActiveChildren: 2, approval: DEFAULT_SETTINGS.approval });
   });
 
+  it('reads subagents.threads.retention: every thread kept by default, a bad limit said and ignored', () => {
+    expect(readEngineSettings([], { trusted: true }).settings['threads.retention']).toEqual({});
+    const set = { scope: 'workspace' as const, source: 'ws/.vscode/settings.json', values: { 'threads.retention': { maxThreads: 200, maxAgeDays: 90 } } };
+    expect(readEngineSettings([set], { trusted: true }).settings['threads.retention']).toEqual({ maxThreads: 200, maxAgeDays: 90 });
+    const bad = { ...set, values: { 'threads.retention': { maxThreads: 0, keep: 'all' } } };
+    const read = readEngineSettings([bad], { trusted: true });
+    expect(read.settings['threads.retention']).toEqual({});
+    expect(describeSettingProblem(read.problems[0]!)).toMatch(/^The setting "subagents.threads.retention" in ws\/.vscode\/settings.json is invalid \(.*maxThreads.*\); it is ignored/);
+  });
+
   it('reads only user settings in an untrusted workspace', () => {
     const { settings } = readEngineSettings([user, workspace], { trusted: false });
     expect(settings).toMatchObject({ maxDepth: 2, maxActiveChildren: DEFAULT_SETTINGS.maxActiveChildren });
