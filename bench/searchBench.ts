@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import type { z } from 'zod';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,7 @@ export async function searchBench(runs = 10, files = 10_000): Promise<string[]> 
       workspaceTools({ workspace: nodeWorkspace({ root, ...(withRipgrep ? { ripgrep: rg } : {}) }), gate, agent: 'bench', commands }).find((t) => t.name === name)!;
     const call = (withRipgrep: boolean, name: string, input: unknown) => async () => {
       const spec = tool(withRipgrep, name);
-      await spec.execute(spec.inputSchema.parse(input), { runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });
+      await spec.execute((spec.inputSchema as z.ZodType).parse(input), { runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });
     };
     const plain = (args: string[]) => async () => {
       await run(rg, ['--no-config', '--hidden', ...args, '.'], { cwd: root, maxBuffer: 64 * 1024 * 1024 }).catch((e: { code?: number }) => {

@@ -1,4 +1,5 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import type { z } from 'zod';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
@@ -67,7 +68,7 @@ async function call(withRipgrep: boolean, name: string, input: unknown) {
   const workspace = nodeWorkspace({ root: world.root, ...(withRipgrep ? { ripgrep: rg! } : {}) });
   const commands = commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
   const spec = workspaceTools({ workspace, gate: secretsAsk, agent: 'test', commands }).find((t) => t.name === name)!;
-  return (await spec.execute(spec.inputSchema.parse(input), context())) as { matches?: string[]; files?: string[]; note?: string; error?: string };
+  return (await spec.execute((spec.inputSchema as z.ZodType).parse(input), context())) as { matches?: string[]; files?: string[]; note?: string; error?: string };
 }
 
 describe('ripgrep and the walker agree', () => {
