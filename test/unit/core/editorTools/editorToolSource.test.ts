@@ -3,7 +3,7 @@ import type { EditorToolCatalog, EditorToolInfo, EditorToolPart } from '../../..
 import { editorToolSource } from '../../../../src/core/editorTools/editorToolSource';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import type { ProfileInput } from '../../../../src/core/profiles/profile';
-import type { RunEventOf } from '../../../../src/shared/events';
+import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
 import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel } from '../programmedModel';
@@ -25,6 +25,12 @@ function fakeCatalog(tools: EditorToolInfo[], answer: (name: string, input: obje
     },
   };
   return { catalog, calls };
+}
+
+/** The run.config of the first run of `agent`. */
+function configOf(events: readonly RunEvent[], agentName: string): RunEventOf<'run.config'> {
+  const started = events.find((e): e is RunEventOf<'run.started'> => e.kind === 'run.started' && e.agent === agentName)!;
+  return events.find((e): e is RunEventOf<'run.config'> => e.kind === 'run.config' && e.runId === started.runId)!;
 }
 
 /** A child `helper` (with this profile) that makes these calls in one step, then answers "done". */
@@ -69,6 +75,9 @@ describe('editor tools (vscode.lm.tools) in runs', () => {
     const lookup = r.results('ext_lookup')[0]!;
     expect(lookup.isError).toBeFalsy();
     expect(enclosedText(lookup.output as string)).toBe('the answer');
+    // "Why this config?" lists them with the run's other tools.
+    const config = configOf(r.h.events, 'helper');
+    expect(config.tools.effective).toEqual(expect.arrayContaining(['read_file', 'ext_lookup', 'ext_change']));
   });
 
   it('never by default: a profile without a tools list, or one that lists other tools, is not offered them, and a forged call runs nothing', async () => {
@@ -91,6 +100,8 @@ describe('editor tools (vscode.lm.tools) in runs', () => {
     expect(untrusted.seen).toEqual(['ext_lookup']);
     expect(untrusted.invoked).toEqual([]);
     expect(untrusted.results('ext_change')[0]!.output).toMatchObject({ error: expect.stringMatching(/not trusted/) });
+    const untrustedConfig = configOf(untrusted.h.events, 'helper');
+    expect(untrustedConfig.tools.removed).toEqual(expect.arrayContaining([expect.objectContaining({ tool: 'ext_change', reason: expect.stringMatching(/not trusted/) })]));
   });
 
   it('an editor tool named like a built-in one is left out with a warning, and one with a name models refuse too', async () => {
