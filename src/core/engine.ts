@@ -1,5 +1,7 @@
 import type { RunEvent, RunEventOf } from '../shared/events';
 import { errorText } from '../shared/errorText';
+import { FileChanges } from './changes/fileChanges';
+import { MemorySnapshotStore, type SnapshotStore } from './changes/snapshotStore';
 import { loadConversationHistory } from './delegation/conversationHistory';
 import { launchRun } from './delegation/launchRun';
 import type { RunHandle } from './delegation/runHandle';
@@ -40,6 +42,10 @@ export interface EngineOptions {
    * the hub and stops it, McpHub.stopAll, when it closes) and, in the editor, the editor's tools.
    */
   toolSources?: readonly RunToolSource[];
+  /** Where the contents behind reverts and diffs are kept (default: in memory, gone with the process). */
+  snapshots?: SnapshotStore;
+  /** Folders whose changes are never a command's: the thread storage, when it is inside the workspace. */
+  untracked?: readonly string[];
 }
 
 export interface SendRequest {
@@ -80,8 +86,11 @@ export class Engine {
   private readonly limiter: WorkLimiter;
 
   private readonly redactor: Redactor;
+  /** Every run's file changes, one journal for the conflict guard (src/core/changes/). */
+  readonly changes: FileChanges;
 
   constructor(private readonly options: EngineOptions) {
+    this.changes = new FileChanges(options.snapshots ?? new MemorySnapshotStore(), options.untracked ?? []);
     this.clock = options.clock ?? systemClock;
     this.redactor = options.redactor ?? Redactor.fromEnvironment(process.env);
     this.logger = redactingLogger(options.logger ?? silentLogger, this.redactor);
@@ -132,6 +141,7 @@ export class Engine {
         approver: this.options.approver,
         redactor: this.redactor,
         toolSources: this.options.toolSources,
+        changes: this.changes,
         publish: (event) => this.publish(event),
       };
       const run = launchRun(session, {

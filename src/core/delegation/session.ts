@@ -1,4 +1,5 @@
 import type { RunEvent } from '../../shared/events';
+import type { FileChanges } from '../changes/fileChanges';
 import type { EngineSettings } from '../engineSettings';
 import type { RunToolSource } from '../tools/runToolSource';
 import type { ModelResolver } from '../models/modelResolver';
@@ -31,6 +32,8 @@ export interface Session {
   redactor: Redactor;
   /** Tools from outside the engine (the window's MCP servers, the editor's tools), shared by its runs. */
   toolSources?: readonly RunToolSource[] | undefined;
+  /** Who changed which file, the snapshots, the conflict guard's journal (src/core/changes/). */
+  changes: FileChanges;
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

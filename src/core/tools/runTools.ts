@@ -1,5 +1,6 @@
 import { capErrorText } from '../../shared/errorText';
 import type { EmitRunEvent } from '../agent/runEvents';
+import type { FileChanges } from '../changes/fileChanges';
 import type { EngineSettings } from '../engineSettings';
 import type { Approver, Workspace } from '../ports';
 import type { Profile } from '../profiles/profile';
@@ -23,10 +24,12 @@ export interface RunToolsRequest {
   delegation: readonly AnyToolSpec[];
   /** Known secrets are taken out of every tool result before the model (or anyone) reads it. */
   redactor: Redactor;
-  /** The run itself: MCP server approvals are asked in its name, and stop with it. */
+  /** The run itself: MCP server approvals are asked in its name, and stop with it; its file changes are recorded in its name. */
   run: { runId: string; threadId: string; signal: AbortSignal };
   /** Tools from outside the engine (the MCP servers, the editor's tools); none without them. */
   toolSources?: readonly RunToolSource[] | undefined;
+  /** The engine's change tracking (src/core/changes/). */
+  changes: FileChanges;
 }
 
 /** The tools of one run: workspace tools with this run's approval gate, plus delegation and outside tools, filtered. */
@@ -40,7 +43,8 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
   });
   const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }));
   const outside = await Promise.all((request.toolSources ?? []).map((source) => source.toolsForRun({ profile, gate, emit: request.emit, run: request.run, settings })));
-  const own = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains }), ...request.delegation];
+  const files = request.changes.forRun({ runId: request.run.runId, agent: profile.name, workspace, emit: request.emit });
+  const own = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }), ...request.delegation];
   const all = firstOfEachName([...own, ...outside.flat()], request.emit).map((spec) => redactingTool(spec, request.redactor));
   return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });
 }

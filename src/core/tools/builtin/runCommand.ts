@@ -31,7 +31,7 @@ export function commandOutcome(result: CommandResult, timeoutMs: number): Record
   return { exitCode: result.exitCode, output: result.output, ...(notes.length ? { note: notes.join(' ') } : {}) };
 }
 
-export function runCommandTool({ workspace, gate, agent, commands }: WorkspaceToolDeps): AnyToolSpec {
+export function runCommandTool({ workspace, gate, agent, commands, files }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'run_command',
     description:
@@ -52,15 +52,11 @@ export function runCommandTool({ workspace, gate, agent, commands }: WorkspaceTo
       try {
         // A command the user did not see runs with git's launchers (hooks, fsmonitor) off.
         prepared = await commands.prepare(input.command, { sandboxed: sandbox.sandboxed, hardenGit: !allowed.asked });
-        const result = await workspace.runCommand({
-          command: input.command,
-          launch: prepared.launch,
-          cwd: workspace.root,
-          timeoutMs,
-          signal: context.signal,
-          maxOutputChars: MAX_COMMAND_OUTPUT,
-          label: agent,
-        });
+        const launch = prepared.launch;
+        // The files it changes are found by comparing the workspace before and after (src/core/changes/).
+        const result = await files.command(context.toolCallId, () =>
+          workspace.runCommand({ command: input.command, launch, cwd: workspace.root, timeoutMs, signal: context.signal, maxOutputChars: MAX_COMMAND_OUTPUT, label: agent }),
+        );
         return commandOutcome(result, timeoutMs);
       } catch (error) {
         return { error: `The command could not be started: ${errorText(error)}` };
