@@ -13,6 +13,11 @@ Usage:
   subagents threads export ID [--format md|json]
                                       The thread as Markdown (default) or JSON
   subagents threads delete ID         Delete a thread and its child threads
+  subagents threads revert RUN [--dry-run] [--yes]
+                                      Undo the file changes of one run (a file changed since is
+                                      left as it is and listed); exit 1 when any was skipped
+  subagents threads apply RUN         Merge a worktree run's changes into the workspace (3-way)
+  subagents threads discard RUN       Throw away a worktree run's changes and its worktree
   subagents profiles list             The enabled agent profiles and where each comes from
   subagents profiles validate         Check the profiles; exit 2 when any has a problem
 
@@ -82,6 +87,9 @@ export type Command =
   | ({ name: 'threads list'; all: boolean } & Place)
   | ({ name: 'threads show' | 'threads delete'; id: string } & Place)
   | ({ name: 'threads export'; id: string; format: 'md' | 'json' } & Place)
+  /** `yes`: revert changes whose author is uncertain (overlap) without asking. */
+  | ({ name: 'threads revert'; runId: string; dryRun: boolean; yes: boolean } & Place)
+  | ({ name: 'threads apply' | 'threads discard'; runId: string } & Place)
   | ({ name: 'profiles list' | 'profiles validate' } & Place);
 
 const PLACE_OPTIONS = {
@@ -125,6 +133,11 @@ function place(values: { workspace?: string | boolean | undefined; storage?: str
 
 function oneId(positionals: string[], what: string): string {
   if (positionals.length !== 1) throw new UsageError(`"subagents ${what}" takes one thread ID (see "subagents threads list"). ${HINT}`);
+  return positionals[0]!;
+}
+
+function oneRun(positionals: string[], what: string): string {
+  if (positionals.length !== 1) throw new UsageError(`"subagents ${what}" takes one run ID (r_…, see "subagents threads show ID"). ${HINT}`);
   return positionals[0]!;
 }
 
@@ -199,7 +212,17 @@ function threadsCommand(args: string[], cwd: string): Command {
     if (format !== 'md' && format !== 'json') throw new UsageError(`--format must be md or json, not "${format}".`);
     return { name: 'threads export', ...place(values, cwd), id: oneId(positionals, 'threads export'), format };
   }
-  throw new UsageError(`Unknown threads command "${action ?? ''}": use list, show, export or delete. ${HINT}`);
+  if (action === 'revert') {
+    const { values, positionals } = parse(rest, { ...PLACE_OPTIONS, 'dry-run': { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } });
+    if (values.help) return { name: 'help' };
+    return { name: 'threads revert', ...place(values, cwd), runId: oneRun(positionals, 'threads revert'), dryRun: values['dry-run'] === true, yes: values.yes === true };
+  }
+  if (action === 'apply' || action === 'discard') {
+    const { values, positionals } = parse(rest, PLACE_OPTIONS);
+    if (values.help) return { name: 'help' };
+    return { name: `threads ${action}`, ...place(values, cwd), runId: oneRun(positionals, `threads ${action}`) };
+  }
+  throw new UsageError(`Unknown threads command "${action ?? ''}": use list, show, export, delete, revert, apply or discard. ${HINT}`);
 }
 
 function profilesCommand(args: string[], cwd: string): Command {

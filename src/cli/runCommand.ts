@@ -10,6 +10,7 @@ import type { ModelResolver } from '../core/models/modelResolver';
 import { keyOriginPolicy, userChosenSpecs } from '../core/models/keyOrigins';
 import { KEY_VARIABLES } from '../core/models/keyVariables';
 import { ScriptError } from '../core/models/scriptSchema';
+import { threadSnapshots } from '../core/changes/threadSnapshots';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { isThreadId } from '../core/threads/threadId';
 import type { Command } from './cliArgs';
@@ -106,8 +107,12 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   }
   const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
   const mcp = cliMcpHub(cmd.workspace, declared, cmd.trust.allowMcp, profileServers, logger);
+  const snapshots = threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => settings['snapshots.maxMB'], logger });
   const engine = new Engine({
     store,
+    snapshots,
+    // The thread storage may be inside the workspace (the default): what it writes is no command's change.
+    untracked: [cmd.storage],
     // The user named this folder on the command line: it is trusted. ask_user asks on the terminal.
     workspace: nodeWorkspace({ root: cmd.workspace, askUser: (question, signal) => terminal.ask(`\n${question}\n> `, signal) }),
     profiles: () => profiles,
@@ -144,6 +149,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     const finished = await sent.done;
     await engine.whenQuiet(sent.threadId);
     await store.closeAll();
+    await snapshots.enforceCap();
     const last = printer.lastTopFinish(sent.threadId) ?? finished;
     printer.summary(sent.threadId, last);
     if (interrupted) return EXIT.interrupted;

@@ -13,7 +13,8 @@ import { exportThread } from '../core/threads/exportThread';
 import { renderRunTree } from '../core/threads/runTreeText';
 import { terminalSafe } from './terminalText';
 
-type ThreadsCommand = Extract<Command, { name: `threads ${string}` }>;
+/** The thread commands; those about one run's changes are runChangesCommand's. */
+type ThreadsCommand = Exclude<Extract<Command, { name: `threads ${string}` }>, { name: 'threads revert' | 'threads apply' | 'threads discard' }>;
 
 async function exists(dir: string): Promise<boolean> {
   return (await stat(dir).catch(() => undefined))?.isDirectory() === true;

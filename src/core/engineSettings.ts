@@ -68,6 +68,8 @@ export const engineSettingsSchema = z.object({
   'commandEnv.exclude': z.array(z.string().trim().min(1).regex(/^[A-Za-z0-9_*?]+$/, 'a variable name, with * and ? wildcards')).default([]),
   /** Hosts web_fetch reaches without asking. User settings (or --trusted-domain) only, like the other settings that raise trust. */
   trustedDomains: z.array(hostPatternSchema).default([]),
+  /** How much the snapshots behind reverts and diffs may take (MB); past it, the oldest threads' go first. */
+  'snapshots.maxMB': z.number().int().min(1).max(1_000_000).default(200),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 
