@@ -17,6 +17,7 @@ import type { Profile, ProfileSet } from './profiles/profile';
 import { redactingLogger } from './secrets/redactEvents';
 import { Redactor } from './secrets/redactor';
 import { newThreadId } from './threads/newThreadId';
+import type { Worktrees } from './worktrees/worktrees';
 import { ThreadBusyError } from './threads/threadLeases';
 import type { LoadedThread, ThreadStore } from './threads/threadStore';
 import { titleOf } from './threads/threadIndex';
@@ -46,6 +47,8 @@ export interface EngineOptions {
   snapshots?: SnapshotStore;
   /** Folders whose changes are never a command's: the thread storage, when it is inside the workspace. */
   untracked?: readonly string[];
+  /** Where runs of `isolation: "worktree"` profiles get their worktrees (beside the threads); without it such a profile is refused. */
+  worktrees?: Worktrees;
 }
 
 export interface SendRequest {
@@ -142,6 +145,7 @@ export class Engine {
         redactor: this.redactor,
         toolSources: this.options.toolSources,
         changes: this.changes,
+        ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
         publish: (event) => this.publish(event),
       };
       const run = launchRun(session, {

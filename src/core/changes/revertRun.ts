@@ -1,9 +1,8 @@
 import type { FileChangeNode } from '../../shared/runTree';
 import { errorText } from '../../shared/errorText';
-import { deleteInside } from '../fileAccess/deleteInside';
-import { writeInside } from '../fileAccess/writeInside';
 import type { Workspace } from '../ports';
 import { resolveWorkspacePath } from '../tools/workspacePath';
+import { putFile } from './putFile';
 import { seeFile } from './seenFile';
 import type { SnapshotStore } from './snapshotStore';
 
@@ -79,7 +78,7 @@ export async function revertRun(request: RevertRequest): Promise<RevertResult> {
         result.skipped.push({ path, reason: changedSince(item.file, now.hash) });
         continue;
       }
-      await restore(request.workspace, item.abs, item.content);
+      await putFile(request.workspace, item.abs, item.content);
       result.reverted.push(path);
     } catch (error) {
       result.skipped.push({ path, reason: `it could not be restored: ${errorText(error)}` });
@@ -92,19 +91,4 @@ function changedSince(file: FileChangeNode, now: string | null): string {
   if (now === null) return 'it was deleted since this run changed it';
   if (file.afterHash === null) return 'this run deleted it, and a file of that name is there again';
   return 'it was changed since this run changed it (by the user, another run or a later step), so reverting it would lose that change';
-}
-
-/** Puts the before-content back (or removes a file the run created), bound to the file just checked. */
-async function restore(workspace: Workspace, abs: string, content: Buffer | null): Promise<void> {
-  const where = await resolveWorkspacePath(workspace.root, abs);
-  if (!where.ok) throw new Error(where.error);
-  if (content === null) {
-    if (where.identity) await deleteInside(workspace.root, where.abs, where.identity);
-    return;
-  }
-  const expected = where.exists ? (where.identity ?? null) : null;
-  const text = content.toString('utf8');
-  // Text that survives a round trip goes through the port (an open editor keeps Undo); other bytes are written as they are.
-  if (Buffer.from(text, 'utf8').equals(content)) await workspace.writeFile(where.abs, text, expected);
-  else await writeInside(workspace.root, where.abs, content, expected);
 }

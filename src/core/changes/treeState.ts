@@ -18,7 +18,16 @@ export interface FileStamp {
 
 export interface FileState extends FileStamp {
   hash: string;
+  /** When the stamp was taken (ns): a file changed within a clock tick of it may change again unseen. */
+  stampedAt: bigint;
 }
+
+/**
+ * File times come from the kernel's coarse clock: two writes within one tick, of the same size,
+ * leave the same stamp. A stamp taken that close to the file's time is not trusted (git's "racy"
+ * entries): the file is read again.
+ */
+const RACY_NS = 50_000_000n;
 
 /** The workspace's files whose before-content git cannot give back, as they were before a command. */
 export interface TreeState {
@@ -102,9 +111,10 @@ async function fileState(root: string, rel: string, cached: FileState | undefine
   const abs = join(root, rel);
   const stamp = await stampAt(abs);
   if (!stamp) return undefined;
-  if (cached && sameStamp(cached, stamp)) return cached;
+  if (cached && sameStamp(cached, stamp) && cached.mtimeNs + RACY_NS < cached.stampedAt) return cached;
+  const stampedAt = BigInt(Date.now()) * 1_000_000n;
   const hash = await keep(root, abs, stamp.size, snapshots);
-  return hash === undefined ? undefined : { ...stamp, hash };
+  return hash === undefined ? undefined : { ...stamp, hash, stampedAt };
 }
 
 /** Reads, hashes and keeps a file; a large one is hashed as a stream and not kept. */

@@ -4,6 +4,7 @@ import { ZERO_USAGE } from '../../shared/usage';
 import { FREE_SLOT } from '../agent/workSlot';
 import type { LaunchRequest } from './delegationTypes';
 import { finishRun } from './finishRun';
+import { inIsolation } from './isolation';
 import { RunEmitter } from './runEmitter';
 import { RunHandle } from './runHandle';
 import { runTurns, type RunEnding } from './runTurns';
@@ -43,7 +44,8 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
   const slot = run.depth > 0 ? session.limiter.slotFor() : undefined;
   const startedAt = session.clock.now();
   const end = { session, run, emitter, slot, startedAt, detach };
-  runTurns({ session, run, request, emitter, slot: slot ?? FREE_SLOT, launch: (r) => launchRun(session, r) })
+  // A worktree profile works (and delegates) in its own worktree: `here` is the session confined there.
+  inIsolation(session, run, profile, (here) => runTurns({ session: here, run, request, emitter, slot: slot ?? FREE_SLOT, launch: (r) => launchRun(here, r) }))
     .catch((error: unknown): RunEnding => ({ status: 'error', output: '', usage: ZERO_USAGE, error: `Internal error: ${errorText(error)}` }))
     .then((ending) => finishRun(end, ending))
     .catch((error: unknown) => session.logger.error(`The "${run.agent}" run failed to end cleanly: ${errorText(error)}`));

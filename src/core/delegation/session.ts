@@ -1,5 +1,6 @@
 import type { RunEvent } from '../../shared/events';
 import type { FileChanges } from '../changes/fileChanges';
+import type { Worktrees } from '../worktrees/worktrees';
 import type { EngineSettings } from '../engineSettings';
 import type { RunToolSource } from '../tools/runToolSource';
 import type { ModelResolver } from '../models/modelResolver';
@@ -34,6 +35,10 @@ export interface Session {
   toolSources?: readonly RunToolSource[] | undefined;
   /** Who changed which file, the snapshots, the conflict guard's journal (src/core/changes/). */
   changes: FileChanges;
+  /** Where worktree runs (isolation: worktree) get their worktrees; absent: such a profile is refused. */
+  worktrees?: Worktrees;
+  /** Set for the runs confined to a worktree: its root and what their commands may write besides. */
+  isolation?: { root: string; writable: readonly string[] };
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

@@ -30,6 +30,11 @@ export interface RunToolsRequest {
   toolSources?: readonly RunToolSource[] | undefined;
   /** The engine's change tracking (src/core/changes/). */
   changes: FileChanges;
+  /**
+   * A run confined to a worktree: its commands may also write the worktree's git paths; tools
+   * that cannot be confined to it (MCP servers, other extensions' editor tools) are not offered.
+   */
+  isolation?: { root: string; writable: readonly string[] } | undefined;
 }
 
 /** The tools of one run: workspace tools with this run's approval gate, plus delegation and outside tools, filtered. */
@@ -41,7 +46,7 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
     emit: request.emit,
     agent: profile.name,
   });
-  const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }));
+  const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }), request.isolation?.writable);
   const outside = await Promise.all((request.toolSources ?? []).map((source) => source.toolsForRun({ profile, gate, emit: request.emit, run: request.run, settings })));
   const files = request.changes.forRun({ runId: request.run.runId, agent: profile.name, workspace, emit: request.emit });
   const own = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }), ...request.delegation];

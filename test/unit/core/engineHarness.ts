@@ -11,6 +11,7 @@ import type { RunToolSource } from '../../../src/core/tools/runToolSource';
 import type { RunEvent } from '../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents, walkRuns } from '../../../src/shared/runTree';
 import { MemoryThreadStore } from '../../../src/core/threads/memoryThreadStore';
+import type { Worktrees } from '../../../src/core/worktrees/worktrees';
 
 export const SCRIPT_PATH = '/scripts/test-script.json';
 
@@ -32,6 +33,8 @@ export interface HarnessOptions {
   projectInstructions?: ProjectInstruction[];
   /** Tools from outside the engine (an MCP hub, the editor's tools). */
   toolSources?: RunToolSource[];
+  /** Where worktree runs get their worktrees (none by default: such a profile is refused). */
+  worktrees?: Worktrees;
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -48,6 +51,7 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     workspace: options.workspace ?? nodeWorkspace({ root: '/workspace' }),
     ...(options.approver ? { approver: options.approver } : {}),
     ...(options.toolSources ? { toolSources: options.toolSources } : {}),
+    ...(options.worktrees ? { worktrees: options.worktrees } : {}),
     profiles: () => ({ profiles, problems: options.problems ?? [], ...(options.projectInstructions ? { projectInstructions: options.projectInstructions } : {}) }),
     settings: () => settings,
     createModelResolver:
