@@ -1,10 +1,13 @@
 import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { revertRun, type RevertResult } from '../core/changes/revertRun';
 import { loadRun } from '../core/changes/runChanges';
 import { threadSnapshots } from '../core/changes/threadSnapshots';
 import { DEFAULT_SETTINGS } from '../core/engineSettings';
 import { nodeWorkspace } from '../core/nodeAdapters/nodeWorkspace';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
+import type { WorktreeManifest } from '../core/worktrees/worktreeManifest';
+import { Worktrees } from '../core/worktrees/worktrees';
 import type { RunNode } from '../shared/runTree';
 import type { Command } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
@@ -29,7 +32,13 @@ export async function runChangesCommand(cmd: RunChangesCommand, io: CliIo): Prom
   const store = new JsonlThreadStore({ dir: cmd.storage, logger });
   try {
     const { threadId, run } = await findRun(store, cmd);
-    if (cmd.name !== 'threads revert') throw new UsageError(`Run "${cmd.runId}" did not work in a worktree, so there is nothing to ${cmd.name.slice('threads '.length)}.`);
+    const worktrees = new Worktrees(join(cmd.storage, 'worktrees'));
+    const pending = await worktrees.get(cmd.runId);
+    if (cmd.name !== 'threads revert') {
+      if (pending?.state !== 'pending') throw new UsageError(`Run "${cmd.runId}" has no changes waiting in a worktree (it did not work in one, or they were applied or discarded already).`);
+      return cmd.name === 'threads apply' ? await apply(io, cmd, worktrees, pending) : await discard(io, cmd, worktrees, pending);
+    }
+    if (pending) throw new UsageError(`Run "${cmd.runId}" worked in a git worktree, so its changes are not in the workspace: use "subagents threads apply ${cmd.runId}" or "subagents threads discard ${cmd.runId}".`);
     const snapshots = threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => DEFAULT_SETTINGS['snapshots.maxMB'], logger });
     const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
     const prunedNote = await snapshots.prunedNote(threadId);
@@ -50,6 +59,25 @@ export async function runChangesCommand(cmd: RunChangesCommand, io: CliIo): Prom
   } finally {
     store.dispose();
   }
+}
+
+async function apply(io: CliIo, cmd: RunChangesCommand, worktrees: Worktrees, pending: WorktreeManifest): Promise<number> {
+  // Into the workspace the run started from, whatever folder this command runs in.
+  const result = (await worktrees.apply(cmd.runId, nodeWorkspace({ root: pending.workspaceRoot })))!;
+  if (cmd.json) io.stdout.write(`${JSON.stringify(result)}\n`);
+  else {
+    for (const path of result.applied) io.stdout.write(terminalSafe(`Applied ${path}\n`));
+    for (const { path, reason } of result.conflicts) io.stdout.write(terminalSafe(`Conflict in ${path}: ${reason}\n`));
+    if (result.keptBranch) io.stdout.write(`The run's version of every file stays on branch ${result.keptBranch}.\n`);
+  }
+  return result.conflicts.length > 0 ? EXIT.runFailed : EXIT.ok;
+}
+
+async function discard(io: CliIo, cmd: RunChangesCommand, worktrees: Worktrees, pending: WorktreeManifest): Promise<number> {
+  await worktrees.discard(pending);
+  if (cmd.json) io.stdout.write(`${JSON.stringify({ discarded: cmd.runId, branch: pending.branch })}\n`);
+  else io.stdout.write(`Discarded the changes of run ${cmd.runId}: its worktree and branch ${pending.branch} are gone.\n`);
+  return EXIT.ok;
 }
 
 function print(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'threads revert' }>, result: RevertResult): void {

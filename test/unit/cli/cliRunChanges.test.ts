@@ -97,3 +97,64 @@ describe('subagents threads revert RUN', () => {
     expect(unknown.stderr).toContain('There is no run "r_0000000000000000"');
   });
 });
+
+/** A Claude Code agent file with isolation: worktree, and a supervisor that delegates to it. */
+async function isolatedWork(...steps: { tool: string; input: unknown }[]): Promise<RunEvent[]> {
+  execFileSync('mkdir', ['-p', join(ws, '.claude', 'agents')]);
+  await writeFile(join(ws, '.claude', 'agents', 'isolated.md'), '---\nname: isolated\ndescription: works alone\nisolation: worktree\n---\nYou work alone.\n');
+  git('add', '-A');
+  git('commit', '-qm', 'the agent');
+  await writeFile(
+    join(ws, 'script.json'),
+    JSON.stringify({
+      agents: {
+        supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'work', agents: ['isolated'] } }] }, { text: 'done' }],
+        isolated: [...steps.map((s) => ({ toolCalls: [s] })), { text: 'isolated done' }],
+      },
+    }),
+  );
+  const ran = await cliRun('run', '--model', 'scripted:script.json', '--approval', 'trust', '--sandbox', 'off', '--storage', storage, '--json', 'go');
+  expect(ran.code, ran.stderr).toBe(0);
+  return ran.stdout.trim().split('\n').map((l) => runEventSchema.parse(JSON.parse(l)));
+}
+
+function childRun(events: RunEvent[]): string {
+  return events.find((e) => e.kind === 'run.started' && e.agent === 'isolated')!.runId;
+}
+
+describe('subagents threads apply|discard RUN', () => {
+  it('apply merges a worktree run into the workspace (exit 0); revert points to apply and discard', async () => {
+    const events = await isolatedWork(EDIT, CREATE);
+    const runId = childRun(events);
+    expect(await readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+    const revert = await cliRun('threads', 'revert', runId, '--storage', storage);
+    expect(revert.code).toBe(2);
+    expect(revert.stderr).toContain(`worked in a git worktree, so its changes are not in the workspace: use "subagents threads apply ${runId}"`);
+    const applied = await cliRun('threads', 'apply', runId, '--json', '--storage', storage);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(JSON.parse(applied.stdout)).toEqual({ applied: ['a.txt', 'b.txt'], conflicts: [] });
+    expect(await readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
+    expect(await readFile(join(ws, 'b.txt'), 'utf8')).toBe('b\n');
+    expect(git('branch', '--list', '--format=%(refname:short)', 'subagents/*')).toBe('');
+    const again = await cliRun('threads', 'apply', runId, '--storage', storage);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('has no changes waiting in a worktree');
+  });
+
+  it('apply with a conflict exits 1 and keeps the branch; discard throws a run\'s worktree away (exit 0)', async () => {
+    const first = childRun(await isolatedWork(EDIT));
+    await writeFile(join(ws, 'a.txt'), 'one\ntwo, said the user\n');
+    const conflicted = await cliRun('threads', 'apply', first, '--storage', storage);
+    expect(conflicted.code).toBe(1);
+    expect(conflicted.stdout).toContain('Conflict in a.txt: both changed the same lines');
+    expect(conflicted.stdout).toContain(`stays on branch subagents/${first}`);
+    expect(await readFile(join(ws, 'a.txt'), 'utf8')).toContain('<<<<<<< workspace\ntwo, said the user\n=======\nTWO\n>>>>>>>');
+
+    const second = childRun(await isolatedWork(CREATE));
+    const discarded = await cliRun('threads', 'discard', second, '--storage', storage);
+    expect(discarded.code).toBe(0);
+    expect(discarded.stdout).toContain(`Discarded the changes of run ${second}`);
+    expect(existsSync(join(ws, 'b.txt'))).toBe(false);
+    expect(git('branch', '--list', '--format=%(refname:short)', 'subagents/*').trim()).toBe(`subagents/${first}`);
+  });
+});
