@@ -9,6 +9,7 @@ import { floorScenario } from './floor';
 import { judgeBench } from './judgeBench';
 import { commandBench } from './commandBench';
 import { mcpBench } from './mcpBench';
+import { changesBench } from './changesBench';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
@@ -67,6 +68,10 @@ async function main(): Promise<void> {
     for (const line of await webviewRenderBench()) console.log(line);
     return;
   }
+  if (process.argv.includes('--changes')) {
+    for (const line of await changesBench()) console.log(line);
+    return;
+  }
   if (process.argv.includes('--agents')) {
     for (const line of await agentFilesBench()) console.log(line);
     return;
@@ -104,6 +109,7 @@ async function main(): Promise<void> {
     for (const line of await judgeBench()) console.log(line);
     for (const line of await commandBench()) console.log(line);
     for (const line of await mcpBench()) console.log(line);
+    for (const line of await changesBench()) console.log(line);
     console.log('');
     for (const line of await webviewRenderBench()) console.log(line);
   } finally {

@@ -30,13 +30,13 @@ export async function commitWorkingTree(top: string, parent: string | undefined,
 /**
  * A copy of an index that keeps git's guard against racy entries: git re-reads a file whose time
  * is not older than the index's own, which a fresh copy (with the time of now) would defeat. The
- * copy is dated a second before the original, so at worst a few more files are read.
+ * copy is dated just before the original (a millisecond), so at worst a few more files are read.
  */
 async function copyIndex(from: string, to: string): Promise<boolean> {
   try {
     const info = await stat(from);
     await copyFile(from, to);
-    const earlier = new Date(info.mtimeMs - 1000);
+    const earlier = new Date(info.mtimeMs - 1);
     await utimes(to, earlier, earlier);
     return true;
   } catch {
