@@ -1,14 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { revertRun, type RevertResult } from '../core/changes/revertRun';
-import { loadRun } from '../core/changes/runChanges';
+import { RunChangeActions, RunChangeError } from '../core/changes/runChangeActions';
+import type { RevertResult } from '../core/changes/revertRun';
 import { threadSnapshots } from '../core/changes/threadSnapshots';
 import { DEFAULT_SETTINGS } from '../core/engineSettings';
 import { nodeWorkspace } from '../core/nodeAdapters/nodeWorkspace';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
-import type { WorktreeManifest } from '../core/worktrees/worktreeManifest';
 import { Worktrees } from '../core/worktrees/worktrees';
-import type { RunNode } from '../shared/runTree';
 import type { Command } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
 import { stderrLogger, type CliIo } from './cliIo';
@@ -17,53 +15,66 @@ import { terminalSafe } from './terminalText';
 
 type RunChangesCommand = Extract<Command, { name: 'threads revert' | 'threads apply' | 'threads discard' }>;
 
-/** The run and its thread, found through the index; an unknown run is a usage error (exit 2). */
-async function findRun(store: JsonlThreadStore, cmd: RunChangesCommand): Promise<{ threadId: string; run: RunNode }> {
-  const dirExists = (await stat(cmd.storage).catch(() => undefined))?.isDirectory() === true;
-  const threadId = dirExists ? await store.threadOfRun(cmd.runId) : undefined;
-  const run = threadId ? await loadRun(store, threadId, cmd.runId) : undefined;
-  if (!threadId || !run) throw new UsageError(`There is no run "${cmd.runId}" in ${cmd.storage}. Run ids (r_…) are listed by "subagents threads show ID".`);
-  return { threadId, run };
-}
-
-/** `subagents threads revert|apply|discard RUN`: one run's file changes. */
+/** `subagents threads revert|apply|discard RUN`: one run's file changes (RunChangeActions, as the panel does). */
 export async function runChangesCommand(cmd: RunChangesCommand, io: CliIo): Promise<number> {
   const logger = stderrLogger(io);
   const store = new JsonlThreadStore({ dir: cmd.storage, logger });
   try {
-    const { threadId, run } = await findRun(store, cmd);
+    // The run's thread, through the index: an unknown run is a usage error (exit 2).
+    const dirExists = (await stat(cmd.storage).catch(() => undefined))?.isDirectory() === true;
+    const threadId = dirExists ? await store.threadOfRun(cmd.runId) : undefined;
+    if (!threadId) throw new UsageError(`There is no run "${cmd.runId}" in ${cmd.storage}. Run ids (r_…) are listed by "subagents threads show ID".`);
     const worktrees = new Worktrees(join(cmd.storage, 'worktrees'));
     const pending = await worktrees.get(cmd.runId);
-    if (cmd.name !== 'threads revert') {
-      if (pending?.state !== 'pending') throw new UsageError(`Run "${cmd.runId}" has no changes waiting in a worktree (it did not work in one, or they were applied or discarded already).`);
-      return cmd.name === 'threads apply' ? await apply(io, cmd, worktrees, pending) : await discard(io, cmd, worktrees, pending);
-    }
-    if (pending) throw new UsageError(`Run "${cmd.runId}" worked in a git worktree, so its changes are not in the workspace: use "subagents threads apply ${cmd.runId}" or "subagents threads discard ${cmd.runId}".`);
-    const snapshots = threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => DEFAULT_SETTINGS['snapshots.maxMB'], logger });
-    const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
-    const prunedNote = await snapshots.prunedNote(threadId);
-    const result = await revertRun({
-      workspace: nodeWorkspace({ root: cmd.workspace }),
-      snapshots,
-      files: run.changes?.files ?? [],
-      dryRun: cmd.dryRun,
-      ...(prunedNote ? { prunedNote } : {}),
-      confirmOverlap: async (paths) => {
-        if (cmd.yes) return true;
-        const answer = await terminal.ask(`Another command ran at the same time as these changes, so run ${cmd.runId} may not have made them: ${paths.join(', ')}. Revert them too? [y/N] `, new AbortController().signal);
-        return /^y(es)?$/i.test(answer?.trim() ?? '');
-      },
+    const actions = new RunChangeActions({
+      store,
+      snapshots: threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => DEFAULT_SETTINGS['snapshots.maxMB'], logger }),
+      worktrees,
+      // A worktree run applies into the workspace it started from, whatever folder this runs in.
+      workspace: nodeWorkspace({ root: pending?.workspaceRoot ?? cmd.workspace }),
     });
-    print(io, cmd, result);
-    return result.skipped.length > 0 ? EXIT.runFailed : EXIT.ok;
+    try {
+      switch (cmd.name) {
+        case 'threads revert':
+          return await revert(io, cmd, actions, threadId);
+        case 'threads apply':
+          return await apply(io, cmd, actions);
+        case 'threads discard': {
+          const gone = await actions.discard(cmd.runId);
+          if (cmd.json) io.stdout.write(`${JSON.stringify({ discarded: cmd.runId, branch: gone.branch })}\n`);
+          else io.stdout.write(`Discarded the changes of run ${cmd.runId}: its worktree and branch ${gone.branch} are gone.\n`);
+          return EXIT.ok;
+        }
+      }
+    } catch (error) {
+      if (error instanceof RunChangeError) throw new UsageError(commandHint(error.message, cmd.runId));
+      throw error;
+    }
   } finally {
     store.dispose();
   }
 }
 
-async function apply(io: CliIo, cmd: RunChangesCommand, worktrees: Worktrees, pending: WorktreeManifest): Promise<number> {
-  // Into the workspace the run started from, whatever folder this command runs in.
-  const result = (await worktrees.apply(cmd.runId, nodeWorkspace({ root: pending.workspaceRoot })))!;
+function commandHint(message: string, runId: string): string {
+  return message.replace('apply them or discard them instead', `use "subagents threads apply ${runId}" or "subagents threads discard ${runId}"`);
+}
+
+async function revert(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'threads revert' }>, actions: RunChangeActions, threadId: string): Promise<number> {
+  const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
+  const result = await actions.revert(threadId, cmd.runId, {
+    dryRun: cmd.dryRun,
+    confirmOverlap: async (paths) => {
+      if (cmd.yes) return true;
+      const question = `Another command ran at the same time as these changes, so run ${cmd.runId} may not have made them: ${paths.join(', ')}. Revert them too? [y/N] `;
+      return /^y(es)?$/i.test((await terminal.ask(question, new AbortController().signal))?.trim() ?? '');
+    },
+  });
+  printRevert(io, cmd, result);
+  return result.skipped.length > 0 ? EXIT.runFailed : EXIT.ok;
+}
+
+async function apply(io: CliIo, cmd: RunChangesCommand, actions: RunChangeActions): Promise<number> {
+  const result = await actions.apply(cmd.runId);
   if (cmd.json) io.stdout.write(`${JSON.stringify(result)}\n`);
   else {
     for (const path of result.applied) io.stdout.write(terminalSafe(`Applied ${path}\n`));
@@ -73,14 +84,7 @@ async function apply(io: CliIo, cmd: RunChangesCommand, worktrees: Worktrees, pe
   return result.conflicts.length > 0 ? EXIT.runFailed : EXIT.ok;
 }
 
-async function discard(io: CliIo, cmd: RunChangesCommand, worktrees: Worktrees, pending: WorktreeManifest): Promise<number> {
-  await worktrees.discard(pending);
-  if (cmd.json) io.stdout.write(`${JSON.stringify({ discarded: cmd.runId, branch: pending.branch })}\n`);
-  else io.stdout.write(`Discarded the changes of run ${cmd.runId}: its worktree and branch ${pending.branch} are gone.\n`);
-  return EXIT.ok;
-}
-
-function print(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'threads revert' }>, result: RevertResult): void {
+function printRevert(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'threads revert' }>, result: RevertResult): void {
   if (cmd.json) {
     io.stdout.write(`${JSON.stringify(result)}\n`);
     return;
