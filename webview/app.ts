@@ -10,6 +10,7 @@ import { ModelChoiceView } from './modelChoiceView';
 import { ProblemsView } from './problemsView';
 import { PromptBox } from './promptBox';
 import { RenderQueue } from './renderQueue';
+import { RunChangesControls } from './runChangesView';
 import { runEndNews } from './runEndNews';
 import { ScrollFollow } from './scrollFollow';
 import { UiState } from './uiState';
@@ -43,6 +44,7 @@ export class App {
   private readonly scroller: HTMLElement;
   private readonly scroll: ScrollFollow;
   private readonly announcer = new Announcer();
+  private readonly runChanges: RunChangesControls;
 
   constructor(root: HTMLElement, host: Host) {
     const post = host.post.bind(host);
@@ -65,6 +67,12 @@ export class App {
       listModels: () => post({ type: 'listModels' }),
       chooseModel: (id) => post({ type: 'chooseModel', id }),
     });
+    this.runChanges = new RunChangesControls({
+      openDiff: (threadId, runId, path) => post({ type: 'openChangeDiff', threadId, runId, path }),
+      revert: (threadId, runId) => post({ type: 'revertRun', threadId, runId }),
+      apply: (runId) => post({ type: 'applyWorktree', runId }),
+      discard: (runId) => post({ type: 'discardWorktree', runId }),
+    });
     this.conversation = new ConversationView(
       {
         ui: this.ui,
@@ -72,6 +80,7 @@ export class App {
         markdown: this.markdown,
         resolveApproval: (approvalId, decision) => post({ type: 'resolveApproval', approvalId, decision }),
         alwaysAllow: (approvalId, prefix) => post({ type: 'alwaysAllow', approvalId, prefix }),
+        runControls: this.runChanges.render,
       },
       {
         copy: (text, button) => void copyText(text, button, this.announcer),
@@ -130,6 +139,8 @@ export class App {
         return this.prompt.setAttachments(msg.items);
       case 'focusPrompt':
         return this.prompt.focus();
+      case 'worktrees':
+        return this.runChanges.setPending(msg.items);
     }
   }
 

@@ -4,6 +4,7 @@ import { runTotals, type RunNode, type RunTree } from '../src/shared/runTree';
 import { formatStats } from '../src/shared/usage';
 import { codicon, h, iconButton, setAttr, setHidden, setText } from './dom';
 import { renderMarkdown } from './markdown';
+import type { RunControlSlots } from './runNodeContent';
 import { runStateLabel } from './stateIcons';
 import { renderTodoList } from './todoListView';
 import { progressRing } from './toolkit';
@@ -40,8 +41,10 @@ export class TurnView {
   private readonly author: HTMLElement;
   private readonly lastActions: HTMLElement;
   private node: RunNode | undefined;
+  /** The turn's own run controls (RunNodeContext.runControls): its changed files, under its tree. */
+  private readonly slots: RunControlSlots;
 
-  constructor(runId: string, ctx: TurnTreeContext, private readonly actions: TurnActions) {
+  constructor(runId: string, private readonly ctx: TurnTreeContext, private readonly actions: TurnActions) {
     this.tree = new TurnTree(runId, ctx);
     this.prompt = h('div', { class: 'message-body user-text' });
     this.attached = h('ul', { class: 'message-attachments', 'aria-label': 'Attached context', hidden: true });
@@ -52,17 +55,19 @@ export class TurnView {
     this.error = h('div', { class: 'message-error', role: 'alert', hidden: true }, codicon('error'), this.errorText);
     this.warnings = h('ul', { class: 'message-warnings' });
     this.stats = h('div', { class: 'message-stats' });
+    this.slots = { actions: h('span', { class: 'run-actions' }), controls: h('div', { class: 'run-controls' }) };
 
     const copyAnswer = iconButton('Copy the answer', 'copy', 'message-copy');
     copyAnswer.addEventListener('click', () => this.actions.copy(this.node?.text ?? '', copyAnswer));
     this.assistant = h(
       'div',
       { class: 'message assistant', 'data-run-id': runId },
-      h('div', { class: 'message-author' }, codicon('hubot'), this.author, this.status, h('span', { class: 'message-actions' }, copyAnswer)),
+      h('div', { class: 'message-author' }, codicon('hubot'), this.author, this.status, this.slots.actions, h('span', { class: 'message-actions' }, copyAnswer)),
       this.body,
       this.error,
       this.warnings,
       this.tree.el,
+      this.slots.controls,
       this.stats,
     );
 
@@ -107,6 +112,7 @@ export class TurnView {
     if (prev?.text !== node.text) renderMarkdown(this.body, node.text);
     if (prev?.warnings !== node.warnings) this.warnings.replaceChildren(...node.warnings.map((w) => h('li', { class: 'run-warning' }, codicon('warning'), h('span', {}, w))));
     if (prev?.toolCalls !== node.toolCalls) renderTodoList(this.assistant, node, this.tree.el);
+    this.ctx.runControls?.(node, this.slots, prev);
     if (prev?.state === node.state && prev.error === node.error && prev.bailed === node.bailed && prev.retrying === node.retrying) return;
     const running = node.state === 'running';
     setAttr(this.assistant, 'data-state', node.state);
