@@ -13,6 +13,8 @@ export interface RunFilesRequest {
   /** The run's workspace: the shared one, or its worktree. */
   workspace: Workspace;
   emit: EmitRunEvent;
+  /** When its worktree's checkout was done (its files' times are not changes since the run started). */
+  settledAt?: number | undefined;
 }
 
 /**

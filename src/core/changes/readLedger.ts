@@ -1,3 +1,18 @@
+/**
+ * File times come from the kernel's coarse clock, which can lag the real time by a tick: a file
+ * written just after the run started may carry a time just before it. Erring that way costs a read.
+ */
+const COARSE_CLOCK_MS = 20;
+
+/**
+ * The time after which a file's modification means it changed since a run started at `now`.
+ * `settledAt`: when the run's files were last written by its own set-up (a worktree's checkout),
+ * which counts as the state the run found, not a change since.
+ */
+export function changedAfterFor(now: number, settledAt?: number): number {
+  return Math.max(now - COARSE_CLOCK_MS, settledAt ?? -Infinity);
+}
+
 /** What one run last saw of each file: by reading it or by writing it itself. */
 export interface SeenEntry {
   /** The content hash it saw (null: the file was missing). */
@@ -15,11 +30,12 @@ export class ReadLedger {
 
   /**
    * @param startTick the journal's clock when the run started
-   * @param startedAt the wall time it started (a file modified on disk after it changed since)
+   * @param changedAfter a file last modified on disk after this wall time changed since the run
+   *   started (startedAtFor gives it)
    */
   constructor(
     readonly startTick: number,
-    readonly startedAt: number,
+    readonly changedAfter: number,
   ) {}
 
   get(abs: string): SeenEntry | undefined {

@@ -5,7 +5,7 @@ import { errorText } from '../../shared/errorText';
 import type { ChangeJournal } from './changeJournal';
 import { contentHash } from './contentHash';
 import { lineCounts } from './lineCounts';
-import { ReadLedger } from './readLedger';
+import { changedAfterFor, ReadLedger } from './readLedger';
 import { seeFile, type SeenFile } from './seenFile';
 import { MAX_SNAPSHOT_BYTES, type SnapshotStore } from './snapshotStore';
 import type { TreeState } from './treeState';
@@ -24,6 +24,8 @@ export interface RunIdentity {
   agent: string;
   workspace: Workspace;
   emit: EmitRunEvent;
+  /** When its own set-up last wrote its files (a worktree's checkout): not a change since it started. */
+  settledAt?: number | undefined;
 }
 
 /** A write the guard let through: what the file was, to record the change against. */
@@ -41,7 +43,7 @@ export class RunFiles {
     private readonly deps: FileChangesDeps,
     private readonly run: RunIdentity,
   ) {
-    this.ledger = new ReadLedger(deps.journal.tick(), Date.now());
+    this.ledger = new ReadLedger(deps.journal.tick(), changedAfterFor(Date.now(), run.settledAt));
   }
 
   /** read_file gave the agent this content: a write is judged against it from now on. */

@@ -17,12 +17,6 @@ export interface GuardRequest {
   kind: 'write' | 'edit';
 }
 
-/**
- * File times come from the kernel's coarse clock, which can lag the real time by a tick: a file
- * written just after the run started may carry a time just before it. Erring that way costs a read.
- */
-const COARSE_CLOCK_MS = 20;
-
 const READ_AGAIN = 'Nothing was written. Read it again (read_file) and make your change to what is there now.';
 
 /**
@@ -47,7 +41,7 @@ export function guardWrite(request: GuardRequest): string | undefined {
   if (other) return `${rel} was changed by ${authorOf(other)} since your run started, and you have not read it. ${READ_AGAIN}`;
   if (kind === 'edit' || current.hash === null) return undefined;
   if (current.unsaved) return `${rel} has unsaved changes by the user in the editor, which you have not read. ${READ_AGAIN}`;
-  if (current.mtimeMs > ledger.startedAt - COARSE_CLOCK_MS && journal.latest(abs, ledger.startTick)?.runId !== runId) {
+  if (current.mtimeMs > ledger.changedAfter && journal.latest(abs, ledger.startTick)?.runId !== runId) {
     return `${rel} was changed since your run started (by the user, or another program), and you have not read it. ${READ_AGAIN}`;
   }
   return undefined;

@@ -23,7 +23,7 @@ export async function inIsolation(session: Session, run: RunHandle, profile: Pro
   } catch (error) {
     return refuse(errorText(error));
   }
-  const confined: Session = { ...session, workspace: isolatedWorkspace(session.workspace, handle.root), isolation: { root: handle.root, writable: handle.writable } };
+  const confined: Session = { ...session, workspace: isolatedWorkspace(session.workspace, handle.root), isolation: { root: handle.root, writable: handle.writable, readyAt: handle.readyAt } };
   const ending = await work(confined);
   // Background children work in the same worktree: it is finished once they are done.
   await Promise.allSettled(run.allChildren().map((c) => c.handle.done));

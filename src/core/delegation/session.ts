@@ -38,7 +38,7 @@ export interface Session {
   /** Where worktree runs (isolation: worktree) get their worktrees; absent: such a profile is refused. */
   worktrees?: Worktrees;
   /** Set for the runs confined to a worktree: its root and what their commands may write besides. */
-  isolation?: { root: string; writable: readonly string[] };
+  isolation?: { root: string; writable: readonly string[]; readyAt: number };
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

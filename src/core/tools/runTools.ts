@@ -34,7 +34,7 @@ export interface RunToolsRequest {
    * A run confined to a worktree: its commands may also write the worktree's git paths; tools
    * that cannot be confined to it (MCP servers, other extensions' editor tools) are not offered.
    */
-  isolation?: { root: string; writable: readonly string[] } | undefined;
+  isolation?: { root: string; writable: readonly string[]; readyAt: number } | undefined;
 }
 
 /** The tools of one run: workspace tools with this run's approval gate, plus delegation and outside tools, filtered. */
@@ -48,7 +48,7 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
   });
   const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }), request.isolation?.writable);
   const outside = await Promise.all((request.toolSources ?? []).map((source) => source.toolsForRun({ profile, gate, emit: request.emit, run: request.run, settings })));
-  const files = request.changes.forRun({ runId: request.run.runId, agent: profile.name, workspace, emit: request.emit });
+  const files = request.changes.forRun({ runId: request.run.runId, agent: profile.name, workspace, emit: request.emit, settledAt: request.isolation?.readyAt });
   const own = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }), ...request.delegation];
   const all = firstOfEachName([...own, ...outside.flat()], request.emit).map((spec) => redactingTool(spec, request.redactor));
   return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });

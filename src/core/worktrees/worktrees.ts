@@ -16,6 +16,8 @@ export interface WorktreeHandle {
   root: string;
   /** For the command sandbox: the worktree and the repository's git paths it needs. */
   writable: string[];
+  /** The wall time its checkout was done: its files' times are not later. */
+  readyAt: number;
 }
 
 /** A profile asked for a worktree and none can be made: the sentence says why and what to do. */
@@ -64,7 +66,8 @@ export class Worktrees {
     await writeManifest(dir, manifest);
     try {
       await git(repo.top, ['worktree', 'add', '--quiet', '-b', manifest.branch, manifest.path, base]);
-      return { manifest, root: join(manifest.path, manifest.prefix), writable: await worktreeWritablePaths(manifest.path) };
+      const readyAt = Date.now();
+      return { manifest, root: join(manifest.path, manifest.prefix), writable: await worktreeWritablePaths(manifest.path), readyAt };
     } catch (error) {
       await this.discard(manifest);
       throw error;

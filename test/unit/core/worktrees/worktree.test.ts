@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
@@ -27,8 +27,7 @@ function delegating(steps: Script['agents'][string]): Script {
   };
 }
 
-async function runIsolated(root: string, storage: string, steps: Script['agents'][string]) {
-  const worktrees = new Worktrees(join(storage, 'worktrees'));
+async function runIsolated(root: string, storage: string, steps: Script['agents'][string], worktrees = new Worktrees(join(storage, 'worktrees'))) {
   const h = makeEngine(delegating(steps), {
     workspace: nodeWorkspace({ root }),
     settings: TRUST,
@@ -159,6 +158,22 @@ describe('worktree isolation', () => {
     expect((await fresh.get(second.child.runId))?.state).toBe('pending');
     expect(existsSync(join(w.storage, 'worktrees', 'stray'))).toBe(false);
     expect(w.git('branch', '--list', '--format=%(refname:short)', 'subagents/*').trim()).toBe(`subagents/${second.child.runId}`);
+  });
+
+  it('a file the checkout wrote just as the run started is as the run found it: writing it unread is not refused', async () => {
+    const w = await world();
+    // A checkout that ends the moment the run starts: every file in it carries the time it ended.
+    class JustCheckedOut extends Worktrees {
+      override async create(request: Parameters<Worktrees['create']>[0]) {
+        const handle = await super.create(request);
+        const now = new Date(handle.readyAt);
+        await Promise.all(['a.txt', 'keep.txt', 'untracked.txt'].map((f) => utimes(join(handle.root, f), now, now)));
+        return handle;
+      }
+    }
+    const { child, results } = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'write_file', input: { path: 'keep.txt', content: 'k (run)\n' } }] }], new JustCheckedOut(join(w.storage, 'worktrees')));
+    expect(results('write_file')).toEqual([{ path: 'keep.txt', created: false, chars: 8 }]);
+    expect(w.git('show', `subagents/${child.runId}:keep.txt`)).toBe('k (run)\n');
   });
 
   it('a workspace that is not a git repository: the run ends with a clear error', async () => {
