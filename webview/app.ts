@@ -141,6 +141,8 @@ export class App {
         return this.prompt.focus();
       case 'worktrees':
         return this.runChanges.setPending(msg.items);
+      case 'revertUnavailable':
+        return this.runChanges.setRevertUnavailable(msg.threads);
     }
   }
 

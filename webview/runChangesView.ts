@@ -22,6 +22,8 @@ export interface RunChangesActions {
 export class RunChangesControls {
   private readonly blocks = new Map<string, RunChangesBlock>();
   private pending = new Map<string, PendingWorktreeView>();
+  /** Threads whose runs can no longer be reverted, with why (the host's word). */
+  private lost: Readonly<Record<string, string>> = {};
 
   constructor(private readonly actions: RunChangesActions) {}
 
@@ -30,7 +32,7 @@ export class RunChangesControls {
     let block = this.blocks.get(node.runId);
     if (!block || !block.within(slots)) {
       if (!node.changes && !this.pending.has(node.runId)) return; // nothing to show: no room taken
-      block = new RunChangesBlock(slots, this.actions);
+      block = new RunChangesBlock(slots, this.actions, (threadId) => this.lost[threadId]);
       this.blocks.set(node.runId, block);
     } else if (prev && prev.changes === node.changes && prev.state === node.state) return;
     block.render(node, this.pending.get(node.runId));
@@ -39,6 +41,16 @@ export class RunChangesControls {
   /** The host's list of worktree runs waiting for Apply or Discard. */
   setPending(items: readonly PendingWorktreeView[]): void {
     this.pending = new Map(items.map((i) => [i.runId, i]));
+    this.redraw();
+  }
+
+  /** The host's threads whose snapshots the size cap took: their runs say so instead of offering Revert. */
+  setRevertUnavailable(threads: Readonly<Record<string, string>>): void {
+    this.lost = threads;
+    this.redraw();
+  }
+
+  private redraw(): void {
     for (const [runId, block] of this.blocks) {
       // A node of a thread no longer shown: forget it.
       if (!block.connected) this.blocks.delete(runId);
@@ -58,6 +70,7 @@ class RunChangesBlock {
   constructor(
     private readonly slots: RunControlSlots,
     private readonly actions: RunChangesActions,
+    private readonly revertUnavailable: (threadId: string) => string | undefined,
   ) {
     this.chip = h('span', { class: 'run-changes-chip' }, codicon('diff'), h('span', {}));
     this.heading = h('div', { class: 'run-changes-heading' });
@@ -115,6 +128,8 @@ class RunChangesBlock {
       return [apply, discard, h('span', { class: 'run-changes-note' }, `Branch ${pending.branch}`)];
     }
     if (!run.changes) return [];
+    const lost = this.revertUnavailable(run.threadId);
+    if (lost) return [h('span', { class: 'run-changes-note' }, `This run's changes can no longer be reverted: ${lost}.`)];
     const revert = button({ label: "Revert this run's changes", icon: 'discard', appearance: 'secondary', className: 'revert-run' });
     revert.addEventListener('click', () => this.once([revert], () => this.actions.revert(run.threadId, run.runId)));
     return [revert];

@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises';
+import { threadSnapshots } from '../core/changes/threadSnapshots';
+import { DEFAULT_SETTINGS } from '../core/engineSettings';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { ThreadBusyError } from '../core/threads/threadLeases';
 import { isThreadId } from '../core/threads/threadId';
@@ -54,8 +56,9 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
     case 'threads show': {
       const family = await loadFamily(store, cmd, io);
       const tree = foldRunEvents(EMPTY_TREE, family.events);
-      if (cmd.json) write(JSON.stringify({ thread: family.meta, warnings: family.warnings, runs: walkRuns(tree) }));
-      else writeText(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderRunTree(tree, Date.now())}`);
+      const pruned = await threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => DEFAULT_SETTINGS['snapshots.maxMB'], logger: stderrLogger(io) }).prunedNote(family.meta.id);
+      if (cmd.json) write(JSON.stringify({ thread: family.meta, warnings: family.warnings, runs: walkRuns(tree), ...(pruned ? { revertUnavailable: pruned } : {}) }));
+      else writeText(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderRunTree(tree, Date.now(), pruned)}`);
       return EXIT.ok;
     }
     case 'threads export': {

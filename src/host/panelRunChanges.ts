@@ -82,7 +82,7 @@ export class PanelRunChanges {
     }
   }
 
-  /** Sends the worktree runs that wait for Apply or Discard. */
+  /** Sends the threads whose runs lost revert, then the worktree runs that wait for Apply or Discard. */
   async refresh(): Promise<void> {
     if (!this.post) return;
     let items: PendingWorktreeView[] = [];
@@ -97,6 +97,13 @@ export class PanelRunChanges {
     } catch (error) {
       this.deps.logger.warn(`Could not list the worktree runs: ${error instanceof Error ? error.message : String(error)}`);
     }
+    let lost: Record<string, string> = {};
+    try {
+      lost = await this.deps.actions.revertUnavailable();
+    } catch (error) {
+      this.deps.logger.warn(`Could not read which threads lost their snapshots: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.post?.({ type: 'revertUnavailable', threads: lost });
     this.post?.({ type: 'worktrees', items });
   }
 

@@ -158,7 +158,9 @@ export type HostToWebview =
   /** Put the keyboard focus in the prompt box ("Focus on Chat View", a command). */
   | { type: 'focusPrompt' }
   /** The worktree runs whose changes wait for Apply or Discard (all of them; the panel shows those in its tree). */
-  | { type: 'worktrees'; items: PendingWorktreeView[] };
+  | { type: 'worktrees'; items: PendingWorktreeView[] }
+  /** Threads whose runs can no longer be reverted (the size cap took their snapshots): thread id to why. */
+  | { type: 'revertUnavailable'; threads: Record<string, string> };
 
 /** A worktree run that ended with changes, waiting on its node for Apply to workspace or Discard. */
 export interface PendingWorktreeView {

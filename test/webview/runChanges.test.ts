@@ -91,4 +91,19 @@ describe("a run's changed files", () => {
     await panel.send({ type: 'worktrees', items: [] });
     await node.locator('.revert-run').waitFor();
   });
+
+  it('a run of a thread whose snapshots the size cap took says so instead of offering Revert', async () => {
+    const panel = await harness.open();
+    await threadWithChanges(panel);
+    const node = panel.page.locator('.run-node[data-run-id="c"]');
+    await node.locator('.run-header .run-agent').click();
+    await node.locator('.revert-run').waitFor();
+    await panel.send({ type: 'revertUnavailable', threads: { 'thread-1': 'its snapshots were removed on 2026-01-02 to keep snapshots under subagents.snapshots.maxMB' } });
+    await node.locator('.run-changes-note').waitFor();
+    expect(await node.locator('.revert-run').count()).toBe(0);
+    expect(await node.locator('.run-changes-note').innerText()).toBe("This run's changes can no longer be reverted: its snapshots were removed on 2026-01-02 to keep snapshots under subagents.snapshots.maxMB.");
+    // Its files still open their diffs (the host says what is missing there).
+    expect(await node.locator('.run-change-file').count()).toBe(2);
+    expect(panel.errors).toEqual([]);
+  });
 });

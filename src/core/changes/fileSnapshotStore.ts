@@ -18,6 +18,9 @@ export interface FileSnapshotStoreOptions {
   logger?: Logger;
 }
 
+/** How long a snapshot no thread refers to is given for the event that refers to it to be written. */
+const UNREFERENCED_GRACE_MS = 60_000;
+
 const prunedSchema = z.object({ version: z.literal(1), threads: z.record(z.string(), z.number()) });
 
 /**
@@ -29,6 +32,7 @@ const prunedSchema = z.object({ version: z.literal(1), threads: z.record(z.strin
 export class FileSnapshotStore implements SnapshotStore {
   private bytes: Promise<number> | undefined;
   private pruning: Promise<void> | undefined;
+  private again: Promise<void> | undefined;
   private readonly logger: Logger;
   /** Hashes this process still needs although no thread refers to them yet (a command's before-state), by owner. */
   private readonly retained = new Map<object, ReadonlySet<string>>();
@@ -67,18 +71,32 @@ export class FileSnapshotStore implements SnapshotStore {
 
   async prunedNote(threadId: string): Promise<string | undefined> {
     const at = (await this.readPruned())[threadId];
-    if (at === undefined) return undefined;
-    return `its snapshots were removed on ${new Date(at).toISOString()} to keep snapshots under subagents.snapshots.maxMB (the oldest threads' go first)`;
+    return at === undefined ? undefined : prunedText(at);
+  }
+
+  async prunedNotes(): Promise<Record<string, string>> {
+    return Object.fromEntries(Object.entries(await this.readPruned()).map(([id, at]) => [id, prunedText(at)]));
   }
 
   retain(owner: object, hashes: Iterable<string>): void {
     this.retained.set(owner, new Set(hashes));
   }
 
-  /** Brings the store under the cap (also at start-up); one pass at a time. */
+  /**
+   * Brings the store under the cap (also at start-up); one pass at a time. Asked for while a pass
+   * is under way, one more runs after it: that pass may have read the threads before the newest
+   * wrote its events, and so kept what the newest one's arrival makes the oldest.
+   */
   enforceCap(): Promise<void> {
-    this.pruning ??= this.prune().finally(() => (this.pruning = undefined));
-    return this.pruning;
+    if (!this.pruning) {
+      this.pruning = this.prune().finally(() => (this.pruning = undefined));
+      return this.pruning;
+    }
+    this.again ??= this.pruning.then(() => {
+      this.again = undefined;
+      return this.enforceCap();
+    });
+    return this.again;
   }
 
   private async prune(): Promise<void> {
@@ -88,6 +106,7 @@ export class FileSnapshotStore implements SnapshotStore {
         maxBytes: this.options.maxBytes(),
         references: this.options.references,
         pinned: new Set([...this.retained.values()].flatMap((s) => [...s])),
+        unreferencedBefore: Date.now() - UNREFERENCED_GRACE_MS,
       });
       this.bytes = Promise.resolve(result.bytes);
       if (result.prunedThreads.length === 0) return;
@@ -126,4 +145,8 @@ export class FileSnapshotStore implements SnapshotStore {
     await writeFile(temp, JSON.stringify({ version: 1, threads }));
     await rename(temp, target);
   }
+}
+
+function prunedText(at: number): string {
+  return `its snapshots were removed on ${new Date(at).toISOString()} to keep snapshots under subagents.snapshots.maxMB (the oldest threads' go first)`;
 }

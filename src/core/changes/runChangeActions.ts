@@ -95,6 +95,11 @@ export class RunChangeActions {
     return pending;
   }
 
+  /** The threads whose runs can no longer be reverted (the size cap took their snapshots), each with why. */
+  revertUnavailable(): Promise<Record<string, string>> {
+    return this.deps.snapshots.prunedNotes();
+  }
+
   /** Worktree runs waiting for Apply or Discard. */
   async pending(): Promise<WorktreeManifest[]> {
     return (await this.deps.worktrees?.list())?.filter((m) => m.state === 'pending') ?? [];

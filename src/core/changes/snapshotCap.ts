@@ -39,11 +39,16 @@ export interface PruneRequest {
   references: () => Promise<ThreadReferences[]>;
   /** Needed by this process though no thread refers to them yet. */
   pinned: ReadonlySet<string>;
+  /**
+   * Snapshots written after this time are not taken for unreferenced: the run that wrote one may
+   * not have written the event that refers to it yet.
+   */
+  unreferencedBefore: number;
 }
 
 /**
  * Brings the snapshots under `maxBytes`: first those no thread refers to (a command's before-state
- * that changed nothing), oldest first; then, thread by thread from the oldest, the snapshots only
+ * that changed nothing), oldest first, unless just written; then, thread by thread from the oldest, the snapshots only
  * pruned threads refer to. The newest thread keeps its snapshots whatever they weigh: its runs
  * are the ones people undo. Returns the bytes left and the threads that lost snapshots.
  */
@@ -63,7 +68,7 @@ export async function pruneSnapshots(request: PruneRequest): Promise<{ bytes: nu
   };
   for (const blob of [...blobs].sort((a, b) => a.mtimeMs - b.mtimeMs)) {
     if (total <= request.maxBytes) break;
-    if (!users.has(blob.hash) && !request.pinned.has(blob.hash)) await remove(blob);
+    if (!users.has(blob.hash) && !request.pinned.has(blob.hash) && blob.mtimeMs < request.unreferencedBefore) await remove(blob);
   }
   for (const thread of threads.slice(0, -1)) {
     if (total <= request.maxBytes) break;

@@ -15,6 +15,8 @@ export interface SnapshotStore {
   get(hash: string): Promise<Buffer | undefined>;
   /** Why the snapshots of a thread are gone (the size cap took them), or undefined. */
   prunedNote(threadId: string): Promise<string | undefined>;
+  /** Every thread whose snapshots the size cap took, with that note. */
+  prunedNotes(): Promise<Record<string, string>>;
   /** Keeps these from the size cap although no thread refers to them (yet): `owner`'s set replaces its last one. */
   retain(owner: object, hashes: Iterable<string>): void;
 }
@@ -35,6 +37,10 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   async prunedNote(): Promise<string | undefined> {
     return undefined;
+  }
+
+  async prunedNotes(): Promise<Record<string, string>> {
+    return {};
   }
 
   /** Nothing is pruned here. */

@@ -98,6 +98,23 @@ describe('subagents threads revert RUN', () => {
   });
 });
 
+describe('a thread whose snapshots the size cap took', () => {
+  it('threads show says its runs can no longer be reverted, and revert says why (exit 1)', async () => {
+    execFileSync('mkdir', ['-p', join(ws, '.vscode')]);
+    await writeFile(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'subagents.snapshots.maxMB': 1 }));
+    // 1.2 MB of snapshots in the older thread, a few bytes in the newer: the cap (1 MB) takes the older's.
+    const old = await work({ tool: 'write_file', input: { path: 'a.txt', content: 'x'.repeat(1_200_000) } });
+    await work(CREATE);
+    const shown = await cliRun('threads', 'show', old[0]!.threadId, '--storage', storage);
+    expect(shown.stdout).toMatch(/\n {2}revert unavailable: its snapshots were removed on .* to keep snapshots under subagents\.snapshots\.maxMB \(the oldest threads' go first\)\n/);
+    const json = JSON.parse((await cliRun('threads', 'show', old[0]!.threadId, '--json', '--storage', storage)).stdout) as { revertUnavailable?: string };
+    expect(json.revertUnavailable).toMatch(/^its snapshots were removed on /);
+    const reverted = await cliRun('threads', 'revert', old[0]!.runId, '--json', '--storage', storage);
+    expect(reverted.code).toBe(1);
+    expect(JSON.parse(reverted.stdout)).toEqual({ reverted: [], skipped: [{ path: 'a.txt', reason: expect.stringMatching(/^no snapshot of its earlier content is kept \(its snapshots were removed on /) }] });
+  });
+});
+
 /** A Claude Code agent file with isolation: worktree, and a supervisor that delegates to it. */
 async function isolatedWork(...steps: { tool: string; input: unknown }[]): Promise<RunEvent[]> {
   execFileSync('mkdir', ['-p', join(ws, '.claude', 'agents')]);

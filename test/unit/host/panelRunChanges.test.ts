@@ -7,6 +7,8 @@ import { nodeWorkspace } from '../../../src/core/nodeAdapters/nodeWorkspace';
 import { silentLogger } from '../../../src/core/ports';
 import { PromptQueue } from '../../../src/core/requests/promptQueue';
 import { Worktrees } from '../../../src/core/worktrees/worktrees';
+import { threadSnapshots } from '../../../src/core/changes/threadSnapshots';
+import { MemoryThreadStore } from '../../../src/core/threads/memoryThreadStore';
 import { PanelController } from '../../../src/host/panelController';
 import { PanelRunChanges, type RunChangesUi } from '../../../src/host/panelRunChanges';
 import type { Script } from '../../../src/core/models/scriptSchema';
@@ -105,5 +107,32 @@ describe("the panel's run changes", () => {
     expect(declined.notices().at(-1)).toBe(`Applied the changes of run ${child.runId}: c.txt.`);
     expect(await declined.world.read('c.txt')).toBe('from the worktree\n');
     expect(declined.lastWorktrees()).toEqual([]);
+  });
+
+  it('a thread whose snapshots the size cap took: the panel is told its runs can no longer be reverted', async () => {
+    const world = await gitWorld({ 'a.txt': 'one\n' });
+    cleanup = world.cleanup;
+    const store = new MemoryThreadStore();
+    const snapshots = threadSnapshots({ threadsDir: join(world.base, 'storage'), store, maxMB: () => 1, logger: silentLogger });
+    const workspace = nodeWorkspace({ root: world.root });
+    const script = (content: string): Script => ({ agents: { supervisor: [{ toolCalls: [{ tool: 'write_file', input: { path: 'a.txt', content } }] }, { text: 'done' }] } });
+    const runIn = async (content: string) => {
+      const h = makeEngine(script(content), { workspace, settings: TRUST, store, snapshots });
+      const { threadId, done } = await h.engine.send({ prompt: 'go' });
+      await done;
+      await h.engine.whenQuiet(threadId);
+      return { threadId, h };
+    };
+    // 1.2 MB in the older thread's snapshots, a few bytes in the newer: the 1 MB cap takes the older's.
+    const older = await runIn('x'.repeat(1_200_000));
+    await runIn('small\n');
+    await snapshots.enforceCap();
+    const runChanges = new PanelRunChanges({ actions: new RunChangeActions({ store, snapshots, workspace }), ui: { confirm: async () => true, openDiff: async () => {} }, engine: older.h.engine, logger: silentLogger });
+    const posted: HostToWebview[] = [];
+    runChanges.attach((m) => posted.push(m));
+    await runChanges.refresh();
+    const lost = posted.find((m): m is Extract<HostToWebview, { type: 'revertUnavailable' }> => m.type === 'revertUnavailable');
+    expect(Object.keys(lost?.threads ?? {})).toEqual([older.threadId]);
+    expect(lost!.threads[older.threadId]).toMatch(/^its snapshots were removed on .* subagents\.snapshots\.maxMB/);
   });
 });

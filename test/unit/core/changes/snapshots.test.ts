@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,6 +50,9 @@ describe('snapshots', () => {
       { threadId: 't_mid', updatedAt: 2, hashes: new Set([hashes.mid1!, hashes.shared!]) },
       { threadId: 't_new', updatedAt: 3, hashes: new Set([hashes.new1!, hashes.new2!]) },
     ];
+    // One no thread refers to, left from long ago (one just written may be a run's whose event is not written yet).
+    const longAgo = new Date(Date.now() - 3_600_000);
+    await utimes(join(dir, 'snapshots', 'objects', hashes.loose!.slice(0, 2), hashes.loose!), longAgo, longAgo);
     // 8 KB stored; the cap is 5 KB.
     const store = storeWith(refs, 5 * KB);
     store.retain({}, [hashes.pinned!]);
@@ -74,5 +77,27 @@ describe('snapshots', () => {
       prunedNote: (await store.prunedNote('t_old'))!,
     });
     expect(result.skipped).toEqual([{ path: 'f.txt', reason: expect.stringMatching(/^no snapshot of its earlier content is kept \(its snapshots were removed on .* subagents\.snapshots\.maxMB/) }]);
+  });
+
+  it('a cap check asked for while one is under way runs again after it, with the threads as they are then', async () => {
+    const refs: ThreadReferences[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const store = new FileSnapshotStore({
+      dir: join(dir, 'snapshots'),
+      maxBytes: () => 1.5 * KB,
+      // The first pass reads the threads before the newer one has written its events.
+      references: async () => (calls++ === 0 ? (await held, [refs[0]!]) : refs),
+    });
+    const old = await store.put(blob('old'));
+    const fresh = await store.put(blob('new')); // over the cap: a pass starts, and waits on `held`
+    refs.push({ threadId: 't_old', updatedAt: 1, hashes: new Set([old]) }, { threadId: 't_new', updatedAt: 2, hashes: new Set([fresh]) });
+    const asked = store.enforceCap(); // the run ended: its thread is written now
+    release();
+    await asked;
+    expect(await store.get(old)).toBeUndefined();
+    expect(await store.get(fresh)).toBeDefined();
+    expect(await store.prunedNote('t_old')).toBeDefined();
   });
 });
