@@ -6,7 +6,7 @@ import type { Approver, Workspace } from '../ports';
 import type { Profile } from '../profiles/profile';
 import { commandLauncher } from '../sandbox/commandLauncher';
 import type { Redactor } from '../secrets/redactor';
-import { createApprovalGate } from './approvalGate';
+import { createApprovalGate, type ApprovalGate } from './approvalGate';
 import type { RunToolSource } from './runToolSource';
 import { selectRunTools, type RunToolSelection } from './selectRunTools';
 import type { AnyToolSpec } from './toolSpec';
@@ -47,7 +47,7 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
     agent: profile.name,
   });
   const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }), request.isolation?.writable);
-  const outside = await Promise.all((request.toolSources ?? []).map((source) => source.toolsForRun({ profile, gate, emit: request.emit, run: request.run, settings })));
+  const outside = await outsideTools(request, gate);
   const files = request.changes.forRun({ runId: request.run.runId, agent: profile.name, workspace, emit: request.emit, settledAt: request.isolation?.readyAt });
   const own = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }), ...request.delegation];
   const all = firstOfEachName([...own, ...outside.flat()], request.emit).map((spec) => redactingTool(spec, request.redactor));
@@ -62,6 +62,24 @@ function firstOfEachName(specs: readonly AnyToolSpec[], emit: EmitRunEvent): Any
     emit({ kind: 'warning', code: 'tools', message: `Two tools are named "${spec.name}": this run uses the first (the built-in one, or the source listed first) and leaves the other out.` });
     return false;
   });
+}
+
+/**
+ * The tools of the host's sources (MCP servers, the editor's tools). A run confined to a worktree
+ * gets none: they act outside the worktree (their own processes, files and services), where its
+ * changes could not be kept apart; its node says which it goes without.
+ */
+async function outsideTools(request: RunToolsRequest, gate: ApprovalGate): Promise<AnyToolSpec[]> {
+  const sources = request.toolSources ?? [];
+  if (request.isolation) {
+    const withheld = sources.map((source) => source.describeFor?.(request.profile)).filter((d): d is string => d !== undefined);
+    if (withheld.length > 0) {
+      request.emit({ kind: 'warning', code: 'tools', message: `This run works in its own git worktree, so the tools of ${withheld.join(' and ')} are not offered to it: they act outside the worktree, where its changes could not be kept apart.` });
+    }
+    return [];
+  }
+  const { profile, settings } = request;
+  return (await Promise.all(sources.map((source) => source.toolsForRun({ profile, gate, emit: request.emit, run: request.run, settings })))).flat();
 }
 
 /**

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import type { Script } from '../../../../src/core/models/scriptSchema';
+import { McpHub } from '../../../../src/core/mcp/mcpHub';
+import { mcpToolSource } from '../../../../src/core/mcp/runMcpTools';
+import type { RunToolSource } from '../../../../src/core/tools/runToolSource';
 import { Worktrees } from '../../../../src/core/worktrees/worktrees';
 import type { RunEventOf } from '../../../../src/shared/events';
 import { agent, makeEngine } from '../engineHarness';
@@ -27,12 +30,13 @@ function delegating(steps: Script['agents'][string]): Script {
   };
 }
 
-async function runIsolated(root: string, storage: string, steps: Script['agents'][string], worktrees = new Worktrees(join(storage, 'worktrees'))) {
+async function runIsolated(root: string, storage: string, steps: Script['agents'][string], worktrees = new Worktrees(join(storage, 'worktrees')), extra: { toolSources?: RunToolSource[] } = {}) {
   const h = makeEngine(delegating(steps), {
     workspace: nodeWorkspace({ root }),
     settings: TRUST,
     agents: { isolated: agent('works alone', { isolation: 'worktree' }) },
     worktrees,
+    ...extra,
   });
   const { threadId, done } = await h.engine.send({ prompt: 'go' });
   await done;
@@ -174,6 +178,29 @@ describe('worktree isolation', () => {
     const { child, results } = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'write_file', input: { path: 'keep.txt', content: 'k (run)\n' } }] }], new JustCheckedOut(join(w.storage, 'worktrees')));
     expect(results('write_file')).toEqual([{ path: 'keep.txt', created: false, chars: 8 }]);
     expect(w.git('show', `subagents/${child.runId}:keep.txt`)).toBe('k (run)\n');
+  });
+
+  it('MCP servers, which cannot be confined to the worktree, are not offered to its run, and its node says why', async () => {
+    const w = await world();
+    let connects = 0;
+    const server = { name: 'fx', origin: 'user' as const, source: 'user settings', bareNames: false, config: { transport: 'stdio' as const, command: 'node', args: ['server.js'], env: {} } };
+    const mcp = new McpHub({
+      root: w.root,
+      declarations: () => ({ servers: [server], problems: [] }),
+      connect: async () => {
+        connects++;
+        throw new Error('no server in this test');
+      },
+    });
+    const { child, h, results } = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'mcp__fx__echo', input: { text: 'hi' } }] }], undefined, { toolSources: [mcpToolSource(mcp)] });
+    const supervisor = h.runs().find((r) => r.agent === 'supervisor')!;
+    // The supervisor (in the workspace) was offered the server: it tried to start it.
+    expect(supervisor.warnings.some((m) => m.includes('MCP server `fx` could not start'))).toBe(true);
+    expect(connects).toBe(1);
+    // The isolated run never started it, was not offered its tools, and says why.
+    expect(child.warnings).toContain('This run works in its own git worktree, so the tools of MCP servers (fx) are not offered to it: they act outside the worktree, where its changes could not be kept apart.');
+    expect(results('mcp__fx__echo')).toHaveLength(1);
+    expect(JSON.stringify(results('mcp__fx__echo')[0])).toContain('There is no tool \\"mcp__fx__echo\\"');
   });
 
   it('a workspace that is not a git repository: the run ends with a clear error', async () => {
