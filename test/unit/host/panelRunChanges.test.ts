@@ -115,17 +115,17 @@ describe("the panel's run changes", () => {
     const store = new MemoryThreadStore();
     const snapshots = threadSnapshots({ threadsDir: join(world.base, 'storage'), store, maxMB: () => 1, logger: silentLogger });
     const workspace = nodeWorkspace({ root: world.root });
-    const script = (content: string): Script => ({ agents: { supervisor: [{ toolCalls: [{ tool: 'write_file', input: { path: 'a.txt', content } }] }, { text: 'done' }] } });
-    const runIn = async (content: string) => {
-      const h = makeEngine(script(content), { workspace, settings: TRUST, store, snapshots });
+    const script = (path: string, content: string): Script => ({ agents: { supervisor: [{ toolCalls: [{ tool: 'write_file', input: { path, content } }] }, { text: 'done' }] } });
+    const runIn = async (path: string, content: string) => {
+      const h = makeEngine(script(path, content), { workspace, settings: TRUST, store, snapshots });
       const { threadId, done } = await h.engine.send({ prompt: 'go' });
       await done;
       await h.engine.whenQuiet(threadId);
       return { threadId, h };
     };
     // 1.2 MB in the older thread's snapshots, a few bytes in the newer: the 1 MB cap takes the older's.
-    const older = await runIn('x'.repeat(1_200_000));
-    await runIn('small\n');
+    const older = await runIn('a.txt', 'x'.repeat(1_200_000));
+    await runIn('b.txt', 'small\n');
     await snapshots.enforceCap();
     const runChanges = new PanelRunChanges({ actions: new RunChangeActions({ store, snapshots, workspace }), ui: { confirm: async () => true, openDiff: async () => {} }, engine: older.h.engine, logger: silentLogger });
     const posted: HostToWebview[] = [];
