@@ -15,18 +15,21 @@ export interface Blob {
   mtimeMs: number;
 }
 
+/** A temp file older than this is left from a write that was cut short. */
+const STALE_TEMP_MS = 60_000;
+
 export async function listBlobs(objects: string): Promise<Blob[]> {
   const out: Blob[] = [];
   for (const prefix of await readdir(objects).catch(() => [] as string[])) {
     if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
     for (const name of await readdir(join(objects, prefix)).catch(() => [] as string[])) {
       const path = join(objects, prefix, name);
-      // A temp file of a write cut short is no snapshot; it goes too.
+      const info = await stat(path).catch(() => undefined);
+      // A temp file of a write cut short is no snapshot; it goes too, once it is old (a young one is a put under way).
       if (!/^[0-9a-f]{64}$/.test(name)) {
-        await rm(path, { force: true });
+        if (info && info.mtimeMs < Date.now() - STALE_TEMP_MS) await rm(path, { force: true });
         continue;
       }
-      const info = await stat(path).catch(() => undefined);
       if (info?.isFile()) out.push({ hash: name, path, size: info.size, mtimeMs: info.mtimeMs });
     }
   }

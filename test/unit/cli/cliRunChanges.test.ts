@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -102,6 +102,9 @@ describe('a thread whose snapshots the size cap took', () => {
   it('threads show says its runs can no longer be reverted, and revert says why (exit 1)', async () => {
     execFileSync('mkdir', ['-p', join(ws, '.vscode')]);
     await writeFile(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'subagents.snapshots.maxMB': 1 }));
+    // a.txt was there well before the run (the conflict guard refuses a never-read file written as the run starts).
+    const before = new Date(Date.now() - 60_000);
+    await utimes(join(ws, 'a.txt'), before, before);
     // 1.2 MB of snapshots in the older thread, a few bytes in the newer: the cap (1 MB) takes the older's.
     const old = await work({ tool: 'write_file', input: { path: 'a.txt', content: 'x'.repeat(1_200_000) } });
     await work(CREATE);
