@@ -10,6 +10,7 @@ import { judgeBench } from './judgeBench';
 import { commandBench } from './commandBench';
 import { mcpBench } from './mcpBench';
 import { searchBench } from './searchBench';
+import { changesBench } from './changesBench';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
@@ -55,6 +56,10 @@ async function main(): Promise<void> {
     for (const line of await searchBench(RUNS)) console.log(line);
     return;
   }
+  if (process.argv.includes('--changes')) {
+    for (const line of await changesBench()) console.log(line);
+    return;
+  }
   if (process.argv.includes('--agents')) {
     for (const line of await agentFilesBench()) console.log(line);
     return;
@@ -93,6 +98,7 @@ async function main(): Promise<void> {
     for (const line of await commandBench()) console.log(line);
     for (const line of await mcpBench()) console.log(line);
     for (const line of await searchBench()) console.log(line);
+    for (const line of await changesBench()) console.log(line);
     console.log('');
     for (const line of await webviewRenderBench()) console.log(line);
     for (const line of await cancelChildBench(5)) console.log(line);

@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import { DEFAULT_SETTINGS } from '../src/core/engineSettings';
 import { nodeWorkspace } from '../src/core/nodeAdapters/nodeWorkspace';
 import { ripgrepOnPath } from '../src/core/ripgrep/locateRipgrep';
+import { FileChanges } from '../src/core/changes/fileChanges';
+import { MemorySnapshotStore } from '../src/core/changes/snapshotStore';
 import { commandLauncher } from '../src/core/sandbox/commandLauncher';
 import type { ApprovalGate } from '../src/core/tools/approvalGate';
 import { workspaceTools } from '../src/core/tools/workspaceTools';
@@ -37,8 +39,11 @@ export async function searchBench(runs = 10, files = 10_000): Promise<string[]> 
     makeTree(root, files);
     const gate: ApprovalGate = { check: async () => ({ ok: true, asked: false }), readAsks: () => false };
     const commands = commandLauncher(root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
-    const tool = (withRipgrep: boolean, name: string) =>
-      workspaceTools({ workspace: nodeWorkspace({ root, ...(withRipgrep ? { ripgrep: rg } : {}) }), gate, agent: 'bench', commands }).find((t) => t.name === name)!;
+    const tool = (withRipgrep: boolean, name: string) => {
+      const workspace = nodeWorkspace({ root, ...(withRipgrep ? { ripgrep: rg } : {}) });
+      const files = new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'bench', workspace, emit: () => {} });
+      return workspaceTools({ workspace, gate, agent: 'bench', commands, files }).find((t) => t.name === name)!;
+    };
     const call = (withRipgrep: boolean, name: string, input: unknown) => async () => {
       const spec = tool(withRipgrep, name);
       await spec.execute((spec.inputSchema as z.ZodType).parse(input), { runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });

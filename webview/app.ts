@@ -11,6 +11,7 @@ import { ProblemsView } from './problemsView';
 import { PromptBox } from './promptBox';
 import { RenderQueue } from './renderQueue';
 import { RunControlsSet } from './runControls';
+import { RunChangesControls } from './runChangesView';
 import { runEndNews } from './runEndNews';
 import { ScrollFollow } from './scrollFollow';
 import { UiState } from './uiState';
@@ -45,6 +46,7 @@ export class App {
   private readonly scroll: ScrollFollow;
   private readonly announcer = new Announcer();
   private readonly runControls: RunControlsSet;
+  private readonly runChanges: RunChangesControls;
 
   constructor(root: HTMLElement, host: Host) {
     const post = host.post.bind(host);
@@ -68,9 +70,19 @@ export class App {
       chooseModel: (id) => post({ type: 'chooseModel', id }),
     });
     this.runControls = new RunControlsSet({ cancelRun: (runId) => post({ type: 'cancelRun', runId }), steerRun: (runId, text) => post({ type: 'steerRun', runId, text }) });
+    this.runChanges = new RunChangesControls({
+      openDiff: (threadId, runId, path) => post({ type: 'openChangeDiff', threadId, runId, path }),
+      revert: (threadId, runId) => post({ type: 'revertRun', threadId, runId }),
+      apply: (runId) => post({ type: 'applyWorktree', runId }),
+      discard: (runId) => post({ type: 'discardWorktree', runId }),
+    });
     this.conversation = new ConversationView(
       {
-        runControls: this.runControls.draw,
+        // Each run's controls: Stop, budget, steering and "Why this config?"; then its changed files.
+        runControls: (node, slots, prev) => {
+          this.runControls.draw(node, slots, prev);
+          this.runChanges.render(node, slots, prev);
+        },
         ui: this.ui,
         watcher: new VisibilityWatcher(this.scroller),
         markdown: this.markdown,
@@ -134,6 +146,10 @@ export class App {
         return this.prompt.setAttachments(msg.items);
       case 'focusPrompt':
         return this.prompt.focus();
+      case 'worktrees':
+        return this.runChanges.setPending(msg.items);
+      case 'revertUnavailable':
+        return this.runChanges.setRevertUnavailable(msg.threads);
     }
   }
 

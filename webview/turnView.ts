@@ -39,7 +39,7 @@ export class TurnView {
   private readonly attached: HTMLElement;
   private readonly author: HTMLElement;
   private readonly lastActions: HTMLElement;
-  /** The top run's own controls (see RunNodeContext.runControls): what a run node has in its line and body. */
+  /** The top run's own controls (see RunNodeContext.runControls): what a run node has in its line and body (Stop, budget, "Why this config?", its changed files). */
   private readonly slots = { actions: h('span', { class: 'run-actions' }), controls: h('div', { class: 'run-controls' }) };
   private node: RunNode | undefined;
 

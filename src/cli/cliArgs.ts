@@ -17,6 +17,11 @@ Usage:
                                       The thread as Markdown (default) or JSON
   subagents threads delete ID         Delete a thread and its child threads
   subagents threads import FILE       Add a thread exported as JSON, with its child threads (refused when its id is taken)
+  subagents threads revert RUN [--dry-run] [--yes]
+                                      Undo the file changes of one run (a file changed since is
+                                      left as it is and listed); exit 1 when any was skipped
+  subagents threads apply RUN         Merge a worktree run's changes into the workspace (3-way)
+  subagents threads discard RUN       Throw away a worktree run's changes and its worktree
   subagents profiles list             The enabled agent profiles and where each comes from
   subagents profiles validate         Check the profiles; exit 2 when any has a problem
 
@@ -89,6 +94,9 @@ export type Command =
   | ({ name: 'threads delete'; id: string } & Place)
   | ({ name: 'threads export'; id: string; format: 'md' | 'json' } & Place)
   | ({ name: 'threads import'; file: string } & Place)
+  /** `yes`: revert changes whose author is uncertain (overlap) without asking. */
+  | ({ name: 'threads revert'; runId: string; dryRun: boolean; yes: boolean } & Place)
+  | ({ name: 'threads apply' | 'threads discard'; runId: string } & Place)
   | ({ name: 'profiles list' | 'profiles validate' } & Place);
 
 const PLACE_OPTIONS = {
@@ -132,6 +140,11 @@ function place(values: { workspace?: string | boolean | undefined; storage?: str
 
 function oneId(positionals: string[], what: string): string {
   if (positionals.length !== 1) throw new UsageError(`"subagents ${what}" takes one thread ID (see "subagents threads list"). ${HINT}`);
+  return positionals[0]!;
+}
+
+function oneRun(positionals: string[], what: string): string {
+  if (positionals.length !== 1) throw new UsageError(`"subagents ${what}" takes one run ID (r_…, see "subagents threads show ID"). ${HINT}`);
   return positionals[0]!;
 }
 
@@ -217,7 +230,17 @@ function threadsCommand(args: string[], cwd: string): Command {
     if (positionals.length !== 1) throw new UsageError(`"subagents threads import" takes one file, made by "subagents threads export ID --format json". ${HINT}`);
     return { name: 'threads import', ...place(values, cwd), file: resolve(cwd, positionals[0]!) };
   }
-  throw new UsageError(`Unknown threads command "${action ?? ''}": use list, show, export, import or delete. ${HINT}`);
+  if (action === 'revert') {
+    const { values, positionals } = parse(rest, { ...PLACE_OPTIONS, 'dry-run': { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } });
+    if (values.help) return { name: 'help' };
+    return { name: 'threads revert', ...place(values, cwd), runId: oneRun(positionals, 'threads revert'), dryRun: values['dry-run'] === true, yes: values.yes === true };
+  }
+  if (action === 'apply' || action === 'discard') {
+    const { values, positionals } = parse(rest, PLACE_OPTIONS);
+    if (values.help) return { name: 'help' };
+    return { name: `threads ${action}`, ...place(values, cwd), runId: oneRun(positionals, `threads ${action}`) };
+  }
+  throw new UsageError(`Unknown threads command "${action ?? ''}": use list, show, export, import, delete, revert, apply or discard. ${HINT}`);
 }
 
 function profilesCommand(args: string[], cwd: string): Command {

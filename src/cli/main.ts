@@ -6,6 +6,7 @@ import { Redactor } from '../core/secrets/redactor';
 import { processIo, redactingIo } from './cliIo';
 import type { CliIo } from './cliIo';
 import { profilesCommand } from './profilesCommand';
+import { runChangesCommand } from './runChangesCommand';
 import { runCommand } from './runCommand';
 import { threadsCommand } from './threadsCommand';
 
@@ -22,6 +23,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       case 'profiles list':
       case 'profiles validate':
         return await profilesCommand(cmd, io);
+      case 'threads revert':
+      case 'threads apply':
+      case 'threads discard':
+        return await runChangesCommand(cmd, io);
       default:
         return await threadsCommand(cmd, io);
     }

@@ -1,5 +1,7 @@
 import { locateRipgrep } from '../core/ripgrep/locateRipgrep';
 import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorText } from '../shared/errorText';
 import { Engine, EngineRequestError } from '../core/engine';
 import { nodeWorkspace } from '../core/nodeAdapters/nodeWorkspace';
 import type { EngineSettings } from '../core/engineSettings';
@@ -11,7 +13,9 @@ import type { ModelResolver } from '../core/models/modelResolver';
 import { keyOriginPolicy, userChosenSpecs } from '../core/models/keyOrigins';
 import { KEY_VARIABLES } from '../core/models/keyVariables';
 import { ScriptError } from '../core/models/scriptSchema';
+import { threadSnapshots } from '../core/changes/threadSnapshots';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
+import { Worktrees } from '../core/worktrees/worktrees';
 import { isThreadId } from '../core/threads/threadId';
 import type { Command } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
@@ -107,8 +111,16 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   }
   const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
   const mcp = cliMcpHub(cmd.workspace, declared, cmd.trust.allowMcp, profileServers, logger);
+  const snapshots = threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => settings['snapshots.maxMB'], logger });
+  const worktrees = new Worktrees(join(cmd.storage, 'worktrees'));
+  // Worktrees of deleted threads, and ones a killed run left working, are dealt with first.
+  await worktrees.cleanup(async (id) => (await store.get(id)) !== undefined).catch((error: unknown) => logger.warn(`Could not clean up old worktrees: ${errorText(error)}`));
   const engine = new Engine({
     store,
+    snapshots,
+    worktrees,
+    // The thread storage may be inside the workspace (the default): what it writes is no command's change.
+    untracked: [cmd.storage],
     // The user named this folder on the command line: it is trusted. ask_user asks on the terminal.
     workspace: nodeWorkspace({ root: cmd.workspace, ripgrep: locateRipgrep(), askUser: (question, signal) => terminal.ask(`\n${question}\n> `, signal) }),
     profiles: () => profiles,
@@ -145,6 +157,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     const finished = await sent.done;
     await engine.whenQuiet(sent.threadId);
     await store.closeAll();
+    await snapshots.enforceCap();
     const last = printer.lastTopFinish(sent.threadId) ?? finished;
     printer.summary(sent.threadId, last);
     if (interrupted) return EXIT.interrupted;

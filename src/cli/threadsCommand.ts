@@ -1,4 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
+import { threadSnapshots } from '../core/changes/threadSnapshots';
+import { DEFAULT_SETTINGS } from '../core/engineSettings';
 import { readThreadArchive, ThreadArchiveError } from '../core/threads/threadArchive';
 import { ThreadExistsError } from '../core/threads/threadStore';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
@@ -16,7 +18,8 @@ import { renderRunTree } from '../core/threads/runTreeText';
 import { effectiveRuns, renderEffective } from './renderEffective';
 import { terminalSafe } from './terminalText';
 
-type ThreadsCommand = Extract<Command, { name: `threads ${string}` }>;
+/** The thread commands; those about one run's changes are runChangesCommand's. */
+type ThreadsCommand = Exclude<Extract<Command, { name: `threads ${string}` }>, { name: 'threads revert' | 'threads apply' | 'threads discard' }>;
 
 async function exists(dir: string): Promise<boolean> {
   return (await stat(dir).catch(() => undefined))?.isDirectory() === true;
@@ -61,8 +64,9 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
         else write(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderEffective(tree)}`);
         return EXIT.ok;
       }
-      if (cmd.json) write(JSON.stringify({ thread: family.meta, warnings: family.warnings, runs: walkRuns(tree) }));
-      else writeText(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderRunTree(tree, Date.now())}`);
+      const pruned = await threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => DEFAULT_SETTINGS['snapshots.maxMB'], logger: stderrLogger(io) }).prunedNote(family.meta.id);
+      if (cmd.json) write(JSON.stringify({ thread: family.meta, warnings: family.warnings, runs: walkRuns(tree), ...(pruned ? { revertUnavailable: pruned } : {}) }));
+      else writeText(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderRunTree(tree, Date.now(), pruned)}`);
       return EXIT.ok;
     }
     case 'threads export': {

@@ -1,5 +1,7 @@
 import type { RunEvent, RunEventOf } from '../shared/events';
 import { errorText } from '../shared/errorText';
+import { FileChanges } from './changes/fileChanges';
+import { MemorySnapshotStore, type SnapshotStore } from './changes/snapshotStore';
 import { loadConversationHistory } from './delegation/conversationHistory';
 import { launchRun } from './delegation/launchRun';
 import { modelAllowed, modelRefusedText } from './models/allowedModels';
@@ -18,6 +20,7 @@ import { redactingLogger } from './secrets/redactEvents';
 import { ThreadPruner } from './retention/threadPruner';
 import { Redactor } from './secrets/redactor';
 import { newThreadId } from './threads/newThreadId';
+import type { Worktrees } from './worktrees/worktrees';
 import { ThreadBusyError } from './threads/threadLeases';
 import type { LoadedThread, ThreadStore } from './threads/threadStore';
 import { titleOf } from './threads/threadIndex';
@@ -45,6 +48,12 @@ export interface EngineOptions {
    * the hub and stops it, McpHub.stopAll, when it closes) and, in the editor, the editor's tools.
    */
   toolSources?: readonly RunToolSource[];
+  /** Where the contents behind reverts and diffs are kept (default: in memory, gone with the process). */
+  snapshots?: SnapshotStore;
+  /** Folders whose changes are never a command's: the thread storage, when it is inside the workspace. */
+  untracked?: readonly string[];
+  /** Where runs of `isolation: "worktree"` profiles get their worktrees (beside the threads); without it such a profile is refused. */
+  worktrees?: Worktrees;
 }
 
 export interface SendRequest {
@@ -87,8 +96,11 @@ export class Engine {
   private readonly redactor: Redactor;
   /** subagents.threads.retention, applied at start-up and after each turn. */
   private readonly pruner: ThreadPruner;
+  /** Every run's file changes, one journal for the conflict guard (src/core/changes/). */
+  readonly changes: FileChanges;
 
   constructor(private readonly options: EngineOptions) {
+    this.changes = new FileChanges(options.snapshots ?? new MemorySnapshotStore(), options.untracked ?? []);
     this.clock = options.clock ?? systemClock;
     this.redactor = options.redactor ?? Redactor.fromEnvironment(process.env);
     this.logger = redactingLogger(options.logger ?? silentLogger, this.redactor);
@@ -158,6 +170,8 @@ export class Engine {
         approver: this.options.approver,
         redactor: this.redactor,
         toolSources: this.options.toolSources,
+        changes: this.changes,
+        ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
         publish: (event) => this.publish(event),
       };
       const run = launchRun(session, {

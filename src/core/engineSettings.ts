@@ -97,6 +97,8 @@ export const engineSettingsSchema = z.object({
   modelIdleTimeoutMs: z.number().int().min(1000).default(300_000),
   /** Threads pruned at start-up and after each turn (retention/); the default keeps every thread. */
   'threads.retention': threadRetentionSchema.default({}),
+  /** How much the snapshots behind reverts and diffs may take (MB); past it, the oldest threads' go first. */
+  'snapshots.maxMB': z.number().int().min(1).max(1_000_000).default(200),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

@@ -38,6 +38,7 @@ import type { PanelViewState } from './panelView';
 import { selectModelCommand } from './selectModel';
 import { ThreadCommands } from './threadCommands';
 import { vscodeEditor } from './vscodeEditor';
+import { panelRunChanges, runChangesStorage } from './runChangesRuntime';
 import { windowStorage } from './windowStorage';
 import { vscodeLogger } from './vscodeLogger';
 import { vscodeWorkspace } from './vscodeWorkspace';
@@ -96,9 +97,15 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const approvals = new PendingApprovals();
   // The window's MCP servers: started by the first run that needs each, stopped with the window.
   const mcp = new McpHub({ root: toolRoot, declarations: () => config.mcp, memory: mcpApprovalMemory(context.workspaceState), logger });
+  const changes = runChangesStorage({ threadsDir: storage.threadsDir, store, maxMB: () => config.settings['snapshots.maxMB'], logger });
+  const workspace = vscodeWorkspace(toolRoot, terminals);
   const engine = new Engine({
     store,
-    workspace: vscodeWorkspace(toolRoot, terminals),
+    workspace,
+    snapshots: changes.snapshots,
+    worktrees: changes.worktrees,
+    // A window with no folder keeps its threads beside the tools' folder: never a command's change.
+    untracked: [storage.threadsDir],
     approver: approvals,
     // MCP first: a name both have is the MCP server's (runTools keeps the first of each name).
     toolSources: [mcpToolSource(mcp), editorToolSource(vscodeEditorTools)],
@@ -126,7 +133,9 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const offActivity = engine.onEvent((e) => activity.note(e));
   const offWaiting = activity.onChange((snapshot) => progress.setWaiting(snapshot.approvals.length > 0));
   const chooser = hostModelChooser(context.secrets);
+  const runChanges = panelRunChanges({ storage: changes, store, workspace, engine, logger });
   const controller = new PanelController({
+    runChanges: runChanges.panel,
     engine,
     store,
     queue,
@@ -178,6 +187,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     controller.configChanged();
   };
   const subscriptions = [
+    runChanges.disposable,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('subagents')) reload();
     }),

@@ -12,6 +12,7 @@ import { webviewToHostSchema, type HostToWebview, type PanelConfig, type Problem
 import { alwaysAllow } from './alwaysAllow';
 import { PanelAttachments, type AttachmentEditor } from './attachments/panelAttachments';
 import type { ChosenModel, ModelChoiceList } from './modelChooser';
+import { PanelRunChanges } from './panelRunChanges';
 import { ThreadFeed } from './threadFeed';
 import { threadSummaries } from './threadSummaries';
 
@@ -50,6 +51,8 @@ export interface PanelControllerDeps {
   allowCommand?: (prefix: string) => Promise<void>;
   /** Told when the open thread starts or stops working (the view's Stop button). */
   onBusyChange?: (busy: boolean) => void;
+  /** A run's changed files: diffs, revert, and Apply / Discard for worktree runs. */
+  runChanges?: PanelRunChanges;
   batchIntervalMs?: number;
 }
 
@@ -94,11 +97,13 @@ export class PanelController {
   attach(post: (message: HostToWebview) => void): void {
     this.post = post;
     this.ready = false;
+    this.deps.runChanges?.attach(post);
   }
 
   detach(): void {
     this.post = undefined;
     this.ready = false;
+    this.deps.runChanges?.detach();
     this.feed.clear();
   }
 
@@ -206,6 +211,10 @@ export class PanelController {
   }
 
   private async dispatch(message: WebviewToHost): Promise<void> {
+    if (PanelRunChanges.handles(message)) {
+      if (!this.deps.runChanges) throw new Error("A run's changes cannot be shown or undone here.");
+      return this.deps.runChanges.handle(message);
+    }
     switch (message.type) {
       case 'ready':
         await this.sendState(this.threadId);
@@ -361,6 +370,7 @@ export class PanelController {
         queued: shown ? this.queuedView(shown) : [],
       });
     });
+    await this.deps.runChanges?.refresh();
   }
 
   private queuedView(threadId: string): QueuedPromptView[] {

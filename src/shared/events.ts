@@ -175,6 +175,32 @@ export const runRetryingSchema = z.object({
   error: z.string(),
 });
 
+/** A content hash: sha-256 of the file's bytes, in hex (the name of its snapshot, src/core/changes/). */
+const contentHash = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * A file this run changed: by write_file or edit_file, or by one of its commands (found by
+ * comparing the workspace before and after it). `null` hashes: the file did not exist before
+ * (created) or does not after (deleted). `overlap`: another command ran at the same time, so the
+ * change may not be this run's.
+ */
+export const fileChangedSchema = z.object({
+  ...base,
+  kind: z.literal('file.changed'),
+  /** Relative to the run's workspace root (its worktree for an isolated run), forward slashes. */
+  path: z.string().min(1),
+  beforeHash: contentHash.nullable(),
+  afterHash: contentHash.nullable(),
+  /** Lines added and removed (0 and 0 for a binary file). */
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  /** The call that made the change: the write, the edit or the command. */
+  toolCallId: z.string(),
+  attribution: z.enum(['exact', 'overlap']),
+  /** Why a side has no stored snapshot (too large, binary over the limit): the change cannot be reverted or shown. */
+  note: z.string().optional(),
+});
+
 export const runEventSchema = z.discriminatedUnion('kind', [
   runStartedSchema,
   textDeltaSchema,
@@ -188,6 +214,7 @@ export const runEventSchema = z.discriminatedUnion('kind', [
   runConfigSchema,
   runMessageSchema,
   runUsageSchema,
+  fileChangedSchema,
 ]);
 
 export type RunEvent = z.infer<typeof runEventSchema>;

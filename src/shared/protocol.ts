@@ -67,6 +67,13 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancelRun'), runId: id }),
   /** A message to a running child, seen before its next model call. */
   z.object({ type: z.literal('steerRun'), runId: id, text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
+  /** Open the diff of one file a run changed (its node's list): before from the snapshot, after as the run left it. */
+  z.object({ type: z.literal('openChangeDiff'), threadId: id, runId: id, path: z.string().min(1).max(4096) }),
+  /** Revert this run's changes: each file only while it is still what the run left (the host asks about uncertain ones). */
+  z.object({ type: z.literal('revertRun'), threadId: id, runId: id }),
+  /** A worktree run's changes: merge them into the workspace (3-way), or throw them away (after a confirmation). */
+  z.object({ type: z.literal('applyWorktree'), runId: id }),
+  z.object({ type: z.literal('discardWorktree'), runId: id }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
@@ -149,4 +156,17 @@ export type HostToWebview =
   /** The context attached to the next prompt changed. */
   | { type: 'attachments'; items: AttachmentView[] }
   /** Put the keyboard focus in the prompt box ("Focus on Chat View", a command). */
-  | { type: 'focusPrompt' };
+  | { type: 'focusPrompt' }
+  /** The worktree runs whose changes wait for Apply or Discard (all of them; the panel shows those in its tree). */
+  | { type: 'worktrees'; items: PendingWorktreeView[] }
+  /** Threads whose runs can no longer be reverted (the size cap took their snapshots): thread id to why. */
+  | { type: 'revertUnavailable'; threads: Record<string, string> };
+
+/** A worktree run that ended with changes, waiting on its node for Apply to workspace or Discard. */
+export interface PendingWorktreeView {
+  runId: string;
+  branch: string;
+  files: number;
+  added: number;
+  removed: number;
+}

@@ -57,6 +57,26 @@ export interface RunNode {
   messages: RunMessage[];
   /** Its open model call has been silent past subagents.stallWarningMs; gone with its next event. */
   stalled?: boolean;
+  /** The files this run changed ("N files changed (+a −b)"); absent until it changes one. */
+  changes?: RunChanges;
+}
+
+/** One file a run changed, over all its changes to it: from the first before to the last after. */
+export interface FileChangeNode {
+  path: string;
+  beforeHash: string | null;
+  afterHash: string | null;
+  added: number;
+  removed: number;
+  /** `overlap` when any of the run's changes to it may have been another command's. */
+  attribution: 'exact' | 'overlap';
+}
+
+export interface RunChanges {
+  /** In the order first changed. */
+  files: FileChangeNode[];
+  added: number;
+  removed: number;
 }
 
 export interface RunMessage {
@@ -221,6 +241,9 @@ class Draft {
       case 'run.retrying':
         run.retrying = { attempt: e.attempt, maxRetries: e.maxRetries, error: e.error, delayMs: e.delayMs, retryAt: e.ts + e.delayMs };
         return;
+      case 'file.changed':
+        run.changes = withFileChange(run.changes, e);
+        return;
     }
   }
 
@@ -275,6 +298,24 @@ class Draft {
       this.roots = [...(this.roots ?? this.tree.roots), e.runId];
     }
   }
+}
+
+/** The run's changes with one more: a file changed again keeps its first before and takes the new after. */
+function withFileChange(changes: RunChanges | undefined, e: Extract<RunEvent, { kind: 'file.changed' }>): RunChanges {
+  const files = changes ? changes.files.slice() : [];
+  const at = files.findIndex((f) => f.path === e.path);
+  const prev = at >= 0 ? files[at] : undefined;
+  const file: FileChangeNode = {
+    path: e.path,
+    beforeHash: prev ? prev.beforeHash : e.beforeHash,
+    afterHash: e.afterHash,
+    added: (prev?.added ?? 0) + e.added,
+    removed: (prev?.removed ?? 0) + e.removed,
+    attribution: prev?.attribution === 'overlap' ? 'overlap' : e.attribution,
+  };
+  if (prev) files[at] = file;
+  else files.push(file);
+  return { files, added: (changes?.added ?? 0) + e.added, removed: (changes?.removed ?? 0) + e.removed };
 }
 
 export interface RunTotals {

@@ -116,8 +116,10 @@ describe('the palette commands in a real VS Code', () => {
 
       await wb.runCommand('Subagents: Import Thread');
       const path = wb.quickInput().locator('input');
-      await path.waitFor({ timeout: 15_000 });
+      // The file dialog fills in its folder itself, a moment after it shows: typed before that, the path is overwritten.
+      await expect.poll(() => path.inputValue(), { timeout: 15_000 }).toMatch(/workspace\/?$/);
       await path.fill(file);
+      await expect.poll(() => path.inputValue(), { timeout: 15_000 }).toBe(file);
       await wb.page.keyboard.press('Enter');
       await wb.notification('Imported "What does this project do?"').waitFor({ timeout: 15_000 });
       await lastAnswer(wb.panel(), 'ok').waitFor({ timeout: 15_000 });

@@ -78,6 +78,22 @@ export class ThreadScript {
     return { ...this.base(runId), kind: 'warning', message, ...(code ? { code } : {}) };
   }
 
+  /** A file the run changed; hashes are made up from the names given (null: created or deleted). */
+  fileChanged(runId: string, path: string, o: { before?: string | null; after?: string | null; added?: number; removed?: number; call?: string; overlap?: boolean } = {}): RunEvent {
+    const hash = (name: string | null | undefined) => (name === null ? null : (name ?? path).padEnd(64, '0').replace(/[^0-9a-f]/g, 'a').slice(0, 64));
+    return {
+      ...this.base(runId),
+      kind: 'file.changed',
+      path,
+      beforeHash: hash(o.before === undefined ? `${path}-before` : o.before),
+      afterHash: hash(o.after === undefined ? `${path}-after` : o.after),
+      added: o.added ?? 1,
+      removed: o.removed ?? 0,
+      toolCallId: o.call ?? 'call',
+      attribution: o.overlap ? 'overlap' : 'exact',
+    };
+  }
+
   finished(runId: string, status: RunStatus = 'ok', output = '', error?: string): RunEvent {
     return {
       ...this.base(runId),

@@ -16,6 +16,9 @@ const MCP_SERVERS_DOC =
   'MCP servers started only for this agent\'s runs: a map of server names to `{command, args, env, cwd}` (a server to start) or `{url, headers}` (one to connect to). ' +
   'Its tools are `mcp__<server>__<tool>`. A workspace\'s agent file starts its servers only once you approved them.';
 const ENABLED = 'Set to `false` to switch off an agent of the same name from a lower layer.';
+const ISOLATION =
+  '`worktree`: the agent works in a git worktree of its own (HEAD plus the workspace\'s uncommitted and untracked changes, on a branch named after the run), ' +
+  'never in the workspace; its changes wait for you to apply them (a 3-way merge) or discard them. The workspace must be a git repository.';
 
 export const NATIVE_FIELDS: Readonly<Record<string, FieldDoc>> = {
   name: { doc: 'The agent\'s id (a slug: lowercase letters, digits and dashes). Defaults to the file name.', example: 'reviewer' },
@@ -37,6 +40,7 @@ export const NATIVE_FIELDS: Readonly<Record<string, FieldDoc>> = {
   agents: { doc: 'Whom this agent may delegate to (agent ids), when `subagents.maxDepth` allows.', example: '[explore]' },
   mcpServers: { doc: MCP_SERVERS_DOC },
   enabled: { doc: ENABLED, example: 'true' },
+  isolation: { doc: ISOLATION, example: 'worktree' },
 };
 
 const LATER = 'Not used here yet: ';
@@ -55,7 +59,7 @@ export const CLAUDE_FIELDS: Readonly<Record<string, FieldDoc>> = {
   memory: { doc: `${LATER}there is no persistent agent memory here.` },
   background: { doc: 'Not needed here: the supervisor decides whether a subagent runs in the background (`subagent_start`).' },
   effort: { doc: `${LATER}the model\'s own default effort is used.` },
-  isolation: { doc: `${LATER}agents share the workspace; worktree isolation comes with a later version.` },
+  isolation: { doc: ISOLATION },
   color: { doc: 'The panel uses the theme\'s colours, not Claude Code\'s display colour.' },
   initialPrompt: { doc: `${LATER}the agent starts from the task it is given.` },
 };

@@ -7,7 +7,7 @@ import { readMcpServersField } from './mcpServerFields';
 /**
  * A Claude Code agent's fields in our terms (https://docs.anthropic.com/en/docs/claude-code/sub-agents):
  * tools and disallowedTools through the tool table, maxTurns as maxSteps, model as written (an
- * alias is resolved with the other profiles); every other field is a note. `name` and
+ * alias is resolved with the other profiles), isolation: worktree as ours; every other field is a note. `name` and
  * `description` are read by validateAgentFile.
  */
 export function readClaudeFields(check: FileCheck, input: Record<string, unknown>, mcpServers: readonly string[]): void {
@@ -30,6 +30,12 @@ export function readClaudeFields(check: FileCheck, input: Record<string, unknown
         break;
       case 'mcpServers':
         readMcpServersField(check, field, input, mcpServers);
+        break;
+      case 'isolation':
+        if (field.value === 'worktree') {
+          input['isolation'] = 'worktree';
+          check.ranges['isolation'] = field.valueRange;
+        } else wrongValue(check, field, '"worktree"');
         break;
       case 'maxTurns':
         if (typeof field.value === 'number' && Number.isInteger(field.value) && field.value >= 1 && field.value <= 1000) {

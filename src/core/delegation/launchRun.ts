@@ -7,6 +7,7 @@ import { budgetWarningText, TokenBudget } from '../budget/tokenBudget';
 import { describeModelChoice } from '../runConfig/describeModelChoice';
 import type { LaunchRequest } from './delegationTypes';
 import { finishRun } from './finishRun';
+import { inIsolation } from './isolation';
 import { RunEmitter } from './runEmitter';
 import { RunHandle } from './runHandle';
 import { runTurns, type RunEnding } from './runTurns';
@@ -61,7 +62,8 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
   const startedAt = session.clock.now();
   const end = { session, run, emitter, slot, startedAt, detach };
   const setup = { model, limits: { maxSteps: limits.maxSteps, ...(limits.timeoutMs ? { timeoutMs: limits.timeoutMs } : {}), ...(given.limit ? { maxTokens: given.limit } : {}) } };
-  runTurns({ session, run, request, emitter, setup, slot: slot ?? FREE_SLOT, launch: (r) => launchRun(session, r) })
+  // A worktree profile works (and delegates) in its own worktree: `here` is the session confined there.
+  inIsolation(session, run, profile, (here) => runTurns({ session: here, run, request, emitter, setup, slot: slot ?? FREE_SLOT, launch: (r) => launchRun(here, r) }))
     .catch((error: unknown): RunEnding => ({ status: 'error', output: '', usage: ZERO_USAGE, error: `Internal error: ${errorText(error)}` }))
     .then((ending) => finishRun(end, ending))
     .catch((error: unknown) => session.logger.error(`The "${run.agent}" run failed to end cleanly: ${errorText(error)}`));

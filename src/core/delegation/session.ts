@@ -1,4 +1,6 @@
 import type { RunEvent } from '../../shared/events';
+import type { FileChanges } from '../changes/fileChanges';
+import type { Worktrees } from '../worktrees/worktrees';
 import type { EngineSettings } from '../engineSettings';
 import type { RunToolSource } from '../tools/runToolSource';
 import type { ModelResolver } from '../models/modelResolver';
@@ -33,6 +35,12 @@ export interface Session {
   redactor: Redactor;
   /** Tools from outside the engine (the window's MCP servers, the editor's tools), shared by its runs. */
   toolSources?: readonly RunToolSource[] | undefined;
+  /** Who changed which file, the snapshots, the conflict guard's journal (src/core/changes/). */
+  changes: FileChanges;
+  /** Where worktree runs (isolation: worktree) get their worktrees; absent: such a profile is refused. */
+  worktrees?: Worktrees;
+  /** Set for the runs confined to a worktree: its root and what their commands may write besides. */
+  isolation?: { root: string; writable: readonly string[]; readyAt: number };
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

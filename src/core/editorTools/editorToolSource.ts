@@ -1,6 +1,7 @@
 import { jsonSchema, type JSONSchema7 } from 'ai';
 import { errorText } from '../../shared/errorText';
 import { capText } from '../tools/outputCap';
+import type { Profile } from '../profiles/profile';
 import type { RunToolSource, RunToolSourceRequest } from '../tools/runToolSource';
 import type { AnyToolSpec, Capability } from '../tools/toolSpec';
 import { wrapUntrusted } from '../untrusted/untrustedText';
@@ -22,12 +23,19 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * and trust filters, and an untrusted workspace bars it, like an MCP tool.
  */
 export function editorToolSource(catalog: EditorToolCatalog): RunToolSource {
+  const offeredTo = (profile: Profile) => {
+    const wanted = profile.tools;
+    if (!wanted?.length) return [];
+    const denied = new Set(profile.disallowedTools ?? []);
+    return catalog.tools().filter((tool) => wanted.includes(tool.name) && !denied.has(tool.name));
+  };
   return {
+    describeFor: (profile) => {
+      const names = offeredTo(profile).map((t) => t.name);
+      return names.length ? `editor tools (${names.join(', ')})` : undefined;
+    },
     async toolsForRun(request) {
-      const wanted = request.profile.tools;
-      if (!wanted?.length) return [];
-      const denied = new Set(request.profile.disallowedTools ?? []);
-      const offered = catalog.tools().filter((tool) => wanted.includes(tool.name) && !denied.has(tool.name));
+      const offered = offeredTo(request.profile);
       return offered.flatMap((tool) => {
         if (TOOL_NAME.test(tool.name)) return [toolSpec(catalog, tool, request)];
         request.emit({ kind: 'warning', code: 'tools', message: `The editor tool "${tool.name}" has a name models do not accept (letters, digits, _ and -, at most 64), so this run goes on without it.` });

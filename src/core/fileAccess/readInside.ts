@@ -12,6 +12,8 @@ const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 export interface InsideReader {
   /** A regular file at `abs` (a real path inside the workspace) as UTF-8. */
   read(abs: string, maxBytes?: number): Promise<string>;
+  /** The same file as bytes (binary files, snapshots). */
+  readBytes(abs: string, maxBytes?: number): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -40,8 +42,9 @@ export function insideReader(root: string): InsideReader {
     current.users++;
     return current;
   };
-  return {
-    async read(abs, maxBytes = Infinity) {
+  const reader: InsideReader = {
+    read: async (abs, maxBytes) => (await reader.readBytes(abs, maxBytes)).toString('utf8'),
+    async readBytes(abs, maxBytes = Infinity) {
       const base = await (realRoot ??= realpath(root));
       if (abs === base || !isInside(base, abs)) throw new FileAccessError('it is not a file inside the workspace');
       const entry = acquire(dirname(abs), base);
@@ -55,7 +58,7 @@ export function insideReader(root: string): InsideReader {
           const info = await file.stat();
           if (!info.isFile()) throw new FileAccessError(`it is ${kindOf(info)}; only regular files can be read`);
           if (info.size > maxBytes) throw new FileAccessError(`it is ${info.size} bytes, more than the ${maxBytes} that can be read`);
-          return await file.readFile('utf8');
+          return await file.readFile();
         } finally {
           await file.close();
         }
@@ -71,13 +74,19 @@ export function insideReader(root: string): InsideReader {
       if (last.users === 0) await last.folder.then((f) => f.close(), () => {});
     },
   };
+  return reader;
 }
 
 /** Reads one file (see insideReader). */
 export async function readInside(root: string, abs: string, maxBytes = Infinity): Promise<string> {
+  return (await readBytesInside(root, abs, maxBytes)).toString('utf8');
+}
+
+/** Reads one file as bytes (see insideReader). */
+export async function readBytesInside(root: string, abs: string, maxBytes = Infinity): Promise<Buffer> {
   const reader = insideReader(root);
   try {
-    return await reader.read(abs, maxBytes);
+    return await reader.readBytes(abs, maxBytes);
   } finally {
     await reader.close();
   }

@@ -16,7 +16,7 @@ const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
  * checked on the open descriptor, and the content goes through that descriptor. In place, not
  * temp-and-rename: the file keeps its mode (a script stays executable).
  */
-export async function writeInside(root: string, abs: string, content: string, expected: FileIdentity | null): Promise<void> {
+export async function writeInside(root: string, abs: string, content: string | Uint8Array, expected: FileIdentity | null): Promise<void> {
   const realRoot = await realpath(root);
   const rel = relative(realRoot, abs);
   if (rel === '' || !isInside(realRoot, abs)) throw new FileAccessError('it is not a file inside the workspace');
@@ -33,7 +33,7 @@ export async function writeInside(root: string, abs: string, content: string, ex
       if (info.nlink > 1) throw new FileAccessError(hardLinkReason(info.nlink));
       if (expected && !sameFile(info, expected)) throw new FileAccessError('it was replaced by another file since it was checked');
       if (expected) await file.truncate(0);
-      await file.writeFile(content, 'utf8');
+      await file.writeFile(content);
     } finally {
       await file.close();
     }

@@ -14,7 +14,13 @@ export interface McpRunRequest extends RunToolSourceRequest {
 
 /** The window's or CLI process's MCP servers as one of the engine's tool sources. */
 export function mcpToolSource(hub: McpHub): RunToolSource {
-  return { toolsForRun: (request) => mcpToolsForRun({ ...request, hub }) };
+  return {
+    toolsForRun: (request) => mcpToolsForRun({ ...request, hub }),
+    describeFor: (profile) => {
+      const names = mcpServersForRun(hub, profile).map((d) => d.name);
+      return names.length ? `MCP servers (${names.join(', ')})` : undefined;
+    },
+  };
 }
 
 /** The pseudo-tool under which a workspace server's approval shows on the run's node. */
@@ -28,15 +34,17 @@ export const MCP_SERVER_APPROVAL = 'mcp_server';
  * without its tools.
  */
 export async function mcpToolsForRun(request: McpRunRequest): Promise<AnyToolSpec[]> {
-  const { hub, profile, emit } = request;
-  const declared = hub.declarations();
-  for (const message of hub.unreported(declared.problems.map(describeMcpDeclProblem))) emit({ kind: 'warning', code: 'mcp', message });
-  const own = profileMcpServers(profile);
-  const byName = new Map<string, McpServerDecl>();
-  for (const decl of [...declared.servers, ...own]) byName.set(decl.name, decl);
-  const needed = [...byName.values()].filter((d) => wanted(profile, d.name));
-  const tools = await Promise.all(needed.map((decl) => serverTools(request, decl)));
+  const { hub, emit } = request;
+  for (const message of hub.unreported(hub.declarations().problems.map(describeMcpDeclProblem))) emit({ kind: 'warning', code: 'mcp', message });
+  const tools = await Promise.all(mcpServersForRun(hub, request.profile).map((decl) => serverTools(request, decl)));
   return tools.flat();
+}
+
+/** The servers a run of `profile` would use: the declared ones its lists allow, and its own. */
+export function mcpServersForRun(hub: McpHub, profile: Profile): McpServerDecl[] {
+  const byName = new Map<string, McpServerDecl>();
+  for (const decl of [...hub.declarations().servers, ...profileMcpServers(profile)]) byName.set(decl.name, decl);
+  return [...byName.values()].filter((d) => wanted(profile, d.name));
 }
 
 function wanted(profile: Profile, server: string): boolean {

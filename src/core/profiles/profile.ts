@@ -49,6 +49,8 @@ export const profileInputSchema = z.strictObject({
   /** MCP servers started only for runs of this profile (Claude Code's `mcpServers`, Copilot's `mcp-servers`). */
   mcpServers: mcpServersFieldSchema.optional(),
   enabled: z.boolean().optional(),
+  /** `worktree` (Claude Code's field): the agent works in a git worktree of its own, and its changes wait for the user to apply them. */
+  isolation: z.literal('worktree').optional(),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 

@@ -48,9 +48,10 @@ export function shellLaunch(command: string, env: Record<string, string>): Comma
 /**
  * Starts agents' commands for one run in the workspace `root`: sandboxed per `subagents.sandbox.mode`
  * (auto: where the platform has one, `on`: never without it), in an environment without the
- * product's keys. Where no sandbox can start in auto mode, `warn` is told once.
+ * product's keys. Where no sandbox can start in auto mode, `warn` is told once. A worktree run's
+ * commands may also write `alsoWritable` (its git paths).
  */
-export function commandLauncher(root: string, settings: LauncherSettings, warn: (message: string) => void): CommandLauncher {
+export function commandLauncher(root: string, settings: LauncherSettings, warn: (message: string) => void, alsoWritable: readonly string[] = []): CommandLauncher {
   const mode = settings['sandbox.mode'];
   const realRoot = (() => {
     try {
@@ -83,7 +84,7 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
       const env = hardenGit ? withGitHardening(base) : base;
       if (!sandboxed) return { launch: shellLaunch(command, env), release: () => {} };
       const runtime = await sharedSandbox(realRoot, settings);
-      const wrapped = await runtime.wrap(command, sandboxPolicy(realRoot, homedir(), settings['sandbox.allowedHosts']));
+      const wrapped = await runtime.wrap(command, sandboxPolicy(realRoot, homedir(), settings['sandbox.allowedHosts'], alsoWritable));
       const sandboxEnv = wrapped.gitExcludesFile ? withGitConfig(env, [['core.excludesFile', wrapped.gitExcludesFile]]) : env;
       let released = false;
       return {

@@ -63,8 +63,10 @@ const GIT_CODE = ['config', 'hooks', 'modules', 'info'];
  * at the root read-only (and the critical missing ones uncreatable), git's own data writable
  * except what runs code, everything else read-only, the home folder's secrets hidden, and the
  * network closed except for `allowedHosts`. Deeper protected files are the text check's.
+ * `alsoWritable`: a worktree run's git paths outside its root (its git folder, the object store,
+ * its branch's refs), and nothing else.
  */
-export function sandboxPolicy(root: string, home: string, allowedHosts: readonly string[]): SandboxPolicy {
+export function sandboxPolicy(root: string, home: string, allowedHosts: readonly string[], alsoWritable: readonly string[] = []): SandboxPolicy {
   const denyWrite = new Set<string>();
   let entries: string[] = [];
   try {
@@ -83,5 +85,5 @@ export function sandboxPolicy(root: string, home: string, allowedHosts: readonly
   if (gitInfo?.isDirectory()) for (const name of GIT_CODE.filter((n) => existsSync(join(git, n)))) denyWrite.add(join(git, name));
   else if (gitInfo) denyWrite.add(git);
   const denyRead = HOME_SECRETS.map((p) => join(home, p)).filter((p) => existsSync(p) && !isInside(p, root));
-  return { denyRead, allowWrite: [root], denyWrite: [...denyWrite].sort(), allowedHosts: [...allowedHosts] };
+  return { denyRead, allowWrite: [root, ...alsoWritable.filter((p) => p !== root)], denyWrite: [...denyWrite].sort(), allowedHosts: [...allowedHosts] };
 }

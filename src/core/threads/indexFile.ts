@@ -55,6 +55,11 @@ export class IndexFile {
       meta.updatedAt = event.ts;
       changed = true;
     }
+    // A run's id finds its thread from now on. An entry of an older index has no list yet: threadOfRun completes it from the file.
+    if (event.kind === 'run.started' && meta.runIds && !meta.runIds.includes(event.runId)) {
+      meta.runIds.push(event.runId);
+      changed = true;
+    }
     if (event.kind === 'run.started' || event.kind === 'run.finished') {
       let open = this.openRuns.get(event.threadId);
       if (!open) this.openRuns.set(event.threadId, (open = new Set()));
@@ -78,6 +83,24 @@ export class IndexFile {
     meta.renamedAt = Math.max(this.options.clock.now(), (meta.renamedAt ?? 0) + 1);
     await this.save();
     return true;
+  }
+
+  /**
+   * The thread a run belongs to. An entry written before the index kept run ids is completed from
+   * its thread file, once.
+   */
+  async threadOfRun(runId: string): Promise<string | undefined> {
+    const index = await this.refresh();
+    for (const meta of index.values()) if (meta.runIds?.includes(runId)) return meta.id;
+    let completed = false;
+    for (const meta of index.values()) {
+      if (meta.runIds) continue;
+      meta.runIds = metaFromEvents(meta.id, (await this.options.readThread(meta.id)).events, 0).runIds;
+      completed = true;
+    }
+    if (completed) this.schedule();
+    for (const meta of index.values()) if (meta.runIds?.includes(runId)) return meta.id;
+    return undefined;
   }
 
   add(meta: ThreadMeta): void {
@@ -221,6 +244,8 @@ export class IndexFile {
         mine.title = meta.title;
         mine.renamedAt = meta.renamedAt;
       }
+      // Runs started by other processes join this one's.
+      if (meta.runIds) mine.runIds = [...new Set([...(mine.runIds ?? []), ...meta.runIds])];
     }
     for (const id of [...index.keys()]) if (!files.has(id)) index.delete(id);
   }

@@ -213,6 +213,12 @@ export class JsonlThreadStore implements ThreadStore {
     }
   }
 
+  /** The thread of a run, through the index; undefined for a run no thread here has. */
+  async threadOfRun(runId: string): Promise<string | undefined> {
+    await this.index.load();
+    return this.index.threadOfRun(runId);
+  }
+
   async list(): Promise<ThreadMeta[]> {
     const index = await this.index.refresh();
     const list = [...index.values()].map((m) => ({ ...m })).sort((a, b) => b.updatedAt - a.updatedAt);
@@ -323,7 +329,7 @@ export class JsonlThreadStore implements ThreadStore {
     if (!meta) {
       const now = this.clock.now();
       meta = given && parsed.events.length === 0
-        ? { id, title: given.title, parentThreadId: given.parentThreadId, agent: given.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty' }
+        ? { id, title: given.title, parentThreadId: given.parentThreadId, agent: given.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty', runIds: [] }
         : metaFromEvents(id, parsed.events, now);
       // Written soon, not awaited: a new thread must not cost an index rewrite on the delegation
       // path. A crash before the write loses nothing: loading rebuilds entries the index lacks.

@@ -1,3 +1,4 @@
+import { changeSummary, fileChangeText } from '../../shared/changeSummary';
 import type { RunNode, RunTree, ToolCallNode } from '../../shared/runTree';
 import { runTotals, walkRuns } from '../../shared/runTree';
 import { formatStats } from '../../shared/usage';
@@ -18,14 +19,17 @@ function toolLine(call: ToolCallNode): string {
 
 /**
  * The run tree as text: each run under its parent with agent, status, stats and its tool calls.
- * `subagents threads show` prints it; the extension's "Show Run Tree" opens it in an editor.
+ * `revertUnavailable`: why the runs' changes can no longer be reverted (the size cap took the
+ * thread's snapshots), said under each run that has changes.
  */
-export function renderRunTree(tree: RunTree, now: number): string {
+export function renderRunTree(tree: RunTree, now: number, revertUnavailable?: string): string {
   const lines: string[] = [];
   for (const run of walkRuns(tree)) {
     const pad = '  '.repeat(run.depth);
     lines.push(`${pad}${run.agent} [${run.state}] ${oneLine(run.task, 80)}  (${runStats(tree, run, now)})`);
     for (const call of run.toolCalls) lines.push(`${pad}  - ${toolLine(call)}`);
+    if (run.changes) lines.push(`${pad}  ${changeSummary(run.changes)} (run ${run.runId}): ${run.changes.files.map(fileChangeText).join(', ')}`);
+    if (run.changes && revertUnavailable) lines.push(`${pad}  revert unavailable: ${revertUnavailable}`);
     if (run.error) lines.push(`${pad}  error: ${oneLine(run.error, 200)}`);
     for (const w of run.warnings) lines.push(`${pad}  warning: ${oneLine(w, 200)}`);
     if (run.state !== 'running' && run.output) lines.push(`${pad}  => ${oneLine(run.output, 120)}`);

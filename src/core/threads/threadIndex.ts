@@ -21,6 +21,7 @@ export const threadMetaSchema = z.object({
   runCount: z.number().int().nonnegative().optional(),
   status: z.union([z.enum(['empty', 'running']), runStatusSchema]).optional(),
   renamedAt: z.number().optional(),
+  runIds: z.array(z.string()).optional(),
 });
 
 const indexSchema = z.object({ version: z.literal(1), threads: z.array(threadMetaSchema) });
@@ -88,6 +89,7 @@ export function metaFromEvents(id: string, events: readonly RunEvent[], fallback
     updatedAt: events.at(-1)?.ts ?? fallbackTime,
     runCount: 0,
     status: 'empty',
+    runIds: [...new Set(events.filter((e) => e.kind === 'run.started').map((e) => e.runId))],
   };
   const open = new Set<string>();
   for (const e of events) noteRun(meta, e, open);

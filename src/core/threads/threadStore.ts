@@ -19,6 +19,8 @@ export interface ThreadMeta {
   status: ThreadStatus;
   /** When the user last renamed it; a newer rename wins when windows merge the index. */
   renamedAt?: number;
+  /** The ids of the runs in this thread, so a run id finds its thread (`threads revert RUN`); absent in older indexes. */
+  runIds?: string[];
 }
 
 export interface DeleteOptions {

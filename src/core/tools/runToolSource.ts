@@ -22,4 +22,9 @@ export interface RunToolSourceRequest {
  */
 export interface RunToolSource {
   toolsForRun(request: RunToolSourceRequest): Promise<AnyToolSpec[]>;
+  /**
+   * What it would offer a run of `profile`, in a few words ("MCP servers (github)"), for the note
+   * on a run that cannot have it (a worktree run); undefined when nothing. Starts nothing.
+   */
+  describeFor?(profile: Profile): string | undefined;
 }

@@ -1,11 +1,12 @@
 import { capErrorText } from '../../shared/errorText';
 import type { EmitRunEvent } from '../agent/runEvents';
+import type { FileChanges } from '../changes/fileChanges';
 import type { EngineSettings } from '../engineSettings';
 import type { Approver, Workspace } from '../ports';
 import type { Profile } from '../profiles/profile';
 import { commandLauncher } from '../sandbox/commandLauncher';
 import type { Redactor } from '../secrets/redactor';
-import { createApprovalGate } from './approvalGate';
+import { createApprovalGate, type ApprovalGate } from './approvalGate';
 import type { RunToolSource } from './runToolSource';
 import { selectRunTools, type RunToolSelection } from './selectRunTools';
 import type { AnyToolSpec } from './toolSpec';
@@ -23,10 +24,17 @@ export interface RunToolsRequest {
   delegation: readonly AnyToolSpec[];
   /** Known secrets are taken out of every tool result before the model (or anyone) reads it. */
   redactor: Redactor;
-  /** The run itself: MCP server approvals are asked in its name, and stop with it. */
+  /** The run itself: MCP server approvals are asked in its name, and stop with it; its file changes are recorded in its name. */
   run: { runId: string; threadId: string; signal: AbortSignal };
   /** Tools from outside the engine (the MCP servers, the editor's tools); none without them. */
   toolSources?: readonly RunToolSource[] | undefined;
+  /** The engine's change tracking (src/core/changes/). */
+  changes: FileChanges;
+  /**
+   * A run confined to a worktree: its commands may also write the worktree's git paths; tools
+   * that cannot be confined to it (MCP servers, other extensions' editor tools) are not offered.
+   */
+  isolation?: { root: string; writable: readonly string[]; readyAt: number } | undefined;
 }
 
 /** The tools of one run: workspace tools with this run's approval gate, plus delegation and outside tools, filtered. */
@@ -38,9 +46,10 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
     emit: request.emit,
     agent: profile.name,
   });
-  const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }));
-  const outside = await Promise.all((request.toolSources ?? []).map((source) => source.toolsForRun({ profile, gate, emit: request.emit, run: request.run, settings })));
-  const own = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains }), ...request.delegation];
+  const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }), request.isolation?.writable);
+  const outside = await outsideTools(request, gate);
+  const files = request.changes.forRun({ runId: request.run.runId, agent: profile.name, workspace, emit: request.emit, settledAt: request.isolation?.readyAt });
+  const own = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }), ...request.delegation];
   const all = firstOfEachName([...own, ...outside.flat()], request.emit).map((spec) => redactingTool(spec, request.redactor));
   return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });
 }
@@ -53,6 +62,24 @@ function firstOfEachName(specs: readonly AnyToolSpec[], emit: EmitRunEvent): Any
     emit({ kind: 'warning', code: 'tools', message: `Two tools are named "${spec.name}": this run uses the first (the built-in one, or the source listed first) and leaves the other out.` });
     return false;
   });
+}
+
+/**
+ * The tools of the host's sources (MCP servers, the editor's tools). A run confined to a worktree
+ * gets none: they act outside the worktree (their own processes, files and services), where its
+ * changes could not be kept apart; its node says which it goes without.
+ */
+async function outsideTools(request: RunToolsRequest, gate: ApprovalGate): Promise<AnyToolSpec[]> {
+  const sources = request.toolSources ?? [];
+  if (request.isolation) {
+    const withheld = sources.map((source) => source.describeFor?.(request.profile)).filter((d): d is string => d !== undefined);
+    if (withheld.length > 0) {
+      request.emit({ kind: 'warning', code: 'tools', message: `This run works in its own git worktree, so the tools of ${withheld.join(' and ')} are not offered to it: they act outside the worktree, where its changes could not be kept apart.` });
+    }
+    return [];
+  }
+  const { profile, settings } = request;
+  return (await Promise.all(sources.map((source) => source.toolsForRun({ profile, gate, emit: request.emit, run: request.run, settings })))).flat();
 }
 
 /**

@@ -11,6 +11,8 @@ import type { RunToolSource } from '../../../src/core/tools/runToolSource';
 import type { RunEvent } from '../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents, walkRuns } from '../../../src/shared/runTree';
 import { MemoryThreadStore } from '../../../src/core/threads/memoryThreadStore';
+import type { SnapshotStore } from '../../../src/core/changes/snapshotStore';
+import type { Worktrees } from '../../../src/core/worktrees/worktrees';
 
 export const SCRIPT_PATH = '/scripts/test-script.json';
 
@@ -35,6 +37,10 @@ export interface HarnessOptions {
   /** The runs' timers (default: real ones), and the clock they are read with. */
   schedule?: Schedule;
   clock?: Clock;
+  /** Where worktree runs get their worktrees (none by default: such a profile is refused). */
+  worktrees?: Worktrees;
+  /** Where the snapshots behind reverts and diffs go (default: in memory). */
+  snapshots?: SnapshotStore;
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -53,6 +59,8 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     ...(options.toolSources ? { toolSources: options.toolSources } : {}),
     ...(options.schedule ? { schedule: options.schedule } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.worktrees ? { worktrees: options.worktrees } : {}),
+    ...(options.snapshots ? { snapshots: options.snapshots } : {}),
     profiles: () => ({ profiles, problems: options.problems ?? [], ...(options.projectInstructions ? { projectInstructions: options.projectInstructions } : {}) }),
     settings: () => settings,
     createModelResolver:

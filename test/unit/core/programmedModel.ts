@@ -22,7 +22,8 @@ export interface ProgramContext {
 
 /**
  * A model whose every call is decided by a function of the prompt: for tests that must use what a
- * tool returned (random run ids) in the next call. Scripts cannot, being fixed in advance.
+ * tool returned (random run ids) in the next call. Scripts cannot, being fixed in advance. The
+ * function may wait (for another run to reach a point), which orders parallel runs without sleeps.
  */
 export function programmedModel(program: (ctx: ProgramContext) => ProgramStep | Promise<ProgramStep>): LanguageModelV4 {
   let call = 0;

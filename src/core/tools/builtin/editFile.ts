@@ -40,12 +40,13 @@ function occurrences(content: string, text: string): number {
   return count;
 }
 
-export function editFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpec {
+export function editFileTool({ workspace, gate, files }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'edit_file',
     description:
       'Change part of a file: replaces oldText, which must occur exactly once, with newText. Fails with a clear message when ' +
-      'oldText is missing or not unique. May wait for the user to approve. Returns {path, line} (where the change starts).',
+      'oldText is missing or not unique, and when another agent changed the file since you read it (read it again first). ' +
+      'May wait for the user to approve. Returns {path, line} (where the change starts).',
     capabilities: ['write'],
     inputSchema,
     async execute(input, context) {
@@ -58,6 +59,8 @@ export function editFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpe
       if (looksBinary(before)) return { error: `${where.rel} is a binary file; it cannot be edited as text.` };
       const found = locate(before, input.oldText, input.newText, where.rel);
       if (!found.ok) return { error: found.error };
+      const early = await files.check(where.abs, where.rel, 'edit');
+      if (!early.ok) return { error: early.error };
 
       const allowed = await gate.check('edit_file', { kind: 'edit', path: where.rel }, input, context);
       if (!allowed.ok) return { error: allowed.error };
@@ -66,8 +69,11 @@ export function editFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpe
       // Approval can take a while: apply the edit to the file as it is now, and only if it still fits.
       const again = await resolveWorkspacePath(workspace.root, input.path);
       if (!again.ok || again.abs !== where.abs) return { error: `${where.rel} changed while waiting for approval (a link now leads elsewhere); nothing was written.` };
-      const current = await workspace.readFile(again.abs).catch((e: unknown) => ({ error: `Cannot read ${where.rel}: ${errorText(e)}` }));
-      if (typeof current !== 'string') return current;
+      const guard = await files.check(again.abs, where.rel, 'edit');
+      if (!guard.ok) return { error: guard.error };
+      if (!guard.current.bytes) return { error: `${where.rel} was removed while waiting for approval; nothing was written.` };
+      // The text the user sees (an unsaved editor buffer included), as the guard just read it.
+      const current = guard.current.bytes.toString('utf8');
       const now = locate(current, input.oldText, input.newText, where.rel);
       if (!now.ok) return { error: `${where.rel} changed while waiting for approval and the edit no longer applies: ${now.error}` };
       const after = current.slice(0, now.start) + now.newText + current.slice(now.start + now.oldText.length);
@@ -77,6 +83,7 @@ export function editFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpe
       } catch (error) {
         return { error: `Could not write ${where.rel}: ${errorText(error)}` };
       }
+      await files.wrote({ abs: again.abs, rel: where.rel, before: guard.current, after, tool: 'edit_file', toolCallId: context.toolCallId });
       return { path: where.rel, line: current.slice(0, now.start).split('\n').length };
     },
   });

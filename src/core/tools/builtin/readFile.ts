@@ -15,7 +15,7 @@ const inputSchema = z.object({
   endLine: z.number().int().min(1).optional().describe('Last line to read, inclusive. Default: the end, up to 2000 lines.'),
 });
 
-export function readFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpec {
+export function readFileTool({ workspace, gate, files }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'read_file',
     description:
@@ -43,6 +43,8 @@ export function readFileTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpe
         return { error: `Cannot read ${where.rel}: ${errorText(error)}.` };
       }
       if (looksBinary(text)) return { error: `${where.rel} is a binary file, not text.` };
+      // What this agent now knows of the file: its writes are judged against it (the conflict guard).
+      files.read(where.abs, text);
       const lines = text.split(/\r?\n/);
       if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
       const total = lines.length;

@@ -32,7 +32,7 @@ export function commandOutcome(result: CommandResult, timeoutMs: number): Record
   return { exitCode: result.exitCode, output: result.output, ...(notes.length ? { note: notes.join(' ') } : {}) };
 }
 
-export function runCommandTool({ workspace, gate, agent, commands }: WorkspaceToolDeps): AnyToolSpec {
+export function runCommandTool({ workspace, gate, agent, commands, files }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'run_command',
     description:
@@ -54,15 +54,11 @@ export function runCommandTool({ workspace, gate, agent, commands }: WorkspaceTo
         // A command the user did not see runs with git's launchers (hooks, fsmonitor) off.
         const runOnce = async () => {
           prepared = await commands.prepare(input.command, { sandboxed: sandbox.sandboxed, hardenGit: !allowed.asked });
-          return workspace.runCommand({
-            command: input.command,
-            launch: prepared.launch,
-            cwd: workspace.root,
-            timeoutMs,
-            signal: context.signal,
-            maxOutputChars: MAX_COMMAND_OUTPUT,
-            label: agent,
-          });
+          const launch = prepared.launch;
+          // The files it changes are found by comparing the workspace before and after (src/core/changes/).
+          return files.command(context.toolCallId, () =>
+            workspace.runCommand({ command: input.command, launch, cwd: workspace.root, timeoutMs, signal: context.signal, maxOutputChars: MAX_COMMAND_OUTPUT, label: agent }),
+          );
         };
         let result = await runOnce();
         // The sandbox did not set up (see sandboxSetupFailure.ts): nothing ran, so once more.

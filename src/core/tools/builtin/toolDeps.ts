@@ -1,3 +1,4 @@
+import type { RunFiles } from '../../changes/runFiles';
 import type { Workspace } from '../../ports';
 import type { CommandLauncher } from '../../sandbox/commandLauncher';
 import type { ApprovalGate } from '../approvalGate';
@@ -13,6 +14,8 @@ export interface WorkspaceToolDeps {
   commands: CommandLauncher;
   /** `subagents.trustedDomains`: hosts web_fetch reaches unasked (user settings or --trusted-domain only). */
   trustedDomains?: readonly string[];
+  /** The run's change tracking: what it read, the conflict guard, and the file.changed events of its writes and commands. */
+  files: RunFiles;
 }
 
 /** A tool's answer when it did nothing: a sentence the model can act on. */

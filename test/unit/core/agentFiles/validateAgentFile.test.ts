@@ -21,6 +21,17 @@ describe('validateAgentFile: Claude Code files', () => {
     expect(r.problems[1]!.message).toMatch(/MCP server "github" \(mcp__github__get_pr here\)/);
   });
 
+  it('honours isolation: worktree (no note); another value is a warning and is left out', () => {
+    const r = check('claude', 'alone.md', '---\nname: alone\ndescription: Works alone\nisolation: worktree\n---\n');
+    expect(r.input).toMatchObject({ isolation: 'worktree' });
+    expect(r.problems).toEqual([]);
+    const bad = check('claude', 'odd.md', '---\nname: odd\ndescription: Odd\nisolation: container\n---\n');
+    expect(bad.input).not.toHaveProperty('isolation');
+    expect(bad.problems).toEqual([expect.objectContaining({ code: 'bad-value', severity: 'warning', message: '"isolation" must be "worktree", so it is ignored' })]);
+    const native = check('native', 'alone.md', '---\ndescription: Works alone\nisolation: worktree\n---\n');
+    expect(native.input).toMatchObject({ isolation: 'worktree' });
+  });
+
   it('applies disallowedTools, and reads Task(a, b) as delegation to those agents', () => {
     const r = check('claude', 'lead.md', '---\nname: lead\ndescription: Leads\ntools: Read, Task(reviewer, tester)\ndisallowedTools: Bash\n---\n');
     expect(r.input).toMatchObject({ tools: ['read_file', ...DELEGATION_TOOLS], agents: ['reviewer', 'tester'], disallowedTools: ['run_command'] });

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileChanges } from '../../../../src/core/changes/fileChanges';
+import { MemorySnapshotStore } from '../../../../src/core/changes/snapshotStore';
 import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import { commandLauncher } from '../../../../src/core/sandbox/commandLauncher';
@@ -50,7 +52,8 @@ describe.skipIf(process.platform === 'win32')('writes land where they were judge
     const workspace = nodeWorkspace({ root: world.root });
     const gate = createApprovalGate({ settings: { mode: 'trust', root: world.root, autoApproveCommands: [] }, approver: undefined, emit: () => {}, agent: 'a' });
     const commands = commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
-    const writeTool = workspaceTools({ workspace, gate, agent: 'a', commands }).find((t) => t.name === 'write_file')!;
+    const files = new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'a', workspace, emit: () => {} });
+    const writeTool = workspaceTools({ workspace, gate, agent: 'a', commands, files }).find((t) => t.name === 'write_file')!;
 
     const swapper = spawn(process.execPath, ['-e', SWAPPER, world.root, outside], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));

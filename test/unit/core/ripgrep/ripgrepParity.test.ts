@@ -6,6 +6,8 @@ import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import { ripgrepOnPath } from '../../../../src/core/ripgrep/locateRipgrep';
 import { ripgrepCandidates, workspaceFiles } from '../../../../src/core/ripgrep/ripgrepSources';
+import { FileChanges } from '../../../../src/core/changes/fileChanges';
+import { MemorySnapshotStore } from '../../../../src/core/changes/snapshotStore';
 import { commandLauncher } from '../../../../src/core/sandbox/commandLauncher';
 import { secretFileReason } from '../../../../src/core/secrets/secretFiles';
 import type { ApprovalGate } from '../../../../src/core/tools/approvalGate';
@@ -67,7 +69,7 @@ const context = (): ToolCallContext => ({ runId: 'r', threadId: 't', toolCallId:
 async function call(withRipgrep: boolean, name: string, input: unknown) {
   const workspace = nodeWorkspace({ root: world.root, ...(withRipgrep ? { ripgrep: rg! } : {}) });
   const commands = commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
-  const spec = workspaceTools({ workspace, gate: secretsAsk, agent: 'test', commands }).find((t) => t.name === name)!;
+  const spec = workspaceTools({ workspace, gate: secretsAsk, agent: 'test', commands, files: new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'test', workspace, emit: () => {} }) }).find((t) => t.name === name)!;
   return (await spec.execute((spec.inputSchema as z.ZodType).parse(input), context())) as { matches?: string[]; files?: string[]; note?: string; error?: string };
 }
 

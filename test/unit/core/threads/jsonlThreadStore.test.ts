@@ -150,8 +150,8 @@ describe('JsonlThreadStore', () => {
       await damage();
       const threads = await new JsonlThreadStore({ dir }).list();
       expect(threads).toEqual([
-        { id: 'c1', title: 'Look around', parentThreadId: 't1', agent: 'explore', createdAt: 200, updatedAt: 300, runCount: 1, status: 'running' },
-        { id: 't1', title: 'Fix the bug', parentThreadId: null, agent: 'supervisor', createdAt: 100, updatedAt: 100, runCount: 1, status: 'running' },
+        { id: 'c1', title: 'Look around', parentThreadId: 't1', agent: 'explore', createdAt: 200, updatedAt: 300, runCount: 1, status: 'running', runIds: ['r2'] },
+        { id: 't1', title: 'Fix the bug', parentThreadId: null, agent: 'supervisor', createdAt: 100, updatedAt: 100, runCount: 1, status: 'running', runIds: ['r1'] },
       ]);
       const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { threads: unknown[] };
       expect(index.threads).toHaveLength(2);
@@ -225,6 +225,22 @@ describe('JsonlThreadStore', () => {
     const later = new JsonlThreadStore({ dir });
     expect(await later.list()).toEqual([{ ...legacy.threads[0], runCount: 1, status: 'ok' }]);
     later.dispose();
+  });
+
+  it('finds the thread of a run through the index, also from another process and from an index written before it kept run ids', async () => {
+    const store = new JsonlThreadStore({ dir });
+    await store.open(top('t1'));
+    await store.open({ id: 'c1', title: 'child', parentThreadId: 't1', agent: 'explore' });
+    store.append(started('t1', 'r1', 100));
+    store.append(started('c1', 'r2', 200, { agent: 'explore', parentThreadId: 't1', parentRunId: 'r1' }));
+    await store.flush();
+    const other = new JsonlThreadStore({ dir });
+    expect([await other.threadOfRun('r1'), await other.threadOfRun('r2'), await other.threadOfRun('r9')]).toEqual(['t1', 'c1', undefined]);
+    // An older index: no run ids in it. They are read from the thread files once.
+    const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { threads: { runIds?: string[] }[] };
+    for (const t of index.threads) delete t.runIds;
+    await writeFile(join(dir, 'index.json'), JSON.stringify(index));
+    expect(await new JsonlThreadStore({ dir }).threadOfRun('r2')).toBe('c1');
   });
 
   it('keeps updatedAt in the index without rewriting it per event', async () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { link, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest } from '../../../../src/core/ports';
@@ -214,6 +214,9 @@ describe('an approval is bound to its arguments', () => {
       { tool: 'edit_file', input: { path: 'README.md', oldText: 'hello', newText: 'goodbye' } },
       { tool: 'write_file', input: { path: 'README.md', content: 'pwned\n' } },
     ];
+    // README.md was there well before the run (the conflict guard refuses a never-read file written as the run starts).
+    const before = new Date(Date.now() - 60_000);
+    await utimes(join(world.root, 'README.md'), before, before);
     const h = makeEngine(supervisorCalls(...calls), { workspace: spyWorkspace(world.root).workspace, approver: approvals });
     const { done } = await h.engine.send({ prompt: 'go' });
     await bothAsked;

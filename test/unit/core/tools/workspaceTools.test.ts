@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunFiles } from '../../../../src/core/changes/runFiles';
+import { FileChanges } from '../../../../src/core/changes/fileChanges';
+import { MemorySnapshotStore } from '../../../../src/core/changes/snapshotStore';
 import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import { commandLauncher } from '../../../../src/core/sandbox/commandLauncher';
@@ -19,8 +22,15 @@ afterEach(() => world.cleanup());
 const openGate: ApprovalGate = { check: async () => ({ ok: true, asked: false }), readAsks: () => false };
 const context = (signal = new AbortController().signal): ToolCallContext => ({ runId: 'r', threadId: 't', toolCallId: 'c', signal });
 
+/** One run's files per test, as a real run has: its own writes are what it last saw (a new run per call would see them as changes since it started). */
+let runFiles: { root: string; files: RunFiles } | undefined;
+
 async function call(name: string, input: unknown, signal?: AbortSignal) {
-  const spec = workspaceTools({ workspace: nodeWorkspace({ root: world.root }), gate: openGate, agent: 'test', commands: commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {}) }).find((t) => t.name === name)!;
+  const workspace = nodeWorkspace({ root: world.root });
+  if (runFiles?.root !== world.root) runFiles = { root: world.root, files: new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'test', workspace, emit: () => {} }) };
+  const files = runFiles.files;
+  const commands = commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
+  const spec = workspaceTools({ workspace, gate: openGate, agent: 'test', commands, files }).find((t) => t.name === name)!;
   return (await spec.execute((spec.inputSchema as z.ZodType).parse(input), context(signal))) as Record<string, unknown>;
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { announcementText, resultForModel } from '../../../../src/core/delegation/modelResult';
@@ -20,6 +20,9 @@ beforeEach(async () => {
   // The workspace's own settings, which the text asks to change.
   await mkdir(join(world.root, '.vscode'));
   await writeFile(join(world.root, '.vscode', 'settings.json'), '{ "subagents.approval": "ask" }\n');
+  // There well before the run (the conflict guard refuses a never-read file written as a run starts).
+  const then = new Date(Date.now() - 60_000);
+  for (const rel of ['src/app.ts', '.vscode/settings.json']) await utimes(join(world.root, rel), then, then);
 });
 afterEach(() => world.cleanup());
 

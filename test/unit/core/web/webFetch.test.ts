@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileChanges } from '../../../../src/core/changes/fileChanges';
+import { MemorySnapshotStore } from '../../../../src/core/changes/snapshotStore';
 import { createApprovalGate } from '../../../../src/core/tools/approvalGate';
 import { MAX_FETCH_BYTES, MAX_FETCH_OUTPUT, webFetchTool } from '../../../../src/core/tools/builtin/webFetch';
 import type { ApprovalRequest } from '../../../../src/core/ports';
@@ -45,7 +47,9 @@ function tool(trustedDomains: string[], mode: ApprovalMode = 'ask') {
     emit: () => {},
     agent: 'test',
   });
-  const spec = webFetchTool({ workspace: nodeWorkspace({ root: '/' }), gate, agent: 'test', commands: commandLauncher('/', { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {}), trustedDomains });
+  const workspace = nodeWorkspace({ root: '/' });
+  const files = new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'test', workspace, emit: () => {} });
+  const spec = webFetchTool({ workspace, gate, agent: 'test', commands: commandLauncher('/', { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {}), trustedDomains, files });
   const call = async (url: string) => (await spec.execute({ url }, { runId: 'r', threadId: 't', toolCallId: `c${Math.random()}`, signal: new AbortController().signal })) as Record<string, unknown>;
   return { call, asked };
 }

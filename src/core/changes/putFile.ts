@@ -1,0 +1,23 @@
+import { deleteInside } from '../fileAccess/deleteInside';
+import { writeInside } from '../fileAccess/writeInside';
+import type { Workspace } from '../ports';
+import { resolveWorkspacePath } from '../tools/workspacePath';
+
+/**
+ * Gives a workspace file this content, or removes it (null), bound to the file the path leads to
+ * right now (no link on the way, the same dev/ino when written). Text that survives a UTF-8 round
+ * trip goes through the Workspace port, so an open editor keeps Undo; other bytes are written as
+ * they are. For reverts and applies, which put back or bring in whole files.
+ */
+export async function putFile(workspace: Workspace, path: string, content: Buffer | null): Promise<void> {
+  const where = await resolveWorkspacePath(workspace.root, path);
+  if (!where.ok) throw new Error(where.error);
+  if (content === null) {
+    if (where.identity) await deleteInside(workspace.root, where.abs, where.identity);
+    return;
+  }
+  const expected = where.exists ? (where.identity ?? null) : null;
+  const text = content.toString('utf8');
+  if (Buffer.from(text, 'utf8').equals(content)) await workspace.writeFile(where.abs, text, expected);
+  else await writeInside(workspace.root, where.abs, content, expected);
+}

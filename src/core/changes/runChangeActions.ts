@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RunNode } from '../../shared/runTree';
+import type { Workspace } from '../ports';
+import type { ThreadStore } from '../threads/threadStore';
+import type { ApplyResult } from '../worktrees/applyWorktree';
+import type { WorktreeManifest } from '../worktrees/worktreeManifest';
+import type { Worktrees } from '../worktrees/worktrees';
+import { contentHash } from './contentHash';
+import { revertRun, type RevertResult } from './revertRun';
+import { loadRun } from './runChanges';
+import { seeFile } from './seenFile';
+import type { SnapshotStore } from './snapshotStore';
+
+/** A request about a run's changes that cannot be carried out: the sentence says why and what to do. */
+export class RunChangeError extends Error {
+  override readonly name = 'RunChangeError';
+}
+
+export interface RunChangeDeps {
+  store: ThreadStore;
+  snapshots: SnapshotStore;
+  worktrees?: Worktrees | undefined;
+  /** The workspace the runs work in. */
+  workspace: Workspace;
+}
+
+/** The two sides of one changed file's diff: before from its snapshot; after the live file while it is what the run left, else its snapshot. */
+export interface DiffSides {
+  path: string;
+  before: string | null;
+  after: { file: string } | { snapshot: string | null };
+  /** The live file is no longer what the run left (the after side is the snapshot). */
+  changedSince: boolean;
+}
+
+/**
+ * What a user does with one run's work, the same for the panel and the CLI: see each file's diff,
+ * revert the run (revertRun.ts), and for a worktree run apply or discard it.
+ */
+export class RunChangeActions {
+  constructor(private readonly deps: RunChangeDeps) {}
+
+  async run(threadId: string, runId: string): Promise<RunNode> {
+    const run = await loadRun(this.deps.store, threadId, runId);
+    if (!run) throw new RunChangeError(`There is no run "${runId}" in that conversation (it may have been deleted).`);
+    return run;
+  }
+
+  async revert(threadId: string, runId: string, options: { dryRun?: boolean; confirmOverlap?: (paths: string[]) => Promise<boolean> } = {}): Promise<RevertResult> {
+    const run = await this.run(threadId, runId);
+    const pending = await this.pendingOf(runId);
+    if (pending) throw new RunChangeError(`This run worked in a git worktree, so its changes are not in the workspace: apply them or discard them instead.`);
+    const prunedNote = await this.deps.snapshots.prunedNote(threadId);
+    return revertRun({
+      workspace: this.deps.workspace,
+      snapshots: this.deps.snapshots,
+      files: run.changes?.files ?? [],
+      ...(options.dryRun ? { dryRun: true } : {}),
+      ...(options.confirmOverlap ? { confirmOverlap: options.confirmOverlap } : {}),
+      ...(prunedNote ? { prunedNote } : {}),
+    });
+  }
+
+  async diffSides(threadId: string, runId: string, path: string): Promise<DiffSides> {
+    const run = await this.run(threadId, runId);
+    const file = run.changes?.files.find((f) => f.path === path);
+    if (!file) throw new RunChangeError(`Run "${runId}" did not change ${path}.`);
+    const pending = await this.pendingOf(runId);
+    const abs = pending ? join(pending.path, pending.prefix, path) : join(this.deps.workspace.root, path);
+    const now = pending ? await hashOnDisk(abs) : (await seeFile(this.deps.workspace, abs)).hash;
+    const live = now === file.afterHash && file.afterHash !== null;
+    return { path, before: file.beforeHash, after: live ? { file: abs } : { snapshot: file.afterHash }, changedSince: !live && now !== file.afterHash };
+  }
+
+  /** The content of a snapshot, or why it is not there. */
+  async snapshot(hash: string | null, threadId?: string): Promise<string> {
+    if (hash === null) return '';
+    const data = await this.deps.snapshots.get(hash);
+    if (data) return data.toString('utf8');
+    const why = threadId ? await this.deps.snapshots.prunedNote(threadId) : undefined;
+    return `(No snapshot of this content is kept: ${why ?? 'it was too large to keep, or it was removed'}.)`;
+  }
+
+  async apply(runId: string): Promise<ApplyResult & { keptBranch?: string }> {
+    const pending = await this.pendingOf(runId);
+    if (!pending || !this.deps.worktrees) throw new RunChangeError(NOT_PENDING);
+    return (await this.deps.worktrees.apply(runId, this.deps.workspace))!;
+  }
+
+  async discard(runId: string): Promise<WorktreeManifest> {
+    const pending = await this.pendingOf(runId);
+    if (!pending || !this.deps.worktrees) throw new RunChangeError(NOT_PENDING);
+    await this.deps.worktrees.discard(pending);
+    return pending;
+  }
+
+  /** The threads whose runs can no longer be reverted (the size cap took their snapshots), each with why. */
+  revertUnavailable(): Promise<Record<string, string>> {
+    return this.deps.snapshots.prunedNotes();
+  }
+
+  /** Worktree runs waiting for Apply or Discard. */
+  async pending(): Promise<WorktreeManifest[]> {
+    return (await this.deps.worktrees?.list())?.filter((m) => m.state === 'pending') ?? [];
+  }
+
+  private async pendingOf(runId: string): Promise<WorktreeManifest | undefined> {
+    const manifest = await this.deps.worktrees?.get(runId);
+    return manifest?.state === 'pending' ? manifest : undefined;
+  }
+}
+
+const NOT_PENDING = 'This run has no changes waiting in a worktree (it did not work in one, or they were applied or discarded already).';
+
+async function hashOnDisk(abs: string): Promise<string | null> {
+  const data = await readFile(abs).catch(() => undefined);
+  return data ? contentHash(data) : null;
+}

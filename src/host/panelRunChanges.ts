@@ -1,0 +1,139 @@
+import type { DiffSides, RunChangeActions } from '../core/changes/runChangeActions';
+import type { RevertResult } from '../core/changes/revertRun';
+import type { Logger } from '../core/ports';
+import type { ApplyResult } from '../core/worktrees/applyWorktree';
+import type { RunEvent } from '../shared/events';
+import type { HostToWebview, PendingWorktreeView, WebviewToHost } from '../shared/protocol';
+
+/** What the panel's run changes need from the editor: a modal question and the diff editor. */
+export interface RunChangesUi {
+  confirm(message: string, detail: string, action: string): Promise<boolean>;
+  /** Opens the diff of one file (before from its snapshot). */
+  openDiff(sides: DiffSides, context: { threadId: string; runId: string; title: string }): Promise<void>;
+}
+
+export type RunChangesMessage = Extract<WebviewToHost, { type: 'openChangeDiff' | 'revertRun' | 'applyWorktree' | 'discardWorktree' }>;
+
+const TYPES: ReadonlySet<string> = new Set(['openChangeDiff', 'revertRun', 'applyWorktree', 'discardWorktree']);
+
+/**
+ * The panel's side of one run's changes: opening a changed file's diff, "Revert this run's
+ * changes" (asking first about changes whose author is uncertain), and Apply to workspace /
+ * Discard for a worktree run, each answered with a notice and a fresh list of the worktree runs
+ * that wait (also sent when the panel loads and when a run ends). Knows no vscode: the editor is
+ * behind RunChangesUi.
+ */
+export class PanelRunChanges {
+  private post: ((message: HostToWebview) => void) | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly deps: {
+      actions: RunChangeActions;
+      ui: RunChangesUi;
+      engine: { onEvent(listener: (event: RunEvent) => void): () => void };
+      logger: Logger;
+    },
+  ) {
+    // A worktree run's changes wait once it has ended.
+    this.unsubscribe = deps.engine.onEvent((e) => {
+      if (e.kind === 'run.finished') void this.refresh();
+    });
+  }
+
+  static handles(message: WebviewToHost): message is RunChangesMessage {
+    return TYPES.has(message.type);
+  }
+
+  attach(post: (message: HostToWebview) => void): void {
+    this.post = post;
+  }
+
+  detach(): void {
+    this.post = undefined;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  async handle(message: RunChangesMessage): Promise<void> {
+    try {
+      switch (message.type) {
+        case 'openChangeDiff': {
+          const sides = await this.deps.actions.diffSides(message.threadId, message.runId, message.path);
+          const title = `${message.path} (run ${message.runId}${sides.changedSince ? ', as the run left it: changed since' : ''})`;
+          return await this.deps.ui.openDiff(sides, { threadId: message.threadId, runId: message.runId, title });
+        }
+        case 'revertRun':
+          return this.notice(revertText(await this.revert(message.threadId, message.runId)));
+        case 'applyWorktree':
+          return this.notice(applyText(message.runId, await this.deps.actions.apply(message.runId)));
+        case 'discardWorktree': {
+          const ok = await this.deps.ui.confirm(`Discard the changes of run ${message.runId}?`, 'Its worktree and its branch are deleted. The workspace is not touched.', 'Discard');
+          if (!ok) return;
+          const gone = await this.deps.actions.discard(message.runId);
+          return this.notice(`Discarded the changes of run ${message.runId}: its worktree and branch ${gone.branch} are gone.`);
+        }
+      }
+    } finally {
+      // Every answer redraws the buttons (they stay disabled until then).
+      await this.refresh();
+    }
+  }
+
+  /** Sends the threads whose runs lost revert, then the worktree runs that wait for Apply or Discard. */
+  async refresh(): Promise<void> {
+    if (!this.post) return;
+    let items: PendingWorktreeView[] = [];
+    try {
+      items = (await this.deps.actions.pending()).map((m) => ({
+        runId: m.runId,
+        branch: m.branch,
+        files: m.files?.length ?? 0,
+        added: m.files?.reduce((n, f) => n + f.added, 0) ?? 0,
+        removed: m.files?.reduce((n, f) => n + f.removed, 0) ?? 0,
+      }));
+    } catch (error) {
+      this.deps.logger.warn(`Could not list the worktree runs: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    let lost: Record<string, string> = {};
+    try {
+      lost = await this.deps.actions.revertUnavailable();
+    } catch (error) {
+      this.deps.logger.warn(`Could not read which threads lost their snapshots: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.post?.({ type: 'revertUnavailable', threads: lost });
+    this.post?.({ type: 'worktrees', items });
+  }
+
+  private revert(threadId: string, runId: string): Promise<RevertResult> {
+    return this.deps.actions.revert(threadId, runId, {
+      confirmOverlap: (paths) =>
+        this.deps.ui.confirm(
+          `Revert ${paths.length === 1 ? 'a change' : `${paths.length} changes`} this run may not have made?`,
+          `Another command ran at the same time, so these may be another run's: ${paths.join(', ')}. Reverting them could undo that run's work.`,
+          'Revert them too',
+        ),
+    });
+  }
+
+  private notice(message: string): void {
+    this.post?.({ type: 'notice', level: 'info', message });
+  }
+}
+
+function revertText(result: RevertResult): string {
+  const parts: string[] = [];
+  if (result.reverted.length) parts.push(`Reverted ${result.reverted.join(', ')}.`);
+  if (result.skipped.length) parts.push(`Left as they are: ${result.skipped.map((s) => `${s.path} (${s.reason})`).join('; ')}.`);
+  return parts.join(' ') || 'This run changed no files.';
+}
+
+function applyText(runId: string, result: ApplyResult & { keptBranch?: string }): string {
+  const parts: string[] = [];
+  if (result.applied.length) parts.push(`Applied the changes of run ${runId}: ${result.applied.join(', ')}.`);
+  if (result.conflicts.length) parts.push(`Conflicts: ${result.conflicts.map((c) => `${c.path} (${c.reason})`).join('; ')}.`);
+  if (result.keptBranch) parts.push(`The run's version stays on branch ${result.keptBranch}.`);
+  return parts.join(' ') || `Run ${runId} had nothing left to apply.`;
+}
