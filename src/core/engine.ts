@@ -100,7 +100,8 @@ export class Engine {
   readonly changes: FileChanges;
 
   constructor(private readonly options: EngineOptions) {
-    this.changes = new FileChanges(options.snapshots ?? new MemorySnapshotStore(), options.untracked ?? []);
+    const snapshots = options.snapshots ?? new MemorySnapshotStore();
+    this.changes = new FileChanges(snapshots, options.untracked ?? []);
     this.clock = options.clock ?? systemClock;
     this.redactor = options.redactor ?? Redactor.fromEnvironment(process.env);
     this.logger = redactingLogger(options.logger ?? silentLogger, this.redactor);
@@ -111,6 +112,7 @@ export class Engine {
       isBusy: (id) => this.registry.isBusy(id),
       clock: this.clock,
       logger: this.logger,
+      afterDelete: () => snapshots.dropUnreferenced(),
     });
     void this.pruneThreads();
   }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { errorText } from '../../shared/errorText';
 import { silentLogger, type Logger } from '../ports';
 import { contentHash } from './contentHash';
-import { listBlobs, pruneSnapshots, type ThreadReferences } from './snapshotCap';
+import { dropUnreferencedSnapshots, listBlobs, pruneSnapshots, type ThreadReferences } from './snapshotCap';
 import { MAX_SNAPSHOT_BYTES, type SnapshotStore } from './snapshotStore';
 
 export interface FileSnapshotStoreOptions {
@@ -97,6 +97,22 @@ export class FileSnapshotStore implements SnapshotStore {
       return this.enforceCap();
     });
     return this.again;
+  }
+
+  async dropUnreferenced(): Promise<void> {
+    // After the cap's pass, if one runs: the two must not read the objects at once.
+    await this.pruning?.catch(() => undefined);
+    try {
+      const bytes = await dropUnreferencedSnapshots({
+        objects: join(this.options.dir, 'objects'),
+        references: this.options.references,
+        pinned: new Set([...this.retained.values()].flatMap((s) => [...s])),
+        unreferencedBefore: Date.now() - UNREFERENCED_GRACE_MS,
+      });
+      this.bytes = Promise.resolve(bytes);
+    } catch (error) {
+      this.logger.error(`Could not remove the snapshots of deleted threads: ${errorText(error)}`);
+    }
   }
 
   private async prune(): Promise<void> {

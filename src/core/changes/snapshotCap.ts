@@ -49,6 +49,27 @@ export interface PruneRequest {
   unreferencedBefore: number;
 }
 
+/** No thread refers to it, this process does not need it, and it was not just written (its event may be on its way). */
+function isUnreferenced(blob: Blob, users: ReadonlyMap<string, number>, request: Pick<PruneRequest, 'pinned' | 'unreferencedBefore'>): boolean {
+  return !users.has(blob.hash) && !request.pinned.has(blob.hash) && blob.mtimeMs < request.unreferencedBefore;
+}
+
+/**
+ * Removes every snapshot no thread refers to, whatever the cap: after threads were deleted (the
+ * retention setting), what only they referred to goes with them. Returns the bytes left.
+ */
+export async function dropUnreferencedSnapshots(request: Omit<PruneRequest, 'maxBytes'>): Promise<number> {
+  const blobs = await listBlobs(request.objects);
+  const users = new Map<string, number>();
+  for (const t of await request.references()) for (const h of t.hashes) users.set(h, 1);
+  let total = 0;
+  for (const blob of blobs) {
+    if (isUnreferenced(blob, users, request)) await rm(blob.path, { force: true });
+    else total += blob.size;
+  }
+  return total;
+}
+
 /**
  * Brings the snapshots under `maxBytes`: first those no thread refers to (a command's before-state
  * that changed nothing), oldest first, unless just written; then, thread by thread from the oldest, the snapshots only
@@ -71,7 +92,7 @@ export async function pruneSnapshots(request: PruneRequest): Promise<{ bytes: nu
   };
   for (const blob of [...blobs].sort((a, b) => a.mtimeMs - b.mtimeMs)) {
     if (total <= request.maxBytes) break;
-    if (!users.has(blob.hash) && !request.pinned.has(blob.hash) && blob.mtimeMs < request.unreferencedBefore) await remove(blob);
+    if (isUnreferenced(blob, users, request)) await remove(blob);
   }
   for (const thread of threads.slice(0, -1)) {
     if (total <= request.maxBytes) break;

@@ -19,6 +19,8 @@ export interface SnapshotStore {
   prunedNotes(): Promise<Record<string, string>>;
   /** Keeps these from the size cap although no thread refers to them (yet): `owner`'s set replaces its last one. */
   retain(owner: object, hashes: Iterable<string>): void;
+  /** Removes the snapshots no thread refers to any more (after threads were deleted). */
+  dropUnreferenced(): Promise<void>;
 }
 
 export class MemorySnapshotStore implements SnapshotStore {
@@ -45,6 +47,9 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   /** Nothing is pruned here. */
   retain(): void {}
+
+  /** It does not know the threads: its snapshots live as long as the process. */
+  async dropUnreferenced(): Promise<void> {}
 
   /** Bytes kept, for tests. */
   get size(): number {

@@ -12,13 +12,16 @@ export interface ThreadPrunerDeps {
   isBusy: (threadId: string) => boolean;
   clock: Clock;
   logger: Logger;
+  /** After a pass deleted threads: their snapshots go too (those no kept thread refers to). */
+  afterDelete?: () => Promise<void>;
 }
 
 /**
  * Applies `subagents.threads.retention`: at start-up and after each turn, lightly (the index
  * alone is read; one pass at a time, and a request for another while one runs is one more pass).
- * Deletes each thread with its child threads, children first (the store's delete); a thread that
- * works here or in another window (its lease) is left for a later pass.
+ * Deletes each thread with its child threads, children first (the store's delete), then the
+ * snapshots only they referred to; a thread that works here or in another window (its lease) is
+ * left for a later pass.
  */
 export class ThreadPruner {
   private running: Promise<number> | undefined;
@@ -61,6 +64,7 @@ export class ThreadPruner {
         if (!(error instanceof ThreadBusyError)) throw error;
       }
     }
+    if (deleted > 0) await this.deps.afterDelete?.();
     if (deleted > 0) this.deps.logger.info(`subagents.threads.retention: deleted ${deleted} old conversation${deleted === 1 ? '' : 's'} with their subagents' threads.`);
     return deleted;
   }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ import { threadsToPrune } from '../../../../src/core/retention/threadsToPrune';
 import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
 import type { ThreadMeta } from '../../../../src/core/threads/threadStore';
 import { silentLogger } from '../../../../src/core/ports';
+import { threadSnapshots } from '../../../../src/core/changes/threadSnapshots';
+import { listBlobs } from '../../../../src/core/changes/snapshotCap';
 import { makeEngine } from '../engineHarness';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -89,6 +91,39 @@ describe('ThreadPruner over the JSONL store', () => {
     expect(await files()).toEqual(['c_t_6.jsonl', 't_6.jsonl']);
     store.dispose();
     other.dispose();
+  });
+});
+
+describe('retention takes the snapshots of the threads it deletes', () => {
+  it('removes what only deleted threads referred to; what a kept thread refers to, and a snapshot just written, stay', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'subagents-retention-snapshots-'));
+    let now = 1 * DAY;
+    const clock = { now: () => now };
+    const store = new JsonlThreadStore({ dir, clock, indexDelayMs: 0 });
+    const snapshots = threadSnapshots({ threadsDir: dir, store, maxMB: () => 200, logger: silentLogger });
+    const oldOnly = await snapshots.put('only the old thread\n');
+    const shared = await snapshots.put('both threads\n');
+    const keptOnly = await snapshots.put('only the new thread\n');
+    // Written long ago, as the old thread's run did; a snapshot written a moment ago may still be waiting for its event.
+    const objects = join(dir, 'snapshots', 'objects');
+    const longAgo = new Date(Date.now() - 3_600_000);
+    for (const blob of await listBlobs(objects)) await utimes(blob.path, longAgo, longAgo);
+    const justWritten = await snapshots.put('a command is running\n');
+    const changed = (threadId: string, beforeHash: string, afterHash: string, ts: number) => ({ v: 1 as const, ts, kind: 'file.changed' as const, threadId, runId: `r_${threadId}`, path: 'a.txt', beforeHash, afterHash, added: 1, removed: 1, toolCallId: 'c', attribution: 'exact' as const });
+    for (const [id, hashes] of [['t_old', [oldOnly, shared]], ['t_new', [shared, keptOnly]]] as const) {
+      now += DAY;
+      await store.open({ id, title: id, parentThreadId: null, agent: 'supervisor' });
+      store.append({ v: 1, ts: now, kind: 'run.started', threadId: id, runId: `r_${id}`, parentRunId: null, parentThreadId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: id, model: 'm' });
+      store.append(changed(id, hashes[0], hashes[1], now));
+      store.append({ v: 1, ts: now, kind: 'run.finished', threadId: id, runId: `r_${id}`, status: 'ok', output: 'y', usage: USAGE, totalUsage: USAGE, durationMs: 1 });
+      await store.close(id);
+    }
+    await store.flush();
+    const pruner = new ThreadPruner({ store, retention: () => ({ maxThreads: 1 }), isBusy: () => false, clock, logger: silentLogger, afterDelete: () => snapshots.dropUnreferenced() });
+    expect(await pruner.prune()).toBe(1);
+    expect((await listBlobs(objects)).map((b) => b.hash).sort()).toEqual([shared, keptOnly, justWritten].sort());
+    store.dispose();
+    await rm(dir, { recursive: true, force: true });
   });
 });
 
