@@ -9,6 +9,7 @@ import { mergeByTime } from './mergeFamily';
 import { parseThreadFile } from './threadFile';
 import type { ParsedThreadFile } from './threadFile';
 import { IndexFile } from './indexFile';
+import { ThreadFileWriter } from './threadFileWriter';
 import { assertThreadId } from './threadId';
 import { metaFromEvents } from './threadIndex';
 import { ThreadBusyError, ThreadLeases } from './threadLeases';
@@ -34,24 +35,13 @@ export interface JsonlThreadStoreOptions {
 
 const DEFAULT_LEASE_STALE_MS = 10_000;
 
-interface ThreadState {
-  readonly id: string;
-  readonly path: string;
-  nextSeq: number;
-  /** Serialized events (without their newline) not yet on disk. */
-  queue: string[];
-  /** The one writer of this file, while it runs. */
-  writing: Promise<void> | null;
-  failure: unknown;
-}
-
 /**
  * The ThreadStore over a directory: one append-only JSONL file of RunEvents per thread and an index
- * written atomically. `append` is synchronous and cheap (stamp, stringify, queue); one writer per
- * file drains its queue with one appendFile per batch, so lines are never split or interleaved.
+ * written atomically. `append` is synchronous and cheap (stamp, stringify, queue); each file has one
+ * writer (threadFileWriter.ts), so lines are never split or interleaved.
  */
 export class JsonlThreadStore implements ThreadStore {
-  private readonly threads = new Map<string, ThreadState>();
+  private readonly threads = new Map<string, ThreadFileWriter>();
   private readonly adopting = new Map<string, Promise<LoadedThread>>();
   private readonly logger: Logger;
   private readonly clock: Clock;
@@ -105,7 +95,7 @@ export class JsonlThreadStore implements ThreadStore {
   private async doClose(threadId: string): Promise<void> {
     const state = this.threads.get(threadId);
     if (state && this.leases.uses(threadId) === 1) {
-      await this.flushThread(state).catch((error: unknown) => this.logger.error((error as Error).message));
+      await state.flush().catch((error: unknown) => this.logger.error((error as Error).message));
       // Opened again while the queue was written: that open keeps the state.
       if (this.leases.uses(threadId) === 1) this.threads.delete(threadId);
     }
@@ -118,15 +108,14 @@ export class JsonlThreadStore implements ThreadStore {
     // Object.assign then a property set: about twice as fast in V8 as a spread with an extra key.
     const stamped = Object.assign({}, event) as RunEvent;
     stamped.seq = state.nextSeq++;
-    state.queue.push(JSON.stringify(stamped));
-    if (!state.writing) state.writing = this.drain(state);
+    state.push(JSON.stringify(stamped));
     this.index.note(stamped);
     return stamped;
   }
 
   async flush(): Promise<void> {
     await Promise.all([...this.closing]);
-    await Promise.all([...this.threads.values()].map((s) => this.flushThread(s)));
+    await Promise.all([...this.threads.values()].map((s) => s.flush()));
     await this.index.flush();
   }
 
@@ -260,7 +249,7 @@ export class JsonlThreadStore implements ThreadStore {
         const state = this.threads.get(id);
         // Forget the thread first, so nothing new is queued, then let its writer finish.
         this.threads.delete(id);
-        if (state?.writing) await state.writing;
+        await state?.settled();
         await rm(this.pathOf(id), { force: true });
         this.index.remove(id);
       }
@@ -295,8 +284,8 @@ export class JsonlThreadStore implements ThreadStore {
   }
 
   /** A thread open in this process: what is on disk once its queue is written. */
-  private async read(state: ThreadState): Promise<LoadedThread> {
-    await this.flushThread(state);
+  private async read(state: ThreadFileWriter): Promise<LoadedThread> {
+    await state.flush();
     const parsed = await this.readFile(state.id);
     const meta = (await this.index.load()).get(state.id)!;
     return { meta: { ...meta }, events: parsed.events, warnings: parsed.warnings };
@@ -323,7 +312,7 @@ export class JsonlThreadStore implements ThreadStore {
     else await writeFile(path, '', { flag: 'a' });
     let nextSeq = 1;
     for (const e of parsed.events) if (e.seq >= nextSeq) nextSeq = e.seq + 1;
-    const state: ThreadState = { id, path, nextSeq, queue: [], writing: null, failure: undefined };
+    const state = new ThreadFileWriter(id, path, nextSeq, this.logger);
     this.threads.set(id, state);
     let meta = index.get(id);
     if (!meta) {
@@ -344,41 +333,6 @@ export class JsonlThreadStore implements ThreadStore {
       }
     }
     return { meta: { ...meta }, events, warnings };
-  }
-
-  /** The single writer of one file: one appendFile per batch of queued lines. */
-  private async drain(state: ThreadState): Promise<void> {
-    // Let a synchronous burst of appends gather into one batch.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    try {
-      while (state.queue.length > 0) {
-        const batch = `${state.queue.join('\n')}\n`;
-        state.queue = [];
-        try {
-          await appendFile(state.path, batch);
-          state.failure = undefined;
-        } catch (error) {
-          // Keep the lines for the next attempt (the next append or flush) and report once here.
-          state.queue.unshift(batch.slice(0, -1));
-          state.failure = error;
-          this.logger.error(`Could not write thread ${state.id} to ${state.path}: ${(error as Error).message}`);
-          return;
-        }
-      }
-    } finally {
-      state.writing = null;
-    }
-  }
-
-  private async flushThread(state: ThreadState): Promise<void> {
-    while (state.writing || state.queue.length > 0) {
-      if (!state.writing) state.writing = this.drain(state);
-      await state.writing;
-      if (state.failure !== undefined && state.queue.length > 0) {
-        const error = state.failure as Error;
-        throw new Error(`Could not write thread ${state.id} to ${state.path}: ${error.message}. Check that the folder exists and is writable.`);
-      }
-    }
   }
 
   /** The thread and its descendants by parentThreadId links, parents before children. */
