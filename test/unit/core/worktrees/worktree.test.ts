@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import type { Script } from '../../../../src/core/models/scriptSchema';
+import { editorToolSource } from '../../../../src/core/editorTools/editorToolSource';
 import { McpHub } from '../../../../src/core/mcp/mcpHub';
 import { mcpToolSource } from '../../../../src/core/mcp/runMcpTools';
 import type { RunToolSource } from '../../../../src/core/tools/runToolSource';
@@ -30,13 +31,13 @@ function delegating(steps: Script['agents'][string]): Script {
   };
 }
 
-async function runIsolated(root: string, storage: string, steps: Script['agents'][string], worktrees = new Worktrees(join(storage, 'worktrees')), extra: { toolSources?: RunToolSource[] } = {}) {
+async function runIsolated(root: string, storage: string, steps: Script['agents'][string], worktrees = new Worktrees(join(storage, 'worktrees')), extra: { toolSources?: RunToolSource[]; tools?: string[] } = {}) {
   const h = makeEngine(delegating(steps), {
     workspace: nodeWorkspace({ root }),
     settings: TRUST,
-    agents: { isolated: agent('works alone', { isolation: 'worktree' }) },
+    agents: { isolated: agent('works alone', { isolation: 'worktree', ...(extra.tools ? { tools: extra.tools } : {}) }) },
     worktrees,
-    ...extra,
+    ...(extra.toolSources ? { toolSources: extra.toolSources } : {}),
   });
   const { threadId, done } = await h.engine.send({ prompt: 'go' });
   await done;
@@ -201,6 +202,19 @@ describe('worktree isolation', () => {
     expect(child.warnings).toContain('This run works in its own git worktree, so the tools of MCP servers (fx) are not offered to it: they act outside the worktree, where its changes could not be kept apart.');
     expect(results('mcp__fx__echo')).toHaveLength(1);
     expect(JSON.stringify(results('mcp__fx__echo')[0])).toContain('There is no tool \\"mcp__fx__echo\\"');
+  });
+
+  it("the editor's tools, which act outside the worktree too, are not offered to its run even when its profile names them", async () => {
+    const w = await world();
+    const invoked: string[] = [];
+    const catalog = {
+      tools: () => [{ name: 'ext_lookup', description: 'Looks something up', tags: ['readonly'] }],
+      invoke: async (name: string) => (invoked.push(name), [{ type: 'text' as const, text: 'found' }]),
+    };
+    const { child, results } = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'ext_lookup', input: {} }] }], undefined, { toolSources: [editorToolSource(catalog)], tools: ['read_file', 'write_file', 'ext_lookup'] });
+    expect(child.warnings).toContain('This run works in its own git worktree, so the tools of editor tools (ext_lookup) are not offered to it: they act outside the worktree, where its changes could not be kept apart.');
+    expect(invoked).toEqual([]);
+    expect(JSON.stringify(results('ext_lookup')[0])).toContain('There is no tool \\"ext_lookup\\"');
   });
 
   it('a workspace that is not a git repository: the run ends with a clear error', async () => {
