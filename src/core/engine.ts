@@ -151,7 +151,7 @@ export class Engine {
     const reservation = this.registry.reserve(threadId);
     try {
       const resolver = await this.resolver();
-      const loaded = await this.openThread({ id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name });
+      const loaded = await this.openThread({ id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name }, { newId: request.threadId === undefined });
       if (loaded.meta.parentThreadId !== null) {
         await this.options.store.close(threadId);
         throw new EngineRequestError("That conversation is a subagent's thread; open its top-level conversation to continue it.");
@@ -196,9 +196,9 @@ export class Engine {
   }
 
   /** Opens the thread for this request's runs; another window working in it refuses the request. */
-  private async openThread(meta: Parameters<ThreadStore['open']>[0]): Promise<LoadedThread> {
+  private async openThread(...args: Parameters<ThreadStore['open']>): Promise<LoadedThread> {
     try {
-      return await this.options.store.open(meta);
+      return await this.options.store.open(...args);
     } catch (error) {
       if (error instanceof ThreadBusyError) throw new EngineRequestError(error.message);
       throw error;
@@ -252,7 +252,8 @@ export class Engine {
   /** Resolves when no run of the thread (or its child threads) is active, and its events are stored. */
   async whenQuiet(threadId: string): Promise<void> {
     await this.registry.whenIdle(threadId);
-    await this.options.store.flush();
+    // Not the index: it is a cache of the threads, written coalesced (a crash before it loses nothing).
+    await this.options.store.flushThreads();
   }
 
   /** The model resolver for one request; one that cannot be made refuses the request. */

@@ -65,7 +65,8 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
   if (stopped()) return refused(threadId, STOPPED);
   let opened = false;
   try {
-    const loaded = await session.store.open({ id: threadId, title: titleOf(req.task), parentThreadId: caller.threadId, agent });
+    // A fresh delegation's id derives from the caller's thread, whose lease this process holds.
+    const loaded = await session.store.open({ id: threadId, title: titleOf(req.task), parentThreadId: caller.threadId, agent }, { newId: req.continueThreadId === undefined });
     opened = true;
     const history = await loadConversationHistory(session.store, threadId, loaded);
     if (stopped()) {

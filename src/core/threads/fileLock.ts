@@ -51,6 +51,8 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
   }
 }
 
+export type TakeFileLock = typeof takeFileLock;
+
 /**
  * Whether some process holds the lock of `path` now: its lock folder is there and was refreshed
  * within the stale time (a holder refreshes it every half of that). A look, not a lock.

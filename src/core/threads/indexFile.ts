@@ -16,6 +16,8 @@ export interface IndexFileOptions {
   delayMs: number;
   /** Reads a thread file, to rebuild the entry of a thread the index lacks. */
   readThread: (id: string) => Promise<ParsedThreadFile>;
+  /** A thread this process has open: its entry is kept though its file may not be there yet. */
+  isOpenHere: (id: string) => boolean;
 }
 
 /**
@@ -115,13 +117,20 @@ export class IndexFile {
     this.deleted.add(id);
   }
 
-  /** Takes in threads other processes wrote since this one loaded, and forgets those they deleted. */
+  /**
+   * Takes in threads other processes made since this one loaded (from their index entries, or
+   * from the thread files of those whose entry is not written yet), and forgets those they deleted.
+   */
   async refresh(): Promise<Map<string, ThreadMeta>> {
     const index = await this.load();
     const disk = await readIndex(this.options.dir);
-    if (typeof disk === 'string') return index;
     const files = await this.threadFiles();
-    await this.absorb(index, disk, files);
+    // No index on disk (none written yet, or a broken one, which the next write replaces): the files say what there is.
+    await this.absorb(index, typeof disk === 'string' ? [] : disk, files);
+    for (const id of files) {
+      if (index.has(id) || this.deleted.has(id)) continue;
+      index.set(id, metaFromEvents(id, (await this.options.readThread(id)).events, this.options.clock.now()));
+    }
     return index;
   }
 
@@ -247,7 +256,7 @@ export class IndexFile {
       // Runs started by other processes join this one's.
       if (meta.runIds) mine.runIds = [...new Set([...(mine.runIds ?? []), ...meta.runIds])];
     }
-    for (const id of [...index.keys()]) if (!files.has(id)) index.delete(id);
+    for (const id of [...index.keys()]) if (!files.has(id) && !this.options.isOpenHere(id)) index.delete(id);
   }
 
   /** An entry with its run count and status, read from the thread file when the entry lacks them. */

@@ -1,9 +1,9 @@
-import { appendFile, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
 import { silentLogger, systemClock } from '../ports';
 import type { Clock, Logger } from '../ports';
-import { leaseHeld } from './fileLock';
+import { leaseHeld, type TakeFileLock } from './fileLock';
 import { closeInterruptedRuns } from './interruptedRuns';
 import { mergeByTime } from './mergeFamily';
 import { parseThreadFile } from './threadFile';
@@ -13,7 +13,7 @@ import { ThreadFileWriter } from './threadFileWriter';
 import { assertThreadId } from './threadId';
 import { metaFromEvents } from './threadIndex';
 import { ThreadBusyError, ThreadLeases } from './threadLeases';
-import { ThreadExistsError, type ArchivedThread, type DeleteOptions, type LoadedFamily, type LoadedThread, type NewThreadMeta, type ThreadMeta, type ThreadStore } from './threadStore';
+import { ThreadExistsError, type ArchivedThread, type DeleteOptions, type LoadedFamily, type LoadedThread, type NewThreadMeta, type OpenOptions, type ThreadMeta, type ThreadStore } from './threadStore';
 
 export interface JsonlThreadStoreOptions {
   /** The directory of thread files (`<threadId>.jsonl`) and `index.json`; made when missing. */
@@ -31,6 +31,8 @@ export interface JsonlThreadStoreOptions {
   clock?: Clock;
   /** How long an `updatedAt` change waits before the index is rewritten (default 1000 ms); flush() writes it at once. */
   indexDelayMs?: number;
+  /** The lock behind thread leases (default: takeFileLock); a test port can hold it back. */
+  takeLock?: TakeFileLock;
 }
 
 const DEFAULT_LEASE_STALE_MS = 10_000;
@@ -63,17 +65,21 @@ export class JsonlThreadStore implements ThreadStore {
       clock: this.clock,
       delayMs: options.indexDelayMs ?? 1000,
       readThread: (id) => this.readFile(id),
+      // A thread made here may have no file yet (it waits for its lease): its entry stays.
+      isOpenHere: (id) => this.threads.has(id),
     });
-    this.leases = new ThreadLeases({ logger: this.logger, staleMs: this.leaseStaleMs });
+    this.leases = new ThreadLeases({ logger: this.logger, staleMs: this.leaseStaleMs, ...(options.takeLock ? { takeLock: options.takeLock } : {}) });
   }
 
   /**
    * Takes the thread's lease (ThreadBusyError when another process holds it) and makes this
-   * process its writer. Pair every open with a close.
+   * process its writer. Pair every open with a close. A new id with no thread yet opens at once:
+   * its lease and file are taken in the background, before anything is written (see create).
    */
-  async open(meta: NewThreadMeta): Promise<LoadedThread> {
+  async open(meta: NewThreadMeta, options: OpenOptions = {}): Promise<LoadedThread> {
     assertThreadId(meta.id);
-    await this.index.load();
+    const index = await this.index.load();
+    if (options.newId && (await this.isNew(meta.id, index))) return this.create(meta);
     await this.leases.acquire(meta.id, this.pathOf(meta.id));
     try {
       const state = this.threads.get(meta.id);
@@ -94,10 +100,11 @@ export class JsonlThreadStore implements ThreadStore {
 
   private async doClose(threadId: string): Promise<void> {
     const state = this.threads.get(threadId);
-    if (state && this.leases.uses(threadId) === 1) {
+    // At most one use: this open's (none when a new thread's lease was refused).
+    if (state && this.leases.uses(threadId) <= 1) {
       await state.flush().catch((error: unknown) => this.logger.error((error as Error).message));
       // Opened again while the queue was written: that open keeps the state.
-      if (this.leases.uses(threadId) === 1) this.threads.delete(threadId);
+      if (this.leases.uses(threadId) <= 1) this.threads.delete(threadId);
     }
     await this.leases.release(threadId);
   }
@@ -113,9 +120,18 @@ export class JsonlThreadStore implements ThreadStore {
     return stamped;
   }
 
-  async flush(): Promise<void> {
+  /**
+   * Resolves when every event appended so far is on disk and the threads closed so far are free
+   * for other processes. The index, which loading rebuilds from the thread files, follows within
+   * indexDelayMs: a run does not wait for it (flush() writes it now).
+   */
+  async flushThreads(): Promise<void> {
     await Promise.all([...this.closing]);
     await Promise.all([...this.threads.values()].map((s) => s.flush()));
+  }
+
+  async flush(): Promise<void> {
+    await this.flushThreads();
     await this.index.flush();
   }
 
@@ -289,6 +305,39 @@ export class JsonlThreadStore implements ThreadStore {
     const parsed = await this.readFile(state.id);
     const meta = (await this.index.load()).get(state.id)!;
     return { meta: { ...meta }, events: parsed.events, warnings: parsed.warnings };
+  }
+
+  /** Whether no one has made the thread with this new id: no entry, not open here, no file (a replayed delegation has one). */
+  private async isNew(id: string, index: Map<string, ThreadMeta>): Promise<boolean> {
+    const known = () => index.has(id) || this.threads.has(id) || this.adopting.has(id) || this.leases.uses(id) > 0;
+    if (known()) return false;
+    const onDisk = await stat(this.pathOf(id)).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+    );
+    // Looked again: another open of it may have begun during the stat.
+    return !onDisk && !known();
+  }
+
+  /**
+   * A new thread, open at once: its lease, then its file (`wx`: never over one another process
+   * made meanwhile), are taken in the background, and its writer writes nothing before both are
+   * done. A refused lease fails the thread's writes (said on flush), never anyone else's file.
+   */
+  private create(meta: NewThreadMeta): LoadedThread {
+    const { id } = meta;
+    const path = this.pathOf(id);
+    const ready = this.leases.acquire(id, path).then(() =>
+      writeFile(path, '', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) =>
+        Promise.reject(error.code === 'EEXIST' ? new ThreadBusyError(id) : error),
+      ),
+    );
+    this.threads.set(id, new ThreadFileWriter(id, path, 1, this.logger, ready));
+    const now = this.clock.now();
+    const entry: ThreadMeta = { id, title: meta.title, parentThreadId: meta.parentThreadId, agent: meta.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty', runIds: [] };
+    // Written soon, not awaited: a crash before the write loses nothing, loading rebuilds it from the file.
+    this.index.add(entry);
+    return { meta: { ...entry }, events: [], warnings: [] };
   }
 
   /** Makes this process the writer of a thread: repairs a torn tail, continues seq, recovers runs. */

@@ -67,6 +67,8 @@ export class MemoryThreadStore implements ThreadStore {
 
   async flush(): Promise<void> {}
 
+  async flushThreads(): Promise<void> {}
+
   async get(threadId: string): Promise<LoadedThread | undefined> {
     const thread = this.threads.get(threadId);
     return thread && loaded(thread);

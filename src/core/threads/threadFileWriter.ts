@@ -1,10 +1,13 @@
 import { appendFile } from 'node:fs/promises';
 import type { Logger } from '../ports';
+import { ThreadBusyError } from './threadLeases';
 
 /**
  * The single writer of one thread file. `push` is synchronous and cheap (a queued line); one
  * drain at a time writes the queue with one appendFile per batch, so lines are never split or
- * interleaved. A failed batch is kept for the next push or flush, and said once.
+ * interleaved. A failed batch is kept for the next push or flush, and said once. Nothing is
+ * written before `ready` (a new thread's lease, then its file) resolves; when it rejects, nothing
+ * is written at all and flush says why.
  */
 export class ThreadFileWriter {
   /** Serialized events (without their newline) not yet on disk. */
@@ -19,7 +22,11 @@ export class ThreadFileWriter {
     /** The seq the next appended event gets. */
     public nextSeq: number,
     private readonly logger: Logger,
-  ) {}
+    private readonly ready: Promise<void> = Promise.resolve(),
+  ) {
+    // Seen by drain and flush; not an unhandled rejection while nothing was appended yet.
+    ready.catch(() => undefined);
+  }
 
   push(line: string): void {
     this.queue.push(line);
@@ -28,6 +35,8 @@ export class ThreadFileWriter {
 
   /** Resolves when the drain under way (if any) has ended; for a delete, which must not race it. */
   async settled(): Promise<void> {
+    // A new thread's file may still be on its way: it must not land after the delete.
+    await this.ready.catch(() => undefined);
     if (this.writing) await this.writing;
   }
 
@@ -38,6 +47,7 @@ export class ThreadFileWriter {
       await this.writing;
       if (this.failure !== undefined && this.queue.length > 0) {
         const error = this.failure as Error;
+        if (error instanceof ThreadBusyError) throw new Error(`Could not write thread ${this.id}: ${error.message}`);
         throw new Error(`Could not write thread ${this.id} to ${this.path}: ${error.message}. Check that the folder exists and is writable.`);
       }
     }
@@ -47,6 +57,13 @@ export class ThreadFileWriter {
     // Let a synchronous burst of appends gather into one batch.
     await new Promise<void>((resolve) => setImmediate(resolve));
     try {
+      try {
+        await this.ready;
+      } catch (error) {
+        this.failure = error;
+        this.logger.error(`Could not write thread ${this.id}: ${(error as Error).message}`);
+        return;
+      }
       while (this.queue.length > 0) {
         const batch = `${this.queue.join('\n')}\n`;
         this.queue = [];

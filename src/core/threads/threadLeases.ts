@@ -1,5 +1,5 @@
 import type { Logger } from '../ports';
-import { FileLockedError, takeFileLock } from './fileLock';
+import { FileLockedError, takeFileLock, type TakeFileLock } from './fileLock';
 
 /** Another process (a second window on the folder, or `subagents run`) is writing the thread. */
 export class ThreadBusyError extends Error {
@@ -13,6 +13,8 @@ export interface ThreadLeasesOptions {
   /** A lease not refreshed for this long is taken to belong to a process that died (default 10 s). */
   staleMs?: number;
   logger: Logger;
+  /** The lock between processes (default: takeFileLock); a test port can hold it back. */
+  takeLock?: TakeFileLock;
 }
 
 /**
@@ -74,13 +76,13 @@ export class ThreadLeases {
 
   private async lock(id: string, path: string): Promise<() => Promise<void>> {
     try {
-      return await takeFileLock(path, {
+      return await (this.options.takeLock ?? takeFileLock)(path, {
         staleMs: this.options.staleMs ?? 10_000,
         // Logged, not thrown: the library's default handler would crash the extension host.
         onCompromised: (error) => this.options.logger.error(`The lease of thread ${id} was lost: ${error.message}`),
       });
     } catch (error) {
-      if (error instanceof FileLockedError) throw new ThreadBusyError(id);
+      if (error instanceof FileLockedError || error instanceof ThreadBusyError) throw new ThreadBusyError(id);
       throw error;
     }
   }

@@ -28,6 +28,15 @@ export interface DeleteOptions {
   ifIdle?: boolean;
 }
 
+export interface OpenOptions {
+  /**
+   * The caller made this id just now (a fresh random id, or one derived from a thread whose lease
+   * it holds), so no other process can know it yet: a store may open the thread without waiting
+   * for its lease, which it still takes before anything is written.
+   */
+  newId?: boolean;
+}
+
 /** What a store needs to make a thread's entry. */
 export type NewThreadMeta = Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>;
 
@@ -70,13 +79,18 @@ export interface ThreadStore {
    * matching close(): another process's open rejects (ThreadBusyError) meanwhile. Must be called
    * before appending to a thread.
    */
-  open(meta: NewThreadMeta): Promise<LoadedThread>;
+  open(meta: NewThreadMeta, options?: OpenOptions): Promise<LoadedThread>;
   /** Ends one open(): when it was the last, what is queued is written and the thread is free for others. */
   close(threadId: string): Promise<void>;
   /** Stamps the next seq of the event's thread and queues the line; returns the stamped event. */
   append(event: UnsequencedRunEvent): RunEvent;
-  /** Resolves when everything appended so far is on disk. */
+  /** Resolves when everything appended so far is on disk, the index included. */
   flush(): Promise<void>;
+  /**
+   * Resolves when every event appended so far is on disk and the threads closed so far are free
+   * for other processes; the index, a cache rebuilt from the threads, may follow a moment later.
+   */
+  flushThreads(): Promise<void>;
   get(threadId: string): Promise<LoadedThread | undefined>;
   /** The thread and all its descendant threads, their events merged in time order. */
   getFamily(threadId: string): Promise<LoadedFamily | undefined>;

@@ -1,0 +1,135 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
+import { lock } from 'proper-lockfile';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../../../src/core/engine';
+import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
+import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import type { Profile } from '../../../../src/core/profiles/profile';
+import { leaseHeld, takeFileLock, type FileLockOptions } from '../../../../src/core/threads/fileLock';
+import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
+import { ThreadBusyError } from '../../../../src/core/threads/threadLeases';
+import type { RunEvent, UnsequencedRunEvent } from '../../../../src/shared/events';
+
+// What a run waits for from the JSONL store: a new thread's lease and an index write are taken off
+// its path (the lease is taken before anything is written; the index, which loading rebuilds from
+// the thread files, is written coalesced), so a delegation costs no lock round trips.
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'offpath-'));
+  return () => rm(dir, { recursive: true, force: true });
+});
+
+const top = (id: string) => ({ id, title: 'go', parentThreadId: null, agent: 'supervisor' });
+const started = (threadId: string): UnsequencedRunEvent =>
+  ({ v: 1, kind: 'run.started', threadId, runId: 'r1', ts: 1, parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: 'go', model: 'm' }) as UnsequencedRunEvent;
+const exists = (path: string) => stat(path).then(() => true, () => false);
+
+/** A lease lock that is granted only when the test says so. */
+function gatedLock() {
+  const asked: string[] = [];
+  let grant!: () => void;
+  let refuse!: () => void;
+  const gate = new Promise<'grant' | 'refuse'>((resolve) => {
+    grant = () => resolve('grant');
+    refuse = () => resolve('refuse');
+  });
+  const takeLock = async (path: string, options: FileLockOptions) => {
+    asked.push(path);
+    if ((await gate) === 'refuse') throw new ThreadBusyError('t_new');
+    return takeFileLock(path, options);
+  };
+  return { asked, takeLock, grant: () => grant(), refuse: () => refuse() };
+}
+
+describe("the JSONL store off a run's path", () => {
+  it('opens a new thread before its lease is granted, and writes nothing until it is', async () => {
+    const leases = gatedLock();
+    const store = new JsonlThreadStore({ dir, takeLock: leases.takeLock });
+    const loaded = await store.open(top('t_new'), { newId: true });
+    expect(loaded.events).toEqual([]);
+    const event = store.append(started('t_new'));
+    expect(event.seq).toBe(1);
+    const flushed = store.flush();
+    // The lease is asked for at once, and the file waits for it.
+    await expect.poll(() => leases.asked).toEqual([join(dir, 't_new.jsonl')]);
+    expect(await exists(join(dir, 't_new.jsonl'))).toBe(false);
+    leases.grant();
+    await flushed;
+    const lines = (await readFile(join(dir, 't_new.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l) as RunEvent)).toEqual([event]);
+    // Held while open: another process (here a second store) is refused.
+    await expect(new JsonlThreadStore({ dir }).open(top('t_new'))).rejects.toThrow(ThreadBusyError);
+    await store.close('t_new');
+    await store.closeAll();
+    store.dispose();
+  });
+
+  it('a new thread whose lease is refused writes nothing and says why on flush', async () => {
+    const leases = gatedLock();
+    const store = new JsonlThreadStore({ dir, takeLock: leases.takeLock });
+    await store.open(top('t_new'), { newId: true });
+    store.append(started('t_new'));
+    leases.refuse();
+    await expect(store.flush()).rejects.toThrow(/another window/);
+    expect(await exists(join(dir, 't_new.jsonl'))).toBe(false);
+    store.dispose();
+  });
+
+  it("an engine's run is quiet once its threads are on disk, while the index write waits for another process's lock", async () => {
+    const finish = (unified: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
+      type: 'finish',
+      finishReason: { unified, raw: unified },
+      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+    });
+    const reply = (agent: string, n: number): LanguageModelV4StreamPart[] =>
+      agent === 'supervisor' && n === 0
+        ? [{ type: 'tool-call', toolCallId: 'c1', toolName: 'delegate_task', input: JSON.stringify({ task: 'count', agents: ['a'] }) }, finish('tool-calls')]
+        : [{ type: 'text-start', id: '1' }, { type: 'text-delta', id: '1', delta: `${agent} done` }, { type: 'text-end', id: '1' }, finish('stop')];
+    const calls = new Map<string, number>();
+    const store = new JsonlThreadStore({ dir });
+    const profiles = new Map<string, Profile>([['a', { name: 'a', description: 'helper', instructions: '', source: 'test' }]]);
+    const engine = new Engine({
+      store,
+      workspace: nodeWorkspace({ root: dir }),
+      profiles: () => ({ profiles, problems: [] }),
+      settings: () => ({ ...DEFAULT_SETTINGS, model: 'test:model' }),
+      createModelResolver: () => ({
+        resolve: (_spec, caller) =>
+          new MockLanguageModelV4({
+            doStream: async () => {
+              const n = calls.get(caller.agent) ?? 0;
+              calls.set(caller.agent, n + 1);
+              const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }, ...reply(caller.agent, n)];
+              return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
+            },
+          }),
+      }),
+    });
+    // The store made its folder and index on load; now another process is writing the index.
+    await store.list();
+    const releaseIndex = await lock(join(dir, 'index.json'), { realpath: false, stale: 10_000 });
+    const sent = await engine.send({ prompt: 'count it' });
+    await sent.done;
+    await engine.whenQuiet(sent.threadId);
+    const topEvents = (await readFile(join(dir, `${sent.threadId}.jsonl`), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
+    expect(topEvents.at(-1)).toMatchObject({ kind: 'run.finished', status: 'ok' });
+    const child = (await store.list()).find((t) => t.parentThreadId === sent.threadId)!;
+    const childEvents = (await readFile(join(dir, `${child.id}.jsonl`), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
+    expect(childEvents.at(-1)).toMatchObject({ kind: 'run.finished', status: 'ok', output: 'a done' });
+    // The threads are free for another window at once: no lease is held on either.
+    expect(await leaseHeld(join(dir, `${sent.threadId}.jsonl`), 10_000)).toBe(false);
+    expect(await leaseHeld(join(dir, `${child.id}.jsonl`), 10_000)).toBe(false);
+    // The index follows when the lock is free: both threads, as a fresh reader sees them.
+    await releaseIndex();
+    await store.flush();
+    const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { threads: { id: string }[] };
+    const ids = index.threads.map((t) => t.id);
+    expect(ids).toEqual(expect.arrayContaining([sent.threadId, child.id]));
+    store.dispose();
+  });
+});
