@@ -25,18 +25,25 @@ export interface FileLockOptions {
  * the stale time. Returns the release.
  */
 export async function takeFileLock(path: string, options: FileLockOptions): Promise<() => Promise<void>> {
-  // Said before the lock is tried, so the lock is never held without a word of whose it is.
   const owner = ownerFile(path, process.pid);
-  // Empty: all it says is in its name, so a write cut short by a kill cannot garble it.
-  await writeFile(owner, '');
+  // Empty: all it says is in its name, so a write cut short by a kill cannot garble it. Written
+  // while the lock is tried (not before: a lease is on a run's path): a process killed between the
+  // two leaves a lock with no word of whose it is, which is then broken after the stale time.
+  const said = writeFile(owner, '');
+  said.catch(() => undefined);
   const deadline = Date.now() + (options.waitMs ?? 0);
   try {
     for (let attempt = 0; ; attempt++) {
       try {
         const unlock = await lock(path, { realpath: false, stale: Math.max(2000, options.staleMs), onCompromised: options.onCompromised });
+        try {
+          await said;
+        } catch (error) {
+          await unlock().catch(() => undefined);
+          throw error;
+        }
         return async () => {
-          await unlock();
-          await rm(owner, { force: true });
+          await Promise.all([unlock(), rm(owner, { force: true })]);
         };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
@@ -46,6 +53,7 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
       await delay(Math.min(50, 2 + attempt * 2));
     }
   } catch (error) {
+    await said.catch(() => undefined);
     await rm(owner, { force: true });
     throw error;
   }

@@ -1,4 +1,4 @@
-import { appendFile, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, open, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
 import { silentLogger, systemClock } from '../ports';
@@ -13,6 +13,7 @@ import { ThreadFileWriter } from './threadFileWriter';
 import { assertThreadId } from './threadId';
 import { metaFromEvents } from './threadIndex';
 import { ThreadBusyError, ThreadLeases } from './threadLeases';
+import { ConversationLeases } from './conversationLeases';
 import { ThreadExistsError, type ArchivedThread, type DeleteOptions, type LoadedFamily, type LoadedThread, type NewThreadMeta, type OpenOptions, type ThreadMeta, type ThreadStore } from './threadStore';
 
 export interface JsonlThreadStoreOptions {
@@ -48,7 +49,7 @@ export class JsonlThreadStore implements ThreadStore {
   private readonly logger: Logger;
   private readonly clock: Clock;
   private readonly index: IndexFile;
-  private readonly leases: ThreadLeases;
+  private readonly leases: ConversationLeases;
   /** Closes under way: flush() waits for them, so a quiet thread is free for other processes. */
   private readonly closing = new Set<Promise<void>>();
 
@@ -68,19 +69,24 @@ export class JsonlThreadStore implements ThreadStore {
       // A thread made here may have no file yet (it waits for its lease): its entry stays.
       isOpenHere: (id) => this.threads.has(id),
     });
-    this.leases = new ThreadLeases({ logger: this.logger, staleMs: this.leaseStaleMs, ...(options.takeLock ? { takeLock: options.takeLock } : {}) });
+    const threadLeases = new ThreadLeases({ logger: this.logger, staleMs: this.leaseStaleMs, ...(options.takeLock ? { takeLock: options.takeLock } : {}) });
+    this.leases = new ConversationLeases(threadLeases, (id) => this.pathOf(id));
   }
 
   /**
-   * Takes the thread's lease (ThreadBusyError when another process holds it) and makes this
-   * process its writer. Pair every open with a close. A new id with no thread yet opens at once:
-   * its lease and file are taken in the background, before anything is written (see create).
+   * Takes the lease of the thread's conversation (ThreadBusyError when another process holds it;
+   * conversationLeases.ts) and makes this process the thread's writer. Pair every open with a
+   * close. A new id opens at once: the lease and file are taken in the background, before
+   * anything is written (see create); a child's shares its conversation's, held here already.
    */
   async open(meta: NewThreadMeta, options: OpenOptions = {}): Promise<LoadedThread> {
     assertThreadId(meta.id);
-    const index = await this.index.load();
-    if (options.newId && (await this.isNew(meta.id, index))) return this.create(meta);
-    await this.leases.acquire(meta.id, this.pathOf(meta.id));
+    let index = await this.index.load();
+    // A thread another process made since this one loaded: its entry says whose conversation it is.
+    if (!options.newId && !index.has(meta.id) && (await this.onDisk(meta.id))) index = await this.index.refresh();
+    const root = this.leases.rootOf(meta.id, meta.parentThreadId, index);
+    if (options.newId && this.isNew(meta.id, index)) return this.create(meta, root);
+    await this.leases.open(meta.id, root);
     try {
       const state = this.threads.get(meta.id);
       if (state) return await this.read(state);
@@ -104,7 +110,12 @@ export class JsonlThreadStore implements ThreadStore {
     if (state && this.leases.uses(threadId) <= 1) {
       await state.flush().catch((error: unknown) => this.logger.error((error as Error).message));
       // Opened again while the queue was written: that open keeps the state.
-      if (this.leases.uses(threadId) <= 1) this.threads.delete(threadId);
+      if (this.leases.uses(threadId) <= 1) {
+        this.threads.delete(threadId);
+        // Everything is written: the file and the lease go at once.
+        await Promise.all([state.close(), this.leases.release(threadId)]);
+        return;
+      }
     }
     await this.leases.release(threadId);
   }
@@ -138,7 +149,9 @@ export class JsonlThreadStore implements ThreadStore {
   /** Writes everything and gives back every lease (shutdown). */
   async closeAll(): Promise<void> {
     await this.flush();
+    const writers = [...this.threads.values()];
     this.threads.clear();
+    await Promise.all(writers.map((w) => w.close()));
     await this.leases.releaseAll();
   }
 
@@ -147,15 +160,16 @@ export class JsonlThreadStore implements ThreadStore {
     let index = await this.index.load();
     const state = this.threads.get(threadId);
     if (state) return this.read(state);
-    // Made by another process since this one loaded the index?
-    if (!index.has(threadId)) index = await this.index.refresh();
+    // Made by another process since this one loaded the index? Only if its file is there: one
+    // stat, not a read of the whole index, for the new id every delegation asks about.
+    if (!index.has(threadId) && (await this.onDisk(threadId))) index = await this.index.refresh();
     if (!index.has(threadId)) return undefined;
     const parsed = await this.readFile(threadId);
     const loaded = { meta: { ...index.get(threadId)! }, events: parsed.events, warnings: parsed.warnings };
     if (!this.options.recoverInterrupted || closeInterruptedRuns(parsed.events).length === 0) return loaded;
     // Runs left open: closed as interrupted only when no other process holds the thread (it may be running them).
     try {
-      await this.leases.acquire(threadId, this.pathOf(threadId));
+      await this.leases.open(threadId, this.leases.rootOf(threadId, null, index));
     } catch (error) {
       if (error instanceof ThreadBusyError) return loaded;
       throw error;
@@ -190,12 +204,13 @@ export class JsonlThreadStore implements ThreadStore {
     const index = await this.index.refresh();
     const taken = threads.map((t) => t.meta.id).filter((id) => index.has(id) || this.threads.has(id));
     if (taken.length > 0) throw new ThreadExistsError(taken);
+    const known = new Map([...index, ...threads.map((t): [string, ThreadMeta] => [t.meta.id, t.meta])]);
     const leased: string[] = [];
     const written: string[] = [];
     try {
-      for (const { meta } of threads) {
-        await this.leases.acquire(meta.id, this.pathOf(meta.id));
-        leased.push(meta.id);
+      for (const root of new Set(threads.map(({ meta }) => this.leases.rootOf(meta.id, meta.parentThreadId, known)))) {
+        await this.leases.hold(root);
+        leased.push(root);
       }
       for (const { meta, events } of threads) {
         const text = events.map((e) => `${JSON.stringify(e)}\n`).join('');
@@ -214,7 +229,7 @@ export class JsonlThreadStore implements ThreadStore {
       if (written.length > 0) await this.index.save().catch(() => undefined);
       throw error;
     } finally {
-      for (const id of leased) await this.leases.release(id);
+      for (const root of leased) await this.leases.giveBack(root);
     }
   }
 
@@ -230,7 +245,8 @@ export class JsonlThreadStore implements ThreadStore {
     // "running" in the index is true only while a process holds the thread's lease; a process
     // that died left it behind, and whoever opens the thread next closes its runs as interrupted.
     for (const meta of list) {
-      if (meta.status === 'running' && !this.index.hasOpenRuns(meta.id) && !(await leaseHeld(this.pathOf(meta.id), this.leaseStaleMs))) meta.status = 'interrupted';
+      const lease = this.pathOf(this.leases.rootOf(meta.id, null, index));
+      if (meta.status === 'running' && !this.index.hasOpenRuns(meta.id) && !(await leaseHeld(lease, this.leaseStaleMs))) meta.status = 'interrupted';
     }
     return list;
   }
@@ -246,34 +262,29 @@ export class JsonlThreadStore implements ThreadStore {
     const index = await this.index.refresh();
     if (!index.has(threadId)) return false;
     const family = this.descendants(threadId, index);
-    const leased: string[] = [];
-    const openHere = () => (options.ifIdle ? family.find((id) => this.threads.has(id) || this.leases.uses(id) > (leased.includes(id) ? 1 : 0)) : undefined);
+    const root = this.leases.rootOf(threadId, null, index);
+    const openHere = () => (options.ifIdle ? family.find((id) => this.threads.has(id) || this.leases.uses(id) > 0) : undefined);
     const refuse = openHere();
     if (refuse) throw new ThreadBusyError(refuse);
+    await this.leases.hold(root);
     try {
-      for (const id of family) {
-        await this.leases.acquire(id, this.pathOf(id));
-        leased.push(id);
-      }
-      // Opened here while the leases were taken: left alone, and its opens keep their lease.
+      // Opened here while the lease was taken: left alone, and its opens keep their lease.
       const opened = openHere();
-      if (opened) {
-        for (const id of leased.splice(0)) await this.leases.release(id);
-        throw new ThreadBusyError(opened);
-      }
+      if (opened) throw new ThreadBusyError(opened);
       for (const id of [...family].reverse()) {
         const state = this.threads.get(id);
         // Forget the thread first, so nothing new is queued, then let its writer finish.
         this.threads.delete(id);
-        await state?.settled();
+        await state?.close();
         await rm(this.pathOf(id), { force: true });
         this.index.remove(id);
       }
       await this.index.save();
     } finally {
-      // A deleted thread has no writer left in this process, whatever opens it had.
-      for (const id of leased) await this.leases.drop(id);
+      await this.leases.giveBack(root);
     }
+    // A deleted thread has no writer left in this process, whatever opens it had.
+    for (const id of family) await this.leases.drop(id);
     return true;
   }
 
@@ -307,16 +318,20 @@ export class JsonlThreadStore implements ThreadStore {
     return { meta: { ...meta }, events: parsed.events, warnings: parsed.warnings };
   }
 
-  /** Whether no one has made the thread with this new id: no entry, not open here, no file (a replayed delegation has one). */
-  private async isNew(id: string, index: Map<string, ThreadMeta>): Promise<boolean> {
-    const known = () => index.has(id) || this.threads.has(id) || this.adopting.has(id) || this.leases.uses(id) > 0;
-    if (known()) return false;
-    const onDisk = await stat(this.pathOf(id)).then(
+  /**
+   * Whether this process knows no thread with this new id (a replayed delegation's is known). A
+   * file no one here knows of is not looked for: the new file is made with `wx`, never over it.
+   */
+  private isNew(id: string, index: Map<string, ThreadMeta>): boolean {
+    return !(index.has(id) || this.threads.has(id) || this.adopting.has(id) || this.leases.uses(id) > 0);
+  }
+
+  /** Whether the thread's file is there (or cannot be looked at: then it may be). */
+  private onDisk(id: string): Promise<boolean> {
+    return stat(this.pathOf(id)).then(
       () => true,
       (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
     );
-    // Looked again: another open of it may have begun during the stat.
-    return !onDisk && !known();
   }
 
   /**
@@ -324,15 +339,13 @@ export class JsonlThreadStore implements ThreadStore {
    * made meanwhile), are taken in the background, and its writer writes nothing before both are
    * done. A refused lease fails the thread's writes (said on flush), never anyone else's file.
    */
-  private create(meta: NewThreadMeta): LoadedThread {
+  private create(meta: NewThreadMeta, root: string): LoadedThread {
     const { id } = meta;
     const path = this.pathOf(id);
-    const ready = this.leases.acquire(id, path).then(() =>
-      writeFile(path, '', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) =>
-        Promise.reject(error.code === 'EEXIST' ? new ThreadBusyError(id) : error),
-      ),
+    const file = this.leases.open(id, root).then(() =>
+      open(path, 'wx').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'EEXIST' ? new ThreadBusyError(id) : error)),
     );
-    this.threads.set(id, new ThreadFileWriter(id, path, 1, this.logger, ready));
+    this.threads.set(id, new ThreadFileWriter(id, path, 1, this.logger, file));
     const now = this.clock.now();
     const entry: ThreadMeta = { id, title: meta.title, parentThreadId: meta.parentThreadId, agent: meta.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty', runIds: [] };
     // Written soon, not awaited: a crash before the write loses nothing, loading rebuilds it from the file.

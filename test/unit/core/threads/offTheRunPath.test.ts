@@ -80,6 +80,36 @@ describe("the JSONL store off a run's path", () => {
     store.dispose();
   });
 
+  it("a child thread is written under its conversation's lease: no lock of its own, and no other process opens it meanwhile", async () => {
+    const locked: string[] = [];
+    const takeLock = (path: string, options: FileLockOptions) => {
+      locked.push(path);
+      return takeFileLock(path, options);
+    };
+    const store = new JsonlThreadStore({ dir, takeLock });
+    await store.open(top('t_root'), { newId: true });
+    const child = (id: string, parent: string) => ({ id, title: 'part', parentThreadId: parent, agent: 'a' });
+    for (const id of ['c_1', 'c_2', 'c_3']) await store.open(child(id, 't_root'), { newId: true });
+    await store.open(child('c_grand', 'c_1'), { newId: true });
+    const parents: Record<string, string> = { c_1: 't_root', c_2: 't_root', c_3: 't_root', c_grand: 'c_1' };
+    for (const [id, parent] of Object.entries(parents)) store.append({ ...started(id), agent: 'a', parentThreadId: parent, parentRunId: 'r0', depth: 1 } as UnsequencedRunEvent);
+    await store.flushThreads();
+    expect(locked).toEqual([join(dir, 't_root.jsonl')]);
+    // A child closed while its conversation works here is still not another window's to open.
+    await store.close('c_2');
+    const other = new JsonlThreadStore({ dir });
+    await expect(other.open(child('c_2', 't_root'))).rejects.toThrow(ThreadBusyError);
+    await expect(other.open({ id: 'c_2', title: 'x', parentThreadId: null, agent: 'a' })).rejects.toThrow(ThreadBusyError);
+    for (const id of ['c_grand', 'c_1', 'c_3', 't_root']) await store.close(id);
+    // Once every open of the conversation is closed, the lease is free.
+    await other.open(child('c_2', 't_root'));
+    await other.close('c_2');
+    await other.closeAll();
+    await store.closeAll();
+    store.dispose();
+    other.dispose();
+  });
+
   it("an engine's run is quiet once its threads are on disk, while the index write waits for another process's lock", async () => {
     const finish = (unified: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
       type: 'finish',

@@ -1,0 +1,94 @@
+import type { ThreadLeases } from './threadLeases';
+import type { ThreadMeta } from './threadStore';
+
+/**
+ * The opens of threads in this process, each under its conversation's lease. A child thread is
+ * only ever written by the runs of its conversation (a delegation, a continueThreadId from its
+ * parent; a child thread cannot be sent to directly), so its lease is its top-level thread's:
+ * a delegation takes no lock of its own, and another window can open no thread of a conversation
+ * that works here. Counted per thread, so the store knows a thread's last close; each open holds
+ * one use of the conversation's lease (ThreadLeases), given back at its close.
+ */
+export class ConversationLeases {
+  /** Per thread open here: how many opens hold a use of the lease of `root`. */
+  private readonly opens = new Map<string, { count: number; root: string }>();
+
+  constructor(
+    private readonly leases: ThreadLeases,
+    private readonly pathOf: (id: string) => string,
+  ) {}
+
+  /**
+   * The top-level thread of `id`: up the parents the index knows (an entry's own parent first,
+   * else `parent`, for a thread the index does not have yet), as far as they go.
+   */
+  rootOf(id: string, parent: string | null, index: ReadonlyMap<string, Pick<ThreadMeta, 'parentThreadId'>>): string {
+    const seen = new Set([id]);
+    let root = id;
+    let up = index.get(id)?.parentThreadId ?? parent;
+    while (up !== null && !seen.has(up)) {
+      seen.add(up);
+      root = up;
+      up = index.get(up)?.parentThreadId ?? null;
+    }
+    return root;
+  }
+
+  /**
+   * Counts one open of the thread at once (before the first await) and takes or shares the lease
+   * of its conversation; rejects with ThreadBusyError, the open not counted, when another process holds it.
+   */
+  async open(id: string, root: string): Promise<void> {
+    const entry = this.opens.get(id) ?? { count: 0, root };
+    entry.count++;
+    this.opens.set(id, entry);
+    try {
+      await this.leases.acquire(entry.root, this.pathOf(entry.root));
+    } catch (error) {
+      this.forget(id);
+      throw error;
+    }
+  }
+
+  /** How many opens of this thread hold a lease here now. */
+  uses(id: string): number {
+    return this.opens.get(id)?.count ?? 0;
+  }
+
+  /** Ends one open of the thread: gives back its use of the conversation's lease. */
+  async release(id: string): Promise<void> {
+    const entry = this.opens.get(id);
+    if (!entry) return;
+    this.forget(id);
+    await this.leases.release(entry.root);
+  }
+
+  /** Ends every open of the thread (it was deleted, or shutdown). */
+  async drop(id: string): Promise<void> {
+    const entry = this.opens.get(id);
+    if (!entry) return;
+    this.opens.delete(id);
+    for (let i = 0; i < entry.count; i++) await this.leases.release(entry.root);
+  }
+
+  /** Takes a use of a conversation's lease for work that is not an open (a delete, an import); give it back with `leases.release(root)`. */
+  hold(root: string): Promise<void> {
+    return this.leases.acquire(root, this.pathOf(root));
+  }
+
+  giveBack(root: string): Promise<void> {
+    return this.leases.release(root);
+  }
+
+  /** Every open ended and every lease given back (shutdown). */
+  async releaseAll(): Promise<void> {
+    this.opens.clear();
+    await this.leases.releaseAll();
+  }
+
+  private forget(id: string): void {
+    const entry = this.opens.get(id);
+    if (!entry) return;
+    if (--entry.count <= 0) this.opens.delete(id);
+  }
+}
