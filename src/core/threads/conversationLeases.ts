@@ -1,5 +1,4 @@
 import type { ThreadLeases } from './threadLeases';
-import type { ThreadMeta } from './threadStore';
 
 /**
  * The opens of threads in this process, each under its conversation's lease. A child thread is
@@ -17,22 +16,6 @@ export class ConversationLeases {
     private readonly leases: ThreadLeases,
     private readonly pathOf: (id: string) => string,
   ) {}
-
-  /**
-   * The top-level thread of `id`: up the parents the index knows (an entry's own parent first,
-   * else `parent`, for a thread the index does not have yet), as far as they go.
-   */
-  rootOf(id: string, parent: string | null, index: ReadonlyMap<string, Pick<ThreadMeta, 'parentThreadId'>>): string {
-    const seen = new Set([id]);
-    let root = id;
-    let up = index.get(id)?.parentThreadId ?? parent;
-    while (up !== null && !seen.has(up)) {
-      seen.add(up);
-      root = up;
-      up = index.get(up)?.parentThreadId ?? null;
-    }
-    return root;
-  }
 
   /**
    * Counts one open of the thread at once (before the first await) and takes or shares the lease

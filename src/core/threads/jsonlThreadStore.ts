@@ -14,6 +14,7 @@ import { assertThreadId } from './threadId';
 import { metaFromEvents } from './threadIndex';
 import { ThreadBusyError, ThreadLeases } from './threadLeases';
 import { ConversationLeases } from './conversationLeases';
+import { descendantsOf, rootOf } from './threadFamily';
 import { ThreadExistsError, type ArchivedThread, type DeleteOptions, type LoadedFamily, type LoadedThread, type NewThreadMeta, type OpenOptions, type ThreadMeta, type ThreadStore } from './threadStore';
 
 export interface JsonlThreadStoreOptions {
@@ -84,7 +85,7 @@ export class JsonlThreadStore implements ThreadStore {
     let index = await this.index.load();
     // A thread another process made since this one loaded: its entry says whose conversation it is.
     if (!options.newId && !index.has(meta.id) && (await this.onDisk(meta.id))) index = await this.index.refresh();
-    const root = this.leases.rootOf(meta.id, meta.parentThreadId, index);
+    const root = rootOf(meta.id, meta.parentThreadId, index);
     if (options.newId && this.isNew(meta.id, index)) return this.create(meta, root);
     await this.leases.open(meta.id, root);
     try {
@@ -169,7 +170,7 @@ export class JsonlThreadStore implements ThreadStore {
     if (!this.options.recoverInterrupted || closeInterruptedRuns(parsed.events).length === 0) return loaded;
     // Runs left open: closed as interrupted only when no other process holds the thread (it may be running them).
     try {
-      await this.leases.open(threadId, this.leases.rootOf(threadId, null, index));
+      await this.leases.open(threadId, rootOf(threadId, null, index));
     } catch (error) {
       if (error instanceof ThreadBusyError) return loaded;
       throw error;
@@ -184,7 +185,7 @@ export class JsonlThreadStore implements ThreadStore {
   async getFamily(threadId: string): Promise<LoadedFamily | undefined> {
     const root = await this.get(threadId);
     if (!root) return undefined;
-    const ids = this.descendants(threadId, await this.index.load());
+    const ids = descendantsOf(threadId, await this.index.load());
     const lists = [root.events];
     const threads = [root.meta];
     const warnings = [...root.warnings];
@@ -208,7 +209,7 @@ export class JsonlThreadStore implements ThreadStore {
     const leased: string[] = [];
     const written: string[] = [];
     try {
-      for (const root of new Set(threads.map(({ meta }) => this.leases.rootOf(meta.id, meta.parentThreadId, known)))) {
+      for (const root of new Set(threads.map(({ meta }) => rootOf(meta.id, meta.parentThreadId, known)))) {
         await this.leases.hold(root);
         leased.push(root);
       }
@@ -245,7 +246,7 @@ export class JsonlThreadStore implements ThreadStore {
     // "running" in the index is true only while a process holds the thread's lease; a process
     // that died left it behind, and whoever opens the thread next closes its runs as interrupted.
     for (const meta of list) {
-      const lease = this.pathOf(this.leases.rootOf(meta.id, null, index));
+      const lease = this.pathOf(rootOf(meta.id, null, index));
       if (meta.status === 'running' && !this.index.hasOpenRuns(meta.id) && !(await leaseHeld(lease, this.leaseStaleMs))) meta.status = 'interrupted';
     }
     return list;
@@ -261,8 +262,8 @@ export class JsonlThreadStore implements ThreadStore {
     assertThreadId(threadId);
     const index = await this.index.refresh();
     if (!index.has(threadId)) return false;
-    const family = this.descendants(threadId, index);
-    const root = this.leases.rootOf(threadId, null, index);
+    const family = descendantsOf(threadId, index);
+    const root = rootOf(threadId, null, index);
     const openHere = () => (options.ifIdle ? family.find((id) => this.threads.has(id) || this.leases.uses(id) > 0) : undefined);
     const refuse = openHere();
     if (refuse) throw new ThreadBusyError(refuse);
@@ -395,27 +396,5 @@ export class JsonlThreadStore implements ThreadStore {
       }
     }
     return { meta: { ...meta }, events, warnings };
-  }
-
-  /** The thread and its descendants by parentThreadId links, parents before children. */
-  private descendants(threadId: string, index: Map<string, ThreadMeta>): string[] {
-    const children = new Map<string, ThreadMeta[]>();
-    for (const meta of index.values()) {
-      if (meta.parentThreadId === null) continue;
-      const list = children.get(meta.parentThreadId) ?? [];
-      list.push(meta);
-      children.set(meta.parentThreadId, list);
-    }
-    const out = [threadId];
-    const seen = new Set(out);
-    for (let i = 0; i < out.length; i++) {
-      const kids = (children.get(out[i]!) ?? []).sort((a, b) => a.createdAt - b.createdAt);
-      for (const kid of kids) {
-        if (seen.has(kid.id)) continue;
-        seen.add(kid.id);
-        out.push(kid.id);
-      }
-    }
-    return out;
   }
 }
