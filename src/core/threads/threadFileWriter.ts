@@ -24,6 +24,8 @@ export class ThreadFileWriter {
   /** Why a new thread's file could not be made: this writer writes nothing, ever. */
   private refused: unknown;
   private closed = false;
+  /** Ends the wait of the batch being gathered, when a flush wants it written now. */
+  private hurry: (() => void) | undefined;
 
   constructor(
     readonly id: string,
@@ -53,6 +55,8 @@ export class ThreadFileWriter {
 
   /** Resolves when everything pushed is on disk; rejects with what is wrong when it cannot be. */
   async flush(): Promise<void> {
+    // Someone waits: the batch under way need not wait for more appends.
+    this.hurry?.();
     while (this.writing || this.queue.length > 0) {
       this.writing ??= this.drain();
       await this.writing;
@@ -90,8 +94,19 @@ export class ThreadFileWriter {
   }
 
   private async drain(): Promise<void> {
-    // Let a synchronous burst of appends gather into one batch.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    // Let a burst of appends gather into one batch: until the loop's next turn, or a flush. (While
+    // a run streams, that turn can be milliseconds away; a close must not wait for it.)
+    await new Promise<void>((resolve) => {
+      const go = () => {
+        this.hurry = undefined;
+        resolve();
+      };
+      const turn = setImmediate(go);
+      this.hurry = () => {
+        clearImmediate(turn);
+        go();
+      };
+    });
     try {
       if (!(await this.takeCreated())) {
         this.failure = this.refused;
