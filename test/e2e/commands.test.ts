@@ -108,13 +108,14 @@ describe('the palette commands in a real VS Code', () => {
       const file = join(srv.workspace, 'what-does-this-project-do.json');
       expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'subagents-thread', thread: { title: 'What does this project do?' } });
 
-      await wb.runCommand('Subagents: Delete All Threads');
+      // From the view's own `…` menu, where people look for it, not only the palette.
+      await wb.viewMenu('Delete All Threads');
       await wb.dialogButton('Delete All').click();
       await wb.notification("Deleted 1 conversation and their subagents' threads.").waitFor({ timeout: 15_000 });
       await wb.runCommand('Subagents: Export Thread');
       await wb.notification('There are no conversations yet').waitFor({ timeout: 15_000 });
 
-      await wb.runCommand('Subagents: Import Thread');
+      await wb.viewMenu('Import Thread');
       const path = wb.quickInput().locator('input');
       // The file dialog fills in its folder itself, a moment after it shows: typed before that, the path is overwritten.
       await expect.poll(() => path.inputValue(), { timeout: 15_000 }).toMatch(/workspace\/?$/);

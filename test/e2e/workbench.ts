@@ -109,6 +109,17 @@ export class Workbench {
     return panel;
   }
 
+  /**
+   * Chooses `label` in the side bar's "Views and More Actions..." menu (the view's `…`), where
+   * `view/title` entries outside the navigation group are listed.
+   */
+  async viewMenu(label: string): Promise<void> {
+    await this.page.locator('.part.sidebar .title-actions, .part.sidebar .pane-header .actions').getByRole('button', { name: 'Views and More Actions...' }).first().click();
+    const item = this.page.locator('.monaco-menu .action-item', { hasText: label }).first();
+    await item.waitFor({ timeout: 15_000 });
+    await item.click();
+  }
+
   /** The newest notification toast that says `text`. */
   notification(text: string): Locator {
     return this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).last();
