@@ -129,7 +129,9 @@ export class IndexFile {
     await this.absorb(index, typeof disk === 'string' ? [] : disk, files);
     for (const id of files) {
       if (index.has(id) || this.deleted.has(id)) continue;
-      index.set(id, metaFromEvents(id, (await this.options.readThread(id)).events, this.options.clock.now()));
+      // Only once its first run has started: before that the file cannot say its title, agent or parent.
+      const events = (await this.options.readThread(id)).events;
+      if (events.some((e) => e.kind === 'run.started')) index.set(id, metaFromEvents(id, events, this.options.clock.now()));
     }
     return index;
   }

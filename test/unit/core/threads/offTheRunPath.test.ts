@@ -110,6 +110,26 @@ describe("the JSONL store off a run's path", () => {
     other.dispose();
   });
 
+  it("another window lists a thread whose entry is not written yet from its file, with the title its first run gives, never a placeholder", async () => {
+    const a = new JsonlThreadStore({ dir });
+    const b = new JsonlThreadStore({ dir });
+    await b.list();
+    await a.open({ ...top('t_fresh'), title: 'Count the files' }, { newId: true });
+    await a.close('t_fresh');
+    expect(await exists(join(dir, 't_fresh.jsonl'))).toBe(true);
+    // Made, nothing in it yet, no index entry: not listed as "(untitled)".
+    expect((await b.list()).map((t) => t.id)).not.toContain('t_fresh');
+    await a.open(top('t_fresh'));
+    a.append({ ...started('t_fresh'), task: 'Count the files' } as UnsequencedRunEvent);
+    await a.flushThreads();
+    expect((await b.list()).find((t) => t.id === 't_fresh')).toMatchObject({ title: 'Count the files', status: 'running' });
+    await a.flush();
+    expect((await b.list()).find((t) => t.id === 't_fresh')).toMatchObject({ title: 'Count the files' });
+    await a.closeAll();
+    a.dispose();
+    b.dispose();
+  });
+
   it("an engine's run is quiet once its threads are on disk, while the index write waits for another process's lock", async () => {
     const finish = (unified: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
       type: 'finish',
