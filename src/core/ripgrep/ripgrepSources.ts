@@ -1,10 +1,10 @@
 import type { Workspace } from '../ports';
 import { COMMAND_TOKEN } from '../sandbox/commandEnv';
 import type { CommandLauncher } from '../sandbox/commandLauncher';
-import { listedFiles } from '../textSearch/searchFiles';
-import { walkWorkspace } from '../tools/workspaceFiles';
-import { ripgrepCanPrefilter } from './jsOnlyPattern';
-import { ripgrepFiles, ripgrepMatchingFiles, type RipgrepMatchQuery, type RipgrepRun } from './runRipgrep';
+import type { PrefilteredFiles } from '../textSearch/searchFiles';
+import { ripgrepPattern } from './ripgrepPattern';
+import { ripgrepFiles, ripgrepMatchingFiles, type RipgrepRun } from './runRipgrep';
+import { sortInWalkOrder } from './walkOrder';
 
 /** What the search tools have that ripgrep needs: where it is, and the commands' environment. */
 export interface RipgrepDeps {
@@ -21,24 +21,38 @@ function run(deps: RipgrepDeps, signal: AbortSignal, timeoutMs: number): Ripgrep
 }
 
 /**
- * The workspace's files in walk order, for find_files: ripgrep's list where it runs, else the
- * walker (when there is no ripgrep, or it failed: the answer is the same, only slower).
+ * Every file the walker would visit, as ripgrep lists them (not yet in walk order: a caller that
+ * keeps few of them sorts only those); undefined when the workspace must be walked: no ripgrep,
+ * or it failed (the answer is the same, only slower).
  */
-export async function workspaceFiles(deps: RipgrepDeps, signal: AbortSignal, maxFiles: number, timeoutMs: number): Promise<AsyncGenerator<string, { complete: boolean }>> {
+export async function ripgrepListing(deps: RipgrepDeps, signal: AbortSignal, timeoutMs: number): Promise<string[] | undefined> {
   const how = run(deps, signal, timeoutMs);
   const listed = how ? await ripgrepFiles(how) : undefined;
-  if (listed && 'files' in listed) return listedFiles(listed.files, signal, maxFiles);
-  return walkWorkspace(deps.workspace.root, { signal, maxFiles });
+  return listed && 'files' in listed ? listed.files : undefined;
+}
+
+export interface SearchQuery {
+  /** The JavaScript regular expression. */
+  pattern: string;
+  caseSensitive: boolean;
+  maxFileBytes: number;
 }
 
 /**
- * The files search_text's JavaScript matcher should read, picked by ripgrep (every file with a
- * line the pattern may match, in walk order); undefined when the workspace must be walked: no
- * ripgrep, a pattern only JavaScript reads right, or ripgrep failed.
+ * For search_text: every file the walker would visit, in its order (so the visit cap, the glob
+ * and the secret-file rule see the files the walker would show them), and those ripgrep found a
+ * line in that the pattern may match (the only ones the JavaScript matcher then reads). Both
+ * ripgrep runs at once. Two runs, not one: no single run lists every file the walker visits
+ * (`--count --include-zero` leaves out files over the size cap and unreadable ones, which the
+ * walker counts). Undefined when the workspace must be walked: no ripgrep, a pattern only
+ * JavaScript reads right, or ripgrep failed.
  */
-export async function ripgrepCandidates(deps: RipgrepDeps, query: RipgrepMatchQuery, signal: AbortSignal, timeoutMs: number): Promise<string[] | undefined> {
+export async function ripgrepPrefilter(deps: RipgrepDeps, query: SearchQuery, signal: AbortSignal, timeoutMs: number): Promise<PrefilteredFiles | undefined> {
   const how = run(deps, signal, timeoutMs);
-  if (!how || !ripgrepCanPrefilter(query.pattern)) return undefined;
-  const listed = await ripgrepMatchingFiles(how, query);
-  return 'files' in listed ? listed.files : undefined;
+  const pattern = how && ripgrepPattern(query.pattern);
+  if (!how || pattern === undefined) return undefined;
+  // The search first: it takes longer, and each start blocks this thread while the process is forked.
+  const [matching, listed] = await Promise.all([ripgrepMatchingFiles(how, { ...query, pattern }), ripgrepFiles(how)]);
+  if (!('files' in listed) || !('files' in matching)) return undefined;
+  return { files: sortInWalkOrder(listed.files), mayMatch: new Set(matching.files) };
 }

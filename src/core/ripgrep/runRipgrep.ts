@@ -1,5 +1,4 @@
 import { runProcess } from '../nodeAdapters/runProcess';
-import { sortInWalkOrder } from './walkOrder';
 
 /** How to run the ripgrep binary for one search. */
 export interface RipgrepRun {
@@ -13,7 +12,7 @@ export interface RipgrepRun {
   timeoutMs: number;
 }
 
-/** Workspace-relative paths in walk order, or why ripgrep could not answer (the caller falls back to the walker). */
+/** Workspace-relative paths in the order ripgrep found them (walkOrder.ts sorts them), or why ripgrep could not answer (the caller falls back to the walker). */
 export type RipgrepAnswer = { files: string[] } | { failure: string };
 
 /**
@@ -38,12 +37,13 @@ export const WALKER_RULES = [
 
 const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
 
-/** Every file the walker would visit, in its order. */
+/** Every file the walker would visit. */
 export function ripgrepFiles(run: RipgrepRun): Promise<RipgrepAnswer> {
   return runRipgrep(run, [...WALKER_RULES, '--files', '.']);
 }
 
 export interface RipgrepMatchQuery {
+  /** For ripgrep (ripgrepPattern.ts), not the JavaScript one. */
   pattern: string;
   caseSensitive: boolean;
   /** Larger files are skipped, as the walker's reader skips them. */
@@ -51,15 +51,18 @@ export interface RipgrepMatchQuery {
 }
 
 /**
- * The files with a line the pattern matches, in walk order: a superset of those the JavaScript
- * matcher will confirm (see jsOnlyPattern.ts), searched as text whatever their bytes (the
- * matcher decides what is binary), CRLF line ends read as the matcher reads them.
+ * The files with a line the pattern matches: a superset of those the JavaScript matcher will
+ * confirm (see ripgrepPattern.ts), searched as raw bytes whatever they hold (the matcher decides
+ * what is binary; no transcoding after a byte-order mark, as node reads none), CRLF line ends
+ * read as the matcher reads them.
  */
 export function ripgrepMatchingFiles(run: RipgrepRun, query: RipgrepMatchQuery): Promise<RipgrepAnswer> {
   return runRipgrep(run, [
     ...WALKER_RULES,
     '--files-with-matches',
     '--text',
+    '--encoding',
+    'none',
     '--crlf',
     query.caseSensitive ? '--case-sensitive' : '--ignore-case',
     '--max-filesize',
@@ -99,7 +102,7 @@ async function runRipgrep(run: RipgrepRun, args: string[]): Promise<RipgrepAnswe
     return { failure: `ripgrep ended with ${result.exitCode === null ? 'a signal' : `exit code ${result.exitCode}`}${stderr ? `: ${stderr.split('\n', 1)[0]}` : ''}` };
   }
   const files = Buffer.concat(chunks).toString('utf8').split('\0').filter(Boolean).map(workspaceRelative);
-  return { files: sortInWalkOrder(files) };
+  return { files };
 }
 
 /** `./src/a.ts` (or `.\src\a.ts` on Windows) as the walker spells it: `src/a.ts`. */

@@ -25,15 +25,27 @@ export interface TextSearchRequest {
   maxFileBytes: number;
   maxVisited: number;
   /**
-   * The files to search, workspace-relative and in walk order, when a faster lister (ripgrep) has
-   * picked them; without it the workspace is walked. `include` and every read check apply either way.
+   * A faster searcher (ripgrep), asked while the worker starts, within the deadline; when it has no
+   * answer (undefined), or there is none, the workspace is walked.
    */
-  candidates?: readonly string[];
+  prefilter?: (signal: AbortSignal) => Promise<PrefilteredFiles | undefined>;
+}
+
+/**
+ * The walk done by a faster searcher: the files the walk would visit, workspace-relative and in
+ * its order, and those among them with a line the pattern may match. The visit cap, `include` and
+ * the count of files searched run over `files` as over a walk; only the `mayMatch` files are read
+ * (every other one would be read and show nothing), with every read check.
+ */
+export interface PrefilteredFiles {
+  files: readonly string[];
+  mayMatch: ReadonlySet<string>;
 }
 
 export interface TextSearchResult {
   /** "path:line: text", in walk order. */
   matches: string[];
+  /** Files visited that `include` took (binary, empty and unreadable ones too: not all are read). */
   searched: number;
   /** Stopped at maxMatches. */
   capped: boolean;
@@ -46,6 +58,8 @@ export interface TextSearchResult {
 const LIMITS = { maxTestedChars: 10_000, maxShownChars: 300 };
 /** Files sent to the worker ahead of its replies, so reading and matching overlap. */
 const IN_FLIGHT = 8;
+const NO_MATCHES: RegexWorkerReply = { matches: [] };
+const BOM = '\uFEFF';
 
 export class PatternError extends Error {
   override readonly name = 'PatternError';
@@ -72,19 +86,21 @@ export async function searchFiles(request: TextSearchRequest): Promise<TextSearc
   // The walk spells paths from the root as given; the reader wants them from the real root.
   const realRoot = await realpath(request.root);
   // Files in order, each read and then matched by the worker; several at once, so reads and matching overlap.
-  const inFlight: Promise<RegexWorkerReply>[] = [];
+  // A file that need not be read holds its place with an answer at hand, so the walk stops where the walker's would.
+  const inFlight: (Promise<RegexWorkerReply> | RegexWorkerReply)[] = [];
   const matchFile = async (path: string): Promise<RegexWorkerReply> => {
-    const text = await reader.read(join(realRoot, path), request.maxFileBytes).catch(() => '');
-    if (text === '' || text.slice(0, 8192).includes('\u0000')) return { matches: [] }; // empty, unreadable or binary
-    result.searched++;
+    const read = await reader.read(join(realRoot, path), request.maxFileBytes).catch(() => '');
+    if (read === '' || read.slice(0, 8192).includes('\u0000')) return NO_MATCHES; // empty, unreadable or binary
+    // The editor shows no byte-order mark, and `^` should match after it.
+    const text = read.startsWith(BOM) ? read.slice(1) : read;
     const file: RegexWorkerFile = { path, text, limit: request.maxMatches + 1 };
     // The worker answers in the order it was sent; a file's place in the results is its place in the walk.
     const reply = new Promise<RegexWorkerReply>((resolve) => replies.push(resolve));
     worker.postMessage(file);
     return reply;
   };
-  const take = async () => {
-    const reply = await Promise.race([inFlight.shift()!, stopped.promise]);
+  const take = async (next: Promise<RegexWorkerReply> | RegexWorkerReply) => {
+    const reply = await Promise.race([next, stopped.promise]);
     if (failure) throw failure;
     for (const match of reply.matches) {
       if (result.matches.length === request.maxMatches) {
@@ -94,16 +110,39 @@ export async function searchFiles(request: TextSearchRequest): Promise<TextSearc
       result.matches.push(match);
     }
   };
+  /** One file of the walk; a promise when its turn means waiting for an earlier file's matches. */
+  const visit = (path: string, mayMatch: ReadonlySet<string> | undefined): Promise<void> | undefined => {
+    if (!request.include(path)) return undefined;
+    result.searched++;
+    inFlight.push(mayMatch && !mayMatch.has(path) ? NO_MATCHES : matchFile(path));
+    if (inFlight.length < IN_FLIGHT) return undefined;
+    const oldest = inFlight.shift()!;
+    return oldest === NO_MATCHES ? undefined : take(oldest);
+  };
   try {
-    const walk = request.candidates ? listedFiles(request.candidates, stopped.signal, request.maxVisited) : walkWorkspace(request.root, { signal: stopped.signal, maxFiles: request.maxVisited });
-    let step = await Promise.race([walk.next(), stopped.promise]);
-    for (; !step.done && !result.capped; step = await Promise.race([walk.next(), stopped.promise])) {
-      if (!request.include(step.value)) continue;
-      inFlight.push(matchFile(step.value));
-      if (inFlight.length >= IN_FLIGHT) await take();
+    const prefiltered = request.prefilter ? await Promise.race([request.prefilter(stopped.signal), stopped.promise]) : undefined;
+    if (prefiltered) {
+      // A plain loop: no step of the list waits, except for the matches of a file that was read.
+      const { files, mayMatch } = prefiltered;
+      const visited = Math.min(files.length, request.maxVisited);
+      for (let i = 0; i < visited && !result.capped; i++) {
+        const waiting = visit(files[i]!, mayMatch);
+        if (waiting) await waiting;
+      }
+      if (files.length > request.maxVisited) result.stoppedEarly = true;
+    } else {
+      const walk = walkWorkspace(request.root, { signal: stopped.signal, maxFiles: request.maxVisited });
+      let step = await Promise.race([walk.next(), stopped.promise]);
+      for (; !step.done && !result.capped; step = await Promise.race([walk.next(), stopped.promise])) {
+        const waiting = visit(step.value, undefined);
+        if (waiting) await waiting;
+      }
+      if (step.done && !step.value.complete) result.stoppedEarly = true;
     }
-    if (step.done && !step.value.complete) result.stoppedEarly = true;
-    while (inFlight.length > 0 && !result.capped) await take();
+    while (inFlight.length > 0 && !result.capped) {
+      const oldest = inFlight.shift()!;
+      if (oldest !== NO_MATCHES) await take(oldest);
+    }
     return result;
   } catch (error) {
     if (stopped.why === 'deadline') return { ...result, timedOut: true };
@@ -113,16 +152,6 @@ export async function searchFiles(request: TextSearchRequest): Promise<TextSearc
     void worker.terminate();
     await reader.close();
   }
-}
-
-/** A list of files as a walk: the same stop at `maxFiles`, the same cancel. */
-export async function* listedFiles(files: readonly string[], signal: AbortSignal, maxFiles: number): AsyncGenerator<string, { complete: boolean }> {
-  for (let i = 0; i < files.length; i++) {
-    signal.throwIfAborted();
-    if (i === maxFiles) return { complete: false };
-    yield files[i]!;
-  }
-  return { complete: true };
 }
 
 /** A promise that rejects when the caller aborts or the deadline passes, and says which. */

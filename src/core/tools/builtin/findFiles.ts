@@ -1,11 +1,19 @@
 import { Minimatch } from 'minimatch';
 import { z } from 'zod';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
-import { workspaceFiles } from '../../ripgrep/ripgrepSources';
+import { ripgrepListing } from '../../ripgrep/ripgrepSources';
+import { sortInWalkOrder } from '../../ripgrep/walkOrder';
+import { walkWorkspace } from '../workspaceFiles';
 import type { WorkspaceToolDeps } from './toolDeps';
 
-const MAX_RESULTS = 500;
-const MAX_VISITED = 200_000;
+/** How far one listing goes; tests give smaller caps to reach them on a small tree. */
+export interface FindFilesLimits {
+  maxResults: number;
+  /** Files visited (after .gitignore) before the listing stops. */
+  maxVisited: number;
+}
+
+export const FIND_FILES_LIMITS: FindFilesLimits = { maxResults: 500, maxVisited: 200_000 };
 /** Ripgrep lists 10k files in tens of ms; past this it is given up for the walker. */
 const RIPGREP_TIMEOUT_MS = 30_000;
 
@@ -19,38 +27,61 @@ export function globMatcher(pattern: string): ((path: string) => boolean) | { er
   if (cleaned.startsWith('/') || cleaned.split('/').includes('..')) {
     return { error: `The pattern "${pattern}" looks outside the workspace; patterns are relative to its root.` };
   }
-  const matcher = new Minimatch(cleaned, { dot: true, matchBase: !cleaned.includes('/') });
-  return (path) => matcher.match(path);
+  const matchBase = !cleaned.includes('/');
+  const matcher = new Minimatch(cleaned, { dot: true, matchBase });
+  // Such a pattern is matched against the name alone: handing minimatch only the name spares it splitting the path.
+  return matchBase ? (path) => matcher.match(path.slice(path.lastIndexOf('/') + 1)) : (path) => matcher.match(path);
 }
 
-export function findFilesTool({ workspace, commands }: WorkspaceToolDeps): AnyToolSpec {
+/** The first matching files in walk order; `more`: there were others; `stoppedEarly`: the visit cap ended the walk. */
+interface Found {
+  files: string[];
+  more: boolean;
+  stoppedEarly: boolean;
+}
+
+/** The walker's answer: files come in walk order, so it stops at the first match past the cap. */
+async function findWalked(walk: AsyncGenerator<string, { complete: boolean }>, match: (path: string) => boolean, { maxResults }: FindFilesLimits): Promise<Found> {
+  const files: string[] = [];
+  let step = await walk.next();
+  for (; !step.done; step = await walk.next()) {
+    if (!match(step.value)) continue;
+    if (files.length === maxResults) return { files, more: true, stoppedEarly: false };
+    files.push(step.value);
+  }
+  return { files, more: false, stoppedEarly: !step.value.complete };
+}
+
+/**
+ * The same answer from ripgrep's list, which comes in no order: matched first, and only the
+ * matches sorted (the whole list only when the visit cap has to cut it where the walk would stop).
+ */
+function findListed(listed: string[], match: (path: string) => boolean, { maxResults, maxVisited }: FindFilesLimits): Found {
+  const stoppedEarly = listed.length > maxVisited;
+  const visited = stoppedEarly ? sortInWalkOrder(listed).slice(0, maxVisited) : listed;
+  const hits = sortInWalkOrder(visited.filter(match));
+  const more = hits.length > maxResults;
+  return { files: more ? hits.slice(0, maxResults) : hits, more, stoppedEarly: stoppedEarly && !more };
+}
+
+export function findFilesTool({ workspace, commands }: WorkspaceToolDeps, limits: FindFilesLimits = FIND_FILES_LIMITS): AnyToolSpec {
+  const { maxResults, maxVisited } = limits;
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'find_files',
     description:
       'Find files in the workspace by glob pattern, skipping what .gitignore ignores. Returns {files} (workspace-relative paths, sorted), ' +
-      `at most ${MAX_RESULTS}.`,
+      `at most ${maxResults}.`,
     capabilities: ['read'],
     inputSchema,
     async execute(input, { signal }) {
       const match = globMatcher(input.pattern);
       if (typeof match !== 'function') return match;
-      const files: string[] = [];
-      const walk = await workspaceFiles({ workspace, commands }, signal, MAX_VISITED, RIPGREP_TIMEOUT_MS);
-      let more = false;
-      let step = await walk.next();
-      for (; !step.done; step = await walk.next()) {
-        if (!match(step.value)) continue;
-        if (files.length === MAX_RESULTS) {
-          more = true;
-          break;
-        }
-        files.push(step.value);
-      }
-      const stoppedEarly = step.done && !step.value.complete;
+      const listed = await ripgrepListing({ workspace, commands }, signal, RIPGREP_TIMEOUT_MS);
+      const { files, more, stoppedEarly } = listed ? findListed(listed, match, limits) : await findWalked(walkWorkspace(workspace.root, { signal, maxFiles: maxVisited }), match, limits);
       const note = more
-        ? `Only the first ${MAX_RESULTS} matches are shown; use a narrower pattern.`
+        ? `Only the first ${maxResults} matches are shown; use a narrower pattern.`
         : stoppedEarly
-          ? `The workspace has more than ${MAX_VISITED} files; the search stopped there. Use a narrower pattern.`
+          ? `The workspace has more than ${maxVisited} files; the search stopped there. Use a narrower pattern.`
           : undefined;
       if (files.length === 0 && !note) return { files, note: `No file matches "${input.pattern}" (files ignored by .gitignore are skipped).` };
       return { files, ...(note ? { note } : {}) };

@@ -1,13 +1,20 @@
 import { z } from 'zod';
 import { PatternError, searchFiles } from '../../textSearch/searchFiles';
-import { ripgrepCandidates } from '../../ripgrep/ripgrepSources';
+import { ripgrepPrefilter } from '../../ripgrep/ripgrepSources';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { globMatcher } from './findFiles';
 import type { WorkspaceToolDeps } from './toolDeps';
 
-const MAX_MATCHES = 200;
-const MAX_FILE_BYTES = 2 * 1024 * 1024;
-const MAX_VISITED = 200_000;
+/** How far one search goes; tests give smaller caps to reach them on a small tree. */
+export interface SearchTextLimits {
+  maxMatches: number;
+  /** Larger files are not read. */
+  maxFileBytes: number;
+  /** Files visited (after .gitignore) before the search stops. */
+  maxVisited: number;
+}
+
+export const SEARCH_TEXT_LIMITS: SearchTextLimits = { maxMatches: 200, maxFileBytes: 2 * 1024 * 1024, maxVisited: 200_000 };
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUT_MS = 60_000;
 
@@ -24,12 +31,13 @@ const inputSchema = z.object({
     .describe(`Stop the search after this long (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}); what was found by then is returned.`),
 });
 
-export function searchTextTool({ workspace, gate, commands }: WorkspaceToolDeps): AnyToolSpec {
+export function searchTextTool({ workspace, gate, commands }: WorkspaceToolDeps, limits: SearchTextLimits = SEARCH_TEXT_LIMITS): AnyToolSpec {
+  const { maxMatches, maxFileBytes, maxVisited } = limits;
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'search_text',
     description:
       'Search the text of the workspace files with a regular expression, skipping what .gitignore ignores and binary files. ' +
-      `Returns {matches}: "path:line: text" strings, at most ${MAX_MATCHES}; narrow with glob.`,
+      `Returns {matches}: "path:line: text" strings, at most ${maxMatches}; narrow with glob.`,
     capabilities: ['read'],
     inputSchema,
     async execute(input, { signal }) {
@@ -45,22 +53,20 @@ export function searchTextTool({ workspace, gate, commands }: WorkspaceToolDeps)
       };
       const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const caseSensitive = input.caseSensitive ?? false;
-      const started = Date.now();
-      // Ripgrep picks the files with a matching line; the JavaScript matcher below reads them as it reads every file.
-      const candidates = await ripgrepCandidates({ workspace, commands }, { pattern: input.pattern, caseSensitive, maxFileBytes: MAX_FILE_BYTES }, signal, timeoutMs);
       let found;
       try {
         found = await searchFiles({
-          ...(candidates ? { candidates } : {}),
+          // Ripgrep lists the files and picks those with a matching line; the JavaScript matcher reads them as it reads every file.
+          prefilter: (stop) => ripgrepPrefilter({ workspace, commands }, { pattern: input.pattern, caseSensitive, maxFileBytes }, stop, timeoutMs),
           root: workspace.root,
           pattern: input.pattern,
           caseSensitive,
           include,
           signal,
-          deadlineMs: Math.max(1, timeoutMs - (Date.now() - started)),
-          maxMatches: MAX_MATCHES,
-          maxFileBytes: MAX_FILE_BYTES,
-          maxVisited: MAX_VISITED,
+          deadlineMs: timeoutMs,
+          maxMatches,
+          maxFileBytes,
+          maxVisited,
         });
       } catch (error) {
         if (error instanceof PatternError) return { error: error.message };
@@ -78,14 +84,19 @@ export function searchTextTool({ workspace, gate, commands }: WorkspaceToolDeps)
         ? ` ${secretsSkipped} files that may hold secrets (.env*, *.pem, *.key, SSH keys) were left out; read one with read_file, which asks.`
         : '';
       const foundNote = found.capped
-        ? `Only the first ${MAX_MATCHES} matches are shown; narrow the pattern or add a glob.`
+        ? `Only the first ${maxMatches} matches are shown; narrow the pattern or add a glob.`
         : found.stoppedEarly
-          ? `The workspace has more than ${MAX_VISITED} files; the search stopped there. Add a glob.`
+          ? `The workspace has more than ${maxVisited} files; the search stopped there. Add a glob.`
           : found.matches.length === 0
-            ? `No match in ${candidates ? 'the workspace' : `${found.searched} files`} (files ignored by .gitignore, binary files and files over 2 MB are skipped).`
+            ? `No match in ${found.searched} files (binary files and files over ${sizeInWords(maxFileBytes)} among them are not read; files ignored by .gitignore are not counted).`
             : '';
       const note = `${foundNote}${skipped}`.trim();
       return { matches: found.matches, ...(note ? { note } : {}) };
     },
   });
+}
+
+/** 2 MB, or 200 bytes. */
+function sizeInWords(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
 }

@@ -5,13 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import { ripgrepOnPath } from '../../../../src/core/ripgrep/locateRipgrep';
-import { ripgrepCandidates, workspaceFiles } from '../../../../src/core/ripgrep/ripgrepSources';
+import { ripgrepListing, ripgrepPrefilter } from '../../../../src/core/ripgrep/ripgrepSources';
 import { FileChanges } from '../../../../src/core/changes/fileChanges';
 import { MemorySnapshotStore } from '../../../../src/core/changes/snapshotStore';
 import { commandLauncher } from '../../../../src/core/sandbox/commandLauncher';
 import { secretFileReason } from '../../../../src/core/secrets/secretFiles';
 import type { ApprovalGate } from '../../../../src/core/tools/approvalGate';
 import type { ToolCallContext } from '../../../../src/core/tools/toolSpec';
+import { findFilesTool } from '../../../../src/core/tools/builtin/findFiles';
+import { searchTextTool } from '../../../../src/core/tools/builtin/searchText';
 import { workspaceTools } from '../../../../src/core/tools/workspaceTools';
 import { makeWorld } from '../tools/toolWorld';
 
@@ -22,6 +24,8 @@ import { makeWorld } from '../tools/toolWorld';
  * line with a match past what the matcher tests, CRLF line ends, files that may hold secrets.
  */
 const rg = ripgrepOnPath();
+/** Caps small enough that this tree reaches them (the tools' own are 200,000 files, 2 MB, 200 matches, 500 names). */
+const SMALL = { maxVisited: 12, maxFileBytes: 200, maxMatches: 200, maxResults: 500 };
 let world: Awaited<ReturnType<typeof makeWorld>>;
 
 async function put(rel: string, content: string | Buffer) {
@@ -57,6 +61,16 @@ beforeAll(async () => {
   await put('unicode/é.txt', 'ünïcödé needle Straße\n');
   await put('zmany/hits.txt', Array.from({ length: 300 }, (_, i) => `needle ${i}`).join('\n'));
   await put('empty.txt', '');
+  // Not valid UTF-8: both read it as the editor shows it, each bad sequence one U+FFFD.
+  await put('enc/latin1.txt', Buffer.from('caf\xe9 needle latin\n', 'latin1'));
+  await put('enc/cut.txt', Buffer.from([...Buffer.from('x'), 0xe2, 0x82, ...Buffer.from('y needle cut\n')]));
+  await put('enc/bom.txt', Buffer.from('\ufeffneedle after a bom\n'));
+  await put('enc/not-utf16.txt', Buffer.from([0xff, 0xfe, ...Buffer.from('needle not utf16\n')]));
+  await put('enc/utf16.txt', Buffer.from('\ufeffneedle in utf16\n', 'utf16le'));
+  await writeFile(Buffer.from(join(world.root, 'enc', 'name-\xff.txt'), 'latin1'), 'needle bad name\n');
+  // Around a small read cap (capped() below): exactly at it, and one byte over.
+  await put('size/at.txt', `${'s'.repeat(SMALL.maxFileBytes - 12)}needle size\n`);
+  await put('size/over.txt', `${'s'.repeat(SMALL.maxFileBytes - 11)}needle size\n`);
   await symlink(join(world.sibling, 'secret.txt'), join(world.root, 'outside-link.txt'));
   await symlink(world.sibling, join(world.root, 'outside-dir'));
   await symlink(join(world.root, 'src', 'main.ts'), join(world.root, 'inside-link.ts'));
@@ -66,11 +80,15 @@ afterAll(() => world.cleanup());
 const secretsAsk: ApprovalGate = { check: async () => ({ ok: true, asked: false }), readAsks: (path) => secretFileReason(path) !== undefined };
 const context = (): ToolCallContext => ({ runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });
 
-async function call(withRipgrep: boolean, name: string, input: unknown) {
+type Answer = { matches?: string[]; files?: string[]; note?: string; error?: string };
+
+/** One tool call on the tree, with ripgrep or with the walker; `limits` replaces the tool's caps. */
+async function call(withRipgrep: boolean, name: string, input: unknown, limits?: typeof SMALL): Promise<Answer> {
   const workspace = nodeWorkspace({ root: world.root, ...(withRipgrep ? { ripgrep: rg! } : {}) });
   const commands = commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
-  const spec = workspaceTools({ workspace, gate: secretsAsk, agent: 'test', commands, files: new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'test', workspace, emit: () => {} }) }).find((t) => t.name === name)!;
-  return (await spec.execute((spec.inputSchema as z.ZodType).parse(input), context())) as { matches?: string[]; files?: string[]; note?: string; error?: string };
+  const deps = { workspace, gate: secretsAsk, agent: 'test', commands, files: new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'test', workspace, emit: () => {} }) };
+  const spec = limits ? (name === 'search_text' ? searchTextTool(deps, limits) : findFilesTool(deps, limits)) : workspaceTools(deps).find((t) => t.name === name)!;
+  return (await spec.execute((spec.inputSchema as z.ZodType).parse(input), context())) as Answer;
 }
 
 describe('ripgrep and the walker agree', () => {
@@ -96,15 +114,50 @@ describe('ripgrep and the walker agree', () => {
     { pattern: '(?<=x)needle' },
     { pattern: '\\bneedle\\b' },
     { pattern: '[[:alpha:]]eedle' },
+    { pattern: 'nothing matches this', glob: '*.md' },
+    { pattern: 'nothing matches this', glob: 'nowhere/**' },
+    { pattern: 'caf. needle' },
+    { pattern: 'caf[^x] needle' },
+    { pattern: 'x.y needle' },
+    { pattern: 'x\\W?.\\w needle' },
+    { pattern: '^needle after' },
+    { pattern: 'needle not utf16' },
+    { pattern: 'needle in utf16' },
+    { pattern: 'needle bad name' },
+    { pattern: '[^a-z]eedle', caseSensitive: true },
   ];
   for (const input of searches) {
     it(`search_text ${JSON.stringify(input)}`, async () => {
-      const walked = await call(false, 'search_text', input);
-      const ripped = await call(true, 'search_text', input);
-      expect(ripped.matches).toEqual(walked.matches);
-      expect(ripped.error).toEqual(walked.error);
+      // The whole answer: matches, notes (what was searched, what was left out) and errors.
+      expect(await call(true, 'search_text', input)).toEqual(await call(false, 'search_text', input));
     });
   }
+
+  it('reads lines that are not valid UTF-8 as the editor shows them, and a leading byte-order mark not at all', async () => {
+    const { matches } = await call(true, 'search_text', { pattern: 'caf. needle|x.y needle|^needle after a|needle not utf' });
+    expect(matches).toEqual(['enc/bom.txt:1: needle after a bom', 'enc/cut.txt:1: x\ufffdy needle cut', 'enc/latin1.txt:1: caf\ufffd needle latin', 'enc/not-utf16.txt:1: \ufffd\ufffdneedle not utf16']);
+  });
+
+  it('says the same about files that may hold secrets whether or not they match, so a search cannot read them', async () => {
+    const matching = await call(true, 'search_text', { pattern: 'TOKEN=needle-s', glob: '**/.env' });
+    const other = await call(true, 'search_text', { pattern: 'TOKEN=nothing', glob: '**/.env' });
+    expect(matching).toEqual(other);
+    expect(matching.note).toMatch(/1 files that may hold secrets/);
+  });
+
+  for (const input of [{ pattern: 'needle' }, { pattern: 'needle size' }, { pattern: 'needle', glob: 'src/**' }, { pattern: 'nothing matches this' }]) {
+    it(`search_text ${JSON.stringify(input)} with small caps: the same files visited, the same files read`, async () => {
+      const walked = await call(false, 'search_text', input, SMALL);
+      expect(await call(true, 'search_text', input, SMALL)).toEqual(walked);
+    });
+  }
+
+  it('stops at the visit cap where the walker stops', async () => {
+    const { matches, note } = await call(true, 'search_text', { pattern: 'needle' }, SMALL);
+    expect(note).toMatch(/more than 12 files/);
+    expect(matches!.some((m) => m.startsWith('zmany/'))).toBe(false);
+    expect((await call(true, 'search_text', { pattern: 'needle size' }, { ...SMALL, maxVisited: 1000 })).matches).toEqual(['size/at.txt:1: ' + `${'s'.repeat(188)}needle size`]);
+  });
 
   it('finds what the walker finds, and leaves out what it leaves out', async () => {
     const { matches } = await call(true, 'search_text', { pattern: 'needle' });
@@ -120,18 +173,29 @@ describe('ripgrep and the walker agree', () => {
     const deps = { workspace: { root: world.root, ripgrep: rg! }, commands: { environment: () => ({ PATH: process.env.PATH ?? '' }) } };
     const signal = new AbortController().signal;
     const query = { caseSensitive: false, maxFileBytes: 2 * 1024 * 1024 };
-    expect(await ripgrepCandidates(deps, { ...query, pattern: 'needle far' }, signal, 10_000)).toEqual(['long/line.txt']);
-    expect(await ripgrepCandidates(deps, { ...query, pattern: 'needle late' }, signal, 10_000)).toEqual(['bin/late.bin']);
-    expect(await ripgrepCandidates(deps, { ...query, pattern: '(?<=x)needle' }, signal, 10_000)).toBeUndefined();
-    // A pattern ripgrep refuses: the walker answers.
-    expect(await ripgrepCandidates(deps, { ...query, pattern: 'a\\/b' }, signal, 10_000)).toBeUndefined();
-    const walk = await workspaceFiles({ ...deps, workspace: { root: world.root, ripgrep: join(world.root, 'no-such-rg') } }, signal, 10, 10_000);
-    expect((await walk.next()).value).toBe('.env');
+    const mayMatch = async (pattern: string) => {
+      const found = await ripgrepPrefilter(deps, { ...query, pattern }, signal, 10_000);
+      return found && [...found.mayMatch].sort();
+    };
+    expect(await mayMatch('needle far')).toEqual(['long/line.txt']);
+    expect(await mayMatch('needle late')).toEqual(['bin/late.bin']);
+    expect(await mayMatch('caf. needle|x.y needle|^needle after a|needle not utf')).toEqual(['enc/bom.txt', 'enc/cut.txt', 'enc/latin1.txt', 'enc/not-utf16.txt']);
+    // Escaped out of JavaScript habit, which ripgrep would refuse.
+    expect(await mayMatch('from "\\.\\/needle"')).toEqual(['src/main.ts']);
+    expect(await mayMatch('(?<=x)needle')).toBeUndefined();
+    // A pattern ripgrep refuses (too large for it): the walker answers.
+    expect(await mayMatch('(?:\\w{100}){100}')).toBeUndefined();
+    const listed = await ripgrepPrefilter(deps, { ...query, pattern: 'needle' }, signal, 10_000);
+    expect(listed!.files.slice(0, 3)).toEqual(['.env', '.gitignore', 'empty.txt']);
+    expect(await ripgrepListing({ ...deps, workspace: { root: world.root, ripgrep: join(world.root, 'no-such-rg') } }, signal, 10_000)).toBeUndefined();
   });
 
-  for (const pattern of ['*', '**/*', '*.txt', 'src/**', '.*', '**/.git', '*.bin']) {
+  for (const pattern of ['*', '**/*', '*.txt', 'src/**', '.*', '**/.git', '*.bin', 'enc/*', 'nothing*']) {
     it(`find_files ${pattern}`, async () => {
       expect(await call(true, 'find_files', { pattern })).toEqual(await call(false, 'find_files', { pattern }));
+    });
+    it(`find_files ${pattern} with small caps`, async () => {
+      expect(await call(true, 'find_files', { pattern }, { ...SMALL, maxResults: 5 })).toEqual(await call(false, 'find_files', { pattern }, { ...SMALL, maxResults: 5 }));
     });
   }
 });

@@ -7,6 +7,8 @@ describe('walk order', () => {
     const shuffled = [...walked].reverse();
     expect([...shuffled].sort(compareWalkOrder)).toEqual(walked);
     expect(sortInWalkOrder(shuffled)).toEqual(walked);
+    expect(sortInWalkOrder([])).toEqual([]);
+    expect(sortInWalkOrder(['a/b/c.ts', 'a/b/a.ts'])).toEqual(['a/b/a.ts', 'a/b/c.ts']);
   });
   it('sorts by keys exactly as the comparator does', () => {
     const paths = Array.from({ length: 500 }, (_, i) => ['a', 'a-b', 'a.b', 'aB', 'b'].slice(0, 1 + (i % 4)).map((s, j) => `${s}${(i * 7 + j) % 5}`).join('/'));
