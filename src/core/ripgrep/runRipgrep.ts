@@ -37,9 +37,9 @@ export const WALKER_RULES = [
 
 const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
 
-/** Every file the walker would visit. */
-export function ripgrepFiles(run: RipgrepRun): Promise<RipgrepAnswer> {
-  return runRipgrep(run, [...WALKER_RULES, '--files', '.']);
+/** Every file the walker would visit; `threads`: how many ripgrep may walk with (default: as many as it likes). */
+export function ripgrepFiles(run: RipgrepRun, threads?: number): Promise<RipgrepAnswer> {
+  return runRipgrep(run, [...WALKER_RULES, ...(threads ? ['--threads', String(threads)] : []), '--files', '.']);
 }
 
 export interface RipgrepMatchQuery {

@@ -6,7 +6,8 @@ import type { MessagePort } from 'node:worker_threads';
  * or on cancel. The host's event loop stays free.
  *
  * The worker is started from this function's source (`new Worker(source, { eval: true })`), so the
- * bundles need no separate file: the function must use nothing but its parameters.
+ * bundles need no separate file: the function must use nothing but its parameters. One worker
+ * serves search after search (regexWorkerPool.ts): each begins with the pattern, then its files.
  */
 
 export interface RegexWorkerInit {
@@ -17,7 +18,9 @@ export interface RegexWorkerInit {
   maxShownChars: number;
 }
 
-/** Main thread -> worker: one file's text. */
+/** Main thread -> worker: a search begins (its files follow), or one file's text. */
+export type RegexWorkerMessage = { search: RegexWorkerInit } | { file: RegexWorkerFile };
+
 export interface RegexWorkerFile {
   path: string;
   text: string;
@@ -30,9 +33,16 @@ export interface RegexWorkerReply {
   matches: string[];
 }
 
-export function regexWorkerMain(port: Pick<MessagePort, 'on' | 'postMessage'>, init: RegexWorkerInit): void {
-  const re = new RegExp(init.pattern, init.flags);
-  port.on('message', (file: RegexWorkerFile) => {
+export function regexWorkerMain(port: Pick<MessagePort, 'on' | 'postMessage'>): void {
+  let init: RegexWorkerInit = { pattern: '', flags: '', maxTestedChars: 0, maxShownChars: 0 };
+  let re = new RegExp('');
+  port.on('message', (message: RegexWorkerMessage) => {
+    if ('search' in message) {
+      init = message.search;
+      re = new RegExp(init.pattern, init.flags);
+      return;
+    }
+    const { file } = message;
     const matches: string[] = [];
     const lines = file.text.split(/\r?\n/);
     for (let i = 0; i < lines.length && matches.length < file.limit; i++) {
@@ -48,5 +58,5 @@ export function regexWorkerMain(port: Pick<MessagePort, 'on' | 'postMessage'>, i
 
 /** The worker's whole program: worker_threads is the one thing it takes from node. */
 export function regexWorkerSource(): string {
-  return `const { parentPort, workerData } = require('node:worker_threads');\n(${regexWorkerMain.toString()})(parentPort, workerData);\n`;
+  return `const { parentPort } = require('node:worker_threads');\n(${regexWorkerMain.toString()})(parentPort);\n`;
 }

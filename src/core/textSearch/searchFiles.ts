@@ -1,14 +1,15 @@
-import { Worker } from 'node:worker_threads';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { insideReader } from '../fileAccess/readInside';
 import { walkWorkspace } from '../tools/workspaceFiles';
-import { regexWorkerSource, type RegexWorkerFile, type RegexWorkerInit, type RegexWorkerReply } from './regexWorker';
+import type { RegexWorkerInit, RegexWorkerReply } from './regexWorker';
+import { leaseRegexWorker } from './regexWorkerPool';
 
 /**
  * Searches the workspace's text with a JavaScript regular expression: the walk and the reads stay
  * on the caller's thread (async), the matching runs in a worker (regexWorker.ts) that is
- * terminated at the deadline or when the signal aborts, so no pattern can stall the host.
+ * terminated at the deadline or when the signal aborts, so no pattern can stall the host (a
+ * search that ends well leaves its worker warm for the next: regexWorkerPool.ts).
  * Self-contained: a faster searcher (ripgrep) can sit in front of it and fall back to it.
  */
 
@@ -74,17 +75,13 @@ export async function searchFiles(request: TextSearchRequest): Promise<TextSearc
     throw new PatternError(`The pattern is not a valid regular expression: ${(error as Error).message}.`);
   }
   request.signal.throwIfAborted();
-  const init: RegexWorkerInit = { pattern: request.pattern, flags, ...LIMITS };
-  const worker = new Worker(regexWorkerSource(), { eval: true, workerData: init });
-  const stopped = stopSignal(request.signal, request.deadlineMs);
-  const replies: ((reply: RegexWorkerReply) => void)[] = [];
-  let failure: Error | undefined;
-  worker.on('message', (reply: RegexWorkerReply) => replies.shift()?.(reply));
-  worker.on('error', (error) => (failure = error));
-  const result: TextSearchResult = { matches: [], searched: 0, capped: false, stoppedEarly: false, timedOut: false };
-  const reader = insideReader(request.root);
   // The walk spells paths from the root as given; the reader wants them from the real root.
   const realRoot = await realpath(request.root);
+  const init: RegexWorkerInit = { pattern: request.pattern, flags, ...LIMITS };
+  const worker = leaseRegexWorker(init);
+  const stopped = stopSignal(request.signal, request.deadlineMs);
+  const result: TextSearchResult = { matches: [], searched: 0, capped: false, stoppedEarly: false, timedOut: false };
+  const reader = insideReader(request.root);
   // Files in order, each read and then matched by the worker; several at once, so reads and matching overlap.
   // A file that need not be read holds its place with an answer at hand, so the walk stops where the walker's would.
   const inFlight: (Promise<RegexWorkerReply> | RegexWorkerReply)[] = [];
@@ -93,15 +90,12 @@ export async function searchFiles(request: TextSearchRequest): Promise<TextSearc
     if (read === '' || read.slice(0, 8192).includes('\u0000')) return NO_MATCHES; // empty, unreadable or binary
     // The editor shows no byte-order mark, and `^` should match after it.
     const text = read.startsWith(BOM) ? read.slice(1) : read;
-    const file: RegexWorkerFile = { path, text, limit: request.maxMatches + 1 };
     // The worker answers in the order it was sent; a file's place in the results is its place in the walk.
-    const reply = new Promise<RegexWorkerReply>((resolve) => replies.push(resolve));
-    worker.postMessage(file);
-    return reply;
+    return worker.match({ path, text, limit: request.maxMatches + 1 });
   };
   const take = async (next: Promise<RegexWorkerReply> | RegexWorkerReply) => {
     const reply = await Promise.race([next, stopped.promise]);
-    if (failure) throw failure;
+    if (worker.failure) throw worker.failure;
     for (const match of reply.matches) {
       if (result.matches.length === request.maxMatches) {
         result.capped = true;
@@ -149,7 +143,7 @@ export async function searchFiles(request: TextSearchRequest): Promise<TextSearc
     throw error;
   } finally {
     stopped.dispose();
-    void worker.terminate();
+    worker.release();
     await reader.close();
   }
 }

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { regexWorkersStarted } from '../../../../src/core/textSearch/regexWorkerPool';
 import { PatternError, searchFiles, type TextSearchRequest } from '../../../../src/core/textSearch/searchFiles';
 import { makeWorld } from '../tools/toolWorld';
 
@@ -65,5 +66,30 @@ describe('searchFiles', () => {
     await readFile(join(world.root, 'a.txt'));
     controller.abort(new Error('cancelled by the user'));
     await expect(search).rejects.toThrow('cancelled by the user');
+  });
+
+  it('keeps its worker warm: the next search starts none', async () => {
+    await searchFiles(request({}));
+    const before = regexWorkersStarted();
+    expect(await searchFiles(request({ pattern: 'beta' }))).toMatchObject({ matches: ['a.txt:2: beta'] });
+    expect(regexWorkersStarted()).toBe(before);
+  });
+
+  it('leaves no stuck worker behind a deadline: the next search starts its own and answers', async () => {
+    expect((await searchFiles(request({ pattern: EVIL, deadlineMs: 300 }))).timedOut).toBe(true);
+    const before = regexWorkersStarted();
+    expect(await searchFiles(request({}))).toMatchObject({ matches: ['a.txt:1: alpha', 'a.txt:3: alphabet'], timedOut: false });
+    expect(regexWorkersStarted()).toBe(before + 1);
+  });
+
+  it('never hands the replies of a search cut short to the next one', async () => {
+    // Long files, so that the worker is still matching the ones in flight when the next search begins.
+    const filler = 'a line of filler text\n'.repeat(20_000);
+    for (let i = 0; i < 40; i++) await writeFile(join(world.root, `many${String(i).padStart(2, '0')}.txt`), `alpha here\nomega there\n${filler}`);
+    for (let round = 0; round < 5; round++) {
+      expect((await searchFiles(request({ maxMatches: 1 }))).matches).toEqual(['a.txt:1: alpha']);
+      const omega = await searchFiles(request({ pattern: 'omega' }));
+      expect(omega.matches).toEqual(Array.from({ length: 40 }, (_, i) => `many${String(i).padStart(2, '0')}.txt:2: omega there`));
+    }
   });
 });
