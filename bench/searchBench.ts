@@ -54,8 +54,12 @@ export async function searchBench(runs = 10, files = 10_000): Promise<string[]> 
       });
     };
     const pattern = 'function \\w+Tool';
+    const dotted = 'Needle.*return 5';
+    // Plain rg runs the same search as the tool: the tool ignores letter case unless told not to.
     const cases = [
-      { what: `search_text "${pattern}"`, columns: [plain(['-n', pattern]), call(true, 'search_text', { pattern }), call(false, 'search_text', { pattern })] },
+      { what: `search_text "${pattern}" (ignoring case)`, columns: [plain(['-n', '-i', pattern]), call(true, 'search_text', { pattern }), call(false, 'search_text', { pattern })] },
+      { what: `search_text "${pattern}" caseSensitive`, columns: [plain(['-n', pattern]), call(true, 'search_text', { pattern, caseSensitive: true }), call(false, 'search_text', { pattern, caseSensitive: true })] },
+      { what: `search_text "${dotted}"`, columns: [plain(['-n', '-i', dotted]), call(true, 'search_text', { pattern: dotted }), call(false, 'search_text', { pattern: dotted })] },
       { what: 'find_files "file77*"', columns: [plain(['--files', '-g', 'file77*']), call(true, 'find_files', { pattern: 'file77*' }), call(false, 'find_files', { pattern: 'file77*' })] },
       { what: 'find_files "**/*.ts" (500 shown)', columns: [plain(['--files', '-g', '*.ts']), call(true, 'find_files', { pattern: '**/*.ts' }), call(false, 'find_files', { pattern: '**/*.ts' })] },
     ];
