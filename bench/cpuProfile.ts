@@ -45,6 +45,7 @@ function bucketOf(source: string): string {
 function nodeBucket(url: string): string {
   if (url.includes('/webstreams/')) return 'node: web streams (ReadableStream and friends)';
   if (url.includes('/fs/') || url.endsWith('/fs')) return 'node: fs';
+  if (url.includes('child_process')) return 'node: child processes (spawn)';
   if (url.includes('timers') || url.includes('task_queues')) return 'node: timers, microtask and tick queues';
   if (url.includes('/abort_controller') || url.includes('/event_target')) return 'node: AbortSignal and EventTarget';
   return 'node: other built-ins';

@@ -9,7 +9,7 @@ import { floorScenario } from './floor';
 import { judgeBench } from './judgeBench';
 import { commandBench } from './commandBench';
 import { mcpBench } from './mcpBench';
-import { searchBench } from './searchBench';
+import { searchBench, searchProfile } from './searchBench';
 import { changesBench } from './changesBench';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
@@ -45,6 +45,10 @@ async function main(): Promise<void> {
   if (corpus >= 0) return agentCorpus(process.argv[corpus + 1]!);
   if (process.argv.includes('--webview')) {
     for (const line of await webviewRenderBench()) console.log(line);
+    return;
+  }
+  if (process.argv.includes('--search') && process.argv.includes('--profile')) {
+    for (const line of await searchProfile()) console.log(line);
     return;
   }
   if (process.argv.includes('--profile')) return profile();

@@ -12,6 +12,7 @@ import { MemorySnapshotStore } from '../src/core/changes/snapshotStore';
 import { commandLauncher } from '../src/core/sandbox/commandLauncher';
 import type { ApprovalGate } from '../src/core/tools/approvalGate';
 import { workspaceTools } from '../src/core/tools/workspaceTools';
+import { emptyTotals, perRun, profileByOrigin } from './cpuProfile';
 import { formatMs, summarize, table } from './stats';
 
 const run = promisify(execFile);
@@ -30,10 +31,14 @@ function makeTree(root: string, files: number): void {
   for (let i = 0; i < 2000; i++) writeFileSync(join(root, 'node_modules', 'dep', `m${i}.js`), 'function findNeedleTool() {}\n');
 }
 
-/** `npm run bench`'s search figures: search_text and find_files through the tool, with ripgrep and with the walker, beside plain `rg`. */
-export async function searchBench(runs = 10, files = 10_000): Promise<string[]> {
-  const rg = ripgrepOnPath();
-  if (!rg) return ['Search: not measured (no `rg` on the PATH; `apt-get install ripgrep`)'];
+/** A tool call on the generated tree, with ripgrep or with the walker, and plain `rg` on it. */
+interface SearchTree {
+  call(withRipgrep: boolean, name: string, input: unknown): () => Promise<void>;
+  plain(args: string[]): () => Promise<void>;
+}
+
+/** Runs `body` on a generated tree of `files` files, removed after. */
+async function onSearchTree<T>(rg: string, files: number, body: (tree: SearchTree) => Promise<T>): Promise<T> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'subagents-bench-search-')));
   try {
     makeTree(root, files);
@@ -44,15 +49,29 @@ export async function searchBench(runs = 10, files = 10_000): Promise<string[]> 
       const files = new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'bench', workspace, emit: () => {} });
       return workspaceTools({ workspace, gate, agent: 'bench', commands, files }).find((t) => t.name === name)!;
     };
-    const call = (withRipgrep: boolean, name: string, input: unknown) => async () => {
-      const spec = tool(withRipgrep, name);
-      await spec.execute((spec.inputSchema as z.ZodType).parse(input), { runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });
-    };
-    const plain = (args: string[]) => async () => {
-      await run(rg, ['--no-config', '--hidden', ...args, '.'], { cwd: root, maxBuffer: 64 * 1024 * 1024 }).catch((e: { code?: number }) => {
-        if (e.code !== 1) throw e;
-      });
-    };
+    return await body({
+      call: (withRipgrep, name, input) => async () => {
+        const spec = tool(withRipgrep, name);
+        await spec.execute((spec.inputSchema as z.ZodType).parse(input), { runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });
+      },
+      plain: (args) => async () => {
+        await run(rg, ['--no-config', '--hidden', ...args, '.'], { cwd: root, maxBuffer: 64 * 1024 * 1024 }).catch((e: { code?: number }) => {
+          if (e.code !== 1) throw e;
+        });
+      },
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const NOT_MEASURED = 'Search: not measured (no `rg` on the PATH; `apt-get install ripgrep`)';
+
+/** `npm run bench`'s search figures: search_text and find_files through the tool, with ripgrep and with the walker, beside plain `rg`. */
+export async function searchBench(runs = 10, files = 10_000): Promise<string[]> {
+  const rg = ripgrepOnPath();
+  if (!rg) return [NOT_MEASURED];
+  return onSearchTree(rg, files, async ({ call, plain }) => {
     const pattern = 'function \\w+Tool';
     const dotted = 'Needle.*return 5';
     // Plain rg runs the same search as the tool: the tool ignores letter case unless told not to.
@@ -80,7 +99,37 @@ export async function searchBench(runs = 10, files = 10_000): Promise<string[]> 
       rows.push([what, formatMs(p!), formatMs(r!), ratio(r), formatMs(w!), ratio(w)]);
     }
     return [`Search on a generated tree of ${files} files (+2,000 ignored in node_modules), ${runs} runs each, medians (min–max):`, table(rows)];
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
+}
+
+/**
+ * `npm run bench -- --search --profile`: where the CPU time of a tool call with ripgrep goes, by
+ * origin (ripgrep itself runs in its own process: what is left is the tool's own cost).
+ */
+export async function searchProfile(runs = 40, files = 10_000): Promise<string[]> {
+  const rg = ripgrepOnPath();
+  if (!rg) return [NOT_MEASURED];
+  return onSearchTree(rg, files, async ({ call }) => {
+    const lines: string[] = [];
+    const calls: [string, () => Promise<void>][] = [
+      ['search_text "function \\w+Tool"', call(true, 'search_text', { pattern: 'function \\w+Tool' })],
+      ['find_files "file77*"', call(true, 'find_files', { pattern: 'file77*' })],
+    ];
+    for (const [what, scenario] of calls) {
+      for (let i = 0; i < 5; i++) await scenario();
+      const totals = emptyTotals();
+      await profileByOrigin(async () => {
+        await scenario();
+        return what;
+      }, runs, totals);
+      const buckets = perRun(totals.buckets, totals.runs);
+      const busy = buckets.filter(([b]) => !b.startsWith('idle')).reduce((sum, [, v]) => sum + v, 0);
+      const rows = [['where', 'ms per call']];
+      for (const [bucket, v] of buckets.slice(0, 12)) rows.push([bucket, v.toFixed(2)]);
+      const ours = perRun(totals.ours, totals.runs).slice(0, 6).map(([f, v]) => `${f} ${(v * 1000).toFixed(0)} µs`);
+      lines.push(`\nCPU profile, ${what} with ripgrep, ${runs} calls: ${(totals.wallMs / runs).toFixed(1)} ms a call (profiler on), ${busy.toFixed(2)} ms of it on this process's CPU:`, table(rows));
+      if (ours.length) lines.push(`Our hottest functions (self time a call): ${ours.join('; ')}`);
+    }
+    return lines;
+  });
 }
