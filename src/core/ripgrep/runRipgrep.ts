@@ -37,9 +37,12 @@ export const WALKER_RULES = [
 
 const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
 
-/** Every file the walker would visit; `threads`: how many ripgrep may walk with (default: as many as it likes). */
-export function ripgrepFiles(run: RipgrepRun, threads?: number): Promise<RipgrepAnswer> {
-  return runRipgrep(run, [...WALKER_RULES, ...(threads ? ['--threads', String(threads)] : []), '--files', '.']);
+/**
+ * Every file the walker would visit. `sorted`: ripgrep walks on one thread, each folder's entries
+ * by name, so that the walk order takes little more to sort (a folder's files come in order).
+ */
+export function ripgrepFiles(run: RipgrepRun, sorted = false): Promise<RipgrepAnswer> {
+  return runRipgrep(run, [...WALKER_RULES, ...(sorted ? ['--sort', 'path'] : []), '--files', '.']);
 }
 
 export interface RipgrepMatchQuery {

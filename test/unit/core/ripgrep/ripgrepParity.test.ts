@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,9 @@ beforeAll(async () => {
   await put('enc/not-utf16.txt', Buffer.from([0xff, 0xfe, ...Buffer.from('needle not utf16\n')]));
   await put('enc/utf16.txt', Buffer.from('\ufeffneedle in utf16\n', 'utf16le'));
   await writeFile(Buffer.from(join(world.root, 'enc', 'name-\xff.txt'), 'latin1'), 'needle bad name\n');
+  // Unreadable (for anyone but root, whom no mode stops): ripgrep lists it, its search and the reader skip it.
+  await put('locked/needle.txt', 'needle locked\n');
+  await chmod(join(world.root, 'locked', 'needle.txt'), 0o000);
   // Around a small read cap (capped() below): exactly at it, and one byte over.
   await put('size/at.txt', `${'s'.repeat(SMALL.maxFileBytes - 12)}needle size\n`);
   await put('size/over.txt', `${'s'.repeat(SMALL.maxFileBytes - 11)}needle size\n`);
@@ -169,10 +172,12 @@ describe('ripgrep and the walker agree', () => {
     expect(matches!.length).toBe(200);
   });
 
+  const signal = new AbortController().signal;
+  const query = { caseSensitive: false, maxFileBytes: 2 * 1024 * 1024 };
+  const depsWith = (ripgrep: string) => ({ workspace: { root: world.root, ripgrep }, commands: { environment: () => ({ PATH: process.env.PATH ?? '' }) } });
+
   it('really asks ripgrep, except for patterns only JavaScript reads right', async () => {
-    const deps = { workspace: { root: world.root, ripgrep: rg! }, commands: { environment: () => ({ PATH: process.env.PATH ?? '' }) } };
-    const signal = new AbortController().signal;
-    const query = { caseSensitive: false, maxFileBytes: 2 * 1024 * 1024 };
+    const deps = depsWith(rg!);
     const mayMatch = async (pattern: string) => {
       const found = await ripgrepPrefilter(deps, { ...query, pattern }, signal, 10_000);
       return found && [...found.mayMatch].sort();
