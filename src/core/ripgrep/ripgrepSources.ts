@@ -41,12 +41,12 @@ export interface SearchQuery {
 /**
  * For search_text: every file the walker would visit, in its order (so the visit cap, the glob
  * and the secret-file rule see the files the walker would show them), and those ripgrep found a
- * line in that the pattern may match (the only ones the JavaScript matcher then reads). Both
- * ripgrep runs at once. Two runs, not one: no single run lists every file the walker visits
- * (`--count --include-zero` leaves out files over the size cap and unreadable ones, which the
- * walker counts), and that one writes a line a file through the pipe, which costs more than a
- * second process (measured: 160 ms against 65 on the bench tree). Undefined when the workspace must be walked: no ripgrep, a pattern only
- * JavaScript reads right, or ripgrep failed.
+ * line in that the pattern may match (the only ones the JavaScript matcher then reads); undefined
+ * when the workspace must be walked: no ripgrep, a pattern only JavaScript reads right, or
+ * ripgrep failed. Two ripgrep runs at once, not one: no single run lists every file the walker
+ * visits (`--count --include-zero` leaves out files over the size cap and unreadable ones, which
+ * the walker counts), and that one writes a line a file through the pipe, which costs more than a
+ * second process (measured: 160 ms against 65 on the bench tree).
  */
 export async function ripgrepPrefilter(deps: RipgrepDeps, query: SearchQuery, signal: AbortSignal, timeoutMs: number): Promise<PrefilteredFiles | undefined> {
   const how = run(deps, signal, timeoutMs);
