@@ -6,8 +6,10 @@ import type { MessagePort } from 'node:worker_threads';
  * or on cancel. The host's event loop stays free.
  *
  * The worker is started from this function's source (`new Worker(source, { eval: true })`), so the
- * bundles need no separate file: the function must use nothing but its parameters. One worker
- * serves search after search (regexWorkerPool.ts): each begins with the pattern, then its files.
+ * bundles need no separate file: the function must use nothing but its parameters and node's
+ * globals. One worker serves search after search (regexWorkerPool.ts): each begins with the
+ * pattern, then its files, as bytes: decoding them here keeps that off the caller's thread, and
+ * bytes move to the worker without a copy where strings would be cloned.
  */
 
 export interface RegexWorkerInit {
@@ -23,12 +25,13 @@ export type RegexWorkerMessage = { search: RegexWorkerInit } | { file: RegexWork
 
 export interface RegexWorkerFile {
   path: string;
-  text: string;
+  /** The file's bytes, read as UTF-8 (each ill-formed sequence a U+FFFD, as node decodes). */
+  bytes: Uint8Array;
   /** Stop after this many matches in this file. */
   limit: number;
 }
 
-/** Worker -> main thread: the matching lines of one file, in order, as "path:line: text". */
+/** Worker -> main thread: the matching lines of one file, in order, as "path:line: text" (none for a binary file). */
 export interface RegexWorkerReply {
   matches: string[];
 }
@@ -44,7 +47,10 @@ export function regexWorkerMain(port: Pick<MessagePort, 'on' | 'postMessage'>): 
     }
     const { file } = message;
     const matches: string[] = [];
-    const lines = file.text.split(/\r?\n/);
+    const read = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).toString('utf8');
+    // Binary, as git judges it: a NUL early on. The editor shows no byte-order mark, and `^` should match after it.
+    const text = read.slice(0, 8192).includes('\u0000') ? '' : read.startsWith('\uFEFF') ? read.slice(1) : read;
+    const lines = text === '' ? [] : text.split(/\r?\n/);
     for (let i = 0; i < lines.length && matches.length < file.limit; i++) {
       const whole = lines[i]!;
       const line = whole.length > init.maxTestedChars ? whole.slice(0, init.maxTestedChars) : whole;
@@ -56,7 +62,7 @@ export function regexWorkerMain(port: Pick<MessagePort, 'on' | 'postMessage'>): 
   });
 }
 
-/** The worker's whole program: worker_threads is the one thing it takes from node. */
+/** The worker's whole program: worker_threads is the one module it takes from node. */
 export function regexWorkerSource(): string {
   return `const { parentPort } = require('node:worker_threads');\n(${regexWorkerMain.toString()})(parentPort);\n`;
 }

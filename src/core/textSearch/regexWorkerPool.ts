@@ -61,7 +61,12 @@ export function leaseRegexWorker(init: RegexWorkerInit): RegexWorkerLease {
       // A read that ended after its search did: the worker may be serving another search by now.
       if (released) return Promise.resolve({ matches: [] });
       const reply = new Promise<RegexWorkerReply>((resolve) => replies.push(resolve));
-      post({ file });
+      // Moved, not copied, when the bytes are the whole of their buffer (a read's own); else (a slice of node's
+      // shared pool) just they are copied, and the copy moved: the shared buffer is neither detached nor cloned.
+      const whole = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength && file.bytes.buffer instanceof ArrayBuffer;
+      const bytes = whole ? file.bytes : new Uint8Array(file.bytes);
+      const message: RegexWorkerMessage = { file: { ...file, bytes } };
+      worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
       return reply;
     },
     get failure() {

@@ -60,7 +60,6 @@ const LIMITS = { maxTestedChars: 10_000, maxShownChars: 300 };
 /** Files sent to the worker ahead of its replies, so reading and matching overlap. */
 const IN_FLIGHT = 8;
 const NO_MATCHES: RegexWorkerReply = { matches: [] };
-const BOM = '\uFEFF';
 
 export class PatternError extends Error {
   override readonly name = 'PatternError';
@@ -86,12 +85,10 @@ export async function searchFiles(request: TextSearchRequest): Promise<TextSearc
   // A file that need not be read holds its place with an answer at hand, so the walk stops where the walker's would.
   const inFlight: (Promise<RegexWorkerReply> | RegexWorkerReply)[] = [];
   const matchFile = async (path: string): Promise<RegexWorkerReply> => {
-    const read = await reader.read(join(realRoot, path), request.maxFileBytes).catch(() => '');
-    if (read === '' || read.slice(0, 8192).includes('\u0000')) return NO_MATCHES; // empty, unreadable or binary
-    // The editor shows no byte-order mark, and `^` should match after it.
-    const text = read.startsWith(BOM) ? read.slice(1) : read;
+    const bytes = await reader.readBytes(join(realRoot, path), request.maxFileBytes).catch(() => undefined);
+    if (!bytes?.length) return NO_MATCHES; // empty or unreadable; the worker judges what is binary
     // The worker answers in the order it was sent; a file's place in the results is its place in the walk.
-    return worker.match({ path, text, limit: request.maxMatches + 1 });
+    return worker.match({ path, bytes, limit: request.maxMatches + 1 });
   };
   const take = async (next: Promise<RegexWorkerReply> | RegexWorkerReply) => {
     const reply = await Promise.race([next, stopped.promise]);
