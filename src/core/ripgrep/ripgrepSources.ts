@@ -45,8 +45,9 @@ export interface SearchQuery {
  * when the workspace must be walked: no ripgrep, a pattern only JavaScript reads right, or
  * ripgrep failed. Two ripgrep runs at once, not one: no single run lists every file the walker
  * visits (`--count --include-zero` leaves out files over the size cap and unreadable ones, which
- * the walker counts), and that one writes a line a file through the pipe, which costs more than a
- * second process (measured: 160 ms against 65 on the bench tree).
+ * the walker counts), and that one writes a line a file: through the pipe that costs more than a
+ * second process (160 ms against 65 on the bench tree), through a temp file it gains nothing
+ * (measured alike there and on 21k files of node_modules).
  */
 export async function ripgrepPrefilter(deps: RipgrepDeps, query: SearchQuery, signal: AbortSignal, timeoutMs: number): Promise<PrefilteredFiles | undefined> {
   const how = run(deps, signal, timeoutMs);
