@@ -54,8 +54,10 @@ describe("the editor's language models and tools in a real VS Code", () => {
     expect(text).toContain('The echo said: echo: ping');
     const threadId = /Its thread is (\S+) in/.exec(text)![1]!;
     const storage = join(server!.userDataDir, 'User', 'workspaceStorage');
-    const index = readdirSync(storage).map((d) => join(storage, d, 'subagents-team.subagents', 'threads', 'index.json')).find((f) => existsSync(f));
-    expect(index, 'the thread index in workspace storage').toBeDefined();
+    const findIndex = () => readdirSync(storage).map((d) => join(storage, d, 'subagents-team.subagents', 'threads', 'index.json')).find((f) => existsSync(f));
+    // The index is a cache the store writes a moment after the run (debounced), not with it.
+    await until('the thread index is written in workspace storage', () => findIndex() !== undefined);
+    const index = findIndex();
     await until('the index names the thread', () => readFileSync(index!, 'utf8').includes(threadId));
     expect(readFileSync(index!, 'utf8')).toContain('"title":"Say hello from the e2e"');
   });
