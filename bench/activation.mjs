@@ -27,35 +27,57 @@ ext.activate({ subscriptions: [], extensionUri: {}, workspaceState: any, globalS
 process.stdout.write(String(performance.now() - t0));
 `;
 
-// The load of dist/engine.js alone (what the panel's first request waits for), with the same stand-in.
-const engineChild = child.replace(/const ext = require\(.*\);\n.*\n/, `require(${JSON.stringify(join(dist, 'engine.js'))});\n`);
+// The load of dist/engine.js alone (what the panel's first request waits for), with the same
+// stand-in; then, for a lazy bundle, its own load after engine.js's (what the first agent file, the
+// first vendor model call… adds). Prints the milliseconds of the last require and the files
+// required besides the ones named, so a lazy bundle that engine.js loads at once is seen.
+const loadChild = (files) => `${child.slice(0, child.indexOf('const t0'))}
+const named = ${JSON.stringify(files)};
+for (const f of named.slice(0, -1)) require(f);
+const t0 = performance.now();
+require(named.at(-1));
+const ms = performance.now() - t0;
+process.stdout.write(JSON.stringify({ ms, others: Object.keys(require.cache).filter((f) => f !== 'vscode' && f.startsWith(${JSON.stringify(dist)}) && !named.includes(f)) }));
+`;
 
 const median = (times) => {
   times.sort((a, b) => a - b);
   return { median: times[Math.floor(times.length / 2)], min: times[0], max: times.at(-1) };
 };
 
-const fresh = (code, runs) => {
-  const times = [];
+/** Fresh processes for each of `targets` (name → files to require, the last one timed), alternating so noise hits all alike. */
+const fresh = (targets, runs) => {
+  const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, { times: [], others: new Set() }]));
   for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`a cold load failed: ${r.stderr.split('\n').slice(-12).join('\n')}`);
-    times.push(Number(r.stdout));
+    for (const [name, files] of Object.entries(targets)) {
+      const r = spawnSync(process.execPath, ['-e', loadChild(files)], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`a cold load of ${name} failed: ${r.stderr.split('\n').slice(-12).join('\n')}`);
+      const { ms, others } = JSON.parse(r.stdout);
+      samples[name].times.push(ms);
+      for (const f of others) samples[name].others.add(f.slice(dist.length + 1));
+    }
   }
-  return median(times);
+  return Object.fromEntries(Object.entries(samples).map(([name, { times, others }]) => [name, { ...median(times), others: [...others] }]));
 };
 
-/** Each bundle's size beside its budget (SIZE_BUDGETS_KB), and the cold load of engine.js. */
+/**
+ * Each bundle's size beside its budget (SIZE_BUDGETS_KB); the cold load of engine.js; and each lazy
+ * bundle's size and its load on top of engine.js's.
+ */
 export async function bundleBench(runs = 15) {
-  const { SIZE_BUDGETS_KB } = await import('../scripts/bundles.mjs');
+  const { SIZE_BUDGETS_KB, LAZY_BUNDLES } = await import('../scripts/bundles.mjs');
+  const kb = (f) => statSync(join(dist, f)).size / 1024;
   const sizes = readdirSync(dist)
     .filter((f) => f.endsWith('.js'))
     .map((f) => {
-      const kb = statSync(join(dist, f)).size / 1024;
       const budget = SIZE_BUDGETS_KB[f.slice(0, -3)];
-      return `${f} ${kb.toFixed(1)} KB${budget ? ` (budget ${budget} KB${kb > budget ? ', OVER' : ''})` : ''}`;
+      return `${f} ${kb(f).toFixed(1)} KB${budget ? ` (budget ${budget} KB${kb(f) > budget ? ', OVER' : ''})` : ''}`;
     });
-  return { sizes, engineLoad: fresh(engineChild, runs) };
+  const engine = join(dist, 'engine.js');
+  const lazy = Object.keys(LAZY_BUNDLES);
+  const loads = fresh({ engine: [engine], ...Object.fromEntries(lazy.map((name) => [name, [engine, join(dist, `${name}.js`)]])) }, runs);
+  const { engine: engineLoad, ...lazyLoads } = loads;
+  return { sizes, engineKB: kb('engine.js'), engineLoad, lazy: Object.fromEntries(lazy.map((name) => [name, { kb: kb(`${name}.js`), load: lazyLoads[name] }])) };
 }
 
 export function activationBench(runs = 15) {

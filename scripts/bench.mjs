@@ -95,9 +95,12 @@ try {
     console.log(`activate(): require + activate of dist/extension.js in a fresh process, median ${a.median.toFixed(1)} ms (${a.min.toFixed(1)}–${a.max.toFixed(1)}) over 15 runs`);
     const { bundleBench } = await import('../bench/activation.mjs');
     const b = await bundleBench();
+    const range = (t) => `median ${t.median.toFixed(1)} ms (${t.min.toFixed(1)}–${t.max.toFixed(1)})`;
+    const loadedToo = (t) => (t.others.length ? `; it also loaded ${t.others.join(', ')}` : '');
     console.log(`Sizes against their budgets (production sizes after \`npm run package\`): ${b.sizes.join(', ')}`);
-    const e = b.engineLoad;
-    console.log(`require of dist/engine.js in a fresh process (goal under 60 ms), median ${e.median.toFixed(1)} ms (${e.min.toFixed(1)}–${e.max.toFixed(1)}) over 15 runs`);
+    console.log(`require of dist/engine.js (${b.engineKB.toFixed(1)} KB) in a fresh process (goal under 60 ms), ${range(b.engineLoad)} over 15 runs${loadedToo(b.engineLoad)}`);
+    console.log('Each lazy bundle, required after engine.js in a fresh process (what the first run needing it adds):');
+    for (const [name, { kb, load }] of Object.entries(b.lazy)) console.log(`  ${`${name}.js`.padEnd(20)} ${kb.toFixed(1).padStart(6)} KB  ${range(load)}${loadedToo(load)}`);
   } else {
     console.log('\nactivate(): dist/extension.js is missing; run `npm run build` (or `npm run package` for the minified sizes) first');
   }

@@ -30,6 +30,20 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * Every `import * as vscode from 'vscode'` of a bundle reads one namespace. Left external, each
+ * module importing vscode gets its own copy of the API object (esbuild's `__toESM` defines a getter
+ * for each of its ~200 names), about 4 ms at engine.js's load for its 19 modules; here the API is
+ * copied once, by one module that re-exports it.
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 const root = new URL('..', import.meta.url).pathname;
 
 /**
@@ -47,6 +61,10 @@ export const LAZY_BUNDLES = {
   htmlToMarkdown: { entry: 'src/core/web/htmlToMarkdown.ts', module: /\/htmlToMarkdown(\.ts)?$/ },
   // The vendors' model clients (@ai-sdk/openai, anthropic, openai-compatible), made on a model's first call.
   modelClients: { entry: 'src/core/models/vendorClients.ts', module: /\/vendorClients(\.ts)?$/ },
+  // The YAML parser of agent files' front matter (the `yaml` package), required by the first agent file read.
+  yaml: { entry: 'node_modules/yaml/dist/index.js', module: /^yaml$/ },
+  // web_fetch's HTTP client (node:http, https, dns, zlib, the private-address judge), loaded by the first fetch.
+  webFetch: { entry: 'src/core/web/fetchPage.ts', module: /\/fetchPage(\.ts)?$/ },
 };
 
 /**
@@ -66,6 +84,8 @@ export const SIZE_BUDGETS_KB = {
   modelClients: 800,
   mcp: 600,
   htmlToMarkdown: 350,
+  yaml: 130,
+  webFetch: 20,
 };
 
 /** Bundles of `outputs` (an esbuild metafile's) over their budget, as sentences. */
@@ -114,7 +134,7 @@ export function bundleOptions({ production = false } = {}) {
   };
   const node = {
     ...common,
-    plugins: [...common.plugins, noGateway, lazyParts],
+    plugins: [...common.plugins, noGateway, lazyParts, vscodeOnce],
     platform: 'node',
     format: 'cjs',
     target: 'node20',

@@ -1,8 +1,9 @@
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
 import type { TextRange } from '../profiles/profileProblem';
 import type { FrontMatterField } from './frontMatterField';
 import { readLenientFields } from './lenientFields';
 import { TextPositions } from './textPositions';
+import { yamlLibrary } from './yamlLibrary';
 
 export type { FrontMatterField } from './frontMatterField';
 
@@ -66,6 +67,7 @@ export function readFrontMatter(raw: string, knownKeys: ReadonlySet<string>): Fr
 type StrictResult = { ok: true; fields: FrontMatterField[] } | { ok: false; message: string; range: TextRange; notMapping?: boolean };
 
 function readStrict(yamlText: string, offset: number, positions: TextPositions): StrictResult {
+  const { LineCounter, isMap, isScalar, isSeq, parseDocument } = yamlLibrary();
   const doc = parseDocument(yamlText, { lineCounter: new LineCounter(), prettyErrors: false, uniqueKeys: true });
   const firstError = doc.errors[0];
   if (firstError) {

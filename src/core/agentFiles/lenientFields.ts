@@ -1,6 +1,6 @@
-import { parse as parseYaml } from 'yaml';
 import type { FrontMatterField } from './frontMatterField';
 import type { TextPositions } from './textPositions';
+import { yamlLibrary } from './yamlLibrary';
 
 /**
  * The line reader for front matter that strict YAML refuses. Claude Code and VS Code accept a
@@ -77,7 +77,7 @@ function scalarOrList(text: string, field: FrontMatterField): unknown {
   if (/^\[.*\]$/.test(text)) {
     const inner = text.slice(1, -1);
     try {
-      const list = parseYaml(text) as unknown;
+      const list = yamlLibrary().parse(text) as unknown;
       if (Array.isArray(list)) return list;
     } catch {
       // a list YAML cannot read: split it on commas ourselves
@@ -92,7 +92,7 @@ function scalarOrList(text: string, field: FrontMatterField): unknown {
 function unquote(text: string): string {
   if (text.length >= 2 && ((text.startsWith('"') && text.endsWith('"')) || (text.startsWith("'") && text.endsWith("'")))) {
     try {
-      const value = parseYaml(text) as unknown;
+      const value = yamlLibrary().parse(text) as unknown;
       if (typeof value === 'string') return value;
     } catch {
       // not a valid quoted scalar: keep the text between the quotes

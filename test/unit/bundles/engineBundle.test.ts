@@ -6,30 +6,42 @@ import { bundleOptions, LAZY_BUNDLES } from '../../../scripts/bundles.mjs';
 // (LAZY_BUNDLES), loaded when a run first needs them. Built in memory with the production options.
 
 let meta: Metafile;
+let code: string;
 
 beforeAll(async () => {
   const engine = bundleOptions({ production: true }).engine;
   const result = await build({ ...engine, write: false, logLevel: 'error' });
   meta = result.metafile!;
+  code = result.outputFiles.find((f) => f.path.endsWith('engine.js'))!.text;
 }, 60_000);
 
 const packagesIn = (m: Metafile): Set<string> =>
   new Set(Object.keys(m.inputs).flatMap((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? []));
 
+const output = () => Object.values(meta.outputs).find((o) => o.entryPoint)!;
+
 describe('engine.js leaves the heavy parts to their lazy bundles', () => {
-  it('holds none of the vendors\' model clients, the sandbox or tree-sitter', () => {
+  it("holds none of the vendors' model clients, the sandbox, tree-sitter or the YAML parser", () => {
     const held = packagesIn(meta);
-    for (const pkg of ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', '@anthropic-ai/sandbox-runtime', '@vscode/tree-sitter-wasm']) {
+    for (const pkg of ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', '@anthropic-ai/sandbox-runtime', '@vscode/tree-sitter-wasm', 'yaml']) {
       expect(held.has(pkg), pkg).toBe(false);
     }
   });
 
   it('requires each lazy bundle it uses by its file name beside it', () => {
-    const output = Object.values(meta.outputs).find((o) => o.entryPoint)!;
-    const required = output.imports.filter((i) => i.external).map((i) => i.path);
-    for (const name of ['sandbox', 'bashParser', 'modelClients']) {
+    const required = output().imports.filter((i) => i.external).map((i) => i.path);
+    for (const name of ['sandbox', 'bashParser', 'modelClients', 'yaml', 'webFetch']) {
       expect(Object.keys(LAZY_BUNDLES)).toContain(name);
       expect(required).toContain(`./${name}.js`);
     }
+  });
+
+  it("leaves web_fetch's network modules (http, https, dns, zlib) to webFetch.js", () => {
+    const builtins = output().imports.map((i) => i.path.replace(/^node:/, ''));
+    for (const name of ['http', 'https', 'dns', 'zlib']) expect(builtins, name).not.toContain(name);
+  });
+
+  it('requires vscode once, so the API object is copied into one namespace and not into one per module', () => {
+    expect(code.match(/require\("vscode"\)/g)).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { errorText } from '../../../shared/errorText';
 import { wrapUntrusted } from '../../untrusted/untrustedText';
-import { fetchPage, FetchRefusal, refusePrivateHost, type FetchedPage } from '../../web/fetchPage';
+import type * as FetchPageModule from '../../web/fetchPage';
+import type { FetchedPage } from '../../web/fetchPage';
 import { hostTrust } from '../../web/trustedDomains';
 import { capText } from '../outputCap';
 import { defineTool, type AnyToolSpec, type ToolCallContext } from '../toolSpec';
@@ -12,6 +13,14 @@ export const MAX_FETCH_BYTES = 5 * 1024 * 1024;
 /** What the model gets of a page, as Markdown: the cap of run_command's output. */
 export const MAX_FETCH_OUTPUT = 30_000;
 const FETCH_TIMEOUT_MS = 30_000;
+
+/**
+ * The HTTP client (node:http, https, dns, zlib and the private-address judge): a lazily loaded
+ * bundle of its own (dist/webFetch.js, see scripts/bundles.mjs), loaded by the first fetch, so the
+ * engine loads without Node's network modules.
+ */
+let client: Promise<typeof FetchPageModule> | undefined;
+const loadClient = (): Promise<typeof FetchPageModule> => (client ??= import('../../web/fetchPage'));
 
 const inputSchema = z.object({
   url: z.string().trim().min(1).max(4000).describe('The http:// or https:// address of the page.'),
@@ -40,6 +49,7 @@ export function webFetchTool({ gate, trustedDomains = [] }: WorkspaceToolDeps): 
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return { error: `web_fetch reads http and https pages only, not ${url.protocol} addresses.` };
       if (url.username || url.password) return { error: 'web_fetch does not send credentials written in the URL: remove the user name and password.' };
+      const { fetchPage, FetchRefusal, refusePrivateHost } = await loadClient();
       const approvedHosts = new Set<string>();
       const mayBePrivate = (u: URL) => hostTrust(u, trustedDomains) === 'named';
       const judge = async (target: URL, call: unknown): Promise<string | undefined> => {
