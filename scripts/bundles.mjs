@@ -31,6 +31,24 @@ const zodEnglishOnly = {
 };
 
 /**
+ * zod's `z.fromJSONSchema` (JSON Schema to zod), which nothing we bundle calls, costs 12 KB and, at
+ * load, a copy of every schema constructor (about 0.6 ms of engine.js's load). Our bundles carry a
+ * stand-in that says so when called.
+ */
+const zodWithoutFromJsonSchema = {
+  name: 'zod-without-from-json-schema',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'zod-without-from-json-schema' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-without-from-json-schema' }, () => ({
+      contents: 'export function fromJSONSchema() { throw new Error("z.fromJSONSchema is left out of this bundle (zodWithoutFromJsonSchema in scripts/bundles.mjs): bundle zod whole to use it."); }',
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Every `import * as vscode from 'vscode'` of a bundle reads one namespace. Left external, each
  * module importing vscode gets its own copy of the API object (esbuild's `__toESM` defines a getter
  * for each of its ~200 names), about 4 ms at engine.js's load for its 19 modules; here the API is
@@ -130,7 +148,7 @@ export function bundleOptions({ production = false } = {}) {
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, zodWithoutFromJsonSchema],
   };
   const node = {
     ...common,
