@@ -1,18 +1,13 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { MockLanguageModelV4 } from 'ai/test';
 import { lock } from 'proper-lockfile';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../../../src/core/engine';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
-import type { Profile } from '../../../../src/core/profiles/profile';
 import { leaseHeld, takeFileLock, type FileLockOptions } from '../../../../src/core/threads/fileLock';
 import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
 import { ThreadBusyError } from '../../../../src/core/threads/threadLeases';
 import type { RunEvent, UnsequencedRunEvent } from '../../../../src/shared/events';
+import { call, jsonlWindow, text } from './jsonlWindow';
 
 // What a run waits for from the JSONL store: a new thread's lease and an index write are taken off
 // its path (the lease is taken before anything is written; the index, which loading rebuilds from
@@ -131,35 +126,9 @@ describe("the JSONL store off a run's path", () => {
   });
 
   it("an engine's run is quiet once its threads are on disk, while the index write waits for another process's lock", async () => {
-    const finish = (unified: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
-      type: 'finish',
-      finishReason: { unified, raw: unified },
-      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
-    });
-    const reply = (agent: string, n: number): LanguageModelV4StreamPart[] =>
-      agent === 'supervisor' && n === 0
-        ? [{ type: 'tool-call', toolCallId: 'c1', toolName: 'delegate_task', input: JSON.stringify({ task: 'count', agents: ['a'] }) }, finish('tool-calls')]
-        : [{ type: 'text-start', id: '1' }, { type: 'text-delta', id: '1', delta: `${agent} done` }, { type: 'text-end', id: '1' }, finish('stop')];
-    const calls = new Map<string, number>();
-    const store = new JsonlThreadStore({ dir });
-    const profiles = new Map<string, Profile>([['a', { name: 'a', description: 'helper', instructions: '', source: 'test' }]]);
-    const engine = new Engine({
-      store,
-      workspace: nodeWorkspace({ root: dir }),
-      profiles: () => ({ profiles, problems: [] }),
-      settings: () => ({ ...DEFAULT_SETTINGS, model: 'test:model' }),
-      createModelResolver: () => ({
-        resolve: (_spec, caller) =>
-          new MockLanguageModelV4({
-            doStream: async () => {
-              const n = calls.get(caller.agent) ?? 0;
-              calls.set(caller.agent, n + 1);
-              const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }, ...reply(caller.agent, n)];
-              return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
-            },
-          }),
-      }),
-    });
+    const { store, engine } = jsonlWindow(dir, (caller, n) =>
+      caller.agent === 'supervisor' && n === 0 ? call('c1', 'delegate_task', { task: 'count', agents: ['a'] }) : text(`${caller.agent} done`),
+    );
     // The store made its folder and index on load; now another process is writing the index.
     await store.list();
     const releaseIndex = await lock(join(dir, 'index.json'), { realpath: false, stale: 10_000 });

@@ -1,16 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { MockLanguageModelV4 } from 'ai/test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../../../src/core/engine';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
-import type { ModelCaller } from '../../../../src/core/models/modelResolver';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
-import type { Profile } from '../../../../src/core/profiles/profile';
 import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
 import type { UnsequencedRunEvent } from '../../../../src/shared/events';
+import { call, jsonlWindow, text, type Reply } from './jsonlWindow';
 
 // A reload is a new engine and a new store over the same directory (a new extension host).
 
@@ -20,47 +14,7 @@ beforeEach(async () => {
   return () => rm(dir, { recursive: true, force: true });
 });
 
-type Reply = (caller: ModelCaller, call: number) => LanguageModelV4StreamPart[];
-
-const finish = (unified: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
-  type: 'finish',
-  finishReason: { unified, raw: unified },
-  usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
-});
-const text = (t: string): LanguageModelV4StreamPart[] => [{ type: 'text-start', id: '1' }, { type: 'text-delta', id: '1', delta: t }, { type: 'text-end', id: '1' }, finish('stop')];
-const call = (toolCallId: string, toolName: string, input: unknown): LanguageModelV4StreamPart[] => [
-  { type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) },
-  finish('tool-calls'),
-];
-
-/** One window: an engine over a JSONL store in `dir`; every model call's prompt is recorded by agent. */
-function window(reply: Reply) {
-  const prompts = new Map<string, LanguageModelV4CallOptions['prompt'][]>();
-  const calls = new Map<string, number>();
-  const store = new JsonlThreadStore({ dir, recoverInterrupted: true });
-  const profiles = new Map<string, Profile>([['a', { name: 'a', description: 'helper', instructions: '', source: 'test' }]]);
-  const engine = new Engine({
-    store,
-    workspace: nodeWorkspace({ root: dir }),
-    profiles: () => ({ profiles, problems: [] }),
-    settings: () => ({ ...DEFAULT_SETTINGS, model: 'test:model' }),
-    createModelResolver: () => ({
-      resolve: (_spec, caller) =>
-        new MockLanguageModelV4({
-          doStream: async (options) => {
-            const list = prompts.get(caller.agent) ?? [];
-            list.push(options.prompt);
-            prompts.set(caller.agent, list);
-            const n = calls.get(caller.agent) ?? 0;
-            calls.set(caller.agent, n + 1);
-            const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }, ...reply(caller, n)];
-            return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
-          },
-        }),
-    }),
-  });
-  return { store, engine, prompts };
-}
+const window = (reply: Reply) => jsonlWindow(dir, reply, { recoverInterrupted: true });
 
 async function ask(w: ReturnType<typeof window>, prompt: string, threadId?: string) {
   const sent = await w.engine.send({ prompt, ...(threadId ? { threadId } : {}) });
