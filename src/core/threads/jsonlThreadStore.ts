@@ -82,9 +82,8 @@ export class JsonlThreadStore implements ThreadStore {
    */
   async open(meta: NewThreadMeta, options: OpenOptions = {}): Promise<LoadedThread> {
     assertThreadId(meta.id);
-    let index = await this.index.load();
     // A thread another process made since this one loaded: its entry says whose conversation it is.
-    if (!options.newId && !index.has(meta.id) && (await this.onDisk(meta.id))) index = await this.index.refresh();
+    const index = options.newId ? await this.index.load() : await this.indexWith(meta.id);
     const root = rootOf(meta.id, meta.parentThreadId, index);
     if (options.newId && this.isNew(meta.id, index)) return this.create(meta, root);
     await this.leases.open(meta.id, root);
@@ -158,12 +157,9 @@ export class JsonlThreadStore implements ThreadStore {
 
   async get(threadId: string): Promise<LoadedThread | undefined> {
     assertThreadId(threadId);
-    let index = await this.index.load();
     const state = this.threads.get(threadId);
     if (state) return this.read(state);
-    // Made by another process since this one loaded the index? Only if its file is there: one
-    // stat, not a read of the whole index, for the new id every delegation asks about.
-    if (!index.has(threadId) && (await this.onDisk(threadId))) index = await this.index.refresh();
+    const index = await this.indexWith(threadId);
     if (!index.has(threadId)) return undefined;
     const parsed = await this.readFile(threadId);
     const loaded = { meta: { ...index.get(threadId)! }, events: parsed.events, warnings: parsed.warnings };
@@ -327,12 +323,15 @@ export class JsonlThreadStore implements ThreadStore {
     return !(index.has(id) || this.threads.has(id) || this.adopting.has(id) || this.leases.uses(id) > 0);
   }
 
-  /** Whether the thread's file is there (or cannot be looked at: then it may be). */
-  private onDisk(id: string): Promise<boolean> {
-    return stat(this.pathOf(id)).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
-    );
+  /**
+   * The index, taking in what other processes made when it lacks this thread but its file is
+   * there: one stat, not a read of the whole index, for the new id every delegation asks about.
+   */
+  private async indexWith(id: string): Promise<Map<string, ThreadMeta>> {
+    const index = await this.index.load();
+    if (index.has(id)) return index;
+    const onDisk = await stat(this.pathOf(id)).then(() => true, (error: NodeJS.ErrnoException) => error.code !== 'ENOENT');
+    return onDisk ? this.index.refresh() : index;
   }
 
   /**
