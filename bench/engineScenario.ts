@@ -10,7 +10,8 @@ import { agentNames, childModel, supervisorModel, TASK } from './mockModels';
 // Our column: the same scenario through the engine (supervisor -> delegate_task -> N child runs,
 // every step a RunEvent written to the store), with a resolver that hands out the floor's models.
 
-export function engineScenario(n: number, latencyMs: number, store: ThreadStore): () => Promise<string> {
+/** `tails`, when given, gets the ms from the top run's end to `whenQuiet` (the store's writes after the answer). */
+export function engineScenario(n: number, latencyMs: number, store: ThreadStore, tails?: number[]): () => Promise<string> {
   const child = childModel(latencyMs);
   const supervisor = supervisorModel('delegate_task', { task: TASK, agents: agentNames(n) });
   const profiles: ProfileSet = {
@@ -32,7 +33,9 @@ export function engineScenario(n: number, latencyMs: number, store: ThreadStore)
   return async () => {
     const { threadId, done } = await engine.send({ prompt: 'Delegate the survey.' });
     const finished = await done;
+    const ended = performance.now();
     await engine.whenQuiet(threadId);
+    tails?.push(performance.now() - ended);
     if (finished.status !== 'ok') throw new Error(`The engine's run ended ${finished.status}: ${finished.error ?? ''}`);
     return finished.output;
   };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { withResilience } from '../src/core/models/resilientModel';
 import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
+import { engineScenario } from './engineScenario';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { isPlainTextDelta } from '../src/core/threads/threadFile';
 import { readIndex, writeIndex } from '../src/core/threads/threadIndex';
@@ -129,6 +130,18 @@ export async function hotPathBench(): Promise<string[]> {
       `  one child thread in the store: open (a new id: its lease and file are taken in the background) memory ${ms(summarize(costs.memoryOpen))}, JSONL ${ms(summarize(costs.jsonlOpen))}; ` +
         `52 appends and close (waits for the lease and file, writes them, gives the lease back; in the background) memory ${ms(summarize(costs.memoryClose))}, JSONL ${ms(summarize(costs.jsonlClose))}; ` +
         `then flush (the index, which whenQuiet no longer waits for) JSONL ${ms(summarize(costs.flush))}`,
+    );
+
+    // The run's tail: from the answer to whenQuiet, the store's last writes and lease release.
+    const tails = { memory: [] as number[], jsonl: [] as number[] };
+    const memoryRun = engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false }), tails.memory);
+    const jsonlRun = engineScenario(3, 0, new JsonlThreadStore({ dir: join(dir, 'tail') }), tails.jsonl);
+    for (let i = 0; i < 45; i++) {
+      await memoryRun();
+      await jsonlRun();
+    }
+    lines.push(
+      `  a run's tail (3 children, L = 0: from the answer to whenQuiet, 40 runs after 5): memory ${ms(summarize(tails.memory.slice(5)))}, JSONL ${ms(summarize(tails.jsonl.slice(5)))}`,
     );
 
     const bare = childModel(0);
