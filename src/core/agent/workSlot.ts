@@ -1,4 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { tapOf } from '../models/streamTap';
 
 /** Gives the slot back; calling it again does nothing. */
 export type Release = () => void;
@@ -41,7 +42,11 @@ export function heldModel(model: LanguageModelV4, slot: WorkSlot): LanguageModel
         release();
         throw error;
       }
-      return { ...result, stream: releasedAtEnd(result.stream, release) };
+      // A stream that one of our wrappers reads says when it ends; any other is read through here.
+      const tap = tapOf(result.stream);
+      if (!tap) return { ...result, stream: releasedAtEnd(result.stream, release) };
+      tap.onEnd(release);
+      return result;
     },
   };
 }

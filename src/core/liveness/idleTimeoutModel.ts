@@ -1,5 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import type { RetryNotice } from '../models/resilientModel';
+import { StreamEnd, tapStream } from '../models/streamTap';
 import { wrapModel } from '../models/wrapModel';
 import type { Clock, Schedule } from '../ports';
 import { seconds, type StallWatch } from './stallWatch';
@@ -29,7 +30,8 @@ const PREAMBLE = new Set<LanguageModelV4StreamPart['type']>(['stream-start', 're
  * aborted. Silent before any content (no text, no tool call), it is tried once more, as a passing
  * failure would be; silent again, or silent after content was shown (a retry would repeat it), the
  * call fails with a ModelIdleError that says how long it waited. Every part counts as a sign of life
- * for the run's stall watch.
+ * for the run's stall watch. The stream is tapped (streamTap.ts): the wrappers around this one
+ * (retries, the work slot) read its head and end from here instead of each adding a layer.
  */
 export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): LanguageModelV4 {
   const idleText = (midway: boolean) =>
@@ -121,10 +123,14 @@ export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): 
     }
     midway = true;
     const source = reader;
+    const end = new StreamEnd();
     const finish = () => {
       release();
       onEnd();
+      end.end();
     };
+    const last = head.at(-1);
+    const headRead = last?.type === 'error' ? { error: { value: last.error } } : {};
     if (ended) finish();
     const stream = new ReadableStream<LanguageModelV4StreamPart>({
       start(controller) {
@@ -153,7 +159,7 @@ export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): 
         return source.cancel(reason);
       },
     });
-    return { ...result, stream };
+    return { ...result, stream: tapStream(stream, headRead, end) };
   }
 }
 

@@ -3,6 +3,7 @@ import { systemDelay, type Delay } from '../ports';
 import { classifyError, type CallTarget } from './classifyError';
 import { compactPrompt, type CompactionResult } from './compactPrompt';
 import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from './retryPolicy';
+import { tapOf } from './streamTap';
 
 /** A retry about to wait: what the run tree shows while it happens. */
 export interface RetryNotice {
@@ -115,9 +116,16 @@ const PREAMBLE = new Set<LanguageModelV4StreamPart['type']>(['stream-start', 're
 
 /**
  * Reads the stream up to its first part with content. An `error` part before that (a server that
- * answers 200 and then fails) is thrown, so the caller can retry; the parts read are replayed.
+ * answers 200 and then fails) is thrown, so the caller can retry; the parts read are replayed. A
+ * stream whose head a wrapper below already read (streamTap.ts) is passed on as it is.
  */
 async function firstPart(result: LanguageModelV4StreamResult): Promise<LanguageModelV4StreamResult> {
+  const tap = tapOf(result.stream);
+  if (tap) {
+    if (!tap.head.error) return result;
+    void result.stream.cancel().catch(() => undefined);
+    throw tap.head.error.value;
+  }
   const reader = result.stream.getReader();
   const head: LanguageModelV4StreamPart[] = [];
   let done = false;
