@@ -137,22 +137,34 @@ export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): 
         for (const part of head) controller.enqueue(part);
         if (ended) controller.close();
       },
-      async pull(controller) {
-        try {
-          const next = await read(source);
-          if (next.done) {
-            finish();
-            controller.close();
-            return;
-          }
-          o.watch.touch();
-          o.onPart?.(next.value);
-          controller.enqueue(next.value);
-        } catch (error) {
+      // One `then` on the read, not async functions: this runs for every part of every call.
+      pull(controller) {
+        const fail = (error: unknown) => {
           finish();
           void source.cancel().catch(() => undefined);
           controller.error(error);
-        }
+        };
+        waitingSince = o.clock.now();
+        return source.read().then((next) => {
+          waitingSince = undefined;
+          try {
+            if (idle) throw idle;
+            if (abort.signal.aborted) throw abort.signal.reason;
+            if (next.done) {
+              finish();
+              controller.close();
+              return;
+            }
+            o.watch.touch();
+            o.onPart?.(next.value);
+            controller.enqueue(next.value);
+          } catch (error) {
+            fail(error);
+          }
+        }, (error: unknown) => {
+          waitingSince = undefined;
+          fail(error);
+        });
       },
       cancel(reason) {
         finish();
