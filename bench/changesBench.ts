@@ -96,13 +96,20 @@ export async function changesBench(runs = 15): Promise<string[]> {
         lines.push(`    of which one git status: ${formatMs(summarize(status))}`);
         const worktrees = new Worktrees(join(base, 'worktrees'));
         const starts: number[] = [];
+        const plainAdds: number[] = [];
+        // Beside it, alternating: git's own checkout of HEAD into a new worktree, which the start cannot beat.
         for (let i = 0; i < 3; i++) {
           start = performance.now();
           const handle = await worktrees.create({ workspaceRoot: root, runId: `r_bench${i}`, threadId: 't_bench', agent: 'bench' });
           starts.push(performance.now() - start);
           await worktrees.discard(handle.manifest);
+          const plain = join(base, `plain-worktree${i}`);
+          start = performance.now();
+          await runGit(root, ['worktree', 'add', '--quiet', '--detach', plain, 'HEAD']);
+          plainAdds.push(performance.now() - start);
+          await runGit(root, ['worktree', 'remove', '--force', plain]);
         }
-        lines.push(`  Worktree run start there (commit of the working tree through a temporary index + git worktree add): ${formatMs(summarize(starts))} over 3`);
+        lines.push(`  Worktree run start there (commit of the working tree through a temporary index + git worktree add): ${formatMs(summarize(starts))} over 3; plain \`git worktree add\` of HEAD there ${formatMs(summarize(plainAdds))}`);
       }
     }
     return lines;
