@@ -1,4 +1,4 @@
-import { open, readdir, rm, rmdir, stat } from 'node:fs/promises';
+import { open, readdir, rmdir, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -44,7 +44,7 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
           throw error;
         }
         return async () => {
-          await Promise.all([unlock(), rm(owner, { force: true })]);
+          await Promise.all([unlock(), removeNote(owner)]);
         };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
@@ -55,7 +55,7 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
     }
   } catch (error) {
     await said.catch(() => undefined);
-    await rm(owner, { force: true });
+    await removeNote(owner);
     throw error;
   }
 }
@@ -69,6 +69,13 @@ export type TakeFileLock = typeof takeFileLock;
 export async function leaseHeld(path: string, staleMs: number): Promise<boolean> {
   const folder = await stat(`${path}.lock`).catch(() => undefined);
   return folder !== undefined && Date.now() - folder.mtimeMs < Math.max(2000, staleMs);
+}
+
+/** One unlink (rm with force takes three operations: lstat, unlink and another look); a note already gone is fine. */
+async function removeNote(owner: string): Promise<void> {
+  await unlink(owner).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
 }
 
 /** Beside the lock folder (proper-lockfile removes it with rmdir, so it must stay empty); names the host and the pid. */
@@ -96,7 +103,7 @@ async function breakIfOwnersDied(path: string): Promise<boolean> {
     const [host, pid] = name.slice(prefix.length).split('@');
     if (host !== here || !pid || !/^\d+$/.test(pid) || isProcessAlive(Number(pid))) return false;
   }
-  for (const name of names) await rm(join(folder, name), { force: true });
+  for (const name of names) await removeNote(join(folder, name));
   await rmdir(`${path}.lock`).catch(() => undefined);
   return true;
 }
