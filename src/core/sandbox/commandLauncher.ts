@@ -53,24 +53,30 @@ export function shellLaunch(command: string, env: Record<string, string>): Comma
  */
 export function commandLauncher(root: string, settings: LauncherSettings, warn: (message: string) => void, alsoWritable: readonly string[] = []): CommandLauncher {
   const mode = settings['sandbox.mode'];
-  const realRoot = (() => {
-    try {
-      return realpathSync(root);
-    } catch {
-      return root;
+  // Found at the first command, not when the run's tools are made: most runs never start one, and this
+  // is a blocking call on the host's thread.
+  let found: string | undefined;
+  const realRoot = (): string => {
+    if (found === undefined) {
+      try {
+        found = realpathSync(root);
+      } catch {
+        found = root;
+      }
     }
-  })();
+    return found;
+  };
   return {
     environment: () => commandEnvironment(process.env, settings['commandEnv.exclude']),
     async state() {
       if (mode === 'off') return { sandboxed: false };
-      const runtime = await sharedSandbox(realRoot, settings);
+      const runtime = await sharedSandbox(realRoot(), settings);
       if (!runtime.unavailable) return { sandboxed: true };
       if (mode === 'on') {
         return { sandboxed: false, refusal: `Commands must run in the OS sandbox (subagents.sandbox.mode is "on"), but it cannot start here: ${runtime.unavailable}. Nothing was run.` };
       }
-      if (!warned.has(realRoot)) {
-        warned.add(realRoot);
+      if (!warned.has(realRoot())) {
+        warned.add(realRoot());
         warn(
           `Commands run without an OS sandbox: ${runtime.unavailable}. Protected files are guarded only by a text check of each command line, ` +
             'which code a command runs (a script, node -e, an archive) can get around. Install bubblewrap, socat and ripgrep (Linux) to sandbox them, ' +
@@ -83,8 +89,8 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
       const base = commandEnvironment(process.env, settings['commandEnv.exclude']);
       const env = hardenGit ? withGitHardening(base) : base;
       if (!sandboxed) return { launch: shellLaunch(command, env), release: () => {} };
-      const runtime = await sharedSandbox(realRoot, settings);
-      const wrapped = await runtime.wrap(command, sandboxPolicy(realRoot, homedir(), settings['sandbox.allowedHosts'], alsoWritable));
+      const runtime = await sharedSandbox(realRoot(), settings);
+      const wrapped = await runtime.wrap(command, sandboxPolicy(realRoot(), homedir(), settings['sandbox.allowedHosts'], alsoWritable));
       const sandboxEnv = wrapped.gitExcludesFile ? withGitConfig(env, [['core.excludesFile', wrapped.gitExcludesFile]]) : env;
       let released = false;
       return {
