@@ -54,11 +54,24 @@ describe('agent files in a real VS Code', () => {
     });
 
     await wb.step('apply the quick fix "Add a description" in the editor', async () => {
-      await page.locator('.editor-instance .view-lines').first().click();
-      await page.keyboard.press('Control+Home');
-      await page.keyboard.press('Control+.');
       const action = page.locator('.action-widget .monaco-list-row', { hasText: 'Add a description' });
-      await action.first().waitFor({ timeout: 15_000 });
+      // Asked again if the menu came up before the language server's answer (a busy machine): a
+      // menu opened too early says "no code actions" and is not refreshed.
+      await expect
+        .poll(
+          async () => {
+            await page.keyboard.press('Escape');
+            await page.locator('.editor-instance .view-lines').first().click();
+            await page.keyboard.press('Control+Home');
+            await page.keyboard.press('Control+.');
+            return action.first().waitFor({ timeout: 5_000 }).then(
+              () => true,
+              () => false,
+            );
+          },
+          { timeout: 45_000, intervals: [0] },
+        )
+        .toBe(true);
       await action.first().click();
     });
 
