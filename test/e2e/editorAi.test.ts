@@ -84,4 +84,30 @@ describe("the editor's language models and tools in a real VS Code", () => {
     });
     expect(await panel.locator('.turn').last().innerText()).toContain('delegate: check the echo');
   });
+  it("@subagents while it works: each subagent is a progress line, and the chat's stop button cancels the run and its subagents", async () => {
+    const wb = workbench!;
+    const chat = wb.page.locator('.interactive-session');
+    await wb.step('send @subagents a delegation whose subagent waits', async () => {
+      await wb.runCommand('Fake LM: Send @subagents a Request That Waits in Chat');
+      // VS Code shows the progress lines while the request runs (and folds them into "Completed N steps" after).
+      await chat.getByText('helper: wait for cancel').first().waitFor({ timeout: 60_000 });
+    });
+    await wb.step("stop it with the chat's stop button", async () => {
+      await wb.page.getByRole('button', { name: /^(Cancel|Stop)/ }).first().click();
+    });
+    await wb.step('the supervisor and the helper end as cancelled in their threads', async () => {
+      const storage = join(server!.userDataDir, 'User', 'workspaceStorage');
+      const threadFiles = () =>
+        readdirSync(storage)
+          .map((d) => join(storage, d, 'subagents-team.subagents', 'threads'))
+          .filter((dir) => existsSync(dir))
+          .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f)));
+      const cancelled = () =>
+        threadFiles()
+          .flatMap((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean))
+          .map((line) => JSON.parse(line) as { kind: string; status?: string; runId: string })
+          .filter((e) => e.kind === 'run.finished' && e.status === 'cancelled');
+      await until('two runs finished as cancelled', () => cancelled().length >= 2, 30_000);
+    });
+  });
 });
