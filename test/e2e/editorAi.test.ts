@@ -110,4 +110,22 @@ describe("the editor's language models and tools in a real VS Code", () => {
       await until('two runs finished as cancelled', () => cancelled().length >= 2, 30_000);
     });
   });
+  it('@subagents and an approval: a subagent\'s write waits, the chat says where, and once approved from the notification the file is written and the answer comes', async () => {
+    const wb = workbench!;
+    const chat = wb.page.locator('.interactive-session');
+    const note = join(server!.workspace, 'chat-note.txt');
+    await wb.step('send @subagents a delegation whose subagent writes a file', async () => {
+      await wb.runCommand('View: Show Explorer');
+      await wb.runCommand('Fake LM: Send @subagents a Note to Write in Chat');
+      await chat.getByText('Waiting for your approval of write_file in the Subagents panel').first().waitFor({ timeout: 60_000 });
+      expect(existsSync(note)).toBe(false);
+    });
+    await wb.step('approve once from the notification: the file is written and the chat answers', async () => {
+      const asked = wb.notification('writer wants to write chat-note.txt');
+      await asked.waitFor({ timeout: 30_000 });
+      await asked.locator('.monaco-button', { hasText: 'Approve once' }).click();
+      await until('the note is written', () => existsSync(note) && readFileSync(note, 'utf8') === 'written from the chat\n', 30_000);
+      await chat.getByRole('button', { name: 'Show the run tree in Subagents' }).last().waitFor({ timeout: 30_000 });
+    });
+  });
 });
