@@ -9,7 +9,10 @@ import { formatMs, summarize, table } from '../stats';
 // Cold import time per framework, each in a fresh node process (NODE_ENV=production, as the peer
 // bench runs): `import()` of the package as installed (node_modules, as a Node program loads it),
 // and of one minified esbuild bundle of it (as an extension ships it; ours ships only this way, so
-// its row is src/core/engine.ts built with the product's own bundle options).
+// its row is src/core/engine.ts built with the product's own bundle options). The peers' bundles are
+// ESM, loaded with import(); ours is CommonJS, as the extension host loads it, so it is loaded with
+// require(): an import() of a CommonJS file first scans all of it for its exports (cjs-module-lexer),
+// which doubled our row (about 100 ms against 48 for require) and is no part of how it is loaded.
 
 interface Framework {
   name: string;
@@ -19,13 +22,14 @@ interface Framework {
   specifier?: string;
 }
 
-type Bundle = { file: string } | { error: string };
+type Bundle = { file: string; commonJs?: true } | { error: string };
 
-/** One cold import in a fresh process: the milliseconds of `await import(target)`. */
-function importOnce(target: string, cwd: string): number {
-  const code = `const t0 = performance.now(); await import(${JSON.stringify(target)}); process.stdout.write(String(performance.now() - t0));`;
+/** One cold import in a fresh process: the milliseconds of `await import(target)`, or of `require(target)` for a CommonJS file. */
+function importOnce(target: string, cwd: string, commonJs = false): number {
+  const load = commonJs ? `require(${JSON.stringify(target)})` : `await import(${JSON.stringify(target)})`;
+  const code = `const t0 = performance.now(); ${load}; process.stdout.write(String(performance.now() - t0));`;
   // A framework that keeps the process alive after its import (a timer, a socket) is stopped and reported.
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync(process.execPath, [`--input-type=${commonJs ? 'commonjs' : 'module'}`, '-e', code], { cwd, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_ENV: 'production' } });
   if (r.error) throw new Error(`importing ${target} did not finish: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`importing ${target} failed: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`);
   return Number(r.stdout);
@@ -41,7 +45,7 @@ async function bundle(framework: Framework, root: string, outdir: string): Promi
       // it finds the repository (and noGateway.ts) from its own location.
       const { bundleOptions } = (await import(pathToFileURL(join(root, 'scripts', 'bundles.mjs')).href)) as typeof Bundles;
       await esbuild.build({ ...bundleOptions({ production: true }).engine, entryPoints: { [name]: 'src/core/engine.ts' }, outdir, logLevel: 'silent' });
-      return { file: join(outdir, `${name}.js`) };
+      return { file: join(outdir, `${name}.js`), commonJs: true };
     }
     const file = join(outdir, `${name}.mjs`);
     await esbuild.build({
@@ -85,14 +89,14 @@ export async function coldImportBench(root: string, runs: number): Promise<strin
         const b = bundles[f]!;
         try {
           if (framework.specifier) installed[f]!.push(importOnce(framework.specifier, framework.dir));
-          if ('file' in b) bundled[f]!.push(importOnce(pathToFileURL(b.file).href, outdir));
+          if ('file' in b) bundled[f]!.push(b.commonJs ? importOnce(b.file, outdir, true) : importOnce(pathToFileURL(b.file).href, outdir));
         } catch (error) {
           failures.set(framework.name, error instanceof Error ? error.message : String(error));
         }
       }
     }
     const cell = (values: number[]): string => (values.length ? formatMs(summarize(values)) : '—');
-    const rows = [['framework', 'import as installed', 'import of one minified bundle', 'bundle size']];
+    const rows = [['framework', 'import as installed', 'import of one minified bundle (ours: require)', 'bundle size']];
     for (const [f, framework] of frameworks.entries()) {
       const b = bundles[f]!;
       rows.push([
