@@ -69,7 +69,7 @@ describe('agent files in a real VS Code', () => {
               () => false,
             );
           },
-          { timeout: 45_000, intervals: [0] },
+          { timeout: 45_000, interval: 0 },
         )
         .toBe(true);
       await action.first().click();
