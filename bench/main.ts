@@ -9,7 +9,8 @@ import { floorScenario } from './floor';
 import { judgeBench } from './judgeBench';
 import { commandBench } from './commandBench';
 import { mcpBench } from './mcpBench';
-import { searchBench, searchProfile } from './searchBench';
+import { searchBench, searchProfile, searchTreeBench } from './searchBench';
+import { aiLikeTree } from './aiLikeTree';
 import { changesBench } from './changesBench';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
 import { formatMs, summarize, table, type Summary } from './stats';
@@ -40,6 +41,16 @@ const SCENARIOS = [
   { n: 8, latencyMs: 200 },
 ];
 
+/** The folder `--tree` names, and what it holds. */
+function treeArg(): { root: string; what: string } | undefined {
+  const i = process.argv.indexOf('--tree');
+  if (i < 0) return undefined;
+  const dir = process.argv[i + 1];
+  if (!dir || dir.startsWith('--')) throw new Error('--tree needs a folder (or `ai-like` for the stand-in of the ai SDK repository)');
+  if (dir === 'ai-like') return aiLikeTree();
+  return { root: dir, what: 'a folder given with --tree' };
+}
+
 async function main(): Promise<void> {
   const corpus = process.argv.indexOf('--corpus');
   if (corpus >= 0) return agentCorpus(process.argv[corpus + 1]!);
@@ -47,8 +58,10 @@ async function main(): Promise<void> {
     for (const line of await webviewRenderBench()) console.log(line);
     return;
   }
+  // `--tree DIR`: the search rows on that folder as it is; `--tree ai-like`: on the stand-in for issue 15's repository (made once, bench/aiLikeTree.ts).
+  const tree = treeArg();
   if (process.argv.includes('--search') && process.argv.includes('--profile')) {
-    for (const line of await searchProfile()) console.log(line);
+    for (const line of await searchProfile(arg('--runs', 40), tree?.root)) console.log(line);
     return;
   }
   if (process.argv.includes('--profile')) return profile();
@@ -57,7 +70,7 @@ async function main(): Promise<void> {
     return;
   }
   if (process.argv.includes('--search')) {
-    for (const line of await searchBench(RUNS)) console.log(line);
+    for (const line of tree ? await searchTreeBench(tree.root, tree.what, arg('--runs', 10)) : await searchBench(RUNS)) console.log(line);
     return;
   }
   if (process.argv.includes('--changes')) {

@@ -37,32 +37,98 @@ interface SearchTree {
   plain(args: string[]): () => Promise<void>;
 }
 
+/** Runs `body` on the tree at `root`, as it is. */
+async function onTree<T>(rg: string, root: string, body: (tree: SearchTree) => Promise<T>): Promise<T> {
+  const gate: ApprovalGate = { check: async () => ({ ok: true, asked: false }), readAsks: () => false };
+  const commands = commandLauncher(root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
+  const tool = (withRipgrep: boolean, name: string) => {
+    const workspace = nodeWorkspace({ root, ...(withRipgrep ? { ripgrep: rg } : {}) });
+    const files = new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'bench', workspace, emit: () => {} });
+    return workspaceTools({ workspace, gate, agent: 'bench', commands, files }).find((t) => t.name === name)!;
+  };
+  return body({
+    call: (withRipgrep, name, input) => async () => {
+      const spec = tool(withRipgrep, name);
+      await spec.execute((spec.inputSchema as z.ZodType).parse(input), { runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });
+    },
+    // As a user would run it in that folder, with the tool's rules for ignore files (a folder that is no repository keeps its .gitignore rules).
+    plain: (args) => async () => {
+      await run(rg, ['--no-config', '--hidden', '--no-require-git', ...args, '.'], { cwd: root, maxBuffer: 256 * 1024 * 1024 }).catch((e: { code?: number }) => {
+        if (e.code !== 1) throw e;
+      });
+    },
+  });
+}
+
 /** Runs `body` on a generated tree of `files` files, removed after. */
 async function onSearchTree<T>(rg: string, files: number, body: (tree: SearchTree) => Promise<T>): Promise<T> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'subagents-bench-search-')));
   try {
     makeTree(root, files);
-    const gate: ApprovalGate = { check: async () => ({ ok: true, asked: false }), readAsks: () => false };
-    const commands = commandLauncher(root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
-    const tool = (withRipgrep: boolean, name: string) => {
-      const workspace = nodeWorkspace({ root, ...(withRipgrep ? { ripgrep: rg } : {}) });
-      const files = new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'bench', workspace, emit: () => {} });
-      return workspaceTools({ workspace, gate, agent: 'bench', commands, files }).find((t) => t.name === name)!;
-    };
-    return await body({
-      call: (withRipgrep, name, input) => async () => {
-        const spec = tool(withRipgrep, name);
-        await spec.execute((spec.inputSchema as z.ZodType).parse(input), { runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });
-      },
-      plain: (args) => async () => {
-        await run(rg, ['--no-config', '--hidden', ...args, '.'], { cwd: root, maxBuffer: 64 * 1024 * 1024 }).catch((e: { code?: number }) => {
-          if (e.code !== 1) throw e;
-        });
-      },
-    });
+    return await onTree(rg, root, body);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** One row: plain rg, the tool with ripgrep, the tool walking. */
+interface SearchCase {
+  what: string;
+  columns: (() => Promise<void>)[];
+}
+
+/** search_text through the tool (which ignores letter case unless told not to) beside the same search by plain rg. */
+function searchCase({ call, plain }: SearchTree, pattern: string, caseSensitive = false, label = ''): SearchCase {
+  const input = caseSensitive ? { pattern, caseSensitive } : { pattern };
+  const rgArgs = caseSensitive ? ['-n', pattern] : ['-n', '-i', pattern];
+  return { what: `search_text "${pattern}"${label}`, columns: [plain(rgArgs), call(true, 'search_text', input), call(false, 'search_text', input)] };
+}
+
+function findCase({ call, plain }: SearchTree, pattern: string, rgGlob: string, label = ''): SearchCase {
+  return { what: `find_files "${pattern}"${label}`, columns: [plain(['--files', '-g', rgGlob]), call(true, 'find_files', { pattern }), call(false, 'find_files', { pattern })] };
+}
+
+/** The generated tree's rows (kept as they were, to compare with earlier figures). */
+function generatedCases(tree: SearchTree): SearchCase[] {
+  return [
+    searchCase(tree, 'function \\w+Tool', false, ' (ignoring case)'),
+    searchCase(tree, 'function \\w+Tool', true, ' caseSensitive'),
+    searchCase(tree, 'Needle.*return 5'),
+    findCase(tree, 'file77*', 'file77*'),
+    findCase(tree, '**/*.ts', '*.ts', ' (500 shown)'),
+  ];
+}
+
+/** A real tree's rows: a rare match, one in every file read to the end (none), one that fills the cap early, and listings. */
+function realCases(tree: SearchTree): SearchCase[] {
+  return [
+    searchCase(tree, 'function \\w+Tool', false, ' (ignoring case)'),
+    searchCase(tree, 'function \\w+Tool', true, ' caseSensitive'),
+    searchCase(tree, 'no line holds this 7f3a', false, ' (no match)'),
+    searchCase(tree, 'streamText', true, ' (200 shown)'),
+    findCase(tree, 'package.json', 'package.json'),
+    findCase(tree, '**/*.ts', '*.ts', ' (500 shown)'),
+  ];
+}
+
+/** Each row's columns run alternately, so noise from the rest of the machine hits every column alike. */
+async function measureCases(cases: SearchCase[], runs: number): Promise<string> {
+  const rows = [['tool', 'plain rg', 'tool with ripgrep', '/rg', 'tool, walker fallback', '/rg']];
+  for (const { what, columns } of cases) {
+    for (const column of columns) await column();
+    const samples: number[][] = columns.map(() => []);
+    for (let i = 0; i < runs; i++) {
+      for (const [c, column] of columns.entries()) {
+        const start = performance.now();
+        await column();
+        samples[c]!.push(performance.now() - start);
+      }
+    }
+    const [p, r, w] = samples.map(summarize);
+    const ratio = (s: typeof p) => `${(s!.median / p!.median).toFixed(1)} x`;
+    rows.push([what, formatMs(p!), formatMs(r!), ratio(r), formatMs(w!), ratio(w)]);
+  }
+  return table(rows);
 }
 
 const NOT_MEASURED = 'Search: not measured (no `rg` on the PATH; `apt-get install ripgrep`)';
@@ -71,49 +137,32 @@ const NOT_MEASURED = 'Search: not measured (no `rg` on the PATH; `apt-get instal
 export async function searchBench(runs = 10, files = 10_000): Promise<string[]> {
   const rg = ripgrepOnPath();
   if (!rg) return [NOT_MEASURED];
-  return onSearchTree(rg, files, async ({ call, plain }) => {
-    const pattern = 'function \\w+Tool';
-    const dotted = 'Needle.*return 5';
-    // Plain rg runs the same search as the tool: the tool ignores letter case unless told not to.
-    const cases = [
-      { what: `search_text "${pattern}" (ignoring case)`, columns: [plain(['-n', '-i', pattern]), call(true, 'search_text', { pattern }), call(false, 'search_text', { pattern })] },
-      { what: `search_text "${pattern}" caseSensitive`, columns: [plain(['-n', pattern]), call(true, 'search_text', { pattern, caseSensitive: true }), call(false, 'search_text', { pattern, caseSensitive: true })] },
-      { what: `search_text "${dotted}"`, columns: [plain(['-n', '-i', dotted]), call(true, 'search_text', { pattern: dotted }), call(false, 'search_text', { pattern: dotted })] },
-      { what: 'find_files "file77*"', columns: [plain(['--files', '-g', 'file77*']), call(true, 'find_files', { pattern: 'file77*' }), call(false, 'find_files', { pattern: 'file77*' })] },
-      { what: 'find_files "**/*.ts" (500 shown)', columns: [plain(['--files', '-g', '*.ts']), call(true, 'find_files', { pattern: '**/*.ts' }), call(false, 'find_files', { pattern: '**/*.ts' })] },
-    ];
-    const rows = [['tool', 'plain rg', 'tool with ripgrep', '/rg', 'tool, walker fallback', '/rg']];
-    for (const { what, columns } of cases) {
-      for (const column of columns) await column();
-      const samples: number[][] = columns.map(() => []);
-      // Alternating, so noise from the rest of the machine hits every column alike.
-      for (let i = 0; i < runs; i++) {
-        for (const [c, column] of columns.entries()) {
-          const start = performance.now();
-          await column();
-          samples[c]!.push(performance.now() - start);
-        }
-      }
-      const [p, r, w] = samples.map(summarize);
-      const ratio = (s: typeof p) => `${(s!.median / p!.median).toFixed(1)} x`;
-      rows.push([what, formatMs(p!), formatMs(r!), ratio(r), formatMs(w!), ratio(w)]);
-    }
-    return [`Search on a generated tree of ${files} files (+2,000 ignored in node_modules), ${runs} runs each, medians (min–max):`, table(rows)];
-  });
+  return onSearchTree(rg, files, async (tree) => [
+    `Search on a generated tree of ${files} files (+2,000 ignored in node_modules), ${runs} runs each, medians (min–max):`,
+    await measureCases(generatedCases(tree), runs),
+  ]);
+}
+
+/** `npm run bench -- --search --tree DIR`: the same beside plain `rg` on a real folder (`what` says what it holds). */
+export async function searchTreeBench(root: string, what: string, runs = 10): Promise<string[]> {
+  const rg = ripgrepOnPath();
+  if (!rg) return [NOT_MEASURED];
+  return onTree(rg, realpathSync(root), async (tree) => [`Search on ${root} (${what}), ${runs} runs each, medians (min–max):`, await measureCases(realCases(tree), runs)]);
 }
 
 /**
  * `npm run bench -- --search --profile`: where the CPU time of a tool call with ripgrep goes, by
  * origin (ripgrep itself runs in its own process: what is left is the tool's own cost).
  */
-export async function searchProfile(runs = 40, files = 10_000): Promise<string[]> {
+export async function searchProfile(runs = 40, root?: string): Promise<string[]> {
   const rg = ripgrepOnPath();
   if (!rg) return [NOT_MEASURED];
-  return onSearchTree(rg, files, async ({ call }) => {
+  const profiled = async ({ call }: SearchTree) => {
     const lines: string[] = [];
     const calls: [string, () => Promise<void>][] = [
       ['search_text "function \\w+Tool"', call(true, 'search_text', { pattern: 'function \\w+Tool' })],
-      ['find_files "file77*"', call(true, 'find_files', { pattern: 'file77*' })],
+      ['search_text "no line holds this 7f3a"', call(true, 'search_text', { pattern: 'no line holds this 7f3a' })],
+      root ? ['find_files "**/*.ts"', call(true, 'find_files', { pattern: '**/*.ts' })] : ['find_files "file77*"', call(true, 'find_files', { pattern: 'file77*' })],
     ];
     for (const [what, scenario] of calls) {
       for (let i = 0; i < 5; i++) await scenario();
@@ -131,5 +180,6 @@ export async function searchProfile(runs = 40, files = 10_000): Promise<string[]
       if (ours.length) lines.push(`Our hottest functions (self time a call): ${ours.join('; ')}`);
     }
     return lines;
-  });
+  };
+  return root ? onTree(rg, realpathSync(root), profiled) : onSearchTree(rg, 10_000, profiled);
 }
