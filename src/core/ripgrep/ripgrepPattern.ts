@@ -15,7 +15,7 @@ const BOM = '(?-u:\\xEF\\xBB\\xBF)?';
  * Ripgrep reads raw bytes (`--encoding none`); the matcher reads text in which each ill-formed
  * byte sequence is U+FFFD and a leading byte-order mark is gone. So what can match U+FFFD (`.`, a
  * negated class, a class with non-ASCII in it, U+FFFD itself) also takes ill-formed bytes, and `^`
- * may follow a byte-order mark. Declined, as ripgrep reads them differently or not at all:
+ * may follow a byte-order mark, and `$` is dropped (a long line is tested in part). Declined, as ripgrep reads them differently or not at all:
  * - lookaround, backreferences, named groups: JavaScript only;
  * - `\b \B \s \S \W \D`: ASCII word boundaries and JavaScript's own set of spaces would let ripgrep
  *   miss lines (`\w` and `\d` are safe: ripgrep's Unicode sets hold the ASCII ones);
@@ -44,6 +44,9 @@ export function ripgrepPattern(pattern: string): string | undefined {
     else if (c === '.') out += `(?:.|${ILL_FORMED})`;
     else if (c === '\uFFFD') out += `(?:\uFFFD|${ILL_FORMED})`;
     else if (c === '^') out += `^${BOM}`;
+    // The matcher tests only a long line's first characters, so `$` also holds where they end, which ripgrep cannot
+    // place (it counts bytes, not UTF-16 units): without the assertion the pattern finds those lines too, and more.
+    else if (c === '$') continue;
     else out += c;
   }
   return out;

@@ -57,6 +57,8 @@ beforeAll(async () => {
   await put('bin/early.bin', Buffer.concat([Buffer.from('needle\u0000binary\n')]));
   await put('bin/late.bin', Buffer.concat([Buffer.from(`${'x'.repeat(9000)}\n`), Buffer.from([0]), Buffer.from('\nneedle late binary\n')]));
   await put('long/line.txt', `${'a'.repeat(12_000)}needle far\nneedle near ${'b'.repeat(20_000)}\n`);
+  // The matcher tests a long line's first 10,000 characters: `needle$` matches where they end, not where the line does.
+  await put('long/cut.txt', `${'x'.repeat(9_994)}needle${'z'.repeat(3)}\n`);
   await put('crlf/win.txt', 'first needle\r\nends needle\r\nthird\r\n');
   await put('unicode/é.txt', 'ünïcödé needle Straße\n');
   await put('zmany/hits.txt', Array.from({ length: 300 }, (_, i) => `needle ${i}`).join('\n'));
