@@ -76,6 +76,18 @@ beforeAll(async () => {
   // Around a small read cap (capped() below): exactly at it, and one byte over.
   await put('size/at.txt', `${'s'.repeat(SMALL.maxFileBytes - 12)}needle size\n`);
   await put('size/over.txt', `${'s'.repeat(SMALL.maxFileBytes - 11)}needle size\n`);
+  // Large files (the matcher then tests only the lines ripgrep found): line ends, a byte-order mark, NULs, long lines,
+  // bad UTF-8 at a line's end, and a final line break after which the text has one more (empty) line.
+  const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler line ${i} of a large file`).join('\r\n');
+  await put('big/crlf.txt', `${filler(2000)}\r\nneedle crlf big\r\nends needle\r\n\r\n${filler(2000)}\r\n`);
+  await put('big/bom.txt', Buffer.from(`\ufeffneedle behind a bom big\n${filler(4000)}\nneedle at the very end`));
+  const wide = Array.from({ length: 100 }, (_, i) => (i % 10 === 3 ? '' : `${'w'.repeat(1500)} needle wide ${i}`)).join('\n');
+  await put('big/wide.txt', `${wide}\n`);
+  await put('big/nul-early.txt', Buffer.concat([Buffer.from('\u00e9'.repeat(8000)), Buffer.from([0]), Buffer.from(`\nneedle behind an early nul\n${filler(4000)}\n`)]));
+  await put('big/nul-late.txt', Buffer.concat([Buffer.from('y'.repeat(9000)), Buffer.from([0]), Buffer.from(`\nneedle behind a late nul\n${filler(4000)}\n`)]));
+  const emoji = '\u{1F600}';
+  await put('big/long.txt', `${'x'.repeat(9_994)}needle${'z'.repeat(3)}\n${emoji.repeat(5000)}needle hidden\n${emoji.repeat(4997)}needle\n${filler(4000)}\n`);
+  await put('big/cut.txt', Buffer.concat([Buffer.from(`${filler(4000)}\nneedle cut `), Buffer.from([0xe2, 0x82]), Buffer.from('\nnext line\n')]));
   await symlink(join(world.sibling, 'secret.txt'), join(world.root, 'outside-link.txt'));
   await symlink(world.sibling, join(world.root, 'outside-dir'));
   await symlink(join(world.root, 'src', 'main.ts'), join(world.root, 'inside-link.ts'));
@@ -130,6 +142,14 @@ describe('ripgrep and the walker agree', () => {
     { pattern: 'needle in utf16' },
     { pattern: 'needle bad name' },
     { pattern: '[^a-z]eedle', caseSensitive: true },
+    { pattern: '^$' },
+    { pattern: 'needle wide [0-9]+$' },
+    { pattern: 'needle behind' },
+    { pattern: 'needle cut .$' },
+    { pattern: '^needle behind a bom big' },
+    { pattern: 'crlf big$|ends needle$' },
+    { pattern: 'needle hidden' },
+    { pattern: 'very end', glob: 'big/**' },
   ];
   for (const input of searches) {
     it(`search_text ${JSON.stringify(input)}`, async () => {
