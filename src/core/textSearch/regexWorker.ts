@@ -50,12 +50,15 @@ export function regexWorkerMain(port: Pick<MessagePort, 'on' | 'postMessage'>): 
     const read = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).toString('utf8');
     // Binary, as git judges it: a NUL early on. The editor shows no byte-order mark, and `^` should match after it.
     const text = read.slice(0, 8192).includes('\u0000') ? '' : read.startsWith('\uFEFF') ? read.slice(1) : read;
-    const lines = text === '' ? [] : text.split(/\r?\n/);
-    for (let i = 0; i < lines.length && matches.length < file.limit; i++) {
-      const whole = lines[i]!;
-      const line = whole.length > init.maxTestedChars ? whole.slice(0, init.maxTestedChars) : whole;
+    // Line by line as `text.split(/\r?\n/)` cuts it, without making every line at once: each is sliced to what is
+    // tested (a long line's first characters), so a large file costs little more than the regular expression.
+    for (let start = 0, n = 1; text !== '' && start <= text.length && matches.length < file.limit; n++) {
+      const lf = text.indexOf('\n', start);
+      const end = lf < 0 ? text.length : lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf;
+      const line = text.slice(start, Math.min(end, start + init.maxTestedChars));
       re.lastIndex = 0;
-      if (re.test(line)) matches.push(`${file.path}:${i + 1}: ${line.trim().slice(0, init.maxShownChars)}`);
+      if (re.test(line)) matches.push(`${file.path}:${n}: ${line.trim().slice(0, init.maxShownChars)}`);
+      start = lf < 0 ? text.length + 1 : lf + 1;
     }
     const reply: RegexWorkerReply = { matches };
     port.postMessage(reply);

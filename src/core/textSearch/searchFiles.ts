@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { insideReader } from '../fileAccess/readInside';
 import { walkWorkspace } from '../tools/workspaceFiles';
 import type { RegexWorkerInit, RegexWorkerReply } from './regexWorker';
-import { leaseRegexWorker } from './regexWorkerPool';
+import { spreadOverWorkers } from './workerSpread';
 
 /**
  * Searches the workspace's text with a JavaScript regular expression: the walk and the reads stay
- * on the caller's thread (async), the matching runs in a worker (regexWorker.ts) that is
- * terminated at the deadline or when the signal aborts, so no pattern can stall the host (a
- * search that ends well leaves its worker warm for the next: regexWorkerPool.ts).
+ * on the caller's thread (async), the matching runs in workers (regexWorker.ts; a second one when
+ * there is much to match: workerSpread.ts) that are terminated at the deadline or when the signal
+ * aborts, so no pattern can stall the host (a search that ends well leaves its workers warm for
+ * the next: regexWorkerPool.ts).
  * Self-contained: a faster searcher (ripgrep) can sit in front of it and fall back to it.
  */
 
@@ -77,7 +78,7 @@ export async function searchFiles(request: TextSearchRequest): Promise<TextSearc
   // The walk spells paths from the root as given; the reader wants them from the real root.
   const realRoot = await realpath(request.root);
   const init: RegexWorkerInit = { pattern: request.pattern, flags, ...LIMITS };
-  const worker = leaseRegexWorker(init);
+  const worker = spreadOverWorkers(init);
   const stopped = stopSignal(request.signal, request.deadlineMs);
   const result: TextSearchResult = { matches: [], searched: 0, capped: false, stoppedEarly: false, timedOut: false };
   const reader = insideReader(request.root);
