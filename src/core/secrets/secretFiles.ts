@@ -9,7 +9,10 @@ const SSH_KEY = /^id_[a-z0-9_]+(\.pub)?$/;
 
 /** Why this workspace-relative file may hold secrets, or undefined. */
 export function secretFileReason(rel: string): string | undefined {
-  const name = rel.toLowerCase().split('/').filter(Boolean).at(-1);
+  // The last segment (trailing slashes aside), cut without splitting the path: search_text asks this of every file it visits.
+  let end = rel.length;
+  while (end > 0 && rel.charCodeAt(end - 1) === 0x2f) end--;
+  const name = rel.slice(rel.lastIndexOf('/', end - 1) + 1, end).toLowerCase();
   if (!name) return undefined;
   if (name.startsWith('.env')) return 'an environment file';
   if (name.endsWith('.pem')) return 'a certificate or private key (.pem)';
