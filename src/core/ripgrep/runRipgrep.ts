@@ -42,7 +42,8 @@ const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
  * by name, so that the walk order takes little more to sort (a folder's files come in order).
  */
 export function ripgrepFiles(run: RipgrepRun, sorted = false): Promise<RipgrepAnswer> {
-  return runRipgrep(run, [...WALKER_RULES, ...(sorted ? ['--sort', 'path'] : []), '--files', '.']);
+  // No path: ripgrep lists the folder it runs in, each path without the `./` a `.` would put before it (one string less a file).
+  return runRipgrep(run, [...WALKER_RULES, ...(sorted ? ['--sort', 'path'] : []), '--files']);
 }
 
 export interface RipgrepMatchQuery {
@@ -104,8 +105,9 @@ async function runRipgrep(run: RipgrepRun, args: string[]): Promise<RipgrepAnswe
   if (result.exitCode !== 0 && result.exitCode !== 1 && !(result.exitCode === 2 && stderr === '')) {
     return { failure: `ripgrep ended with ${result.exitCode === null ? 'a signal' : `exit code ${result.exitCode}`}${stderr ? `: ${stderr.split('\n', 1)[0]}` : ''}` };
   }
-  const files = Buffer.concat(chunks).toString('utf8').split('\0').filter(Boolean).map(workspaceRelative);
-  return { files };
+  const files = Buffer.concat(chunks).toString('utf8').split('\0');
+  files.pop(); // after the last NUL
+  return { files: process.platform === 'win32' || files[0]?.startsWith('./') ? files.map(workspaceRelative) : files };
 }
 
 /** `./src/a.ts` (or `.\src\a.ts` on Windows) as the walker spells it: `src/a.ts`. */
