@@ -55,7 +55,10 @@ export async function ripgrepPrefilter(deps: RipgrepDeps, query: SearchQuery, si
   if (!how || pattern === undefined) return undefined;
   // The search first: it takes longer, and each start blocks this thread while the process is forked. The
   // listing only walks folders, on one thread (it is done well before the search), sorted by name: less to sort here.
-  const [matching, listed] = await Promise.all([ripgrepMatchingFiles(how, { ...query, pattern }), ripgrepFiles(how, true)]);
-  if (!('files' in listed) || !('files' in matching)) return undefined;
-  return { files: sortInWalkOrder(listed.files), mayMatch: new Set(matching.files) };
+  const searching = ripgrepMatchingFiles(how, { ...query, pattern });
+  // Sorted as soon as it is in, while the search still runs, so the sort is off the path to the answer.
+  const listing = ripgrepFiles(how, true).then((listed) => ('files' in listed ? sortInWalkOrder(listed.files) : undefined));
+  const [matching, files] = await Promise.all([searching, listing]);
+  if (!files || !('files' in matching)) return undefined;
+  return { files, mayMatch: new Set(matching.files) };
 }
