@@ -13,6 +13,7 @@ import { commandLauncher } from '../src/core/sandbox/commandLauncher';
 import type { ApprovalGate } from '../src/core/tools/approvalGate';
 import { workspaceTools } from '../src/core/tools/workspaceTools';
 import { emptyTotals, perRun, profileByOrigin } from './cpuProfile';
+import { spawnCost } from './spawnCost';
 import { formatMs, summarize, table } from './stats';
 
 const run = promisify(execFile);
@@ -140,6 +141,7 @@ export async function searchBench(runs = 10, files = 10_000): Promise<string[]> 
   return onSearchTree(rg, files, async (tree) => [
     `Search on a generated tree of ${files} files (+2,000 ignored in node_modules), ${runs} runs each, medians (min–max):`,
     await measureCases(generatedCases(tree), runs),
+    await spawnCost(rg),
   ]);
 }
 
@@ -147,7 +149,7 @@ export async function searchBench(runs = 10, files = 10_000): Promise<string[]> 
 export async function searchTreeBench(root: string, what: string, runs = 10): Promise<string[]> {
   const rg = ripgrepOnPath();
   if (!rg) return [NOT_MEASURED];
-  return onTree(rg, realpathSync(root), async (tree) => [`Search on ${root} (${what}), ${runs} runs each, medians (min–max):`, await measureCases(realCases(tree), runs)]);
+  return onTree(rg, realpathSync(root), async (tree) => [`Search on ${root} (${what}), ${runs} runs each, medians (min–max):`, await measureCases(realCases(tree), runs), await spawnCost(rg)]);
 }
 
 /**
