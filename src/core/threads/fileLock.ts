@@ -2,7 +2,7 @@ import { open, readdir, rmdir, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { lock } from 'proper-lockfile';
+import type * as ProperLockfile from 'proper-lockfile';
 
 /** Held by a process that is (or may be) alive. */
 export class FileLockedError extends Error {
@@ -17,6 +17,14 @@ export interface FileLockOptions {
   /** The lock could not be kept fresh (the disk went away, the machine slept past the stale time). */
   onCompromised: (error: Error) => void;
 }
+
+/**
+ * proper-lockfile and what it brings (graceful-fs, which patches fs; retry; signal-exit, which hooks
+ * the process's signals): a lazily loaded bundle of its own (dist/lockfile.js, see
+ * scripts/bundles.mjs), loaded by the first lock a store takes, not when the engine loads.
+ */
+let library: Promise<typeof ProperLockfile> | undefined;
+const lockLibrary = (): Promise<typeof ProperLockfile> => (library ??= import('proper-lockfile'));
 
 /**
  * A lock between processes on one file: proper-lockfile's lock folder (atomic mkdir, refreshed
@@ -34,6 +42,7 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
   said.catch(() => undefined);
   const deadline = Date.now() + (options.waitMs ?? 0);
   try {
+    const { lock } = await lockLibrary();
     for (let attempt = 0; ; attempt++) {
       try {
         const unlock = await lock(path, { realpath: false, stale: Math.max(2000, options.staleMs), onCompromised: options.onCompromised });

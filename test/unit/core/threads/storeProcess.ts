@@ -5,11 +5,16 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { bundleOptions } from '../../../../scripts/bundles.mjs';
 
-/** Builds test/fixtures/storeProcess.ts with the CLI's bundle options; returns the script's path. */
+/**
+ * Builds test/fixtures/storeProcess.ts with the CLI's bundle options, with the lock library's lazy
+ * bundle beside it as dist/ has it; returns the script's path.
+ */
 export async function buildStoreProcess(): Promise<string> {
   const outdir = await mkdtemp(join(tmpdir(), 'store-process-'));
-  const { banner: _banner, ...cli } = bundleOptions().cli;
-  await esbuild.build({ ...cli, entryPoints: { storeProcess: 'test/fixtures/storeProcess.ts' }, outdir, sourcemap: false, logLevel: 'error' });
+  const { cli, lockfile } = bundleOptions();
+  const { banner: _banner, ...script } = cli;
+  const quiet = { outdir, sourcemap: false, logLevel: 'error' } as const;
+  await Promise.all([esbuild.build({ ...script, ...quiet, entryPoints: { storeProcess: 'test/fixtures/storeProcess.ts' } }), esbuild.build({ ...lockfile, ...quiet })]);
   return join(outdir, 'storeProcess.js');
 }
 
