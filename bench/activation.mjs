@@ -2,25 +2,17 @@
 // require('dist/extension.js') + activate() in fresh node processes (cold, as VS Code starts it),
 // against a minimal stand-in for the `vscode` module that records nothing. Run by scripts/bench.mjs.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { vscodeStandInSource } from '../scripts/vscodeStandIn.mjs';
 
 const dist = join(process.cwd(), 'dist');
 
-// Every top-level name of the vscode API (from @types/vscode): the stand-in answers each alike, so
-// activation may touch any namespace (vscode.chat, vscode.lm…) as the real one allows.
-const apiNames = [...new Set([...readFileSync(join(process.cwd(), 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8').matchAll(/^\texport (?:namespace|class|enum|function|const|let) (\w+)/gm)].map((m) => m[1]))];
+const standIn = vscodeStandInSource(process.cwd());
 
 // One cold activation; prints the milliseconds. The stand-in answers every API call with a
 // disposable, which is all activate() needs.
-const child = `
-const Module = require('module');
-const disposable = { dispose() {} };
-const any = new Proxy(function () {}, { get: (_t, k) => (k === 'then' ? undefined : any), apply: () => disposable, construct: () => any });
-const vscode = Object.fromEntries(${JSON.stringify(apiNames)}.map((n) => [n, any]));
-const resolve = Module._resolveFilename;
-Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? 'vscode' : resolve.call(this, request, ...rest); };
-require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: vscode };
+const child = `${standIn}
 const t0 = performance.now();
 const ext = require(${JSON.stringify(join(dist, 'extension.js'))});
 ext.activate({ subscriptions: [], extensionUri: {}, workspaceState: any, globalState: any, secrets: any });
@@ -31,7 +23,7 @@ process.stdout.write(String(performance.now() - t0));
 // stand-in; then, for a lazy bundle, its own load after engine.js's (what the first agent file, the
 // first vendor model call… adds). Prints the milliseconds of the last require and the files
 // required besides the ones named, so a lazy bundle that engine.js loads at once is seen.
-const loadChild = (files) => `${child.slice(0, child.indexOf('const t0'))}
+const loadChild = (files) => `${standIn}
 const named = ${JSON.stringify(files)};
 for (const f of named.slice(0, -1)) require(f);
 const t0 = performance.now();

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../tools/toolSpec';
 import { resolveAgents } from './agentNames';
 import type { DelegationDeps } from './delegationTypes';
@@ -7,21 +8,23 @@ import { resultForModel, type ModelRunResult } from './modelResult';
 import { failedResult, type RunResult } from './runResult';
 import { startChild } from './startChild';
 
-const inputSchema = z.object({
-  task: z.string().describe('The complete task for the subagents: what to do and what to report back. They see nothing else of this conversation.'),
-  agents: z.array(z.string()).describe('Names of one or more subagents. Several names run the same task in parallel, one run each.'),
-  context: z.string().optional().describe('Facts, file paths or constraints the subagents need; they cannot see your conversation.'),
-  continueThreadId: z
-    .string()
-    .optional()
-    .describe("Continue a subagent's earlier thread (its threadId from a previous result) with its history; one agent only."),
-  maxTokens: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("At most this many tokens (input plus output) for each subagent's run, its own subagents included. Can only lower the agent's own maxTokens."),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    task: z.string().describe('The complete task for the subagents: what to do and what to report back. They see nothing else of this conversation.'),
+    agents: z.array(z.string()).describe('Names of one or more subagents. Several names run the same task in parallel, one run each.'),
+    context: z.string().optional().describe('Facts, file paths or constraints the subagents need; they cannot see your conversation.'),
+    continueThreadId: z
+      .string()
+      .optional()
+      .describe("Continue a subagent's earlier thread (its threadId from a previous result) with its history; one agent only."),
+    maxTokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("At most this many tokens (input plus output) for each subagent's run, its own subagents included. Can only lower the agent's own maxTokens."),
+  }),
+);
 type DelegateInput = z.infer<typeof inputSchema>;
 
 /**

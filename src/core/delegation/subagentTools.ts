@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { errorText } from '../../shared/errorText';
 import { steerRun } from '../steering/steerRun';
 import { defineTool, type AnyToolSpec } from '../tools/toolSpec';
@@ -15,24 +16,30 @@ import { waitForRuns } from './waitForRuns';
  * Only runs this run started are reachable. A background child's result reaches the parent
  * exactly once: returned by status/await, or else announced as a message when it ends.
  */
-// Schemas are made once: the SDK converts each schema object to JSON schema once, so schemas made
-// per run would be converted again for every run.
-const startInput = z.object({
-  task: z.string().describe('The complete task for the subagent: what to do and what to report back.'),
-  agent: z.string().describe('The name of one subagent.'),
-  context: z.string().optional().describe('Facts, file paths or constraints it needs; it cannot see your conversation.'),
-  continueThreadId: z.string().optional().describe("Continue the subagent's earlier thread (a threadId from a previous result)."),
-  maxTokens: z.number().int().positive().optional().describe("At most this many tokens (input plus output) for its run, its own subagents included. Can only lower the agent's own maxTokens."),
-});
-const runInput = z.object({ runId: z.string().describe('A runId returned by subagent_start.') });
-const messageInput = z.object({
-  runId: z.string().describe('A runId returned by subagent_start.'),
-  message: z.string().describe('What the subagent should know or do differently; it sees this before its next model call.'),
-});
-const awaitInput = z.object({
-  runIds: z.array(z.string()).min(1).describe('runIds returned by subagent_start.'),
-  timeoutMs: z.number().int().positive().optional().describe('Stop waiting after this long and return a snapshot (timedOut: true).'),
-});
+// Schemas are made once (on the first tool set, not at load): the SDK converts each schema object to
+// JSON schema once, so schemas made per run would be converted again for every run.
+const startInput = lazySchema(() =>
+  z.object({
+    task: z.string().describe('The complete task for the subagent: what to do and what to report back.'),
+    agent: z.string().describe('The name of one subagent.'),
+    context: z.string().optional().describe('Facts, file paths or constraints it needs; it cannot see your conversation.'),
+    continueThreadId: z.string().optional().describe("Continue the subagent's earlier thread (a threadId from a previous result)."),
+    maxTokens: z.number().int().positive().optional().describe("At most this many tokens (input plus output) for its run, its own subagents included. Can only lower the agent's own maxTokens."),
+  }),
+);
+const runInput = lazySchema(() => z.object({ runId: z.string().describe('A runId returned by subagent_start.') }));
+const messageInput = lazySchema(() =>
+  z.object({
+    runId: z.string().describe('A runId returned by subagent_start.'),
+    message: z.string().describe('What the subagent should know or do differently; it sees this before its next model call.'),
+  }),
+);
+const awaitInput = lazySchema(() =>
+  z.object({
+    runIds: z.array(z.string()).min(1).describe('runIds returned by subagent_start.'),
+    timeoutMs: z.number().int().positive().optional().describe('Stop waiting after this long and return a snapshot (timedOut: true).'),
+  }),
+);
 
 export function subagentTools(deps: DelegationDeps): AnyToolSpec[] {
   return [startTool(deps), statusTool(deps), awaitTool(deps), cancelTool(deps), messageTool(deps)];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 
 /**
  * An MCP server as people declare it: `subagents.mcpServers`, a profile's `mcpServers` (Claude
@@ -14,25 +15,29 @@ export const mcpServerNameSchema = z
   .regex(/^[A-Za-z0-9](?:[A-Za-z0-9.-]|_(?!_))*$/, 'must be letters, digits, dots, dashes and single underscores, starting with a letter or digit')
   .max(32, 'must be at most 32 characters (it is part of each tool name, which providers cap at 64)');
 
-const text = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+const text = lazySchema(() => z.union([z.string(), z.number(), z.boolean()]).transform(String));
 /** Copilot's `tools: ["*"]` or a list of the server's own tool names: which of its tools agents get. */
-const toolFilter = z.array(z.string().min(1)).optional();
+const toolFilter = lazySchema(() => z.array(z.string().min(1)).optional());
 
-const stdioSchema = z.looseObject({
-  type: z.enum(['stdio', 'local']).optional(),
-  command: z.string().trim().min(1, 'must name the program that starts the server'),
-  args: z.array(text).default([]),
-  env: z.record(z.string(), text).default({}),
-  cwd: z.string().trim().min(1).optional(),
-  tools: toolFilter,
-});
+const stdioSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.enum(['stdio', 'local']).optional(),
+    command: z.string().trim().min(1, 'must name the program that starts the server'),
+    args: z.array(text).default([]),
+    env: z.record(z.string(), text).default({}),
+    cwd: z.string().trim().min(1).optional(),
+    tools: toolFilter,
+  }),
+);
 
-const remoteSchema = z.looseObject({
-  type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
-  url: z.string().trim().refine((u) => /^https?:\/\/[^\s/]+/i.test(u), 'must be an http:// or https:// address'),
-  headers: z.record(z.string(), text).default({}),
-  tools: toolFilter,
-});
+const remoteSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
+    url: z.string().trim().refine((u) => /^https?:\/\/[^\s/]+/i.test(u), 'must be an http:// or https:// address'),
+    headers: z.record(z.string(), text).default({}),
+    tools: toolFilter,
+  }),
+);
 
 export interface StdioServerConfig {
   transport: 'stdio';

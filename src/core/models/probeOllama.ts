@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 
 /** Ollama's own default address; OLLAMA_HOST moves it, as it does for Ollama's own clients. */
 export function ollamaBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
@@ -8,7 +9,7 @@ export function ollamaBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   return withScheme.replace(/\/+$/, '');
 }
 
-const tagsSchema = z.object({ models: z.array(z.object({ name: z.string().min(1) })) });
+const tagsSchema = lazySchema(() => z.object({ models: z.array(z.object({ name: z.string().min(1) })) }));
 
 /**
  * The models of a local Ollama, or undefined when none answers quickly. Used to offer Ollama on

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseJsonc } from '../jsonc/parseJsonc';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 
 /**
  * The JSON script a scripted model plays (DESIGN section 7): for each agent, the turns its model
@@ -23,46 +24,54 @@ export function compileMatch(match: string): ((task: string) => boolean) | strin
   }
 }
 
-const matchSchema = z.string().superRefine((value, ctx) => {
-  const compiled = compileMatch(value);
-  if (typeof compiled === 'string') ctx.addIssue({ code: 'custom', message: compiled });
-});
+const matchSchema = lazySchema(() =>
+  z.string().superRefine((value, ctx) => {
+    const compiled = compileMatch(value);
+    if (typeof compiled === 'string') ctx.addIssue({ code: 'custom', message: compiled });
+  }),
+);
 
-export const scriptToolCallSchema = z.strictObject({
-  tool: z.string().min(1),
-  input: z.unknown(),
-});
+export const scriptToolCallSchema = lazySchema(() =>
+  z.strictObject({
+    tool: z.string().min(1),
+    input: z.unknown(),
+  }),
+);
 
-export const scriptTurnSchema = z.strictObject({
-  /** Only a run whose task contains this (or matches this `/regex/flags`) may take the turn. */
-  match: matchSchema.optional(),
-  /**
-   * A catch-all: taken only when no other turn of the agent fits the call, and never used up (a
-   * demo's "I am scripted" answer). A script without one keeps the strict "no turn left" error.
-   */
-  fallback: z.boolean().optional(),
-  /** Wait this long before the first part, like a model's time to first token. */
-  delayMs: z.number().int().nonnegative().max(3_600_000).optional(),
-  text: z.string().optional(),
-  /** How many text-delta parts the text streams in (default: about one per four words, at least three). */
-  chunks: z.number().int().min(1).max(100_000).optional(),
-  toolCalls: z.array(scriptToolCallSchema).optional(),
-  usage: z.strictObject({
-    inputTokens: z.number().int().nonnegative(),
-    outputTokens: z.number().int().nonnegative(),
-  }).optional(),
-  /** The call fails with a provider error of this HTTP status (429 and 5xx are retryable). */
-  error: z.strictObject({
-    status: z.number().int().min(100).max(599),
-    message: z.string(),
-    /** Sent as a retry-after-ms header; the SDK waits this long before retrying (default 0: no slow tests). */
-    retryAfterMs: z.number().int().nonnegative().max(60_000).optional(),
-  }).optional(),
-});
+export const scriptTurnSchema = lazySchema(() =>
+  z.strictObject({
+    /** Only a run whose task contains this (or matches this `/regex/flags`) may take the turn. */
+    match: matchSchema.optional(),
+    /**
+     * A catch-all: taken only when no other turn of the agent fits the call, and never used up (a
+     * demo's "I am scripted" answer). A script without one keeps the strict "no turn left" error.
+     */
+    fallback: z.boolean().optional(),
+    /** Wait this long before the first part, like a model's time to first token. */
+    delayMs: z.number().int().nonnegative().max(3_600_000).optional(),
+    text: z.string().optional(),
+    /** How many text-delta parts the text streams in (default: about one per four words, at least three). */
+    chunks: z.number().int().min(1).max(100_000).optional(),
+    toolCalls: z.array(scriptToolCallSchema).optional(),
+    usage: z.strictObject({
+      inputTokens: z.number().int().nonnegative(),
+      outputTokens: z.number().int().nonnegative(),
+    }).optional(),
+    /** The call fails with a provider error of this HTTP status (429 and 5xx are retryable). */
+    error: z.strictObject({
+      status: z.number().int().min(100).max(599),
+      message: z.string(),
+      /** Sent as a retry-after-ms header; the SDK waits this long before retrying (default 0: no slow tests). */
+      retryAfterMs: z.number().int().nonnegative().max(60_000).optional(),
+    }).optional(),
+  }),
+);
 
-export const scriptSchema = z.strictObject({
-  agents: z.record(z.string().min(1), z.array(scriptTurnSchema)),
-});
+export const scriptSchema = lazySchema(() =>
+  z.strictObject({
+    agents: z.record(z.string().min(1), z.array(scriptTurnSchema)),
+  }),
+);
 
 export type ScriptTurn = z.infer<typeof scriptTurnSchema>;
 export type ScriptToolCall = z.infer<typeof scriptToolCallSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { runEventSchema, type RunEvent } from '../../shared/events';
 import { isThreadId } from './threadId';
 import { metaFromEvents, threadMetaSchema } from './threadIndex';
@@ -12,13 +13,15 @@ export const THREAD_ARCHIVE_FORMAT = 'subagents-thread';
  * `format` and `threads` came later: a file without them is still read (the child threads'
  * entries are rebuilt from their events).
  */
-const archiveSchema = z.object({
-  format: z.literal(THREAD_ARCHIVE_FORMAT).optional(),
-  version: z.literal(1).optional(),
-  thread: threadMetaSchema,
-  threads: z.array(threadMetaSchema).optional(),
-  events: z.array(runEventSchema),
-});
+const archiveSchema = lazySchema(() =>
+  z.object({
+    format: z.literal(THREAD_ARCHIVE_FORMAT).optional(),
+    version: z.literal(1).optional(),
+    thread: threadMetaSchema,
+    threads: z.array(threadMetaSchema).optional(),
+    events: z.array(runEventSchema),
+  }),
+);
 
 export function archiveText(meta: ThreadMeta, threads: readonly ThreadMeta[], events: readonly RunEvent[]): string {
   return JSON.stringify({ format: THREAD_ARCHIVE_FORMAT, version: 1, thread: meta, threads, events });

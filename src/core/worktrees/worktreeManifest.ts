@@ -3,35 +3,38 @@ import { hostname } from 'node:os';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 
-const fileSummarySchema = z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']), added: z.number(), removed: z.number() });
+const fileSummarySchema = lazySchema(() => z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']), added: z.number(), removed: z.number() }));
 
 /** A worktree run, as kept beside its worktree: what it started from and where it stands. */
-export const worktreeManifestSchema = z.object({
-  version: z.literal(1),
-  runId: z.string(),
-  threadId: z.string(),
-  agent: z.string(),
-  /** The top folder of the workspace's repository, where apply merges to. */
-  repo: z.string(),
-  /** The workspace root the run was started from (inside `repo`). */
-  workspaceRoot: z.string(),
-  /** The workspace's place in the repository ('' or `sub/dir/`). */
-  prefix: z.string(),
-  /** The worktree's top folder. */
-  path: z.string(),
-  branch: z.string(),
-  /** The commit the run started from: HEAD plus the workspace's uncommitted and untracked changes. */
-  base: z.string(),
-  /** `working`: the run is on it; `pending`: it ended with changes, waiting for Apply or Discard. */
-  state: z.enum(['working', 'pending']),
-  /** The process working in it (host:pid), so start-up cleanup leaves a live one alone. */
-  owner: z.string(),
-  createdAt: z.number(),
-  /** When pending: the commit of the run's end state, and what changed from base. */
-  final: z.string().optional(),
-  files: z.array(fileSummarySchema).optional(),
-});
+export const worktreeManifestSchema = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    runId: z.string(),
+    threadId: z.string(),
+    agent: z.string(),
+    /** The top folder of the workspace's repository, where apply merges to. */
+    repo: z.string(),
+    /** The workspace root the run was started from (inside `repo`). */
+    workspaceRoot: z.string(),
+    /** The workspace's place in the repository ('' or `sub/dir/`). */
+    prefix: z.string(),
+    /** The worktree's top folder. */
+    path: z.string(),
+    branch: z.string(),
+    /** The commit the run started from: HEAD plus the workspace's uncommitted and untracked changes. */
+    base: z.string(),
+    /** `working`: the run is on it; `pending`: it ended with changes, waiting for Apply or Discard. */
+    state: z.enum(['working', 'pending']),
+    /** The process working in it (host:pid), so start-up cleanup leaves a live one alone. */
+    owner: z.string(),
+    createdAt: z.number(),
+    /** When pending: the commit of the run's end state, and what changed from base. */
+    final: z.string().optional(),
+    files: z.array(fileSummarySchema).optional(),
+  }),
+);
 export type WorktreeManifest = z.infer<typeof worktreeManifestSchema>;
 export type WorktreeFileSummary = z.infer<typeof fileSummarySchema>;
 

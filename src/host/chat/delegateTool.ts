@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 import { newThreadId } from '../../core/threads/newThreadId';
 import type { PromptQueue } from '../../core/requests/promptQueue';
 import type { ProfileSet } from '../../core/profiles/profile';
@@ -9,11 +10,13 @@ import { followRequest, type ChatEngine } from './followRequest';
 /** The tool's name, as package.json's languageModelTools declares it. */
 export const DELEGATE_TOOL = 'subagents_delegate';
 
-export const delegateInputSchema = z.object({
-  agent: z.string().trim().min(1),
-  task: z.string().trim().min(1),
-  context: z.string().optional(),
-});
+export const delegateInputSchema = lazySchema(() =>
+  z.object({
+    agent: z.string().trim().min(1),
+    task: z.string().trim().min(1),
+    context: z.string().optional(),
+  }),
+);
 
 export interface DelegateToolDeps {
   engine: ChatEngine;

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import type { WorkspaceToolDeps } from './toolDeps';
 
-const inputSchema = z.object({
-  question: z.string().min(1).max(2000).describe('One clear question, with the options if there are any.'),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    question: z.string().min(1).max(2000).describe('One clear question, with the options if there are any.'),
+  }),
+);
 
 export function askUserTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({

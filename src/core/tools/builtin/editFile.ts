@@ -1,15 +1,18 @@
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { hardLinkReason } from '../../fileAccess/writeInside';
 import { resolveWorkspacePath } from '../workspacePath';
 import { looksBinary, type WorkspaceToolDeps } from './toolDeps';
 import { errorText } from '../../../shared/errorText';
 
-const inputSchema = z.object({
-  path: z.string().describe('File path relative to the workspace root.'),
-  oldText: z.string().describe('The exact text to replace, including whitespace; it must occur exactly once in the file.'),
-  newText: z.string().describe('The text to put in its place.'),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    path: z.string().describe('File path relative to the workspace root.'),
+    oldText: z.string().describe('The exact text to replace, including whitespace; it must occur exactly once in the file.'),
+    newText: z.string().describe('The text to put in its place.'),
+  }),
+);
 
 type Located = { ok: true; start: number; oldText: string; newText: string } | { ok: false; error: string };
 

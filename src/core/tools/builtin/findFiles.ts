@@ -1,5 +1,6 @@
 import { Minimatch } from 'minimatch';
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { ripgrepListing } from '../../ripgrep/ripgrepSources';
 import { sortInWalkOrder } from '../../ripgrep/walkOrder';
@@ -17,9 +18,11 @@ export const FIND_FILES_LIMITS: FindFilesLimits = { maxResults: 500, maxVisited:
 /** Ripgrep lists 10k files in tens of ms; past this it is given up for the walker. */
 const RIPGREP_TIMEOUT_MS = 30_000;
 
-const inputSchema = z.object({
-  pattern: z.string().min(1).describe('A glob such as "src/**/*.ts" or "*.md". A pattern without "/" matches file names at any depth.'),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    pattern: z.string().min(1).describe('A glob such as "src/**/*.ts" or "*.md". A pattern without "/" matches file names at any depth.'),
+  }),
+);
 
 /** A matcher for a workspace glob, or an error for a pattern that would look outside. */
 export function globMatcher(pattern: string): ((path: string) => boolean) | { error: string } {

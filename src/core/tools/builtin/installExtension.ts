@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import type { WorkspaceToolDeps } from './toolDeps';
 import { errorText } from '../../../shared/errorText';
@@ -6,9 +7,11 @@ import { errorText } from '../../../shared/errorText';
 /** publisher.name, as the marketplace spells extension ids. */
 const EXTENSION_ID = /^[a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9-]*$/i;
 
-const inputSchema = z.object({
-  id: z.string().min(3).max(200).describe('The extension id, publisher.name, e.g. "dbaeumer.vscode-eslint".'),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    id: z.string().min(3).max(200).describe('The extension id, publisher.name, e.g. "dbaeumer.vscode-eslint".'),
+  }),
+);
 
 export function installExtensionTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({

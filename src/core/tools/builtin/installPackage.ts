@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { commandOutcome, MAX_COMMAND_OUTPUT } from './runCommand';
 import type { WorkspaceToolDeps } from './toolDeps';
@@ -20,11 +21,13 @@ const MANAGERS = {
   pip: { name: PIP_NAME, command: (pkg: string) => `python3 -m pip install ${pkg}` },
 } as const;
 
-const inputSchema = z.object({
-  manager: z.enum(['npm', 'pnpm', 'yarn', 'pip']).describe('The package manager.'),
-  name: z.string().min(1).max(214).describe('The package, optionally with a version: "zod", "zod@4", "@scope/pkg", "requests==2.32.3".'),
-  dev: z.boolean().optional().describe('npm, pnpm, yarn: a development dependency.'),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    manager: z.enum(['npm', 'pnpm', 'yarn', 'pip']).describe('The package manager.'),
+    name: z.string().min(1).max(214).describe('The package, optionally with a version: "zod", "zod@4", "@scope/pkg", "requests==2.32.3".'),
+    dev: z.boolean().optional().describe('npm, pnpm, yarn: a development dependency.'),
+  }),
+);
 
 export function installPackageTool({ workspace, gate, agent, commands }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({

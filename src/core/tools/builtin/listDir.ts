@@ -1,14 +1,17 @@
 import { readdir } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { resolveWorkspacePath } from '../workspacePath';
 import type { WorkspaceToolDeps } from './toolDeps';
 
 const MAX_ENTRIES = 1000;
 
-const inputSchema = z.object({
-  path: z.string().describe('Folder path relative to the workspace root; "." for the root.'),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    path: z.string().describe('Folder path relative to the workspace root; "." for the root.'),
+  }),
+);
 
 export function listDirTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({

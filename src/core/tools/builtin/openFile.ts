@@ -1,13 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { resolveWorkspacePath } from '../workspacePath';
 import type { WorkspaceToolDeps } from './toolDeps';
 
-const inputSchema = z.object({
-  path: z.string().describe('File path relative to the workspace root.'),
-  line: z.number().int().min(1).optional().describe('The line to show (1-based).'),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    path: z.string().describe('File path relative to the workspace root.'),
+    line: z.number().int().min(1).optional().describe('The line to show (1-based).'),
+  }),
+);
 
 export function openFileTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { resolveWorkspacePath } from '../workspacePath';
 import { kindOf } from '../../fileAccess/fileIdentity';
@@ -9,11 +10,13 @@ import { looksBinary, MAX_READ_BYTES, type WorkspaceToolDeps } from './toolDeps'
 const MAX_LINES = 2000;
 const MAX_CHARS = 100_000;
 
-const inputSchema = z.object({
-  path: z.string().describe('File path relative to the workspace root.'),
-  startLine: z.number().int().min(1).optional().describe('First line to read (1-based). Default: 1.'),
-  endLine: z.number().int().min(1).optional().describe('Last line to read, inclusive. Default: the end, up to 2000 lines.'),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    path: z.string().describe('File path relative to the workspace root.'),
+    startLine: z.number().int().min(1).optional().describe('First line to read (1-based). Default: 1.'),
+    endLine: z.number().int().min(1).optional().describe('Last line to read, inclusive. Default: the end, up to 2000 lines.'),
+  }),
+);
 
 export function readFileTool({ workspace, gate, files }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import type { CommandResult } from '../../ports';
 import type { PreparedCommand } from '../../sandbox/commandLauncher';
 import { isSandboxSetupFailure } from '../../sandbox/sandboxSetupFailure';
@@ -10,16 +11,18 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
 const MAX_COMMAND_TIMEOUT_MS = 30 * 60_000;
 export const MAX_COMMAND_OUTPUT = 30_000;
 
-const inputSchema = z.object({
-  command: z.string().min(1).max(10_000).describe('A shell command line (bash), run in the workspace root.'),
-  timeoutMs: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_COMMAND_TIMEOUT_MS)
-    .optional()
-    .describe(`Kill it after this many milliseconds. Default ${DEFAULT_COMMAND_TIMEOUT_MS}.`),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    command: z.string().min(1).max(10_000).describe('A shell command line (bash), run in the workspace root.'),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_COMMAND_TIMEOUT_MS)
+      .optional()
+      .describe(`Kill it after this many milliseconds. Default ${DEFAULT_COMMAND_TIMEOUT_MS}.`),
+  }),
+);
 
 /** The result a model reads: exit code, output, and a note for anything unusual. */
 export function commandOutcome(result: CommandResult, timeoutMs: number): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { PatternError, searchFiles } from '../../textSearch/searchFiles';
 import { ripgrepPrefilter } from '../../ripgrep/ripgrepSources';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
@@ -18,18 +19,20 @@ export const SEARCH_TEXT_LIMITS: SearchTextLimits = { maxMatches: 200, maxFileBy
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUT_MS = 60_000;
 
-const inputSchema = z.object({
-  pattern: z.string().min(1).max(1000).describe('A JavaScript regular expression, e.g. "function \\\\w+Tool" or "TODO|FIXME".'),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "src/**/*.ts" or "*.md".'),
-  caseSensitive: z.boolean().optional().describe('Default false: letter case is ignored.'),
-  timeoutMs: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_TIMEOUT_MS)
-    .optional()
-    .describe(`Stop the search after this long (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}); what was found by then is returned.`),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    pattern: z.string().min(1).max(1000).describe('A JavaScript regular expression, e.g. "function \\\\w+Tool" or "TODO|FIXME".'),
+    glob: z.string().optional().describe('Only search files matching this glob, e.g. "src/**/*.ts" or "*.md".'),
+    caseSensitive: z.boolean().optional().describe('Default false: letter case is ignored.'),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_TIMEOUT_MS)
+      .optional()
+      .describe(`Stop the search after this long (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}); what was found by then is returned.`),
+  }),
+);
 
 export function searchTextTool({ workspace, gate, commands }: WorkspaceToolDeps, limits: SearchTextLimits = SEARCH_TEXT_LIMITS): AnyToolSpec {
   const { maxMatches, maxFileBytes, maxVisited } = limits;

@@ -1,14 +1,16 @@
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { TODO_TOOL } from '../../../shared/todoList';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 
-const itemSchema = z.object({
-  text: z.string().trim().min(1).max(500).describe('One step, in a few words.'),
-  status: z.enum(['pending', 'in_progress', 'done']).describe('pending, in_progress (what you work on now) or done.'),
-});
-
-const inputSchema = z.object({
-  items: z.array(itemSchema).max(50).describe('The whole plan, in order: every call replaces the list.'),
+const inputSchema = lazySchema(() => {
+  const item = z.object({
+    text: z.string().trim().min(1).max(500).describe('One step, in a few words.'),
+    status: z.enum(['pending', 'in_progress', 'done']).describe('pending, in_progress (what you work on now) or done.'),
+  });
+  return z.object({
+    items: z.array(item).max(50).describe('The whole plan, in order: every call replaces the list.'),
+  });
 });
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { errorText } from '../../../shared/errorText';
 import { wrapUntrusted } from '../../untrusted/untrustedText';
 import type * as FetchPageModule from '../../web/fetchPage';
@@ -22,9 +23,11 @@ const FETCH_TIMEOUT_MS = 30_000;
 let client: Promise<typeof FetchPageModule> | undefined;
 const loadClient = (): Promise<typeof FetchPageModule> => (client ??= import('../../web/fetchPage'));
 
-const inputSchema = z.object({
-  url: z.string().trim().min(1).max(4000).describe('The http:// or https:// address of the page.'),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    url: z.string().trim().min(1).max(4000).describe('The http:// or https:// address of the page.'),
+  }),
+);
 
 /**
  * `web_fetch`: a page as Markdown. It asks in ask and autoEdit unless the host is one of the user's

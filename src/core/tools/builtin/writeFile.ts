@@ -1,15 +1,18 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { hardLinkReason } from '../../fileAccess/writeInside';
 import { resolveWorkspacePath } from '../workspacePath';
 import type { WorkspaceToolDeps } from './toolDeps';
 import { errorText } from '../../../shared/errorText';
 
-const inputSchema = z.object({
-  path: z.string().describe('File path relative to the workspace root; missing folders are created.'),
-  content: z.string().describe('The complete new content of the file.'),
-});
+const inputSchema = lazySchema(() =>
+  z.object({
+    path: z.string().describe('File path relative to the workspace root; missing folders are created.'),
+    content: z.string().describe('The complete new content of the file.'),
+  }),
+);
 
 export function writeFileTool({ workspace, gate, files }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({

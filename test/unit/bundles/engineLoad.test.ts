@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleOptions } from '../../../scripts/bundles.mjs';
+import { vscodeStandInSource } from '../../../scripts/vscodeStandIn.mjs';
+
+// What loading engine.js does, in a fresh node process as the panel's first request loads it (the
+// production build, with a source map so each zod object built is traced to the file that built
+// it). What only a later step needs (a run's tools, a scripted model, an MCP server's declaration,
+// a worktree, an export, a command) is built or required by that step.
+
+interface Load {
+  /** zod objects (schemas and checks) built while engine.js loaded, by the source file that built them. */
+  zodBy: Record<string, number>;
+  /** Node's built-in modules loaded by then. */
+  builtins: string[];
+}
+
+let dir: string;
+let load: Load;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'engine-load-'));
+  await build({ ...bundleOptions({ production: true }).engine, outdir: dir, sourcemap: 'linked', logLevel: 'error' });
+  const child = `${vscodeStandInSource(process.cwd())}
+Error.stackTraceLimit = 40;
+const zodBy = {};
+// zod keeps a config that is already there; it calls postProcessor with every object it builds.
+globalThis.__zod_globalConfig = {
+  postProcessor() {
+    const frames = [...new Error().stack.matchAll(/((?:src|node_modules)\\/[^:()]+):\\d+:\\d+/g)].map((m) => m[1]);
+    const by = frames.find((f) => !f.startsWith('node_modules/zod/')) ?? '(zod itself)';
+    zodBy[by] = (zodBy[by] ?? 0) + 1;
+  },
+};
+const before = new Set(process.moduleLoadList);
+require(${JSON.stringify(join(dir, 'engine.js'))});
+const builtins = process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith('NativeModule ') && !m.startsWith('NativeModule internal/')).map((m) => m.slice('NativeModule '.length));
+process.stdout.write(JSON.stringify({ zodBy, builtins }));
+`;
+  const r = spawnSync(process.execPath, ['--enable-source-maps', '-e', child], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`loading engine.js failed: ${r.stderr}`);
+  load = JSON.parse(r.stdout) as Load;
+}, 60_000);
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const builtBy = (pattern: RegExp) => Object.fromEntries(Object.entries(load.zodBy).filter(([file]) => pattern.test(file)));
+
+describe('loading engine.js', () => {
+  it('traces the zod objects it builds to their files (the check below sees what it looks for)', () => {
+    // The settings, the events and the panel's messages are read as the panel opens.
+    for (const file of ['src/core/engineSettings.ts', 'src/shared/events.ts', 'src/shared/protocol.ts']) expect(load.zodBy[file], file).toBeGreaterThan(10);
+  });
+
+  it('builds no zod schema that only a later step needs', () => {
+    // Tools' inputs: when a run's tool set is made. The rest: on their first use.
+    expect(builtBy(/^src\/core\/tools\/builtin\/|^src\/core\/delegation\/(subagentTools|delegateTask)\.ts$|^src\/host\/chat\/delegateTool\.ts$/)).toEqual({});
+    expect(builtBy(/^src\/core\/models\/(scriptSchema|probeOllama)\.ts$|^src\/core\/worktrees\/|^src\/core\/threads\/threadArchive\.ts$/)).toEqual({});
+  });
+
+  it("builds only the name and field checks of MCP servers, not a server declaration's shapes", () => {
+    expect(load.zodBy['src/core/mcp/mcpServerConfig.ts'] ?? 0).toBeLessThan(10);
+  });
+});
