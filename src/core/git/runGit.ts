@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../nodeAdapters/childProcess';
 import { withGitConfig, withGitHardening } from '../sandbox/gitHardening';
 
 export interface GitResult {
@@ -36,7 +36,7 @@ export function runGit(cwd: string, args: readonly string[], options: GitOptions
     ...options.env,
   };
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = childProcess().spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     const out: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => out.push(d));

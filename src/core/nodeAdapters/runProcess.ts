@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandRequest, CommandResult } from '../ports';
 import { COMMAND_TOKEN } from '../sandbox/commandEnv';
 import { OutputCap } from '../tools/outputCap';
+import { childProcess } from './childProcess';
 import { killTokenHolders } from './tokenSweep';
 
 /** Time a killed command gets to exit on SIGTERM before its group is sent SIGKILL. */
@@ -99,7 +100,7 @@ export function runProcess(request: CommandRequest, onOutput?: (text: string) =>
 
 function spawnLaunch(request: CommandRequest): ChildProcess {
   const { file, args, env, verbatim } = request.launch;
-  return spawn(file, args, {
+  return childProcess().spawn(file, args, {
     cwd: request.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,7 +115,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
     if (process.platform === 'win32') {
-      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+      childProcess().spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
     } else {
       process.kill(-child.pid, signal);
     }

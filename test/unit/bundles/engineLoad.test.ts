@@ -65,4 +65,10 @@ describe('loading engine.js', () => {
   it("builds only the name and field checks of MCP servers, not a server declaration's shapes", () => {
     expect(load.zodBy['src/core/mcp/mcpServerConfig.ts'] ?? 0).toBeLessThan(10);
   });
+
+  it('requires no node:child_process: the first git or command run does', () => {
+    expect(load.builtins).not.toContain('child_process');
+    // It does see what engine.js requires.
+    expect(load.builtins).toContain('fs/promises');
+  });
 });
