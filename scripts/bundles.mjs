@@ -30,21 +30,32 @@ const zodEnglishOnly = {
   },
 };
 
+const leftOut = (what) => `throw new Error(${JSON.stringify(`${what} is left out of this bundle (zodLeftOut in scripts/bundles.mjs): bundle zod whole to use it.`)})`;
+
 /**
- * zod's `z.fromJSONSchema` (JSON Schema to zod), which nothing we bundle calls, costs 12 KB and, at
- * load, a copy of every schema constructor (about 0.6 ms of engine.js's load). Our bundles carry a
- * stand-in that says so when called.
+ * Parts of zod that nothing we bundle calls, each replaced in our bundles by a stand-in that says so
+ * when called (a file of zod's, by name, with the names it exports):
+ * - `z.fromJSONSchema` (JSON Schema to zod): 12 KB and, at load, a copy of every schema constructor
+ *   (about 0.6 ms of engine.js's load);
+ * - `z.compile` and `z.withParser` (parsers compiled ahead of time): 29 KB that each load of
+ *   engine.js would compile.
  */
-const zodWithoutFromJsonSchema = {
-  name: 'zod-without-from-json-schema',
+const ZOD_LEFT_OUT = {
+  'from-json-schema.js': `export function fromJSONSchema() { ${leftOut('z.fromJSONSchema')}; }`,
+  'compile.js': [
+    'export const INVALID = Symbol.for("zod.compile.invalid");',
+    'export class ZodCompileAsyncError extends Error {}',
+    'export class ZodCompileUnsupportedError extends Error {}',
+    ...['compile', 'withParser', 'compileFn'].map((name) => `export function ${name}() { ${leftOut(`z.${name}`)}; }`),
+  ].join('\n'),
+};
+const zodLeftOut = {
+  name: 'zod-left-out',
   setup(build) {
-    build.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
-      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'zod-without-from-json-schema' } : undefined,
+    build.onResolve({ filter: /^\.\/(from-json-schema|compile)\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: args.path.slice(2), namespace: 'zod-left-out' } : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'zod-without-from-json-schema' }, () => ({
-      contents: 'export function fromJSONSchema() { throw new Error("z.fromJSONSchema is left out of this bundle (zodWithoutFromJsonSchema in scripts/bundles.mjs): bundle zod whole to use it."); }',
-      loader: 'js',
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'zod-left-out' }, (args) => ({ contents: ZOD_LEFT_OUT[args.path], loader: 'js' }));
   },
 };
 
@@ -152,7 +163,7 @@ export function bundleOptions({ production = false } = {}) {
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
-    plugins: [zodEnglishOnly, zodWithoutFromJsonSchema],
+    plugins: [zodEnglishOnly, zodLeftOut],
   };
   const node = {
     ...common,
