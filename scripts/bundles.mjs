@@ -60,6 +60,23 @@ const zodLeftOut = {
 };
 
 /**
+ * jsonc-parser makes, when it loads, 1,200 cached indentation strings for its formatter (about
+ * 240 KB, often a garbage collection in engine.js's load), which the bundler keeps because it
+ * cannot tell that making them does nothing else. We only parse: its modules are marked free of
+ * side effects, so what we do not import (the formatter, the editor, those strings) is left out.
+ */
+const jsoncParseOnly = {
+  name: 'jsonc-parse-only',
+  setup(build) {
+    build.onResolve({ filter: /^jsonc-parser$|^\.\.?\/(impl\/)?\w+$/ }, async (args) => {
+      if (args.pluginData === jsoncParseOnly || (args.path !== 'jsonc-parser' && !/[\\/]node_modules[\\/]jsonc-parser[\\/]/.test(args.importer))) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: jsoncParseOnly });
+      return resolved.errors.length > 0 ? undefined : { path: resolved.path, sideEffects: false };
+    });
+  },
+};
+
+/**
  * Every `import * as vscode from 'vscode'` of a bundle reads one namespace. Left external, each
  * module importing vscode gets its own copy of the API object (esbuild's `__toESM` defines a getter
  * for each of its ~200 names), about 4 ms at engine.js's load for its 19 modules; here the API is
@@ -163,7 +180,7 @@ export function bundleOptions({ production = false } = {}) {
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
-    plugins: [zodEnglishOnly, zodLeftOut],
+    plugins: [zodEnglishOnly, zodLeftOut, jsoncParseOnly],
   };
   const node = {
     ...common,

@@ -44,6 +44,14 @@ describe('engine.js leaves the heavy parts to their lazy bundles', () => {
     for (const name of ['http', 'https', 'dns', 'zlib']) expect(builtins, name).not.toContain(name);
   });
 
+  it("holds jsonc-parser's parser without its formatter, whose cached strings it would make at load", () => {
+    const jsonc = Object.entries(output().inputs)
+      .filter(([f, { bytesInOutput }]) => f.includes('node_modules/jsonc-parser/') && bytesInOutput > 0)
+      .map(([f]) => f);
+    expect(jsonc.some((f) => f.endsWith('/parser.js'))).toBe(true);
+    expect(jsonc.filter((f) => /\/(format|edit|string-intern)\.js$/.test(f))).toEqual([]);
+  });
+
   it('requires vscode once, so the API object is copied into one namespace and not into one per module', () => {
     expect(code.match(/require\("vscode"\)/g)).toHaveLength(1);
   });
