@@ -114,6 +114,8 @@ export const LAZY_BUNDLES = {
   // The lock library of the JSONL store's leases and index writes (proper-lockfile with graceful-fs, retry,
   // signal-exit), loaded by the first lock a store takes.
   lockfile: { entry: 'node_modules/proper-lockfile/index.js', module: /^proper-lockfile$/ },
+  // Glob matching (minimatch and brace-expansion), required by the first glob matched (find_files, a command's glob).
+  minimatch: { entry: 'node_modules/minimatch/dist/esm/index.js', module: /^minimatch$/ },
 };
 
 /**
@@ -136,6 +138,7 @@ export const SIZE_BUDGETS_KB = {
   yaml: 130,
   webFetch: 20,
   lockfile: 30,
+  minimatch: 40,
 };
 
 /** Bundles of `outputs` (an esbuild metafile's) over their budget, as sentences. */

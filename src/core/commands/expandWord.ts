@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { minimatch } from 'minimatch';
+import { minimatchLibrary } from '../tools/minimatchLibrary';
 import { expandBraces, TooManyWords, type QChar } from './braceExpansion';
 import type { Piece } from './wordPieces';
 
@@ -102,6 +102,7 @@ async function matchGlob(word: readonly QChar[], cwd: string): Promise<string[] 
     }
     const pattern = segment.map((ch) => (ch.quoted && /[*?[\]\\{}()!+@]/.test(ch.c) ? `\\${ch.c}` : ch.c)).join('').replace(/\*\*+/g, '*');
     const next: typeof found = [];
+    const { minimatch } = minimatchLibrary();
     for (const f of found) {
       const entries = await readdir(f.real, { withFileTypes: true }).catch(() => []);
       for (const entry of entries) {

@@ -21,19 +21,19 @@ const packagesIn = (m: Metafile): Set<string> =>
 const output = () => Object.values(meta.outputs).find((o) => o.entryPoint)!;
 
 describe('engine.js leaves the heavy parts to their lazy bundles', () => {
-  it("holds none of the vendors' model clients, the sandbox, tree-sitter, the YAML parser or the lock library", () => {
+  it("holds none of the vendors' model clients, the sandbox, tree-sitter, the YAML parser, the glob matcher or the lock library", () => {
     const held = packagesIn(meta);
     // proper-lockfile brings graceful-fs, retry and signal-exit (which patch fs and hook the
     // process's signals when loaded): only the JSONL store's first lease needs them.
     const lockLibrary = ['proper-lockfile', 'graceful-fs', 'retry', 'signal-exit'];
-    for (const pkg of ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', '@anthropic-ai/sandbox-runtime', '@vscode/tree-sitter-wasm', 'yaml', ...lockLibrary]) {
+    for (const pkg of ['@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', '@anthropic-ai/sandbox-runtime', '@vscode/tree-sitter-wasm', 'yaml', 'minimatch', 'brace-expansion', ...lockLibrary]) {
       expect(held.has(pkg), pkg).toBe(false);
     }
   });
 
   it('requires each lazy bundle it uses by its file name beside it', () => {
     const required = output().imports.filter((i) => i.external).map((i) => i.path);
-    for (const name of ['sandbox', 'bashParser', 'modelClients', 'yaml', 'webFetch', 'lockfile']) {
+    for (const name of ['sandbox', 'bashParser', 'modelClients', 'yaml', 'webFetch', 'lockfile', 'minimatch']) {
       expect(Object.keys(LAZY_BUNDLES)).toContain(name);
       expect(required).toContain(`./${name}.js`);
     }

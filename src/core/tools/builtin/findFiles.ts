@@ -1,6 +1,6 @@
-import { Minimatch } from 'minimatch';
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
+import { minimatchLibrary } from '../minimatchLibrary';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { ripgrepListing } from '../../ripgrep/ripgrepSources';
 import { sortInWalkOrder } from '../../ripgrep/walkOrder';
@@ -31,7 +31,7 @@ export function globMatcher(pattern: string): ((path: string) => boolean) | { er
     return { error: `The pattern "${pattern}" looks outside the workspace; patterns are relative to its root.` };
   }
   const matchBase = !cleaned.includes('/');
-  const matcher = new Minimatch(cleaned, { dot: true, matchBase });
+  const matcher = new (minimatchLibrary().Minimatch)(cleaned, { dot: true, matchBase });
   // Such a pattern is matched against the name alone: handing minimatch only the name spares it splitting the path.
   return matchBase ? (path) => matcher.match(path.slice(path.lastIndexOf('/') + 1)) : (path) => matcher.match(path);
 }
