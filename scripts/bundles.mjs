@@ -90,6 +90,26 @@ const vscodeOnce = {
   },
 };
 
+/**
+ * A lazy bundle with this plugin takes zod from the bundle that loads it (engine.js, cli.js), which
+ * leaves it on the global SHARED_ZOD (src/core/models/sharedZod.ts) when it loads, instead of
+ * carrying a copy of its own.
+ */
+const zodFromHost = (bundle) => ({
+  name: 'zod-from-host',
+  setup(build) {
+    build.onResolve({ filter: /^zod\/v4(\/core|\/locales\/en\.js)?$/ }, (args) => ({ path: args.path, namespace: 'zod-from-host' }));
+    build.onLoad({ filter: /.*/, namespace: 'zod-from-host' }, (args) => ({
+      contents: [
+        "const shared = globalThis[Symbol.for('subagents.sharedZod')];",
+        `if (!shared) throw new Error(${JSON.stringify(`${bundle}.js takes zod from the bundle that loads it (engine.js or cli.js, see src/core/models/sharedZod.ts): load that bundle first.`)});`,
+        `module.exports = shared[${JSON.stringify(args.path)}];`,
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+});
+
 const root = new URL('..', import.meta.url).pathname;
 
 /**
@@ -105,8 +125,9 @@ export const LAZY_BUNDLES = {
   mcp: { entry: 'src/core/mcp/mcpConnection.ts', module: /\/mcpConnection(\.ts)?$/ },
   // HTML to Markdown for web_fetch (turndown and its DOM, domino), loaded by the first page fetched.
   htmlToMarkdown: { entry: 'src/core/web/htmlToMarkdown.ts', module: /\/htmlToMarkdown(\.ts)?$/ },
-  // The vendors' model clients (@ai-sdk/openai, anthropic, openai-compatible), made on a model's first call.
-  modelClients: { entry: 'src/core/models/vendorClients.ts', module: /\/vendorClients(\.ts)?$/ },
+  // The vendors' model clients (@ai-sdk/openai, anthropic, openai-compatible), made on a model's first call;
+  // with the zod of the bundle that loads them.
+  modelClients: { entry: 'src/core/models/vendorClients.ts', module: /\/vendorClients(\.ts)?$/, zodFromHost: true },
   // The YAML parser of agent files' front matter (the `yaml` package), required by the first agent file read.
   yaml: { entry: 'node_modules/yaml/dist/index.js', module: /^yaml$/ },
   // web_fetch's HTTP client (node:http, https, dns, zlib, the private-address judge), loaded by the first fetch.
@@ -199,7 +220,10 @@ export function bundleOptions({ production = false } = {}) {
     banner: { js: 'var __bundleUrl = require("url").pathToFileURL(__filename).href;' },
   };
   const lazy = Object.fromEntries(
-    Object.entries(LAZY_BUNDLES).map(([name, { entry }]) => [name, { ...node, entryPoints: { [name]: entry }, outdir: 'dist' }]),
+    Object.entries(LAZY_BUNDLES).map(([name, { entry, zodFromHost: shared }]) => [
+      name,
+      { ...node, ...(shared ? { plugins: [...node.plugins, zodFromHost(name)] } : {}), entryPoints: { [name]: entry }, outdir: 'dist' },
+    ]),
   );
   return {
     // Activation loads only this: view provider shell, commands, output channel.
