@@ -1,5 +1,4 @@
-import * as zodV4 from 'zod/v4';
-import * as zodV4Core from 'zod/v4/core';
+import { z } from 'zod';
 import en from 'zod/v4/locales/en.js';
 
 /** Where the bundles that load the vendors' clients leave their zod for them (see zodFromHost in scripts/bundles.mjs). */
@@ -13,6 +12,8 @@ export const SHARED_ZOD = Symbol.for('subagents.sharedZod');
  */
 export function shareZodWithVendorClients(): void {
   const global = globalThis as { [SHARED_ZOD]?: Record<string, unknown> };
-  // Each as the module it stands for; the locale is imported for its default export.
-  global[SHARED_ZOD] ??= { 'zod/v4': zodV4, 'zod/v4/core': zodV4Core, 'zod/v4/locales/en.js': { __esModule: true, default: en } };
+  // Each as the module it stands for, made of the namespace we import anyway (a namespace import of
+  // zod/v4 would add one of its own to engine.js): zod/v4 is zod's API with `z` beside it, its core
+  // is `z.core`, and the locale is imported for its default export.
+  global[SHARED_ZOD] ??= { 'zod/v4': { ...z, z }, 'zod/v4/core': z.core, 'zod/v4/locales/en.js': { __esModule: true, default: en } };
 }
