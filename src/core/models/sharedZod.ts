@@ -6,14 +6,22 @@ export const SHARED_ZOD = Symbol.for('subagents.sharedZod');
 
 /**
  * Leaves this bundle's zod where the vendors' clients (dist/modelClients.js) take it: they carry no
- * copy of their own (about 145 KB, and the construction of its schemas again on the first vendor
+ * copy of their own (about 145 KB, and zod's start-up once more on the first vendor
  * call), and their schemas are built by the same zod as ours. Called when the loader of their
  * bundle loads, so any bundle of ours that can load them has left it before.
  */
 export function shareZodWithVendorClients(): void {
   const global = globalThis as { [SHARED_ZOD]?: Record<string, unknown> };
   // Each as the module it stands for, made of the namespace we import anyway (a namespace import of
-  // zod/v4 would add one of its own to engine.js): zod/v4 is zod's API with `z` beside it, its core
-  // is `z.core`, and the locale is imported for its default export.
-  global[SHARED_ZOD] ??= { 'zod/v4': { ...z, z }, 'zod/v4/core': z.core, 'zod/v4/locales/en.js': { __esModule: true, default: en } };
+  // zod/v4 would add one of its own to engine.js): zod/v4 is zod's API with `z` beside it (copied
+  // when the clients load, not now), its core is `z.core`, and the locale is imported for its
+  // default export.
+  let zodV4: object | undefined;
+  global[SHARED_ZOD] ??= {
+    get 'zod/v4'() {
+      return (zodV4 ??= { ...z, z });
+    },
+    'zod/v4/core': z.core,
+    'zod/v4/locales/en.js': { __esModule: true, default: en },
+  };
 }
