@@ -3,7 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { heldModel } from '../src/core/agent/workSlot';
+import { idleTimeoutModel } from '../src/core/liveness/idleTimeoutModel';
+import { StallWatch } from '../src/core/liveness/stallWatch';
 import { withResilience } from '../src/core/models/resilientModel';
+import { systemClock, systemSchedule } from '../src/core/ports';
 import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
 import { engineScenario } from './engineScenario';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
@@ -16,7 +20,8 @@ import { summarize, type Summary } from './stats';
 
 // `npm run bench -- --profile` (with bench/cpuProfile.ts): what each suspect on the engine's hot
 // path costs on its own, measured in isolation, alternately with its baseline: the store's write
-// per event and per thread, the resilience wrapper's extra stream layer, zod per event.
+// per event and per thread, the resilience wrapper's extra stream layer (and a run's whole stack of
+// wrappers, which shares one), zod per event.
 
 const us = (s: Summary, digits = 2): string => `${s.median.toFixed(digits)} µs (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 const ms = (s: Summary): string => `${s.median.toFixed(2)} ms (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
@@ -146,16 +151,25 @@ export async function hotPathBench(): Promise<string[]> {
 
     const bare = childModel(0);
     const wrapped = withResilience(childModel(0), { spec: 'bench:mock' });
+    // A child's model as runModel and runAgent stack it: the idle watch (which taps its stream), a work slot, the retries.
+    const watch = new StallWatch(60_000, systemClock, systemSchedule, () => {});
+    const idle = idleTimeoutModel(childModel(0), { idleTimeoutMs: 60_000, clock: systemClock, schedule: systemSchedule, watch, onRetry: () => {} });
+    const stacked = withResilience(heldModel(idle, { hold: async () => () => {} }), { spec: 'bench:mock' });
     const bareUs: number[] = [];
     const wrappedUs: number[] = [];
+    const stackedUs: number[] = [];
     for (let i = 0; i < 300; i++) {
       bareUs.push(await readStream(bare));
       wrappedUs.push(await readStream(wrapped));
+      stackedUs.push(await readStream(stacked));
     }
+    watch.stop();
     const b = summarize(bareUs);
     const w = summarize(wrappedUs);
+    const st = summarize(stackedUs);
+    const extra = (x: Summary) => `${(x.median - b.median).toFixed(1)} µs a stream, ${((x.median - b.median) / 54).toFixed(2)} µs a part`;
     lines.push(
-      `  one child's stream (54 parts) read from doStream: bare ${us(b, 1)}, through withResilience ${us(w, 1)}: the extra layer costs ${(w.median - b.median).toFixed(1)} µs a stream, ${((w.median - b.median) / 54).toFixed(2)} µs a part`,
+      `  one child's stream (54 parts) read from doStream: bare ${us(b, 1)}; through withResilience alone (its own layer) ${us(w, 1)}: ${extra(w)}; through a run's whole stack (retries, work slot, idle watch: one layer, the idle watch's, tapped by the others) ${us(st, 1)}: ${extra(st)}`,
     );
 
     for (const n of [10, 100, 1000]) {
