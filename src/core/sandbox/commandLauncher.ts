@@ -56,16 +56,7 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
   // Found at the first command, not when the run's tools are made: most runs never start one, and this
   // is a blocking call on the host's thread.
   let found: string | undefined;
-  const realRoot = (): string => {
-    if (found === undefined) {
-      try {
-        found = realpathSync(root);
-      } catch {
-        found = root;
-      }
-    }
-    return found;
-  };
+  const realRoot = (): string => (found ??= realpathOrSelf(root));
   return {
     environment: () => commandEnvironment(process.env, settings['commandEnv.exclude']),
     async state() {
@@ -75,8 +66,9 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
       if (mode === 'on') {
         return { sandboxed: false, refusal: `Commands must run in the OS sandbox (subagents.sandbox.mode is "on"), but it cannot start here: ${runtime.unavailable}. Nothing was run.` };
       }
-      if (!warned.has(realRoot())) {
-        warned.add(realRoot());
+      const where = realRoot();
+      if (!warned.has(where)) {
+        warned.add(where);
         warn(
           `Commands run without an OS sandbox: ${runtime.unavailable}. Protected files are guarded only by a text check of each command line, ` +
             'which code a command runs (a script, node -e, an archive) can get around. Install bubblewrap, socat and ripgrep (Linux) to sandbox them, ' +
@@ -102,4 +94,13 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
       };
     },
   };
+}
+
+/** The path with its links resolved, or as given when it cannot be (it will fail where it is used). */
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
