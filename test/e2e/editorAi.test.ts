@@ -19,6 +19,13 @@ const FAKE_EXTENSION = join(REPO_ROOT, 'test', 'fixtures', 'fake-lm-extension');
 describe("the editor's language models and tools in a real VS Code", () => {
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
+  /** Our threads' folders in workspace storage (one a workspace, once the store has written there). */
+  const threadFolders = (): string[] => {
+    const storage = join(server!.userDataDir, 'User', 'workspaceStorage');
+    return readdirSync(storage)
+      .map((d) => join(storage, d, 'subagents-team.subagents', 'threads'))
+      .filter((dir) => existsSync(dir));
+  };
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -53,8 +60,7 @@ describe("the editor's language models and tools in a real VS Code", () => {
     // The fake model called fake_echo (an editor tool, by vscode.lm.invokeTool) and answered with its result.
     expect(text).toContain('The echo said: echo: ping');
     const threadId = /Its thread is (\S+) in/.exec(text)![1]!;
-    const storage = join(server!.userDataDir, 'User', 'workspaceStorage');
-    const findIndex = () => readdirSync(storage).map((d) => join(storage, d, 'subagents-team.subagents', 'threads', 'index.json')).find((f) => existsSync(f));
+    const findIndex = () => threadFolders().map((dir) => join(dir, 'index.json')).find((f) => existsSync(f));
     // The index is a cache the store writes a moment after the run (debounced), not with it.
     await until('the thread index is written in workspace storage', () => findIndex() !== undefined);
     const index = findIndex();
@@ -84,6 +90,7 @@ describe("the editor's language models and tools in a real VS Code", () => {
     });
     expect(await panel.locator('.turn').last().innerText()).toContain('delegate: check the echo');
   });
+
   it("@subagents while it works: each subagent is a progress line, and the chat's stop button cancels the run and its subagents", async () => {
     const wb = workbench!;
     const chat = wb.page.locator('.interactive-session');
@@ -96,12 +103,7 @@ describe("the editor's language models and tools in a real VS Code", () => {
       await wb.page.getByRole('button', { name: /^(Cancel|Stop)/ }).first().click();
     });
     await wb.step('the supervisor and the helper end as cancelled in their threads', async () => {
-      const storage = join(server!.userDataDir, 'User', 'workspaceStorage');
-      const threadFiles = () =>
-        readdirSync(storage)
-          .map((d) => join(storage, d, 'subagents-team.subagents', 'threads'))
-          .filter((dir) => existsSync(dir))
-          .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f)));
+      const threadFiles = () => threadFolders().flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f)));
       const cancelled = () =>
         threadFiles()
           .flatMap((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean))
@@ -110,6 +112,7 @@ describe("the editor's language models and tools in a real VS Code", () => {
       await until('two runs finished as cancelled', () => cancelled().length >= 2, 30_000);
     });
   });
+
   it('@subagents and an approval: a subagent\'s write waits, the chat says where, and once approved from the notification the file is written and the answer comes', async () => {
     const wb = workbench!;
     const chat = wb.page.locator('.interactive-session');
