@@ -93,6 +93,10 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
       repairToolCall: unknownToolsNamedHonestly(tools.filter((t) => !hidden.includes(t.name)).map((t) => t.name)),
       // withResilience retries, so each retry is a RunEvent and its wait ends on cancel.
       maxRetries: 0,
+      // The SDK would publish every call (prompt, tools, results) on the process-wide diagnostics
+      // channel `ai:telemetry`, readable by every extension in the host; we use no SDK telemetry.
+      // Off, it also skips redacting our tool list for it on every call.
+      telemetry: { isEnabled: false },
       // Errors arrive as stream parts and end up in the outcome; the default handler would also log them.
       onError: () => {},
       // Kept as each step ends: awaiting result.steps afterwards would make the SDK tee the whole
