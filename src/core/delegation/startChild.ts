@@ -40,7 +40,7 @@ export async function startChild(deps: DelegationDeps, req: ChildRequest): Promi
 async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId: string): Promise<StartOutcome> {
   const { session, caller } = deps;
   const agent = req.profile.name;
-  const replay = await findStoredReplay(deps, threadId, req.toolCallId);
+  const replay = await findStoredReplay(deps, threadId, req.toolCallId, req.continueThreadId === undefined);
   if (replay) return replay;
 
   if (req.continueThreadId !== undefined) {
@@ -111,9 +111,10 @@ function findLiveReplay(caller: RunHandle, threadId: string, toolCallId: string)
   return undefined;
 }
 
-/** After a restart a replayed call's run is only on disk. */
-async function findStoredReplay(deps: DelegationDeps, threadId: string, toolCallId: string): Promise<StartOutcome | undefined> {
-  const stored = await deps.session.store.get(threadId).catch(() => undefined);
+/** After a restart a replayed call's run is only on disk. `derived`: the id comes from the caller's thread and the call. */
+async function findStoredReplay(deps: DelegationDeps, threadId: string, toolCallId: string, derived: boolean): Promise<StartOutcome | undefined> {
+  const where = derived ? { parentThreadId: deps.caller.threadId } : undefined;
+  const stored = await deps.session.store.get(threadId, where).catch(() => undefined);
   const started = stored?.events.find((e) => e.kind === 'run.started' && e.parentToolCallId === toolCallId);
   if (!stored || !started) return undefined;
   const finished = stored.events.find((e) => e.kind === 'run.finished' && e.runId === started.runId);

@@ -11,6 +11,11 @@ import type { ThreadLeases } from './threadLeases';
 export class ConversationLeases {
   /** Per thread open here: how many opens hold a use of the lease of `root`. */
   private readonly opens = new Map<string, { count: number; root: string }>();
+  /**
+   * Conversations made here whose lease this process has held ever since: no other process can
+   * have written any of their threads, so what this process knows of them is all there is.
+   */
+  private readonly madeHere = new Set<string>();
 
   constructor(
     private readonly leases: ThreadLeases,
@@ -33,6 +38,19 @@ export class ConversationLeases {
     }
   }
 
+  /** A new conversation (its top-level thread just made here, its lease taken with it). */
+  made(root: string): void {
+    this.madeHere.add(root);
+  }
+
+  /** Whether this process has been the only writer of the conversation since it was made (and still holds its lease). */
+  onlyWriterOf(root: string): boolean {
+    if (!this.madeHere.has(root)) return false;
+    if (this.leases.intact(root)) return true;
+    this.madeHere.delete(root);
+    return false;
+  }
+
   /** How many opens of this thread hold a lease here now. */
   uses(id: string): number {
     return this.opens.get(id)?.count ?? 0;
@@ -43,7 +61,7 @@ export class ConversationLeases {
     const entry = this.opens.get(id);
     if (!entry) return;
     this.forget(id);
-    await this.leases.release(entry.root);
+    await this.giveBack(entry.root);
   }
 
   /** Ends every open of the thread (it was deleted, or shutdown). */
@@ -51,7 +69,7 @@ export class ConversationLeases {
     const entry = this.opens.get(id);
     if (!entry) return;
     this.opens.delete(id);
-    for (let i = 0; i < entry.count; i++) await this.leases.release(entry.root);
+    for (let i = 0; i < entry.count; i++) await this.giveBack(entry.root);
   }
 
   /** Takes a use of a conversation's lease for work that is not an open (a delete, an import); give it back with `leases.release(root)`. */
@@ -60,12 +78,16 @@ export class ConversationLeases {
   }
 
   giveBack(root: string): Promise<void> {
-    return this.leases.release(root);
+    const released = this.leases.release(root);
+    // Free for other processes from here on (the count drops before the unlock's first await).
+    if (this.leases.uses(root) === 0) this.madeHere.delete(root);
+    return released;
   }
 
   /** Every open ended and every lease given back (shutdown). */
   async releaseAll(): Promise<void> {
     this.opens.clear();
+    this.madeHere.clear();
     await this.leases.releaseAll();
   }
 

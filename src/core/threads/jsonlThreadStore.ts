@@ -1,4 +1,4 @@
-import { appendFile, open, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, open, readFile, rm, stat, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
 import { silentLogger, systemClock } from '../ports';
@@ -9,13 +9,14 @@ import { mergeByTime } from './mergeFamily';
 import { parseThreadFile } from './threadFile';
 import type { ParsedThreadFile } from './threadFile';
 import { IndexFile } from './indexFile';
+import { importThreadFiles } from './threadImport';
 import { ThreadFileWriter } from './threadFileWriter';
 import { assertThreadId } from './threadId';
 import { metaFromEvents } from './threadIndex';
 import { ThreadBusyError, ThreadLeases } from './threadLeases';
 import { ConversationLeases } from './conversationLeases';
 import { descendantsOf, rootOf } from './threadFamily';
-import { ThreadExistsError, type ArchivedThread, type DeleteOptions, type LoadedFamily, type LoadedThread, type NewThreadMeta, type OpenOptions, type ThreadMeta, type ThreadStore } from './threadStore';
+import { type ArchivedThread, type DeleteOptions, type LoadedFamily, type LoadedThread, type NewThreadMeta, type OpenOptions, type ThreadMeta, type ThreadStore, type ThreadWhere } from './threadStore';
 
 export interface JsonlThreadStoreOptions {
   /** The directory of thread files (`<threadId>.jsonl`) and `index.json`; made when missing. */
@@ -155,11 +156,11 @@ export class JsonlThreadStore implements ThreadStore {
     await this.leases.releaseAll();
   }
 
-  async get(threadId: string): Promise<LoadedThread | undefined> {
+  async get(threadId: string, where?: ThreadWhere): Promise<LoadedThread | undefined> {
     assertThreadId(threadId);
     const state = this.threads.get(threadId);
     if (state) return this.read(state);
-    const index = await this.indexWith(threadId);
+    const index = await this.indexWith(threadId, where);
     if (!index.has(threadId)) return undefined;
     const parsed = await this.readFile(threadId);
     const loaded = { meta: { ...index.get(threadId)! }, events: parsed.events, warnings: parsed.warnings };
@@ -196,38 +197,8 @@ export class JsonlThreadStore implements ThreadStore {
   }
 
   /** Writes each thread's file whole (`wx`: never over another's), under its lease, then the index; a failure removes what it wrote. */
-  async importThreads(threads: readonly ArchivedThread[]): Promise<void> {
-    for (const { meta } of threads) assertThreadId(meta.id);
-    const index = await this.index.refresh();
-    const taken = threads.map((t) => t.meta.id).filter((id) => index.has(id) || this.threads.has(id));
-    if (taken.length > 0) throw new ThreadExistsError(taken);
-    const known = new Map([...index, ...threads.map((t): [string, ThreadMeta] => [t.meta.id, t.meta])]);
-    const leased: string[] = [];
-    const written: string[] = [];
-    try {
-      for (const root of new Set(threads.map(({ meta }) => rootOf(meta.id, meta.parentThreadId, known)))) {
-        await this.leases.hold(root);
-        leased.push(root);
-      }
-      for (const { meta, events } of threads) {
-        const text = events.map((e) => `${JSON.stringify(e)}\n`).join('');
-        await writeFile(this.pathOf(meta.id), text, { flag: 'wx' }).catch((error: NodeJS.ErrnoException) =>
-          Promise.reject(error.code === 'EEXIST' ? new ThreadExistsError([meta.id]) : error),
-        );
-        written.push(meta.id);
-        this.index.add({ ...meta });
-      }
-      await this.index.save();
-    } catch (error) {
-      for (const id of written.reverse()) {
-        await rm(this.pathOf(id), { force: true });
-        this.index.remove(id);
-      }
-      if (written.length > 0) await this.index.save().catch(() => undefined);
-      throw error;
-    } finally {
-      for (const root of leased) await this.leases.giveBack(root);
-    }
+  importThreads(threads: readonly ArchivedThread[]): Promise<void> {
+    return importThreadFiles(threads, { index: this.index, leases: this.leases, pathOf: (id) => this.pathOf(id), isOpenHere: (id) => this.threads.has(id) });
   }
 
   /** The thread of a run, through the index; undefined for a run no thread here has. */
@@ -325,27 +296,39 @@ export class JsonlThreadStore implements ThreadStore {
 
   /**
    * The index, taking in what other processes made when it lacks this thread but its file is
-   * there: one stat, not a read of the whole index, for the new id every delegation asks about.
+   * there: one stat, not a read of the whole index, for the new id every delegation asks about;
+   * none in a conversation no other process has written since it was made here (its first turn).
    */
-  private async indexWith(id: string): Promise<Map<string, ThreadMeta>> {
+  private async indexWith(id: string, where?: ThreadWhere): Promise<Map<string, ThreadMeta>> {
     const index = await this.index.load();
     if (index.has(id)) return index;
+    if (where && this.leases.onlyWriterOf(rootOf(where.parentThreadId, null, index))) return index;
     const onDisk = await stat(this.pathOf(id)).then(() => true, (error: NodeJS.ErrnoException) => error.code !== 'ENOENT');
     return onDisk ? this.index.refresh() : index;
   }
 
   /**
-   * A new thread, open at once: its lease, then its file (`wx`: never over one another process
-   * made meanwhile), are taken in the background, and its writer writes nothing before both are
-   * done. A refused lease fails the thread's writes (said on flush), never anyone else's file.
+   * A new thread, open at once: its lease and its file (`wx`: never over one another process made
+   * meanwhile) are taken in the background, side by side (each is a round trip through node's
+   * thread pool, which a run's tail would otherwise wait for one after the other), and its writer
+   * writes nothing before both are done. The empty file is listed by no window (a thread shows
+   * from its first event). A refused lease fails the thread's writes (said on flush) and removes
+   * the file it made while still empty, never anyone else's.
    */
   private create(meta: NewThreadMeta, root: string): LoadedThread {
     const { id } = meta;
     const path = this.pathOf(id);
-    const file = this.leases.open(id, root).then(() =>
-      open(path, 'wx').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'EEXIST' ? new ThreadBusyError(id) : error)),
+    const made = open(path, 'wx').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'EEXIST' ? new ThreadBusyError(id) : error));
+    const file = Promise.all([made, this.leases.open(id, root)]).then(
+      ([handle]) => handle,
+      async (error: unknown) => {
+        const handle = await made.catch(() => undefined);
+        if (handle) await removeIfEmpty(handle, path).catch(() => undefined);
+        throw error;
+      },
     );
     this.threads.set(id, new ThreadFileWriter(id, path, 1, this.logger, file));
+    if (meta.parentThreadId === null) this.leases.made(id);
     const now = this.clock.now();
     const entry: ThreadMeta = { id, title: meta.title, parentThreadId: meta.parentThreadId, agent: meta.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty', runIds: [] };
     // Written soon, not awaited: a crash before the write loses nothing, loading rebuilds it from the file.
@@ -396,4 +379,10 @@ export class JsonlThreadStore implements ThreadStore {
     }
     return { meta: { ...meta }, events, warnings };
   }
+}
+
+/** Closes a file this process made and removes it if nothing was written to it (a refused lease's). */
+async function removeIfEmpty(handle: FileHandle, path: string): Promise<void> {
+  const { size } = await handle.stat().finally(() => handle.close());
+  if (size === 0) await rm(path, { force: true });
 }

@@ -9,6 +9,13 @@ export class ThreadBusyError extends Error {
   }
 }
 
+interface HeldLease {
+  count: number;
+  unlock: Promise<() => Promise<void>>;
+  /** Refreshing the lock failed since it was taken: another process may have broken it. */
+  readonly lost: boolean;
+}
+
 export interface ThreadLeasesOptions {
   /** A lease not refreshed for this long is taken to belong to a process that died (default 10 s). */
   staleMs?: number;
@@ -23,7 +30,7 @@ export interface ThreadLeasesOptions {
  * one lease. Taken per run, not per append: an append costs no lock.
  */
 export class ThreadLeases {
-  private readonly held = new Map<string, { count: number; unlock: Promise<() => Promise<void>> }>();
+  private readonly held = new Map<string, HeldLease>();
 
   constructor(private readonly options: ThreadLeasesOptions) {}
 
@@ -31,7 +38,14 @@ export class ThreadLeases {
   async acquire(id: string, path: string): Promise<void> {
     let entry = this.held.get(id);
     if (!entry) {
-      const created = { count: 0, unlock: this.lock(id, path) };
+      let lost = false;
+      const created: HeldLease = {
+        count: 0,
+        unlock: this.lock(id, path, () => (lost = true)),
+        get lost() {
+          return lost;
+        },
+      };
       created.unlock.catch(() => {
         if (this.held.get(id) === created) this.held.delete(id);
       });
@@ -56,6 +70,12 @@ export class ThreadLeases {
     await unlock?.().catch((error: unknown) => this.options.logger.warn(`Could not release the lease of thread ${id}: ${(error as Error).message}`));
   }
 
+  /** Held here, and kept fresh since it was taken: no other process can have taken it meanwhile. */
+  intact(id: string): boolean {
+    const mine = this.held.get(id);
+    return mine !== undefined && mine.count > 0 && !mine.lost;
+  }
+
   /** How many opens of this process share the lease now (0: not held). */
   uses(id: string): number {
     return this.held.get(id)?.count ?? 0;
@@ -74,12 +94,15 @@ export class ThreadLeases {
     for (const id of [...this.held.keys()]) await this.drop(id);
   }
 
-  private async lock(id: string, path: string): Promise<() => Promise<void>> {
+  private async lock(id: string, path: string, onLost: () => void): Promise<() => Promise<void>> {
     try {
       return await (this.options.takeLock ?? takeFileLock)(path, {
         staleMs: this.options.staleMs ?? 10_000,
         // Logged, not thrown: the library's default handler would crash the extension host.
-        onCompromised: (error) => this.options.logger.error(`The lease of thread ${id} was lost: ${error.message}`),
+        onCompromised: (error) => {
+          onLost();
+          this.options.logger.error(`The lease of thread ${id} was lost: ${error.message}`);
+        },
       });
     } catch (error) {
       if (error instanceof FileLockedError || error instanceof ThreadBusyError) throw new ThreadBusyError(id);

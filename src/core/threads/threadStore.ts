@@ -37,6 +37,11 @@ export interface OpenOptions {
   newId?: boolean;
 }
 
+/** Where a thread would be, as its caller knows it. */
+export interface ThreadWhere {
+  parentThreadId: string;
+}
+
 /** What a store needs to make a thread's entry. */
 export type NewThreadMeta = Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>;
 
@@ -91,7 +96,12 @@ export interface ThreadStore {
    * for other processes; the index, a cache rebuilt from the threads, may follow a moment later.
    */
   flushThreads(): Promise<void>;
-  get(threadId: string): Promise<LoadedThread | undefined>;
+  /**
+   * The thread, or undefined when there is none. `where.parentThreadId`, for an id the caller
+   * derived from its own thread (a delegation's): a store that knows the conversation whole
+   * (made here, written by no other process since) need not look on disk for it.
+   */
+  get(threadId: string, where?: ThreadWhere): Promise<LoadedThread | undefined>;
   /** The thread and all its descendant threads, their events merged in time order. */
   getFamily(threadId: string): Promise<LoadedFamily | undefined>;
   /**

@@ -50,9 +50,11 @@ describe("the JSONL store off a run's path", () => {
     const event = store.append(started('t_new'));
     expect(event.seq).toBe(1);
     const flushed = store.flush();
-    // The lease is asked for at once, and the file waits for it.
+    // The lease is asked for at once, and the file is made meanwhile (two round trips at once, not
+    // one after the other, on a run's tail), but nothing is written to it before the lease is held.
     await expect.poll(() => leases.asked).toEqual([join(dir, 't_new.jsonl')]);
-    expect(await exists(join(dir, 't_new.jsonl'))).toBe(false);
+    await expect.poll(() => exists(join(dir, 't_new.jsonl')), { interval: 0 }).toBe(true);
+    expect(await readFile(join(dir, 't_new.jsonl'), 'utf8')).toBe('');
     leases.grant();
     await flushed;
     const lines = (await readFile(join(dir, 't_new.jsonl'), 'utf8')).trim().split('\n');
@@ -69,8 +71,10 @@ describe("the JSONL store off a run's path", () => {
     const store = new JsonlThreadStore({ dir, takeLock: leases.takeLock });
     await store.open(top('t_new'), { newId: true });
     store.append(started('t_new'));
+    await expect.poll(() => exists(join(dir, 't_new.jsonl')), { interval: 0 }).toBe(true);
     leases.refuse();
     await expect(store.flush()).rejects.toThrow(/another window/);
+    // The empty file it had made is gone with the refusal.
     expect(await exists(join(dir, 't_new.jsonl'))).toBe(false);
     store.dispose();
   });
