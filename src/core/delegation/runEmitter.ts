@@ -9,11 +9,20 @@ import type { Session } from './session';
  * Writes one run's events: stamps them with the run's identity and the time, appends them to the
  * store, hands them to the engine's listeners, and keeps what the run's end needs to know: its
  * tool calls still open, and whether the store stopped taking its events.
+ *
+ * Streamed text is written a burst at a time: the deltas that arrive before the event loop's next
+ * turn (a fast model's network read often holds dozens) become one `text.delta`, written at that
+ * turn or before the run's next other event (but run.usage), whichever comes first. One line in the thread file
+ * and one event for the listeners per burst, not per token; text that comes apart in time is
+ * written as it comes.
  */
 export class RunEmitter {
   /** For the agent loop and the tools: events after run.finished are dropped. */
   readonly emit: EmitRunEvent = (body) => void this.write(body);
   private closed = false;
+  /** The text of the burst under way, and the turn that writes it. */
+  private burst = '';
+  private burstTurn: NodeJS.Immediate | undefined;
   private failure: string | undefined;
   private readonly openCalls = new Map<string, string>();
   private readonly redaction: StreamRedaction;
@@ -47,11 +56,34 @@ export class RunEmitter {
 
   /** Nothing more is written for this run (whatever happened to its run.finished). */
   close(): void {
+    if (!this.closed) this.flushText();
     this.closed = true;
   }
 
   private write(body: RunEventBody): RunEvent | undefined {
     if (this.closed) return undefined;
+    if (body.kind === 'text.delta') {
+      this.burst += body.text;
+      this.burstTurn ??= setImmediate(() => this.flushText());
+      return undefined;
+    }
+    // A call's usage comes from the model's layer as its stream ends, ahead of the text the agent
+    // loop has still to read: it has no place in the text, so it does not cut the burst.
+    if (body.kind !== 'run.usage') this.flushText();
+    return this.pass(body);
+  }
+
+  /** Writes the burst's text now, as one text.delta, if there is any (a store that refuses it stops the run). */
+  flushText(): void {
+    if (this.burstTurn) clearImmediate(this.burstTurn);
+    this.burstTurn = undefined;
+    if (!this.burst || this.closed) return;
+    const text = this.burst;
+    this.burst = '';
+    this.pass({ kind: 'text.delta', text });
+  }
+
+  private pass(body: RunEventBody): RunEvent | undefined {
     // Secrets never leave (issue 9): what is written is redacted; a streamed tail may wait for the next piece.
     return this.redaction.pass(body, (clean) => this.append(clean));
   }

@@ -128,6 +128,8 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     }
     // Its work is done: a message now would never be seen, so it is answered that the run has finished.
     run.closeInbox();
+    // Its last text is written before its ending is decided: a store that refuses it stops the run.
+    work.emitter.flushText();
     if (outcome.status === 'aborted' || run.signal.aborted) return stopped(work, { output, usage, timedOut });
     if (run.bail) return { status: 'ok', output: run.bail.output, usage, bailed: true };
     const spent = run.budget.spent();
