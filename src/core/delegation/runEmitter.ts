@@ -12,9 +12,9 @@ import type { Session } from './session';
  *
  * Streamed text is written a burst at a time: the deltas that arrive before the event loop's next
  * turn (a fast model's network read often holds dozens) become one `text.delta`, written at that
- * turn or before the run's next other event (but run.usage), whichever comes first. One line in the thread file
- * and one event for the listeners per burst, not per token; text that comes apart in time is
- * written as it comes.
+ * turn or before the run's next other event (but run.usage), whichever comes first: one line in
+ * the thread file and one event for the listeners per burst, not per token. Text that comes apart
+ * in time is written as it comes.
  */
 export class RunEmitter {
   /** For the agent loop and the tools: events after run.finished are dropped. */

@@ -72,7 +72,7 @@ export class ConversationLeases {
     for (let i = 0; i < entry.count; i++) await this.giveBack(entry.root);
   }
 
-  /** Takes a use of a conversation's lease for work that is not an open (a delete, an import); give it back with `leases.release(root)`. */
+  /** Takes a use of a conversation's lease for work that is not an open (a delete, an import); give it back with `giveBack(root)`. */
   hold(root: string): Promise<void> {
     return this.leases.acquire(root, this.pathOf(root));
   }
