@@ -13,6 +13,7 @@ import { commandLauncher } from '../src/core/sandbox/commandLauncher';
 import type { ApprovalGate } from '../src/core/tools/approvalGate';
 import { workspaceTools } from '../src/core/tools/workspaceTools';
 import { emptyTotals, perRun, profileByOrigin } from './cpuProfile';
+import { largeHostSearch, type LauncherCase } from './largeHostSearch';
 import { spawnCost } from './spawnCost';
 import { formatMs, summarize, table } from './stats';
 
@@ -132,6 +133,15 @@ async function measureCases(cases: SearchCase[], runs: number): Promise<string> 
   return table(rows);
 }
 
+/** The rows the process launcher is measured on: both tools, a search with few candidates and a listing. */
+function launcherCases({ call, plain }: SearchTree, listing: string): LauncherCase[] {
+  return [
+    { what: 'search_text "function \\w+Tool" (ignoring case)', plain: plain(['-n', '-i', 'function \\w+Tool']), tool: call(true, 'search_text', { pattern: 'function \\w+Tool' }) },
+    { what: 'search_text "no line holds this 7f3a"', plain: plain(['-n', '-i', 'no line holds this 7f3a']), tool: call(true, 'search_text', { pattern: 'no line holds this 7f3a' }) },
+    { what: `find_files "${listing}"`, plain: plain(['--files', '-g', listing.replace('**/', '')]), tool: call(true, 'find_files', { pattern: listing }) },
+  ];
+}
+
 const NOT_MEASURED = 'Search: not measured (no `rg` on the PATH; `apt-get install ripgrep`)';
 
 /** `npm run bench`'s search figures: search_text and find_files through the tool, with ripgrep and with the walker, beside plain `rg`. */
@@ -142,6 +152,7 @@ export async function searchBench(runs = 10, files = 10_000): Promise<string[]> 
     `Search on a generated tree of ${files} files (+2,000 ignored in node_modules), ${runs} runs each, medians (min–max):`,
     await measureCases(generatedCases(tree), runs),
     await spawnCost(rg),
+    ...(await largeHostSearch(launcherCases(tree, 'file77*'), runs)),
   ]);
 }
 
@@ -149,7 +160,12 @@ export async function searchBench(runs = 10, files = 10_000): Promise<string[]> 
 export async function searchTreeBench(root: string, what: string, runs = 10): Promise<string[]> {
   const rg = ripgrepOnPath();
   if (!rg) return [NOT_MEASURED];
-  return onTree(rg, realpathSync(root), async (tree) => [`Search on ${root} (${what}), ${runs} runs each, medians (min–max):`, await measureCases(realCases(tree), runs), await spawnCost(rg)]);
+  return onTree(rg, realpathSync(root), async (tree) => [
+    `Search on ${root} (${what}), ${runs} runs each, medians (min–max):`,
+    await measureCases(realCases(tree), runs),
+    await spawnCost(rg),
+    ...(await largeHostSearch(launcherCases(tree, '**/*.ts'), runs)),
+  ]);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { setProcessLauncherLog } from '../core/processLauncher/sharedLauncher';
 import { locateRipgrep } from '../core/ripgrep/locateRipgrep';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -57,6 +58,7 @@ async function checkWorkspace(dir: string): Promise<void> {
 export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   await checkWorkspace(cmd.workspace);
   const logger = stderrLogger(io);
+  setProcessLauncherLog((message) => logger.warn(message));
   const config = await readWorkspaceSettings(cmd.workspace, cmd.trust);
   for (const notice of config.notices) logger.warn(notice);
   const settings: EngineSettings = {

@@ -13,6 +13,7 @@ import { PromptQueue } from '../core/requests/promptQueue';
 import { WorkingThreads, shutdownRequests } from '../core/requests/workingThreads';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { PendingApprovals } from '../core/tools/pendingApprovals';
+import { setProcessLauncherLog, shutdownProcessLauncher } from '../core/processLauncher/sharedLauncher';
 import type { HostToWebview } from '../shared/protocol';
 import { specsInUse } from '../core/models/specsInUse';
 import { redactingLogger } from '../core/secrets/redactEvents';
@@ -95,6 +96,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const terminals = new CommandTerminals();
   // The panel's Approve once / Deny buttons answer these, through the controller.
   const approvals = new PendingApprovals();
+  // Ripgrep starts by a small launcher process (never forked from this large one): what goes wrong with it is said here.
+  setProcessLauncherLog((message) => logger.warn(message));
   // The window's MCP servers: started by the first run that needs each, stopped with the window.
   const mcp = new McpHub({ root: toolRoot, declarations: () => config.mcp, memory: mcpApprovalMemory(context.workspaceState), logger });
   const changes = runChangesStorage({ threadsDir: storage.threadsDir, store, maxMB: () => config.settings['snapshots.maxMB'], logger });
@@ -206,6 +209,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       const servers = mcp.stopAll();
       await shutdownRequests({ queue, working, store, logger }, SHUTDOWN_WAIT_MS);
       store.dispose();
+      // The runs are over: the launcher would end by itself when idle, or when this host exits; now is sooner.
+      shutdownProcessLauncher();
       await servers;
     })());
 

@@ -1,9 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandRequest, CommandResult } from '../ports';
 import { COMMAND_TOKEN } from '../sandbox/commandEnv';
 import { OutputCap } from '../tools/outputCap';
-import { childProcess } from './childProcess';
+import { spawnDirectly, type Spawner } from './spawner';
 import { killTokenHolders } from './tokenSweep';
 
 /** Time a killed command gets to exit on SIGTERM before its group is sent SIGKILL. */
@@ -26,6 +25,8 @@ const PIPE_GRACE_MS = 500;
 export interface RunProcessStreams {
   /** Takes stdout's bytes as they come (the product's own helpers parse them); the result's output is then stderr alone. */
   onStdout?: (chunk: Buffer) => void;
+  /** How it starts: directly unless told (the product's own helpers use the process launcher, src/core/processLauncher/). */
+  spawner?: Spawner;
 }
 
 export function runProcess(request: CommandRequest, onOutput?: (text: string) => void, streams: RunProcessStreams = {}): Promise<CommandResult> {
@@ -35,7 +36,6 @@ export function runProcess(request: CommandRequest, onOutput?: (text: string) =>
       return;
     }
     const cap = new OutputCap(request.maxOutputChars);
-    const child = spawnLaunch(request);
     const token = request.launch.env[COMMAND_TOKEN];
     let timedOut = false;
     let cancelled = false;
@@ -43,22 +43,17 @@ export function runProcess(request: CommandRequest, onOutput?: (text: string) =>
     let escalation: NodeJS.Timeout | undefined;
     let pipeDeadline: NodeJS.Timeout | undefined;
     const killAll = (signal: NodeJS.Signals) => {
-      killGroup(child, signal);
+      child.signalGroup(signal);
       if (token) killTokenHolders(token, signal);
     };
     const stop = () => {
       killAll('SIGTERM');
       escalation ??= setTimeout(() => killAll('SIGKILL'), KILL_GRACE_MS);
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, request.timeoutMs);
     const onAbort = () => {
       cancelled = true;
       stop();
     };
-    request.signal.addEventListener('abort', onAbort, { once: true });
     // One decoder per stream: a character split across two chunks is held until it is whole.
     const reader = (decoder: StringDecoder) => (chunk: Buffer) => take(decoder.write(chunk));
     const take = (text: string) => {
@@ -67,59 +62,43 @@ export function runProcess(request: CommandRequest, onOutput?: (text: string) =>
       onOutput?.(text);
     };
     const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
-    if (streams.onStdout) child.stdout?.on('data', streams.onStdout);
-    else child.stdout?.on('data', reader(decoders[0]));
-    child.stderr?.on('data', reader(decoders[1]));
+    const readStdout = streams.onStdout ?? reader(decoders[0]);
+    const readStderr = reader(decoders[1]);
     const cleanup = () => {
       clearTimeout(timer);
       clearTimeout(escalation);
       clearTimeout(pipeDeadline);
       request.signal.removeEventListener('abort', onAbort);
     };
-    child.on('error', (error) => {
-      cleanup();
-      reject(error);
-    });
-    // The main process is gone: what it left behind goes with it, and the pipes close once they are drained.
-    child.on('exit', (code) => {
-      exitCode = code;
-      killAll('SIGKILL');
-      pipeDeadline = setTimeout(() => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-      }, PIPE_GRACE_MS);
-    });
-    child.on('close', () => {
-      cleanup();
-      for (const decoder of decoders) take(decoder.end());
-      const { text, cutChars } = cap.result();
-      resolve({ exitCode, output: text, cutChars, timedOut, cancelled });
-    });
+    const { file, args, env, verbatim } = request.launch;
+    const child = (streams.spawner ?? spawnDirectly)(
+      { file, args, env, cwd: request.cwd, ...(verbatim === undefined ? {} : { verbatim }) },
+      {
+        stdout: readStdout,
+        stderr: readStderr,
+        error: (error) => {
+          cleanup();
+          reject(error);
+        },
+        // The main process is gone: what it left behind goes with it, and the pipes close once they are drained.
+        exit: (code) => {
+          exitCode = code;
+          killAll('SIGKILL');
+          pipeDeadline = setTimeout(() => child.closePipes(), PIPE_GRACE_MS);
+        },
+        close: () => {
+          cleanup();
+          for (const decoder of decoders) take(decoder.end());
+          const { text, cutChars } = cap.result();
+          resolve({ exitCode, output: text, cutChars, timedOut, cancelled });
+        },
+      },
+    );
+    // Events come later, never during the start: the timer is set and the signal heard before any.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, request.timeoutMs);
+    request.signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function spawnLaunch(request: CommandRequest): ChildProcess {
-  const { file, args, env, verbatim } = request.launch;
-  return childProcess().spawn(file, args, {
-    cwd: request.cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // POSIX: the command leads a new process group, which is what killGroup signals.
-    detached: process.platform !== 'win32',
-    windowsHide: true,
-    windowsVerbatimArguments: verbatim ?? false,
-  });
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    if (process.platform === 'win32') {
-      childProcess().spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
-    } else {
-      process.kill(-child.pid, signal);
-    }
-  } catch {
-    // ESRCH: the group is already gone.
-  }
 }
