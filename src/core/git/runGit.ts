@@ -1,4 +1,5 @@
-import { childProcess } from '../nodeAdapters/childProcess';
+import { launcherSpawn } from '../processLauncher/sharedLauncher';
+import { withoutProductKeys } from '../sandbox/commandEnv';
 import { withGitConfig, withGitHardening } from '../sandbox/gitHardening';
 
 export interface GitResult {
@@ -21,10 +22,12 @@ const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT
  * The product's own git calls (never an agent's): in `cwd`, hardened like an unasked command (no
  * hooks, no fsmonitor program, no implicit bare repository), without optional locks, so a status
  * never rewrites the index under the user's own git, with a fixed identity for the commits it makes.
+ * Without the product's keys (git needs none), and started by the process launcher, as ripgrep is:
+ * a fork of the extension host would cost this thread up to 20 ms each.
  */
 export function runGit(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-  const base: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !REPOSITORY_VARIABLES.includes(k)) base[k] = v;
+  const base = withoutProductKeys(process.env);
+  for (const name of REPOSITORY_VARIABLES) delete base[name];
   const env = {
     ...withGitConfig(withGitHardening(base), [['core.quotePath', 'false']]),
     GIT_OPTIONAL_LOCKS: '0',
@@ -36,15 +39,20 @@ export function runGit(cwd: string, args: readonly string[], options: GitOptions
     ...options.env,
   };
   return new Promise((resolve, reject) => {
-    const child = childProcess().spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     const out: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new Error('git is not installed (or not on PATH)') : error));
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr: stderr.trim() }));
-    child.stdin.on('error', () => {}); // git may exit before it reads all of its input
-    child.stdin.end(options.input ?? '');
+    const err: Buffer[] = [];
+    let code: number | null = null;
+    const input = typeof options.input === 'string' ? Buffer.from(options.input) : (options.input ?? Buffer.alloc(0));
+    launcherSpawn(
+      { file: 'git', args, env, cwd, input },
+      {
+        stdout: (chunk) => out.push(chunk),
+        stderr: (chunk) => err.push(chunk),
+        error: (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new Error('git is not installed (or not on PATH)') : error),
+        exit: (exitCode) => (code = exitCode),
+        close: () => resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString().trim() }),
+      },
+    );
   });
 }
 

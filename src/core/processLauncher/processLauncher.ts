@@ -61,8 +61,9 @@ export class ProcessLauncher {
   private readonly idleMs: number;
   private readonly timers: LauncherTimers;
   private readonly log: (message: string) => void;
-  /** How many launcher processes were started (the tests and the bench see it work). */
+  /** How many launcher processes were started, and how many processes they were asked to start (the tests and the bench see it work). */
   started = 0;
+  launched = 0;
   /** Why no launcher can run in this process (it could not start once): processes start directly. */
   unavailable: string | undefined;
 
@@ -88,6 +89,7 @@ export class ProcessLauncher {
     if (this.idleTimer !== undefined) this.timers.clear(this.idleTimer);
     this.idleTimer = undefined;
     const id = this.nextId++;
+    this.launched++;
     const launched: Launched = { spec, events, reported: false };
     if (session.running.size === 0) refAll(session.child, true);
     session.running.set(id, launched);
@@ -184,7 +186,7 @@ export class ProcessLauncher {
     if (this.idleTimer !== undefined) this.timers.clear(this.idleTimer);
     this.idleTimer = undefined;
     const stderr = session.stderr.trim();
-    const then = this.unavailable === undefined ? 'processes it ran start directly, and the next search starts a new launcher' : 'processes start directly from now on';
+    const then = this.unavailable === undefined ? 'what it had not started yet starts directly, and the next process starts a new launcher' : 'processes start directly from now on';
     if (how === 'lost') this.log(`The process launcher ended: ${why}${stderr ? ` (${stderr.split('\n').pop()})` : ''}; ${then}.`);
     for (const launched of session.running.values()) {
       // What it ran dies with it, not on its own later: nobody reads its output any more.

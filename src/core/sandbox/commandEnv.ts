@@ -22,8 +22,13 @@ function matcher(patterns: readonly string[]): (name: string) => boolean {
  * token of its own.
  */
 export function commandEnvironment(base: NodeJS.ProcessEnv, exclude: readonly string[]): Record<string, string> {
+  return { ...withoutProductKeys(base, exclude), PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', [COMMAND_TOKEN]: randomUUID() };
+}
+
+/** `base` without the keys and channels above (and the names `exclude` matches): what the product's own helpers (git) also get. */
+export function withoutProductKeys(base: NodeJS.ProcessEnv, exclude: readonly string[] = []): Record<string, string> {
   const excluded = matcher([...ALWAYS_EXCLUDED, ...exclude]);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) if (value !== undefined && !excluded(name)) env[name] = value;
-  return { ...env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', [COMMAND_TOKEN]: randomUUID() };
+  return env;
 }

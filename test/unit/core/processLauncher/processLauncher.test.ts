@@ -10,20 +10,7 @@ import { spawnDirectly, type Spawner } from '../../../../src/core/nodeAdapters/s
 import type { CommandRequest, CommandResult } from '../../../../src/core/ports';
 import { FRAME, FrameReader } from '../../../../src/core/processLauncher/launcherFrames';
 import { ProcessLauncher, type LauncherTimers } from '../../../../src/core/processLauncher/processLauncher';
-
-/** Gone, or a zombie waiting to be reaped: either way it runs no more. */
-export function isDead(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
-  } catch {
-    return true;
-  }
-}
-
-/** Its parent's pid, from /proc. */
-export function parentOf(pid: number): number {
-  return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-}
+import { isDead, parentOf } from './procStat';
 
 const request = (script: string, extra: Partial<CommandRequest> = {}): CommandRequest => ({
   command: script,

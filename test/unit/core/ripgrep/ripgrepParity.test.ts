@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
 import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
 import { ripgrepOnPath } from '../../../../src/core/ripgrep/locateRipgrep';
+import { setProcessLauncherEnabled, sharedProcessLauncher } from '../../../../src/core/processLauncher/sharedLauncher';
 import { ripgrepListing, ripgrepPrefilter } from '../../../../src/core/ripgrep/ripgrepSources';
 import { FileChanges } from '../../../../src/core/changes/fileChanges';
 import { MemorySnapshotStore } from '../../../../src/core/changes/snapshotStore';
@@ -226,3 +227,36 @@ describe('ripgrep and the walker agree', () => {
     });
   }
 });
+
+describe.skipIf(process.platform !== 'linux')('ripgrep by the process launcher and started directly', () => {
+  /** The tool's answer with ripgrep started one way, and how many processes the launcher started for it. */
+  async function answer(byLauncher: boolean, name: string, input: unknown): Promise<{ answer: Answer; launched: number }> {
+    setProcessLauncherEnabled(byLauncher);
+    try {
+      const before = sharedProcessLauncher()?.launched ?? 0;
+      const got = await call(true, name, input);
+      return { answer: got, launched: (sharedProcessLauncher()?.launched ?? 0) - before };
+    } finally {
+      setProcessLauncherEnabled(true);
+    }
+  }
+
+  const cases: [string, Record<string, unknown>, number][] = [
+    ['search_text', { pattern: 'needle' }, 2],
+    ['search_text', { pattern: 'caf. needle|x.y needle|^needle after a|needle not utf' }, 2],
+    ['search_text', { pattern: 'crlf big$|ends needle$', caseSensitive: true }, 2],
+    ['search_text', { pattern: 'nothing matches this' }, 2],
+    ['find_files', { pattern: '**/*' }, 1],
+    ['find_files', { pattern: '*.txt' }, 1],
+  ];
+  for (const [name, input, runs] of cases) {
+    it(`${name} ${JSON.stringify(input)}: the same answer, and the launcher did start ripgrep`, async () => {
+      const launched = await answer(true, name, input);
+      const direct = await answer(false, name, input);
+      expect(launched.answer).toEqual(direct.answer);
+      expect(launched.answer).toEqual(await call(false, name, input));
+      expect([launched.launched, direct.launched]).toEqual([runs, 0]);
+    });
+  }
+});
+
