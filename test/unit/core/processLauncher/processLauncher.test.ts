@@ -161,7 +161,8 @@ describe.skipIf(process.platform !== 'linux')('the process launcher', () => {
     const dir = await mkdtemp(join(tmpdir(), 'launcher-exit-'));
     try {
       const script = join(dir, 'leaveLauncherRunning.js');
-      await esbuild.build({ entryPoints: [join(__dirname, 'fixtures', 'leaveLauncherRunning.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: script, logLevel: 'error' });
+      // Minified, as the production bundles are: the launcher's program is its function's source text, which must survive that.
+      await esbuild.build({ entryPoints: [join(__dirname, 'fixtures', 'leaveLauncherRunning.ts')], bundle: true, minify: true, platform: 'node', format: 'cjs', outfile: script, logLevel: 'error' });
       const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
       let stdout = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
