@@ -17,9 +17,13 @@ export interface ProcessLauncherOptions {
   timers?: LauncherTimers;
   /** Told when the launcher could not start or ended unexpectedly (the processes are then started directly). */
   log?: (message: string) => void;
+  /** The binary that runs the launcher's program: this one's own (node, or the editor's, run as node). */
+  nodePath?: string;
 }
 
 const IDLE_MS = 60_000;
+/** Lost this many times, the launcher is not started again: something here kills it (a crash is no reason to keep paying for it). */
+const MAX_LOSSES = 3;
 const REAL_TIMERS: LauncherTimers = {
   set: (callback, ms) => setTimeout(callback, ms).unref(),
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
@@ -61,16 +65,19 @@ export class ProcessLauncher {
   private readonly idleMs: number;
   private readonly timers: LauncherTimers;
   private readonly log: (message: string) => void;
+  private readonly nodePath: string;
+  private losses = 0;
   /** How many launcher processes were started, and how many processes they were asked to start (the tests and the bench see it work). */
   started = 0;
   launched = 0;
-  /** Why no launcher can run in this process (it could not start once): processes start directly. */
+  /** Why no launcher runs any more in this process (it could not start, or was lost too often): processes start directly. */
   unavailable: string | undefined;
 
   constructor(options: ProcessLauncherOptions = {}) {
     this.idleMs = options.idleMs ?? IDLE_MS;
     this.timers = options.timers ?? REAL_TIMERS;
     this.log = options.log ?? (() => {});
+    this.nodePath = options.nodePath ?? process.execPath;
   }
 
   /** The launcher process's pid, while there is one. */
@@ -117,7 +124,7 @@ export class ProcessLauncher {
 
   private startSession(): Session {
     this.started++;
-    const child = childProcess().spawn(process.execPath, ['-e', launcherSource()], {
+    const child = childProcess().spawn(this.nodePath, ['-e', launcherSource()], {
       // Nothing of this process's environment: the editor's binary runs as plain node (as VS Code starts its own helpers).
       env: { ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -133,8 +140,8 @@ export class ProcessLauncher {
     child.stderr?.on('data', (chunk: Buffer) => (session.stderr = (session.stderr + chunk.toString('utf8')).slice(-2000)));
     child.stdin?.on('error', () => {}); // it died: 'close' says so
     child.on('error', (error) => {
-      if (child.pid === undefined) this.unavailable = `it could not start (${error.message})`;
-      this.lose(session, this.unavailable ?? error.message, 'lost');
+      if (child.pid === undefined) this.unavailable = `could not start (${error.message})`;
+      this.lose(session, error.message, 'lost');
     });
     child.on('close', (code, signal) => {
       this.lose(session, signal ? `it was killed (${signal})` : `it exited with code ${code}`, 'lost');
@@ -186,8 +193,9 @@ export class ProcessLauncher {
     if (this.idleTimer !== undefined) this.timers.clear(this.idleTimer);
     this.idleTimer = undefined;
     const stderr = session.stderr.trim();
-    const then = this.unavailable === undefined ? 'what it had not started yet starts directly, and the next process starts a new launcher' : 'processes start directly from now on';
-    if (how === 'lost') this.log(`The process launcher ended: ${why}${stderr ? ` (${stderr.split('\n').pop()})` : ''}; ${then}.`);
+    if (how === 'lost' && ++this.losses >= MAX_LOSSES) this.unavailable ??= `ended ${MAX_LOSSES} times (the last: ${why})`;
+    if (how === 'lost' && this.unavailable !== undefined) this.log(`The process launcher ${this.unavailable}: ripgrep and git start directly from now on.`);
+    else if (how === 'lost') this.log(`The process launcher ended: ${why}${stderr ? ` (${stderr.split('\n').pop()})` : ''}; what it had not started yet starts directly, and the next process starts a new launcher.`);
     for (const launched of session.running.values()) {
       // What it ran dies with it, not on its own later: nobody reads its output any more.
       if (launched.pid !== undefined) killGroup(launched.pid);

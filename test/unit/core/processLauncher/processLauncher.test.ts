@@ -109,6 +109,15 @@ describe.skipIf(process.platform !== 'linux')('the process launcher', () => {
     expect((await run(launched.spawn, 'echo fine')).output).toBe('fine\n');
   });
 
+  it('that cannot start: what was asked starts directly, it says so once, and is not tried again', async () => {
+    const log: string[] = [];
+    const launched = launcher({ log: (m) => log.push(m), nodePath: '/no/such/node' });
+    expect((await run(launched.spawn, 'echo "parent $PPID"')).output).toBe(`parent ${process.pid}\n`);
+    expect((await run(launched.spawn, 'echo again')).output).toBe('again\n');
+    expect(log).toEqual([expect.stringMatching(/^The process launcher could not start \(spawn \/no\/such\/node ENOENT\): ripgrep and git start directly from now on\.$/)]);
+    expect([launched.started, launched.pid]).toEqual([1, undefined]);
+  });
+
   it('ends when idle for its while, and the next start makes a new one', async () => {
     const timers = manualTimers();
     const launched = launcher({ idleMs: 60_000, timers });
