@@ -5,7 +5,8 @@ import type { ChildProcess } from 'node:child_process';
  * The launcher process's whole program, run as `node -e` (launcherSource): it imports nothing of
  * ours, so it stays a small node process (tens of MB) that starts processes for a large one without
  * that one being forked. It reads requests (launcherFrames.ts) on stdin and writes frames on
- * stdout; when stdin ends (its parent shut it down, or died) it kills what it started and exits.
+ * stdout; when stdin ends (its parent shut it down, or died) or on SIGTERM it kills what it started
+ * and exits.
  * The requests come from the process that started it, over its own pipe: they are checked for
  * shape (a bad one is dropped, and said on stderr), not trusted as an outside input would need.
  */
@@ -89,11 +90,15 @@ function launcherMain(): void {
       newline = pending.indexOf('\n');
     }
   });
-  // Its parent is done with it: nothing it started may outlive it.
-  process.stdin.on('end', () => {
+  // Its parent is done with it, or its group is stopped: nothing it started (each in a group of its own) may outlive it.
+  const end = () => {
     for (const child of children.values()) signalGroup(child, 'SIGKILL');
     process.exit(0);
-  });
+  };
+  process.stdin.on('end', end);
+  process.on('SIGTERM', end);
+  // Ctrl+C in the CLI's terminal reaches its whole group: the CLI decides what stops, as it does for what it starts directly.
+  process.on('SIGINT', () => {});
   // The parent went away while a frame was being written: the end of stdin follows.
   process.stdout.on('error', () => {});
 }

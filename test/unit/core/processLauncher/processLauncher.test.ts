@@ -166,6 +166,21 @@ describe.skipIf(process.platform !== 'linux')('the process launcher', () => {
     }
   });
 
+  it('stopped with SIGTERM (its group stopped), kills what it runs; Ctrl+C it leaves to its parent', async () => {
+    const launched = launcher();
+    let pid = 0;
+    let stopped: Promise<void> | undefined;
+    const running = run(launched.spawn, 'echo "pid:$$"; sleep 1000', {}, (text) => {
+      pid = Number(/pid:(\d+)/.exec(text)?.[1] ?? 0);
+      stopped = launched.stopped();
+      process.kill(launched.pid!, 'SIGINT');
+      process.kill(launched.pid!, 'SIGTERM');
+    });
+    await expect(running).rejects.toThrow(/process launcher ended while \/bin\/sh ran \(it exited with code 0\)/);
+    await stopped;
+    await vi.waitFor(() => expect(isDead(pid)).toBe(true), { timeout: 2000, interval: 10 });
+  });
+
   it('never keeps a process that is done from exiting, and ends with it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'launcher-exit-'));
     try {
