@@ -1,10 +1,13 @@
+import type { Spawner } from '../src/core/nodeAdapters/spawner';
+import { ProcessLauncher } from '../src/core/processLauncher/processLauncher';
 import { setProcessLauncherEnabled, sharedProcessLauncher } from '../src/core/processLauncher/sharedLauncher';
-import { formatMs, summarize, table, type Summary } from './stats';
+import { formatMs, summarize, table } from './stats';
 
 /** A tool call (search_text or find_files through the real tool, as searchBench.ts makes them) and the same search by plain rg. */
 export interface LauncherCase {
   what: string;
-  plain: () => Promise<void>;
+  /** Plain rg, started by `spawner`. */
+  plain: (spawner: Spawner) => () => Promise<void>;
   tool: () => Promise<void>;
 }
 
@@ -32,33 +35,30 @@ async function timed(body: () => Promise<void>): Promise<number> {
 
 /**
  * Each case's tool call with ripgrep started directly (the code before the process launcher) and
- * by the launcher (src/core/processLauncher/), turn about, beside plain rg. Plain rg's time is
- * taken while this process is small, as a shell would start it: in the large process its own
- * start would pay the fork the tool no longer pays.
+ * by the launcher (src/core/processLauncher/), beside plain rg, the three turn about so that the
+ * machine's noise hits them alike. Plain rg is started by a small process of its own (as a shell
+ * would start it): from this one, its start would pay the fork the tool no longer pays.
  */
-async function measure(cases: LauncherCase[], runs: number, plainTimes: Map<string, Summary>): Promise<string> {
+async function measure(cases: LauncherCase[], runs: number, shell: Spawner): Promise<string> {
   const rows = [['tool', 'plain rg', 'spawned directly', '/rg', 'by the launcher', '/rg']];
   for (const { what, plain, tool } of cases) {
-    const direct = async () => {
-      setProcessLauncherEnabled(false);
-      await tool();
-    };
-    const launched = async () => {
-      setProcessLauncherEnabled(true);
-      await tool();
-    };
-    for (const warm of [direct, launched]) await warm();
-    const samples: number[][] = [[], [], []];
-    for (let i = 0; i < runs; i++) {
-      if (!plainTimes.has(what)) samples[0]!.push(await timed(plain));
-      samples[1]!.push(await timed(direct));
-      samples[2]!.push(await timed(launched));
-    }
-    if (!plainTimes.has(what)) plainTimes.set(what, summarize(samples[0]!));
-    const p = plainTimes.get(what)!;
-    const [d, l] = [summarize(samples[1]!), summarize(samples[2]!)];
-    const ratio = (s: Summary) => `${(s.median / p.median).toFixed(2)} x`;
-    rows.push([what, formatMs(p), formatMs(d), ratio(d), formatMs(l), ratio(l)]);
+    const columns = [
+      plain(shell),
+      async () => {
+        setProcessLauncherEnabled(false);
+        await tool();
+      },
+      async () => {
+        setProcessLauncherEnabled(true);
+        await tool();
+      },
+    ];
+    for (const column of columns) await column();
+    const samples: number[][] = columns.map(() => []);
+    for (let i = 0; i < runs; i++) for (const [c, column] of columns.entries()) samples[c]!.push(await timed(column));
+    const [p, d, l] = samples.map(summarize);
+    const ratio = (s: typeof p) => `${(s!.median / p!.median).toFixed(2)} x`;
+    rows.push([what, formatMs(p!), formatMs(d!), ratio(d), formatMs(l!), ratio(l)]);
   }
   setProcessLauncherEnabled(true);
   return table(rows);
@@ -67,20 +67,24 @@ async function measure(cases: LauncherCase[], runs: number, plainTimes: Map<stri
 /** `npm run bench -- --search`'s launcher rows: the tool in a small process, then in one of about 500 MB resident (an extension host's size). */
 export async function largeHostSearch(cases: LauncherCase[], runs: number): Promise<string[]> {
   collect();
-  const plainTimes = new Map<string, Summary>();
-  const small = await measure(cases, runs, plainTimes);
-  const smallMb = rssMb();
-  const ballast = inflateTo(TARGET_RSS_MB);
-  const large = await measure(cases, runs, plainTimes);
-  const lines = [
-    `Ripgrep started directly or by the process launcher, turn about, ${runs} runs each, medians (min–max); plain rg timed in the small process:`,
-    `At ${smallMb} MB resident:`,
-    small,
-    `At ${rssMb()} MB resident (touched ballast, as an extension host holds):`,
-    large,
-    `Launcher processes started: ${sharedProcessLauncher()?.started ?? 0}.`,
-  ];
-  ballast.length = 0;
-  collect();
-  return lines;
+  const shell = new ProcessLauncher();
+  try {
+    const smallMb = rssMb();
+    const small = await measure(cases, runs, shell.spawn);
+    const ballast = inflateTo(TARGET_RSS_MB);
+    const largeMb = rssMb();
+    const large = await measure(cases, runs, shell.spawn);
+    ballast.length = 0;
+    collect();
+    return [
+      `Ripgrep started directly or by the process launcher, beside plain rg started by a small process, turn about, ${runs} runs each, medians (min–max):`,
+      `At ${smallMb} MB resident:`,
+      small,
+      `At ${largeMb} MB resident (touched ballast, as an extension host holds):`,
+      large,
+      `Launcher processes started for the tool: ${sharedProcessLauncher()?.started ?? 0}.`,
+    ];
+  } finally {
+    shell.shutdown();
+  }
 }

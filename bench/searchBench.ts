@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DEFAULT_SETTINGS } from '../src/core/engineSettings';
 import { nodeWorkspace } from '../src/core/nodeAdapters/nodeWorkspace';
+import { runProcess } from '../src/core/nodeAdapters/runProcess';
+import type { Spawner } from '../src/core/nodeAdapters/spawner';
 import { ripgrepOnPath } from '../src/core/ripgrep/locateRipgrep';
 import { FileChanges } from '../src/core/changes/fileChanges';
 import { MemorySnapshotStore } from '../src/core/changes/snapshotStore';
@@ -37,7 +39,11 @@ function makeTree(root: string, files: number): void {
 interface SearchTree {
   call(withRipgrep: boolean, name: string, input: unknown): () => Promise<void>;
   plain(args: string[]): () => Promise<void>;
+  /** The same, started by `spawner` (a small process's, as a shell would start it). */
+  plainBy(spawner: Spawner, args: string[]): () => Promise<void>;
 }
+
+const PLAIN_RULES = ['--no-config', '--hidden', '--no-require-git'];
 
 /** Runs `body` on the tree at `root`, as it is. */
 async function onTree<T>(rg: string, root: string, body: (tree: SearchTree) => Promise<T>): Promise<T> {
@@ -55,9 +61,17 @@ async function onTree<T>(rg: string, root: string, body: (tree: SearchTree) => P
     },
     // As a user would run it in that folder, with the tool's rules for ignore files (a folder that is no repository keeps its .gitignore rules).
     plain: (args) => async () => {
-      await run(rg, ['--no-config', '--hidden', '--no-require-git', ...args, '.'], { cwd: root, maxBuffer: 256 * 1024 * 1024 }).catch((e: { code?: number }) => {
+      await run(rg, [...PLAIN_RULES, ...args, '.'], { cwd: root, maxBuffer: 256 * 1024 * 1024 }).catch((e: { code?: number }) => {
         if (e.code !== 1) throw e;
       });
+    },
+    plainBy: (spawner, args) => async () => {
+      const out: Buffer[] = [];
+      const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+      const launch = { file: rg, args: [...PLAIN_RULES, ...args, '.'], env };
+      const request = { command: 'rg', launch, cwd: root, timeoutMs: 60_000, signal: new AbortController().signal, maxOutputChars: 4000, label: 'plain rg' };
+      const result = await runProcess(request, undefined, { spawner, onStdout: (chunk) => out.push(chunk) });
+      if (result.exitCode !== 0 && result.exitCode !== 1) throw new Error(`plain rg ended with ${result.exitCode}: ${result.output}`);
     },
   });
 }
@@ -134,7 +148,8 @@ async function measureCases(cases: SearchCase[], runs: number): Promise<string> 
 }
 
 /** The rows the process launcher is measured on: both tools, a search with few candidates and a listing. */
-function launcherCases({ call, plain }: SearchTree, listing: string): LauncherCase[] {
+function launcherCases({ call, plainBy }: SearchTree, listing: string): LauncherCase[] {
+  const plain = (args: string[]) => (spawner: Spawner) => plainBy(spawner, args);
   return [
     { what: 'search_text "function \\w+Tool" (ignoring case)', plain: plain(['-n', '-i', 'function \\w+Tool']), tool: call(true, 'search_text', { pattern: 'function \\w+Tool' }) },
     { what: 'search_text "no line holds this 7f3a"', plain: plain(['-n', '-i', 'no line holds this 7f3a']), tool: call(true, 'search_text', { pattern: 'no line holds this 7f3a' }) },
