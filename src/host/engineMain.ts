@@ -96,7 +96,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const terminals = new CommandTerminals();
   // The panel's Approve once / Deny buttons answer these, through the controller.
   const approvals = new PendingApprovals();
-  // Ripgrep starts by a small launcher process (never forked from this large one): what goes wrong with it is said here.
+  // Ripgrep and git start by a small launcher process (never forked from this large one): what goes wrong with it is said here.
   setProcessLauncherLog((message) => logger.warn(message));
   // The window's MCP servers: started by the first run that needs each, stopped with the window.
   const mcp = new McpHub({ root: toolRoot, declarations: () => config.mcp, memory: mcpApprovalMemory(context.workspaceState), logger });
