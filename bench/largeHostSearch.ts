@@ -13,10 +13,14 @@ export interface LauncherCase {
 
 const TARGET_RSS_MB = 500;
 
-/** Ballast touched page by page (as spawnCost.ts does), until this process holds `mb` MB resident: a fork has it all to copy the page tables of. */
+/**
+ * Ballast touched page by page (as spawnCost.ts does), until this process holds `mb` MB resident: a
+ * fork has it all to copy the page tables of. In pieces of 64 MiB, over the most glibc ever serves
+ * from its heap (32 MiB), so each is a mapping of its own that goes back to the system once freed.
+ */
 function inflateTo(mb: number): Buffer[] {
   const ballast: Buffer[] = [];
-  while (process.memoryUsage().rss < mb * 1e6) ballast.push(Buffer.alloc(8 * 1024 * 1024, 1));
+  while (process.memoryUsage().rss < mb * 1e6) ballast.push(Buffer.alloc(64 * 1024 * 1024, 1));
   return ballast;
 }
 
