@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
+import type { z } from 'zod';
 import { childProcess } from '../nodeAdapters/childProcess';
 import { spawnDirectly, type ProcessControl, type ProcessEvents, type SpawnSpec } from '../nodeAdapters/spawner';
 import { errorPayload, exitPayload, FRAME, FrameReader, framePayload, spawnedPayload, type Frame, type LauncherRequest } from './launcherFrames';
@@ -155,27 +156,43 @@ export class ProcessLauncher {
     if (this.session === session) session.child.stdin?.write(`${JSON.stringify(request)}\n`);
   }
 
+  /** One frame from the launcher, to the process it is about; one that breaks the protocol ends the launcher. */
   private receive(session: Session, frame: Frame): void {
     const launched = session.running.get(frame.id);
     if (!launched || launched.direct) return;
     const { events } = launched;
+    const payload = <T>(schema: z.ZodType<T>): T | undefined => {
+      const parsed = framePayload(frame, schema);
+      if (parsed === undefined) this.broken(session, `it sent a frame of kind ${frame.kind} the protocol does not allow`);
+      return parsed;
+    };
     if (frame.kind === FRAME.spawned) {
-      const spawned = framePayload(frame, spawnedPayload);
+      const spawned = payload(spawnedPayload);
       if (spawned) launched.pid = spawned.pid;
       return;
     }
-    launched.reported = true;
-    if (frame.kind === FRAME.stdout) events.stdout(frame.payload);
-    else if (frame.kind === FRAME.stderr) events.stderr(frame.payload);
-    else if (frame.kind === FRAME.exit) events.exit(framePayload(frame, exitPayload)?.code ?? null);
-    else if (frame.kind === FRAME.error) {
-      const error = framePayload(frame, errorPayload);
-      events.error(Object.assign(new Error(error?.message ?? 'the process could not start'), error?.code ? { code: error.code } : {}));
-    } else if (frame.kind === FRAME.close) {
+    if (frame.kind === FRAME.stdout || frame.kind === FRAME.stderr) {
+      launched.reported = true;
+      return frame.kind === FRAME.stdout ? events.stdout(frame.payload) : events.stderr(frame.payload);
+    }
+    if (frame.kind === FRAME.exit) {
+      const exit = payload(exitPayload);
+      if (!exit) return;
+      launched.reported = true;
+      return events.exit(exit.code);
+    }
+    if (frame.kind === FRAME.error) {
+      const error = payload(errorPayload);
+      if (!error) return;
+      launched.reported = true;
+      return events.error(Object.assign(new Error(error.message), error.code ? { code: error.code } : {}));
+    }
+    if (frame.kind === FRAME.close) {
       session.running.delete(frame.id);
       events.close();
-      this.whenIdle(session);
-    } else this.broken(session, `it sent a frame of unknown kind ${frame.kind}`);
+      return this.whenIdle(session);
+    }
+    this.broken(session, `it sent a frame of unknown kind ${frame.kind}`);
   }
 
   private broken(session: Session, why: string): void {

@@ -118,6 +118,21 @@ describe.skipIf(process.platform !== 'linux')('the process launcher', () => {
     expect([launched.started, launched.pid]).toEqual([1, undefined]);
   });
 
+  it('that breaks its protocol is ended, and what it was asked starts directly', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'launcher-bad-'));
+    try {
+      // Stands in for node: ignores the program it is given and answers the first request with a frame of a kind there is not.
+      const fake = join(dir, 'fake-node');
+      await writeFile(fake, "#!/bin/sh\nprintf '\\007\\000\\000\\000\\001\\000\\000\\000\\000'\nexec cat > /dev/null\n", { mode: 0o755 });
+      const log: string[] = [];
+      const launched = launcher({ log: (m) => log.push(m), nodePath: fake });
+      expect((await run(launched.spawn, 'echo "parent $PPID"')).output).toBe(`parent ${process.pid}\n`);
+      expect(log).toEqual([expect.stringMatching(/^The process launcher ended: it sent a frame of unknown kind 7;/)]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('ends when idle for its while, and the next start makes a new one', async () => {
     const timers = manualTimers();
     const launched = launcher({ idleMs: 60_000, timers });
