@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
 import { runProcess } from '../../../../src/core/nodeAdapters/runProcess';
 import type { CommandRequest } from '../../../../src/core/ports';
 import { commandEnvironment } from '../../../../src/core/sandbox/commandEnv';
 import { shellLaunch } from '../../../../src/core/sandbox/commandLauncher';
+import { commandRequest } from './commandRequest';
+import { isDead } from './procStat';
 
 /**
  * The pids still alive after at most a second. A killed process closes its pipes a moment before it
@@ -19,27 +20,7 @@ async function survivors(pidList: number[]): Promise<number[]> {
   return alive;
 }
 
-/** Gone, or a zombie waiting to be reaped: either way it runs no more. */
-function isDead(pid: number): boolean {
-  const stat = `/proc/${pid}/stat`;
-  if (!existsSync(stat)) return true;
-  try {
-    return readFileSync(stat, 'utf8').split(') ')[1]!.startsWith('Z');
-  } catch {
-    return true;
-  }
-}
-
-const request = (command: string, extra: Partial<CommandRequest> = {}): CommandRequest => ({
-  command,
-  launch: shellLaunch(command, commandEnvironment(process.env, [])),
-  cwd: tmpdir(),
-  timeoutMs: 10_000,
-  signal: new AbortController().signal,
-  maxOutputChars: 10_000,
-  label: 'test',
-  ...extra,
-});
+const request = (command: string, extra: Partial<CommandRequest> = {}): CommandRequest => commandRequest(command, shellLaunch(command, commandEnvironment(process.env, [])), extra);
 
 // A shell that starts a background child and a foreground child and prints both pids, then never ends.
 const NEVER_ENDS = 'sleep 1000 & echo "bg:$!"; sh -c \'echo "fg:$$"; sleep 1000\'';

@@ -10,18 +10,11 @@ import { spawnDirectly, type Spawner } from '../../../../src/core/nodeAdapters/s
 import type { CommandRequest, CommandResult } from '../../../../src/core/ports';
 import { FRAME, FrameReader } from '../../../../src/core/processLauncher/launcherFrames';
 import { ProcessLauncher, type LauncherTimers } from '../../../../src/core/processLauncher/processLauncher';
-import { isDead, parentOf } from './procStat';
+import { commandRequest } from '../nodeAdapters/commandRequest';
+import { isDead, parentOf } from '../nodeAdapters/procStat';
 
-const request = (script: string, extra: Partial<CommandRequest> = {}): CommandRequest => ({
-  command: script,
-  launch: { file: '/bin/sh', args: ['-c', script], env: { PATH: process.env.PATH ?? '', ANSWER: '42' } },
-  cwd: tmpdir(),
-  timeoutMs: 10_000,
-  signal: new AbortController().signal,
-  maxOutputChars: 10_000,
-  label: 'test',
-  ...extra,
-});
+const request = (script: string, extra: Partial<CommandRequest> = {}): CommandRequest =>
+  commandRequest(script, { file: '/bin/sh', args: ['-c', script], env: { PATH: process.env.PATH ?? '', ANSWER: '42' } }, extra);
 
 /** Timers that fire only when the test says so. */
 function manualTimers(): LauncherTimers & { pending: { callback: () => void; ms: number }[] } {

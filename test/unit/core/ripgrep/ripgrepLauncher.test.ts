@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setProcessLauncherLog, sharedProcessLauncher, shutdownProcessLauncher } from '../../../../src/core/processLauncher/sharedLauncher';
 import { ripgrepOnPath } from '../../../../src/core/ripgrep/locateRipgrep';
 import { ripgrepListing } from '../../../../src/core/ripgrep/ripgrepSources';
-import { isDead, parentOf } from '../processLauncher/procStat';
+import { isDead, parentOf } from '../nodeAdapters/procStat';
 import { makeWorld } from '../tools/toolWorld';
 
 /**
