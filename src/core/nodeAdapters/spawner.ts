@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { childProcess } from './childProcess';
 
 /** A process to start: in a process group of its own (POSIX), stdout and stderr piped. */
@@ -55,7 +54,9 @@ export const spawnDirectly: Spawner = (spec, events) => {
     child.stdin?.end(spec.input);
   }
   return {
-    signalGroup: (signal) => killGroup(child, signal),
+    signalGroup: (signal) => {
+      if (child.pid !== undefined) signalProcessGroup(child.pid, signal);
+    },
     closePipes: () => {
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -63,13 +64,13 @@ export const spawnDirectly: Spawner = (spec, events) => {
   };
 };
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
+/** Signals the process group that `pid` leads (on Windows its process tree); a group already gone is fine. */
+export function signalProcessGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     if (process.platform === 'win32') {
-      childProcess().spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+      childProcess().spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
     } else {
-      process.kill(-child.pid, signal);
+      process.kill(-pid, signal);
     }
   } catch {
     // ESRCH: the group is already gone.

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { z } from 'zod';
 import { childProcess } from '../nodeAdapters/childProcess';
-import { spawnDirectly, type ProcessControl, type ProcessEvents, type SpawnSpec } from '../nodeAdapters/spawner';
+import { signalProcessGroup, spawnDirectly, type ProcessControl, type ProcessEvents, type SpawnSpec } from '../nodeAdapters/spawner';
 import { errorPayload, exitPayload, FRAME, FrameReader, framePayload, spawnedPayload, type Frame, type LauncherRequest } from './launcherFrames';
 import { launcherSource } from './launcherMain';
 
@@ -215,7 +215,7 @@ export class ProcessLauncher {
     else if (how === 'lost') this.log(`The process launcher ended: ${why}${stderr ? ` (${stderr.split('\n').pop()})` : ''}; what it had not started yet starts directly, and the next process starts a new launcher.`);
     for (const launched of session.running.values()) {
       // What it ran dies with it, not on its own later: nobody reads its output any more.
-      if (launched.pid !== undefined) killGroup(launched.pid);
+      if (launched.pid !== undefined) signalProcessGroup(launched.pid, 'SIGKILL');
       if (launched.reported || how === 'shutdown') {
         launched.events.error(new Error(`The process launcher ended while ${launched.spec.file} ran (${why}).`));
         launched.events.close();
@@ -242,13 +242,5 @@ function refAll(child: ChildProcess, ref: boolean): void {
   for (const handle of [child, child.stdin as Socket | null, child.stdout as Socket | null, child.stderr as Socket | null]) {
     if (ref) handle?.ref();
     else handle?.unref();
-  }
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: the group is already gone.
   }
 }
