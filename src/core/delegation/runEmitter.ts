@@ -56,7 +56,7 @@ export class RunEmitter {
 
   /** Nothing more is written for this run (whatever happened to its run.finished). */
   close(): void {
-    if (!this.closed) this.flushText();
+    this.flushText();
     this.closed = true;
   }
 

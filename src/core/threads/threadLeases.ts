@@ -13,7 +13,7 @@ interface HeldLease {
   count: number;
   unlock: Promise<() => Promise<void>>;
   /** Refreshing the lock failed since it was taken: another process may have broken it. */
-  readonly lost: boolean;
+  lost: boolean;
 }
 
 export interface ThreadLeasesOptions {
@@ -38,14 +38,7 @@ export class ThreadLeases {
   async acquire(id: string, path: string): Promise<void> {
     let entry = this.held.get(id);
     if (!entry) {
-      let lost = false;
-      const created: HeldLease = {
-        count: 0,
-        unlock: this.lock(id, path, () => (lost = true)),
-        get lost() {
-          return lost;
-        },
-      };
+      const created: HeldLease = { count: 0, lost: false, unlock: this.lock(id, path, () => (created.lost = true)) };
       created.unlock.catch(() => {
         if (this.held.get(id) === created) this.held.delete(id);
       });
