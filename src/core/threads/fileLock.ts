@@ -34,12 +34,15 @@ const lockLibrary = (): Promise<typeof ProperLockfile> => (library ??= import('p
  */
 export async function takeFileLock(path: string, options: FileLockOptions): Promise<() => Promise<void>> {
   const owner = ownerFile(path, process.pid);
-  // Empty: all it says is in its name, so a write cut short by a kill cannot garble it. Written
-  // while the lock is tried (not before: a lease is on a run's path): a process killed between the
-  // two leaves a lock with no word of whose it is, which is then broken after the stale time.
-  // Made and closed, not written: two file operations, where writeFile takes three.
-  const said = open(owner, 'w').then((file) => file.close());
-  said.catch(() => undefined);
+  // The note is on disk before the lock folder can be, and goes only after it: a lock folder is
+  // never there without a note of whose it is, so a process killed at any point leaves a lock
+  // that is broken at once (a kill between the two leaves a lone note, which nothing waits for).
+  // Empty: all it says is in its name, so a write cut short by a kill cannot garble it. Made and
+  // closed, not written (two file operations, where writeFile takes three); the close need not
+  // come before the lock.
+  const note = await open(owner, 'w');
+  const closed = note.close();
+  closed.catch(() => undefined);
   const deadline = Date.now() + (options.waitMs ?? 0);
   try {
     const { lock } = await lockLibrary();
@@ -47,13 +50,14 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
       try {
         const unlock = await lock(path, { realpath: false, stale: Math.max(2000, options.staleMs), onCompromised: options.onCompromised });
         try {
-          await said;
+          await closed;
         } catch (error) {
           await unlock().catch(() => undefined);
           throw error;
         }
         return async () => {
-          await Promise.all([unlock(), removeNote(owner)]);
+          await unlock();
+          await removeNote(owner);
         };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
@@ -63,7 +67,7 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
       await delay(Math.min(50, 2 + attempt * 2));
     }
   } catch (error) {
-    await said.catch(() => undefined);
+    await closed.catch(() => undefined);
     await removeNote(owner);
     throw error;
   }
@@ -112,8 +116,9 @@ async function breakIfOwnersDied(path: string): Promise<boolean> {
     const [host, pid] = name.slice(prefix.length).split('@');
     if (host !== here || !pid || !/^\d+$/.test(pid) || isProcessAlive(Number(pid))) return false;
   }
-  for (const name of names) await removeNote(join(folder, name));
+  // The folder first, then the notes: a breaker killed in between leaves no lock without a note.
   await rmdir(`${path}.lock`).catch(() => undefined);
+  for (const name of names) await removeNote(join(folder, name));
   return true;
 }
 
