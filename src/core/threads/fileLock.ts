@@ -37,24 +37,17 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
   // The note is on disk before the lock folder can be, and goes only after it: a lock folder is
   // never there without a note of whose it is, so a process killed at any point leaves a lock
   // that is broken at once (a kill between the two leaves a lone note, which nothing waits for).
-  // Empty: all it says is in its name, so a write cut short by a kill cannot garble it. Made and
-  // closed, not written (two file operations, where writeFile takes three); the close need not
-  // come before the lock.
+  // Empty: all it says is in its name, so a write cut short by a kill cannot garble it. Made, not
+  // written (writeFile takes three file operations): it is on disk once made, so its close is not
+  // waited for, and a failed close of a file nothing was written to loses nothing.
   const note = await open(owner, 'w');
-  const closed = note.close();
-  closed.catch(() => undefined);
+  void note.close().catch(() => undefined);
   const deadline = Date.now() + (options.waitMs ?? 0);
   try {
     const { lock } = await lockLibrary();
     for (let attempt = 0; ; attempt++) {
       try {
         const unlock = await lock(path, { realpath: false, stale: Math.max(2000, options.staleMs), onCompromised: options.onCompromised });
-        try {
-          await closed;
-        } catch (error) {
-          await unlock().catch(() => undefined);
-          throw error;
-        }
         return async () => {
           await unlock();
           await removeNote(owner);
@@ -67,7 +60,6 @@ export async function takeFileLock(path: string, options: FileLockOptions): Prom
       await delay(Math.min(50, 2 + attempt * 2));
     }
   } catch (error) {
-    await closed.catch(() => undefined);
     await removeNote(owner);
     throw error;
   }
