@@ -2,7 +2,8 @@
 // require('dist/extension.js') + activate() in fresh node processes (cold, as VS Code starts it),
 // against a minimal stand-in for the `vscode` module that records nothing. Run by scripts/bench.mjs.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vscodeStandInSource } from '../scripts/vscodeStandIn.mjs';
 
@@ -69,7 +70,7 @@ export async function bundleBench(runs = 15) {
   const lazy = Object.keys(LAZY_BUNDLES);
   const loads = fresh({ engine: [engine], ...Object.fromEntries(lazy.map((name) => [name, [engine, join(dist, `${name}.js`)]])) }, runs);
   const { engine: engineLoad, ...lazyLoads } = loads;
-  return { sizes, engineKB: kb('engine.js'), engineLoad, lazy: Object.fromEntries(lazy.map((name) => [name, { kb: kb(`${name}.js`), load: lazyLoads[name] }])) };
+  return { sizes, engineKB: kb('engine.js'), engineLoad, cached: await codeCacheLoads(engine, runs), lazy: Object.fromEntries(lazy.map((name) => [name, { kb: kb(`${name}.js`), load: lazyLoads[name] }])) };
 }
 
 export function activationBench(runs = 15) {
@@ -85,4 +86,43 @@ export function activationBench(runs = 15) {
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
   return { sizes, median, min: times[0], max: times.at(-1) };
+}
+
+/**
+ * engine.js loaded as the extension loads it (src/core/codeCache/): without a cache (a first
+ * window: the hash and the compile) and with the cache a first load wrote (every later window),
+ * in fresh processes, alternating.
+ */
+async function codeCacheLoads(engine, runs) {
+  const { build } = await import('esbuild');
+  const work = mkdtempSync(join(tmpdir(), 'subagents-code-cache-'));
+  try {
+    await build({ entryPoints: ['src/core/codeCache/requireWithCodeCache.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: join(work, 'loader.js'), logLevel: 'error' });
+    const child = (cacheDir, save) => `${standIn}
+const { requireWithCodeCache } = require(${JSON.stringify(join(work, 'loader.js'))});
+const t0 = performance.now();
+const loaded = requireWithCodeCache(${JSON.stringify(engine)}, ${JSON.stringify(cacheDir)});
+const ms = performance.now() - t0;
+(${save} ? loaded.save() : Promise.resolve()).then(() => process.stdout.write(JSON.stringify({ ms, cache: loaded.cache })));
+`;
+    const once = (cacheDir, save = false) => {
+      const r = spawnSync(process.execPath, ['-e', child(cacheDir, save)], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`a load of engine.js through the code cache failed: ${r.stderr.split('\n').slice(-12).join('\n')}`);
+      return JSON.parse(r.stdout);
+    };
+    const warmDir = join(work, 'warm');
+    once(warmDir, true);
+    const cold = [];
+    const warm = [];
+    for (let i = 0; i < runs; i++) {
+      const c = once(join(work, `cold-${i}`));
+      const w = once(warmDir);
+      if (c.cache !== 'none' || w.cache !== 'used') throw new Error(`the code cache was not used as expected: ${c.cache}, ${w.cache}`);
+      cold.push(c.ms);
+      warm.push(w.ms);
+    }
+    return { cold: median(cold), warm: median(warm) };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

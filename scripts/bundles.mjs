@@ -217,6 +217,10 @@ export function bundleOptions({ production = false } = {}) {
     // ESM code (ai@7, sandbox-runtime, our asset lookups) reads import.meta.url; in a CJS bundle it
     // is the bundle file's own URL, so files beside the bundle are found.
     define: { 'import.meta.url': '__bundleUrl' },
+    // A lazy bundle is required, not imported: Node's CommonJS loader is the cheaper path to a
+    // CommonJS file, and engine.js loaded through V8's code cache (src/core/codeCache/) is a vm
+    // script, where import() would need Node's experimental loader hook.
+    supported: { 'dynamic-import': false },
     banner: { js: 'var __bundleUrl = require("url").pathToFileURL(__filename).href;' },
   };
   const lazy = Object.fromEntries(

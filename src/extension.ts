@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type * as EngineMain from './host/engineMain';
 import { setApiKeyCommand } from './host/apiKeys';
@@ -5,6 +7,7 @@ import type { HostRuntime } from './host/engineMain';
 import { PanelViewProvider } from './host/panelView';
 import { registerAgentFiles } from './host/agentFilesActivation';
 import { registerChat } from './host/chat/registerChat';
+import { requireWithCodeCache } from './core/codeCache/requireWithCodeCache';
 
 /**
  * Activation stays light: the view, the commands and the log channel. The engine (the ai SDK,
@@ -23,9 +26,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const engine = (): HostRuntime => {
     if (!runtime) {
       const started = Date.now();
-      // A separate bundle beside this one (see esbuild.mjs); required on first use, not at activation.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const main = require('./engine.js') as typeof EngineMain;
+      const main = loadEngine(context, log);
       runtime = main.createHostRuntime(context, log, view);
       context.subscriptions.push(runtime);
       log.info(`Engine loaded in ${Date.now() - started} ms`);
@@ -75,6 +76,28 @@ export function activate(context: vscode.ExtensionContext): void {
   registerAgentFiles(context, log);
   // Copilot Chat's @subagents and Copilot's agent's subagents_delegate (ids as in package.json).
   context.subscriptions.push(...registerChat(engine, { participant: 'subagents.chat', tool: 'subagents_delegate' }, vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.svg')));
+}
+
+/** How long after the engine loads its code cache is written: by then the first request's code is compiled too. */
+const CODE_CACHE_SAVE_DELAY_MS = 20_000;
+
+/**
+ * dist/engine.js, a separate bundle beside this one (see esbuild.mjs), required on first use, not
+ * at activation; through V8's code cache in the extension's global storage, which spares about
+ * half of its load from the second window on (src/core/codeCache/).
+ */
+function loadEngine(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): typeof EngineMain {
+  const file = join(__dirname, 'engine.js');
+  if (context.globalStorageUri.scheme !== 'file') return createRequire(file)(file) as typeof EngineMain;
+  const cacheDir = join(context.globalStorageUri.fsPath, 'code-cache');
+  const loaded = requireWithCodeCache<typeof EngineMain>(file, cacheDir);
+  log.debug(`Engine code cache: ${loaded.cache} (${cacheDir})`);
+  if (loaded.problem) log.warn(loaded.problem);
+  const timer = setTimeout(() => {
+    loaded.save().catch((error: unknown) => log.warn(`Could not write the engine's code cache in ${cacheDir}: ${(error as Error).message}. Each window compiles the engine again (about 40 ms).`));
+  }, CODE_CACHE_SAVE_DELAY_MS);
+  timer.unref();
+  return loaded.exports;
 }
 
 /** A reload or a clean shutdown: the open runs end as `cancelled`, stored before the host exits. */

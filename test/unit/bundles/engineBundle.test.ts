@@ -52,6 +52,11 @@ describe('engine.js leaves the heavy parts to their lazy bundles', () => {
     expect(jsonc.filter((f) => /\/(format|edit|string-intern)\.js$/.test(f))).toEqual([]);
   });
 
+  it('loads its lazy bundles with require, never import() (the code cache runs it as a vm script, which has no loader for import())', () => {
+    expect(code).toContain('require("./sandbox.js")');
+    expect(code).not.toMatch(/\bimport\(/);
+  });
+
   it('requires vscode once, so the API object is copied into one namespace and not into one per module', () => {
     expect(code.match(/require\("vscode"\)/g)).toHaveLength(1);
   });

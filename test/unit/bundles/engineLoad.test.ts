@@ -71,4 +71,20 @@ describe('loading engine.js', () => {
     // It does see what engine.js requires.
     expect(load.builtins).toContain('fs/promises');
   });
+
+  it('loads through the code cache as the extension does: compiled the first time, from the cache the next, with its exports', async () => {
+    const { banner: _banner, ...script } = bundleOptions().cli;
+    await build({ ...script, outdir: dir, sourcemap: false, logLevel: 'error', entryPoints: { codeCacheProcess: 'test/fixtures/codeCacheProcess.ts' } });
+    const env = { ...process.env, CODE_CACHE_FILE: join(dir, 'engine.js'), CODE_CACHE_DIR: join(dir, 'code-cache') };
+    const loadOnce = (save: boolean) => {
+      const child = `${vscodeStandInSource(process.cwd())}\nrequire(${JSON.stringify(join(dir, 'codeCacheProcess.js'))});`;
+      const r = spawnSync(process.execPath, ['-e', child], { encoding: 'utf8', env: { ...env, ...(save ? { CODE_CACHE_SAVE: '1' } : {}) } });
+      if (r.status !== 0) throw new Error(`loading engine.js through the code cache failed: ${r.stderr}`);
+      return JSON.parse(r.stdout) as { cache: string; exports: string[]; saveError?: string };
+    };
+    const first = loadOnce(true);
+    expect(first).toMatchObject({ cache: 'none', exports: ['createHostRuntime'] });
+    expect(first.saveError).toBeUndefined();
+    expect(loadOnce(false)).toMatchObject({ cache: 'used', exports: ['createHostRuntime'] });
+  }, 60_000);
 });

@@ -1,0 +1,117 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bundleOptions } from '../../../../scripts/bundles.mjs';
+
+// The code cache as the extension uses it: a CommonJS file loaded through V8's code cache, each
+// load in a fresh node process (V8 reads a cache only when it compiles).
+
+interface Load {
+  cache: 'used' | 'rejected' | 'none';
+  problem?: string;
+  answer?: unknown;
+  exports: string[];
+  saveError?: string;
+}
+
+let work: string;
+let loader: string;
+let dir: string;
+let file: string;
+let cacheDir: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'code-cache-'));
+  const { banner: _banner, ...script } = bundleOptions().cli;
+  await esbuild.build({ ...script, outdir: work, sourcemap: false, logLevel: 'error', entryPoints: { codeCacheProcess: 'test/fixtures/codeCacheProcess.ts' } });
+  loader = join(work, 'codeCacheProcess.js');
+}, 60_000);
+
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(work, 'case-'));
+  file = join(dir, 'module.js');
+  cacheDir = join(dir, 'cache');
+});
+
+/** A module big enough that V8 caches its code, answering `value`; the same length for every value of one digit. */
+const moduleText = (value: number, helper = 'require("./helper.js")') =>
+  `const helper = ${helper};\n${Array.from({ length: 200 }, (_, i) => `function f${i}(x) { return x * ${i} + helper.base; }`).join('\n')}\n` +
+  `exports.answer = () => [${value}, f7(2), __filename.endsWith('module.js'), new Error('where').stack.split('\\n')[1].trim()];\n`;
+
+function load(options: { save?: boolean; env?: Record<string, string>; prefix?: string } = {}): Load {
+  const env = { ...process.env, CODE_CACHE_FILE: file, CODE_CACHE_DIR: cacheDir, ...(options.save ? { CODE_CACHE_SAVE: '1' } : {}), ...options.env };
+  const args = options.prefix ? ['-e', `${options.prefix}\nrequire(${JSON.stringify(loader)});`] : [loader];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', env });
+  if (r.status !== 0) throw new Error(`the load failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout) as Load;
+}
+
+const caches = async () => (await readdir(cacheDir).catch(() => [] as string[])).filter((n) => n.endsWith('.v8cache'));
+
+describe('requireWithCodeCache', () => {
+  beforeEach(async () => {
+    await writeFile(join(dir, 'helper.js'), 'exports.base = 1;\n');
+    await writeFile(file, moduleText(1));
+  });
+
+  it('loads without a cache, writes one, and the next process runs from it with the same results', async () => {
+    const first = load({ save: true });
+    expect(first.cache).toBe('none');
+    expect(first.saveError).toBeUndefined();
+    expect(await caches()).toHaveLength(1);
+    const second = load();
+    expect(second.cache).toBe('used');
+    // Its own require, __filename, and a stack that names the file's own line and column (the wrapper shifts neither).
+    const last = moduleText(1).trimEnd().split('\n');
+    const where = `module.js:${last.length}:${last.at(-1)!.indexOf('new Error') + 1})`;
+    expect(second.answer).toEqual([1, 15, true, expect.stringContaining(where)]);
+    expect(second.answer).toEqual(first.answer);
+  });
+
+  it("never offers a cache to another build of the file of the same length (V8 checks only the length)", async () => {
+    load({ save: true });
+    const before = await caches();
+    await writeFile(file, moduleText(2));
+    const changed = load({ save: true });
+    expect(changed.cache).toBe('none');
+    expect((changed.answer as unknown[])[0]).toBe(2);
+    // The old build's cache went when the new one was written.
+    const after = await caches();
+    expect(after).toHaveLength(1);
+    expect(after).not.toEqual(before);
+    expect(load().cache).toBe('used');
+  });
+
+  it('loads from source when the cache is garbage, and writes a good one over it', async () => {
+    load({ save: true });
+    const [name] = await caches();
+    await writeFile(join(cacheDir, name!), Buffer.alloc(4096, 7));
+    const broken = load({ save: true });
+    expect(broken.cache).toBe('rejected');
+    expect((broken.answer as unknown[])[0]).toBe(1);
+    expect(load().cache).toBe('used');
+  });
+
+  it('says why a cache cannot be read, and still loads', async () => {
+    load({ save: true });
+    const [name] = await caches();
+    await rm(join(cacheDir, name!));
+    await mkdir(join(cacheDir, name!));
+    const unreadable = load();
+    expect(unreadable.cache).toBe('none');
+    expect(unreadable.problem).toMatch(/The code cache .*\.v8cache could not be read: EISDIR/);
+    expect((unreadable.answer as unknown[])[0]).toBe(1);
+  });
+
+  it('reports a cache it cannot write (its folder is a file), and the module still works', async () => {
+    await writeFile(cacheDir, 'not a folder');
+    const loaded = load({ save: true });
+    expect(loaded.saveError).toMatch(/EEXIST|ENOTDIR/);
+    expect((loaded.answer as unknown[])[0]).toBe(1);
+  });
+});
