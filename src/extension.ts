@@ -26,10 +26,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const engine = (): HostRuntime => {
     if (!runtime) {
       const started = Date.now();
-      const main = loadEngine(context, log);
+      const { main, cache } = loadEngine(context, log);
       runtime = main.createHostRuntime(context, log, view);
       context.subscriptions.push(runtime);
-      log.info(`Engine loaded in ${Date.now() - started} ms`);
+      log.info(`Engine loaded in ${Date.now() - started} ms (code cache: ${cache})`);
     }
     return runtime;
   };
@@ -86,18 +86,17 @@ const CODE_CACHE_SAVE_DELAY_MS = 20_000;
  * at activation; through V8's code cache in the extension's global storage, which spares about
  * half of its load from the second window on (src/core/codeCache/).
  */
-function loadEngine(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): typeof EngineMain {
+function loadEngine(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): { main: typeof EngineMain; cache: string } {
   const file = join(__dirname, 'engine.js');
-  if (context.globalStorageUri.scheme !== 'file') return createRequire(file)(file) as typeof EngineMain;
+  if (context.globalStorageUri.scheme !== 'file') return { main: createRequire(file)(file) as typeof EngineMain, cache: 'off, the global storage is not on disk' };
   const cacheDir = join(context.globalStorageUri.fsPath, 'code-cache');
   const loaded = requireWithCodeCache<typeof EngineMain>(file, cacheDir);
-  log.debug(`Engine code cache: ${loaded.cache} (${cacheDir})`);
   if (loaded.problem) log.warn(loaded.problem);
   const timer = setTimeout(() => {
     loaded.save().catch((error: unknown) => log.warn(`Could not write the engine's code cache in ${cacheDir}: ${(error as Error).message}. Each window compiles the engine again (about 40 ms).`));
   }, CODE_CACHE_SAVE_DELAY_MS);
   timer.unref();
-  return loaded.exports;
+  return { main: loaded.exports, cache: loaded.cache };
 }
 
 /** A reload or a clean shutdown: the open runs end as `cancelled`, stored before the host exits. */

@@ -217,6 +217,25 @@ export class CodeServer {
       .filter((dir) => existsSync(dir));
   }
 
+  /** The extension's `context.globalStorageUri` folder. */
+  extensionGlobalStorage(extensionId = EXTENSION_ID): string {
+    return join(this.userDataDir, 'User', 'globalStorage', extensionId);
+  }
+
+  /** What the extension wrote to its output channel (`name`.log), over every window and reload so far. */
+  extensionOutput(name = 'Subagents'): string {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(dir, entry.name));
+        else if (entry.name === `${name}.log`) found.push(readFileSync(join(dir, entry.name), 'utf8'));
+      }
+    };
+    const logs = join(this.userDataDir, 'logs');
+    if (existsSync(logs)) walk(logs);
+    return found.join('\n');
+  }
+
   logTail(lines = 30): string {
     try {
       return readFileSync(this.logPath, 'utf8').split('\n').slice(-lines).join('\n');

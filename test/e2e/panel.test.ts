@@ -38,6 +38,11 @@ async function expectText(panel: FrameLocator, lines: string[]): Promise<void> {
 }
 
 /** JSONL thread files under the extension's workspace storage. */
+function codeCaches(server: CodeServer): string[] {
+  const dir = join(server.extensionGlobalStorage(), 'code-cache');
+  return existsSync(dir) ? readdirSync(dir).filter((name) => /^engine-[0-9a-f]+\.v8cache$/.test(name)) : [];
+}
+
 function threadFiles(server: CodeServer): string[] {
   return server
     .extensionStorageDirs()
@@ -132,12 +137,22 @@ describe('the Subagents panel in a real VS Code', () => {
         .toBeGreaterThan(3),
     );
 
-    await wb.step('reload the window and see the same thread again', async () => {
+    // The engine's code cache is written 20 s after the engine loaded (src/extension.ts); the reload loads from it.
+    await wb.step("find the engine's code cache in global storage", () =>
+      expect
+        .poll(() => codeCaches(srv).length, { timeout: 40_000, message: `engine-*.v8cache under ${srv.extensionGlobalStorage()}/code-cache` })
+        .toBe(1),
+    );
+
+    await wb.step('reload the window and see the same thread again, the engine loaded from its code cache', async () => {
       await wb.reload();
       const reloaded = await wb.showPanel();
       await reloaded.locator('.message.user', { hasText: PROMPT }).waitFor({ timeout: 30_000 });
       await lastAnswer(reloaded, 'ok').waitFor({ timeout: 30_000 });
       await expectText(reloaded, report!);
+      const loads = () => [...srv.extensionOutput().matchAll(/Engine loaded in (\d+) ms \(code cache: (\w+)\)/g)];
+      await expect.poll(() => loads().map((m) => m[2]), { timeout: 10_000 }).toEqual(['none', 'used']);
+      console.log(`e2e panel: the engine loaded in ${loads().map((m) => `${m[1]} ms (code cache: ${m[2]})`).join(', then ')}`);
     });
     mark('reloaded');
   });
