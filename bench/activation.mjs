@@ -70,7 +70,7 @@ export async function bundleBench(runs = 15) {
   const lazy = Object.keys(LAZY_BUNDLES);
   const loads = fresh({ engine: [engine], ...Object.fromEntries(lazy.map((name) => [name, [engine, join(dist, `${name}.js`)]])) }, runs);
   const { engine: engineLoad, ...lazyLoads } = loads;
-  return { sizes, engineKB: kb('engine.js'), engineLoad, cached: await codeCacheLoads(engine, runs), lazy: Object.fromEntries(lazy.map((name) => [name, { kb: kb(`${name}.js`), load: lazyLoads[name] }])) };
+  return { sizes, engineKB: kb('engine.js'), engineLoad, cached: await codeCacheLoads(engine, lazy, runs), lazy: Object.fromEntries(lazy.map((name) => [name, { kb: kb(`${name}.js`), load: lazyLoads[name] }])) };
 }
 
 export function activationBench(runs = 15) {
@@ -89,39 +89,46 @@ export function activationBench(runs = 15) {
 }
 
 /**
- * engine.js loaded as the extension loads it (src/core/codeCache/): without a cache (a first
- * window: the hash and the compile) and with the cache a first load wrote (every later window),
- * in fresh processes, alternating.
+ * engine.js and each lazy bundle loaded as the extension loads them (src/core/codeCache/), in
+ * fresh processes, alternating: without a cache (a first window: the hash and the compile) and
+ * with the caches a first load wrote (every later window). A lazy bundle's load is timed after
+ * engine.js's, as the first run needing it loads it.
  */
-async function codeCacheLoads(engine, runs) {
+async function codeCacheLoads(engine, lazy, runs) {
   const { build } = await import('esbuild');
   const work = mkdtempSync(join(tmpdir(), 'subagents-code-cache-'));
   try {
     await build({ entryPoints: ['src/core/codeCache/requireWithCodeCache.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: join(work, 'loader.js'), logLevel: 'error' });
-    const child = (cacheDir, save) => `${standIn}
+    const child = (files, cacheDir) => `${standIn}
 const { requireWithCodeCache } = require(${JSON.stringify(join(work, 'loader.js'))});
-const t0 = performance.now();
-const loaded = requireWithCodeCache(${JSON.stringify(engine)}, ${JSON.stringify(cacheDir)});
-const ms = performance.now() - t0;
-(${save} ? loaded.save() : Promise.resolve()).then(() => process.stdout.write(JSON.stringify({ ms, cache: loaded.cache })));
+const options = { cacheDir: ${JSON.stringify(cacheDir)}, saveAfterMs: 3600000, onProblem: (m) => { throw new Error(m); } };
+const files = ${JSON.stringify(files)};
+const loads = files.map((f, i) => {
+  const t0 = performance.now();
+  const loaded = requireWithCodeCache(f, options);
+  return { ms: performance.now() - t0, loaded };
+});
+Promise.all(loads.map(({ loaded }) => loaded.flush())).then(() => process.stdout.write(JSON.stringify({ ms: loads.at(-1).ms, cache: loads.at(-1).loaded.cache })));
 `;
-    const once = (cacheDir, save = false) => {
-      const r = spawnSync(process.execPath, ['-e', child(cacheDir, save)], { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`a load of engine.js through the code cache failed: ${r.stderr.split('\n').slice(-12).join('\n')}`);
+    const once = (files, cacheDir) => {
+      const r = spawnSync(process.execPath, ['-e', child(files, cacheDir)], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`a load through the code cache failed: ${r.stderr.split('\n').slice(-12).join('\n')}`);
       return JSON.parse(r.stdout);
     };
+    const targets = { engine: [engine], ...Object.fromEntries(lazy.map((name) => [name, [engine, join(dist, `${name}.js`)]])) };
     const warmDir = join(work, 'warm');
-    once(warmDir, true);
-    const cold = [];
-    const warm = [];
+    for (const files of Object.values(targets)) once(files, warmDir);
+    const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, { cold: [], warm: [] }]));
     for (let i = 0; i < runs; i++) {
-      const c = once(join(work, `cold-${i}`));
-      const w = once(warmDir);
-      if (c.cache !== 'none' || w.cache !== 'used') throw new Error(`the code cache was not used as expected: ${c.cache}, ${w.cache}`);
-      cold.push(c.ms);
-      warm.push(w.ms);
+      for (const [name, files] of Object.entries(targets)) {
+        const c = once(files, join(work, `cold-${name}-${i}`));
+        const w = once(files, warmDir);
+        if (c.cache !== 'none' || w.cache !== 'used') throw new Error(`the code cache of ${name} was not used as expected: ${c.cache}, ${w.cache}`);
+        samples[name].cold.push(c.ms);
+        samples[name].warm.push(w.ms);
+      }
     }
-    return { cold: median(cold), warm: median(warm) };
+    return Object.fromEntries(Object.entries(samples).map(([name, { cold, warm }]) => [name, { cold: median(cold), warm: median(warm) }]));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type * as EngineMain from './host/engineMain';
 import { setApiKeyCommand } from './host/apiKeys';
@@ -25,11 +25,12 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   const engine = (): HostRuntime => {
     if (!runtime) {
-      const started = Date.now();
+      const started = performance.now();
       const { main, cache } = loadEngine(context, log);
+      const loaded = performance.now();
       runtime = main.createHostRuntime(context, log, view);
       context.subscriptions.push(runtime);
-      log.info(`Engine loaded in ${Date.now() - started} ms (code cache: ${cache})`);
+      log.info(`Engine loaded in ${Math.round(loaded - started)} ms (code cache: ${cache}), started in ${Math.round(performance.now() - loaded)} ms`);
     }
     return runtime;
   };
@@ -78,24 +79,27 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(...registerChat(engine, { participant: 'subagents.chat', tool: 'subagents_delegate' }, vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.svg')));
 }
 
-/** How long after the engine loads its code cache is written: by then the first request's code is compiled too. */
+/** How long after a bundle loads its code cache is written: by then the first request's code is compiled too. */
 const CODE_CACHE_SAVE_DELAY_MS = 20_000;
 
 /**
  * dist/engine.js, a separate bundle beside this one (see esbuild.mjs), required on first use, not
- * at activation; through V8's code cache in the extension's global storage, which spares about
- * half of its load from the second window on (src/core/codeCache/).
+ * at activation; through V8's code cache in the extension's global storage, as are the lazy
+ * bundles it requires, which spares about half of each load from the second window on
+ * (src/core/codeCache/).
  */
 function loadEngine(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): { main: typeof EngineMain; cache: string } {
   const file = join(__dirname, 'engine.js');
   if (context.globalStorageUri.scheme !== 'file') return { main: createRequire(file)(file) as typeof EngineMain, cache: 'off, the global storage is not on disk' };
-  const cacheDir = join(context.globalStorageUri.fsPath, 'code-cache');
-  const loaded = requireWithCodeCache<typeof EngineMain>(file, cacheDir);
-  if (loaded.problem) log.warn(loaded.problem);
-  const timer = setTimeout(() => {
-    loaded.save().catch((error: unknown) => log.warn(`Could not write the engine's code cache in ${cacheDir}: ${(error as Error).message}. Each window compiles the engine again (about 40 ms).`));
-  }, CODE_CACHE_SAVE_DELAY_MS);
-  timer.unref();
+  const loaded = requireWithCodeCache<typeof EngineMain>(file, {
+    cacheDir: join(context.globalStorageUri.fsPath, 'code-cache'),
+    saveAfterMs: CODE_CACHE_SAVE_DELAY_MS,
+    // engine.js's own load is said by the caller; these are its lazy bundles (the sandbox, MCP, the model clients…).
+    onLoad: (path, cache, ms) => {
+      if (path !== file) log.debug(`Loaded ${basename(path)} in ${Math.round(ms)} ms (code cache: ${cache})`);
+    },
+    onProblem: (message) => log.warn(`${message}. The extension works without it; a window then compiles its code again (about half of its load).`),
+  });
   return { main: loaded.exports, cache: loaded.cache };
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 
 /**
@@ -11,70 +11,118 @@ import { Script } from 'node:vm';
  */
 export type CodeCacheUse = 'used' | 'rejected' | 'none';
 
+export interface CodeCacheOptions {
+  /** Where the caches are kept (made when the first is written). */
+  cacheDir: string;
+  /**
+   * How long after a file loads its cache is written: the code run by then (the first request,
+   * the first model call) is compiled, and goes into the cache too. The timer does not hold the
+   * process open. A cache that was used is not written again.
+   */
+  saveAfterMs: number;
+  /** Told of every file loaded (the one asked for, and each bundle beside it that it requires). */
+  onLoad?(file: string, cache: CodeCacheUse, ms: number): void;
+  /** Told when a cache could not be read or written; the file loads (and works) without it. */
+  onProblem(message: string): void;
+}
+
 export interface CachedModule<T> {
   exports: T;
   cache: CodeCacheUse;
-  /** Why a cache on disk could not be read (it was loaded without one). */
-  problem?: string;
-  /**
-   * Writes the code V8 has compiled so far (the top level and every function run since the load)
-   * for the next process, and removes the caches of other builds of the file. Does nothing when
-   * the cache was used. Call it once the module has done some work, so the cache holds that too.
-   */
-  save(): Promise<void>;
+}
+
+export interface CachedRequire<T> extends CachedModule<T> {
+  /** Writes every cache still waiting for its time now (and resolves when they are written or reported). */
+  flush(): Promise<void>;
+}
+
+/** A cache waiting for its time: the timer, and the write it will do. */
+interface PendingSave {
+  timer: NodeJS.Timeout;
+  write(): Promise<void>;
 }
 
 /** The wrapper Node's CommonJS loader puts around a module, on a line of its own so lines and columns stay the file's. */
 const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
 const WRAPPER_TAIL = '\n})';
 
+type Wrapped = (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+
 /**
- * Requires one bundle (a CommonJS file) with V8's code cache kept in `cacheDir`: a cold load
+ * Requires one bundle (a CommonJS file) with V8's code cache kept in `cacheDir`, and the bundles
+ * beside it that it requires (`require("./mcp.js")`, its lazy parts) the same way: a cold load
  * spends about half its time compiling (engine.js: ~40 of ~90 ms on the CI machine), which the
  * cache skips. Node's own compile cache (`module.enableCompileCache`) would serve every module of
- * the process, and the extension host is shared with other extensions; this serves one file.
+ * the process, and the extension host is shared with other extensions; this serves our bundles.
  *
- * The cache is named by a hash of the file's text and the Node build: V8 checks only a source's
+ * A cache is named by a hash of its file's text and the Node build: V8 checks only a source's
  * length, so the cache of another build of the file must never be offered. V8 still checks its
  * own version and flags, and a cache it refuses costs only the compile it would have done.
  *
- * The file must not use import(): a vm script has no module loader for it (the bundles turn
+ * The files must not use import(): a vm script has no module loader for it (the bundles turn
  * import() into require, see scripts/bundles.mjs).
  */
-export function requireWithCodeCache<T>(file: string, cacheDir: string): CachedModule<T> {
-  const load = createRequire(file);
+export function requireWithCodeCache<T>(file: string, options: CodeCacheOptions): CachedRequire<T> {
+  const loaded = new Map<string, CachedModule<unknown>>();
+  const pending = new Map<string, PendingSave>();
+  const requireCached = (path: string): CachedModule<unknown> => {
+    let module = loaded.get(path);
+    if (!module) loaded.set(path, (module = loadOne(path, options, requireCached, pending)));
+    return module;
+  };
+  const { exports, cache } = requireCached(file) as CachedModule<T>;
+  return {
+    exports,
+    cache,
+    flush: async () => {
+      const saves = [...pending.values()];
+      pending.clear();
+      for (const save of saves) clearTimeout(save.timer);
+      await Promise.all(saves.map((save) => save.write()));
+    },
+  };
+}
+
+function loadOne(file: string, options: CodeCacheOptions, requireCached: (path: string) => CachedModule<unknown>, pending: Map<string, PendingSave>): CachedModule<unknown> {
+  const started = performance.now();
+  const here = dirname(file);
+  const plain = createRequire(file);
+  // A bundle beside this one goes through the cache too; anything else (Node's modules, vscode) is required as usual.
+  const require = Object.assign((id: string) => (/^\.\/[^/]+\.js$/.test(id) ? requireCached(resolve(here, id)).exports : plain(id)), {
+    resolve: plain.resolve,
+    cache: plain.cache,
+    main: plain.main,
+    extensions: plain.extensions,
+  }) as NodeJS.Require;
   const source = readFileSync(file, 'utf8');
   const stem = basename(file, '.js');
   const key = createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
-  const cachePath = join(cacheDir, `${stem}-${key}.v8cache`);
+  const cachePath = join(options.cacheDir, `${stem}-${key}.v8cache`);
   let cachedData: Buffer | undefined;
-  let problem: string | undefined;
   try {
     cachedData = readFileSync(cachePath);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problem = `The code cache ${cachePath} could not be read: ${(error as Error).message}`;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') options.onProblem(`The code cache ${cachePath} could not be read: ${(error as Error).message}`);
   }
-  const script = new Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, {
-    filename: file,
-    lineOffset: -1,
-    ...(cachedData ? { cachedData } : {}),
-  });
+  const script = new Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, { filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}) });
   const cache: CodeCacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
   const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
-  const wrapped = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
-  wrapped.call(module.exports, module.exports, load, module, file, dirname(file));
+  (script.runInThisContext() as Wrapped).call(module.exports, module.exports, require, module, file, here);
   module.loaded = true;
-  let saved = false;
-  return {
-    exports: module.exports as T,
-    cache,
-    ...(problem ? { problem } : {}),
-    save: async () => {
-      if (cache === 'used' || saved) return;
-      saved = true;
-      await writeCache(cachePath, script.createCachedData(), `${stem}-`);
-    },
-  };
+  options.onLoad?.(file, cache, performance.now() - started);
+  if (cache !== 'used') {
+    const write = () =>
+      writeCache(cachePath, script.createCachedData(), `${stem}-`).catch((error: unknown) =>
+        options.onProblem(`The code cache ${cachePath} could not be written: ${(error as Error).message}`),
+      );
+    const timer = setTimeout(() => {
+      pending.delete(file);
+      void write();
+    }, options.saveAfterMs);
+    timer.unref();
+    pending.set(file, { timer, write });
+  }
+  return { exports: module.exports, cache };
 }
 
 /** Written whole or not at all (a temp file renamed over), so a load never reads half a cache; older builds' caches go. */

@@ -11,10 +11,11 @@ import { bundleOptions } from '../../../../scripts/bundles.mjs';
 
 interface Load {
   cache: 'used' | 'rejected' | 'none';
-  problem?: string;
+  /** Each file loaded through the cache, and how its cache was used. */
+  loads: Record<string, string>;
+  problems: string[];
   answer?: unknown;
   exports: string[];
-  saveError?: string;
 }
 
 let work: string;
@@ -38,10 +39,15 @@ beforeEach(async () => {
   cacheDir = join(dir, 'cache');
 });
 
-/** A module big enough that V8 caches its code, answering `value`; the same length for every value of one digit. */
-const moduleText = (value: number, helper = 'require("./helper.js")') =>
-  `const helper = ${helper};\n${Array.from({ length: 200 }, (_, i) => `function f${i}(x) { return x * ${i} + helper.base; }`).join('\n')}\n` +
-  `exports.answer = () => [${value}, f7(2), __filename.endsWith('module.js'), new Error('where').stack.split('\\n')[1].trim()];\n`;
+/**
+ * A module big enough that V8 caches its code, answering `value` (the same length for every value
+ * of one digit), with a bundle beside it required at load (helper.js) and one required later
+ * (lazy.js), as engine.js requires its lazy bundles; and one of Node's modules.
+ */
+const moduleText = (value: number) =>
+  `const helper = require("./helper.js");\nconst { basename } = require("node:path");\n` +
+  `${Array.from({ length: 200 }, (_, i) => `function f${i}(x) { return x * ${i} + helper.base; }`).join('\n')}\n` +
+  `exports.answer = () => [${value}, f7(2), basename(__filename), require("./lazy.js").later, new Error('where').stack.split('\\n')[1].trim()];\n`;
 
 function load(options: { save?: boolean; env?: Record<string, string>; prefix?: string } = {}): Load {
   const env = { ...process.env, CODE_CACHE_FILE: file, CODE_CACHE_DIR: cacheDir, ...(options.save ? { CODE_CACHE_SAVE: '1' } : {}), ...options.env };
@@ -51,39 +57,43 @@ function load(options: { save?: boolean; env?: Record<string, string>; prefix?: 
   return JSON.parse(r.stdout) as Load;
 }
 
-const caches = async () => (await readdir(cacheDir).catch(() => [] as string[])).filter((n) => n.endsWith('.v8cache'));
+const caches = async (stem = 'module') => (await readdir(cacheDir).catch(() => [] as string[])).filter((n) => n.startsWith(`${stem}-`) && n.endsWith('.v8cache'));
 
 describe('requireWithCodeCache', () => {
   beforeEach(async () => {
     await writeFile(join(dir, 'helper.js'), 'exports.base = 1;\n');
+    await writeFile(join(dir, 'lazy.js'), 'exports.later = "later";\n');
     await writeFile(file, moduleText(1));
   });
 
-  it('loads without a cache, writes one, and the next process runs from it with the same results', async () => {
+  it('loads without a cache, writes one for it and each bundle beside it, and the next process runs from them with the same results', async () => {
     const first = load({ save: true });
     expect(first.cache).toBe('none');
-    expect(first.saveError).toBeUndefined();
-    expect(await caches()).toHaveLength(1);
+    expect(first.loads).toEqual({ 'module.js': 'none', 'helper.js': 'none', 'lazy.js': 'none' });
+    expect(first.problems).toEqual([]);
+    for (const stem of ['module', 'helper', 'lazy']) expect(await caches(stem), stem).toHaveLength(1);
     const second = load();
     expect(second.cache).toBe('used');
+    expect(second.loads).toEqual({ 'module.js': 'used', 'helper.js': 'used', 'lazy.js': 'used' });
     // Its own require, __filename, and a stack that names the file's own line and column (the wrapper shifts neither).
-    const last = moduleText(1).trimEnd().split('\n');
-    const where = `module.js:${last.length}:${last.at(-1)!.indexOf('new Error') + 1})`;
-    expect(second.answer).toEqual([1, 15, true, expect.stringContaining(where)]);
+    const lines = moduleText(1).trimEnd().split('\n');
+    const where = `module.js:${lines.length}:${lines.at(-1)!.indexOf('new Error') + 1})`;
+    expect(second.answer).toEqual([1, 15, 'module.js', 'later', expect.stringContaining(where)]);
     expect(second.answer).toEqual(first.answer);
   });
 
-  it("never offers a cache to another build of the file of the same length (V8 checks only the length)", async () => {
+  it('never offers a cache to another build of the file of the same length (V8 checks only the length)', async () => {
     load({ save: true });
     const before = await caches();
     await writeFile(file, moduleText(2));
     const changed = load({ save: true });
     expect(changed.cache).toBe('none');
     expect((changed.answer as unknown[])[0]).toBe(2);
-    // The old build's cache went when the new one was written.
+    // The old build's cache went when the new one was written; the unchanged bundles beside it kept theirs.
     const after = await caches();
     expect(after).toHaveLength(1);
     expect(after).not.toEqual(before);
+    expect(changed.loads['helper.js']).toBe('used');
     expect(load().cache).toBe('used');
   });
 
@@ -104,14 +114,17 @@ describe('requireWithCodeCache', () => {
     await mkdir(join(cacheDir, name!));
     const unreadable = load();
     expect(unreadable.cache).toBe('none');
-    expect(unreadable.problem).toMatch(/The code cache .*\.v8cache could not be read: EISDIR/);
+    expect(unreadable.problems).toEqual([expect.stringMatching(/^The code cache .*module-[0-9a-f]+\.v8cache could not be read: EISDIR/)]);
     expect((unreadable.answer as unknown[])[0]).toBe(1);
   });
 
-  it('reports a cache it cannot write (its folder is a file), and the module still works', async () => {
+  it('says why caches cannot be written (their folder is a file), and the module still works', async () => {
     await writeFile(cacheDir, 'not a folder');
     const loaded = load({ save: true });
-    expect(loaded.saveError).toMatch(/EEXIST|ENOTDIR/);
+    // Each of the three files: its cache could not be read (ENOTDIR), nor written.
+    expect(loaded.problems.filter((p) => /could not be read: ENOTDIR/.test(p))).toHaveLength(3);
+    expect(loaded.problems.filter((p) => /could not be written: (EEXIST|ENOTDIR)/.test(p))).toHaveLength(3);
+    expect(loaded.problems).toHaveLength(6);
     expect((loaded.answer as unknown[])[0]).toBe(1);
   });
 });
