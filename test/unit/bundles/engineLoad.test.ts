@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleOptions } from '../../../scripts/bundles.mjs';
 import { vscodeStandInSource } from '../../../scripts/vscodeStandIn.mjs';
+import { buildCodeCacheProcess } from '../core/codeCache/codeCacheProcess';
 
 // What loading engine.js does, in a fresh node process as the panel's first request loads it (the
 // production build, with a source map so each zod object built is traced to the file that built
@@ -73,11 +74,10 @@ describe('loading engine.js', () => {
   });
 
   it('loads through the code cache as the extension does: compiled the first time, from the cache the next, with its exports', async () => {
-    const { banner: _banner, ...script } = bundleOptions().cli;
-    await build({ ...script, outdir: dir, sourcemap: false, logLevel: 'error', entryPoints: { codeCacheProcess: 'test/fixtures/codeCacheProcess.ts' } });
+    const loader = await buildCodeCacheProcess(dir);
     const env = { ...process.env, CODE_CACHE_FILE: join(dir, 'engine.js'), CODE_CACHE_DIR: join(dir, 'code-cache') };
     const loadOnce = (save: boolean) => {
-      const child = `${vscodeStandInSource(process.cwd())}\nrequire(${JSON.stringify(join(dir, 'codeCacheProcess.js'))});`;
+      const child = `${vscodeStandInSource(process.cwd())}\nrequire(${JSON.stringify(loader)});`;
       const r = spawnSync(process.execPath, ['-e', child], { encoding: 'utf8', env: { ...env, ...(save ? { CODE_CACHE_SAVE: '1' } : {}) } });
       if (r.status !== 0) throw new Error(`loading engine.js through the code cache failed: ${r.stderr}`);
       return JSON.parse(r.stdout) as { cache: string; exports: string[]; problems: string[] };

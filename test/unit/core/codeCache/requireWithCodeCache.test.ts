@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bundleOptions } from '../../../../scripts/bundles.mjs';
+import { buildCodeCacheProcess } from './codeCacheProcess';
 
 // The code cache as the extension uses it: a CommonJS file loaded through V8's code cache, each
 // load in a fresh node process (V8 reads a cache only when it compiles).
@@ -26,9 +25,7 @@ let cacheDir: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'code-cache-'));
-  const { banner: _banner, ...script } = bundleOptions().cli;
-  await esbuild.build({ ...script, outdir: work, sourcemap: false, logLevel: 'error', entryPoints: { codeCacheProcess: 'test/fixtures/codeCacheProcess.ts' } });
-  loader = join(work, 'codeCacheProcess.js');
+  loader = await buildCodeCacheProcess(work);
 }, 60_000);
 
 afterAll(() => rm(work, { recursive: true, force: true }));
