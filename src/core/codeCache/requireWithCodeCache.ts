@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { Module, createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -63,13 +63,8 @@ type Wrapped = (exports: unknown, require: NodeJS.Require, module: unknown, file
  * import() into require, see scripts/bundles.mjs).
  */
 export function requireWithCodeCache<T>(file: string, options: CodeCacheOptions): CachedRequire<T> {
-  const loaded = new Map<string, CachedModule<unknown>>();
   const pending = new Map<string, PendingSave>();
-  const requireCached = (path: string): CachedModule<unknown> => {
-    let module = loaded.get(path);
-    if (!module) loaded.set(path, (module = loadOne(path, options, requireCached, pending)));
-    return module;
-  };
+  const requireCached = (path: string): CachedModule<unknown> => loadOne(path, options, requireCached, pending);
   const { exports, cache } = requireCached(file) as CachedModule<T>;
   return {
     exports,
@@ -87,8 +82,11 @@ function loadOne(file: string, options: CodeCacheOptions, requireCached: (path: 
   const started = performance.now();
   const here = dirname(file);
   const plain = createRequire(file);
-  // A bundle beside this one goes through the cache too; anything else (Node's modules, vscode) is required as usual.
-  const require = Object.assign((id: string) => (/^\.\/[^/]+\.js$/.test(id) ? requireCached(resolve(here, id)).exports : plain(id)), {
+  // A bundle beside this one goes through the cache too, once per process: unless Node's loader has
+  // it already (loaded here, or required as usual by another of our bundles). Anything else
+  // (Node's modules, vscode) is required as usual.
+  const sibling = (path: string): unknown => (plain.cache[path] ? plain.cache[path].exports : requireCached(path).exports);
+  const require = Object.assign((id: string) => (/^\.\/[^/]+\.js$/.test(id) ? sibling(resolve(here, id)) : plain(id)), {
     resolve: plain.resolve,
     cache: plain.cache,
     main: plain.main,
@@ -106,8 +104,16 @@ function loadOne(file: string, options: CodeCacheOptions, requireCached: (path: 
   }
   const script = new Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, { filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}) });
   const cache: CodeCacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
-  const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
-  (script.runInThisContext() as Wrapped).call(module.exports, module.exports, require, module, file, here);
+  // Known to Node's loader as it would know a file it loaded itself: another bundle's plain require of this file gets this instance.
+  const module = new Module(file);
+  module.filename = file;
+  plain.cache[file] = module;
+  try {
+    (script.runInThisContext() as Wrapped).call(module.exports, module.exports, require, module, file, here);
+  } catch (error) {
+    delete plain.cache[file];
+    throw error;
+  }
   module.loaded = true;
   options.onLoad?.(file, cache, performance.now() - started);
   if (cache !== 'used') {
@@ -122,7 +128,7 @@ function loadOne(file: string, options: CodeCacheOptions, requireCached: (path: 
     timer.unref();
     pending.set(file, { timer, write });
   }
-  return { exports: module.exports, cache };
+  return { exports: module.exports as unknown, cache };
 }
 
 /** Written whole or not at all (a temp file renamed over), so a load never reads half a cache; older builds' caches go. */

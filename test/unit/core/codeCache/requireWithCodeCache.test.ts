@@ -14,6 +14,7 @@ interface Load {
   loads: Record<string, string>;
   problems: string[];
   answer?: unknown;
+  sharesHelper?: boolean;
   exports: string[];
 }
 
@@ -44,6 +45,7 @@ beforeEach(async () => {
 const moduleText = (value: number) =>
   `const helper = require("./helper.js");\nconst { basename } = require("node:path");\n` +
   `${Array.from({ length: 200 }, (_, i) => `function f${i}(x) { return x * ${i} + helper.base; }`).join('\n')}\n` +
+  `exports.helper = helper;\n` +
   `exports.answer = () => [${value}, f7(2), basename(__filename), require("./lazy.js").later, new Error('where').stack.split('\\n')[1].trim()];\n`;
 
 function load(options: { save?: boolean; env?: Record<string, string>; prefix?: string } = {}): Load {
@@ -77,6 +79,16 @@ describe('requireWithCodeCache', () => {
     const where = `module.js:${lines.length}:${lines.at(-1)!.indexOf('new Error') + 1})`;
     expect(second.answer).toEqual([1, 15, 'module.js', 'later', expect.stringContaining(where)]);
     expect(second.answer).toEqual(first.answer);
+  });
+
+  it("loads each bundle once in a process, sharing it with Node's loader either way", async () => {
+    const ours = load();
+    expect(ours.loads['helper.js']).toBe('none');
+    expect(ours.sharesHelper).toBe(true);
+    const nodes = load({ env: { CODE_CACHE_PRELOAD: 'helper.js' } });
+    expect(nodes.loads['helper.js']).toBeUndefined();
+    expect(nodes.sharesHelper).toBe(true);
+    expect((nodes.answer as unknown[])[1]).toBe(15);
   });
 
   it('never offers a cache to another build of the file of the same length (V8 checks only the length)', async () => {
