@@ -103,7 +103,8 @@ try {
     console.log('Each lazy bundle, required after engine.js in a fresh process (what the first run needing it adds):');
     for (const [name, { kb, load }] of Object.entries(b.lazy)) {
       const cached = b.cached[name];
-      console.log(`  ${`${name}.js`.padEnd(20)} ${kb.toFixed(1).padStart(6)} KB  ${range(load)}${loadedToo(load)}; through the code cache: first window ${range(cached.cold)}, later windows ${range(cached.warm)}`);
+      const viaCache = cached.off ? 'required the usual way (its code holds import(), which the code cache cannot run)' : `through the code cache: first window ${range(cached.cold)}, later windows ${range(cached.warm)}`;
+      console.log(`  ${`${name}.js`.padEnd(20)} ${kb.toFixed(1).padStart(6)} KB  ${range(load)}${loadedToo(load)}; ${viaCache}`);
     }
   } else {
     console.log('\nactivate(): dist/extension.js is missing; run `npm run build` (or `npm run package` for the minified sizes) first');

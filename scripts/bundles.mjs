@@ -114,13 +114,17 @@ const root = new URL('..', import.meta.url).pathname;
 
 /**
  * The heavy parts that are loaded on first use, each a bundle of its own beside the one that
- * loads it: the module's `import()` in the engine and the CLI becomes a `require` of the file.
+ * loads it: the module's `import()` in the engine and the CLI becomes an import of the file
+ * (a require in engine.js, see `noImport`).
  */
 export const LAZY_BUNDLES = {
   // The OS sandbox for agents' commands (@anthropic-ai/sandbox-runtime: bubblewrap, Seatbelt).
   sandbox: { entry: 'src/core/sandbox/sandboxRuntime.ts', module: /\/sandboxRuntime(\.ts)?$/ },
-  // tree-sitter and its bash grammar (WebAssembly), for the command judge.
-  bashParser: { entry: 'src/core/commands/treeSitterBash.ts', module: /\/treeSitterBash(\.ts)?$/ },
+  // tree-sitter and its bash grammar (WebAssembly), for the command judge. It keeps its import():
+  // web-tree-sitter declares its own `require` in the function that imports "module", which a
+  // require in place of that import() would call before it is set. So the code cache leaves it to
+  // Node's loader (src/core/codeCache/).
+  bashParser: { entry: 'src/core/commands/treeSitterBash.ts', module: /\/treeSitterBash(\.ts)?$/, keepsImport: true },
   // The MCP client (@modelcontextprotocol/sdk), loaded by the first run that needs a server.
   mcp: { entry: 'src/core/mcp/mcpConnection.ts', module: /\/mcpConnection(\.ts)?$/ },
   // HTML to Markdown for web_fetch (turndown and its DOM, domino), loaded by the first page fetched.
@@ -217,23 +221,23 @@ export function bundleOptions({ production = false } = {}) {
     // ESM code (ai@7, sandbox-runtime, our asset lookups) reads import.meta.url; in a CJS bundle it
     // is the bundle file's own URL, so files beside the bundle are found.
     define: { 'import.meta.url': '__bundleUrl' },
-    // A lazy bundle is required, not imported: Node's CommonJS loader is the cheaper path to a
-    // CommonJS file, and engine.js loaded through V8's code cache (src/core/codeCache/) is a vm
-    // script, where import() would need Node's experimental loader hook.
-    supported: { 'dynamic-import': false },
     banner: { js: 'var __bundleUrl = require("url").pathToFileURL(__filename).href;' },
   };
+  // What the extension loads through V8's code cache (engine.js and its lazy bundles,
+  // src/core/codeCache/) runs as a vm script, which has no loader for import(): there import()
+  // becomes require (Node's CommonJS loader is also the cheaper path to a CommonJS file).
+  const noImport = { supported: { 'dynamic-import': false } };
   const lazy = Object.fromEntries(
-    Object.entries(LAZY_BUNDLES).map(([name, { entry, zodFromHost: shared }]) => [
+    Object.entries(LAZY_BUNDLES).map(([name, { entry, zodFromHost: shared, keepsImport }]) => [
       name,
-      { ...node, ...(shared ? { plugins: [...node.plugins, zodFromHost(name)] } : {}), entryPoints: { [name]: entry }, outdir: 'dist' },
+      { ...node, ...(keepsImport ? {} : noImport), ...(shared ? { plugins: [...node.plugins, zodFromHost(name)] } : {}), entryPoints: { [name]: entry }, outdir: 'dist' },
     ]),
   );
   return {
     // Activation loads only this: view provider shell, commands, output channel.
     extension: { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './engine.js', './agentClient.js'] },
     // Loaded on first use: the core engine, the ai SDK, zod and the vscode adapters.
-    engine: { ...node, entryPoints: { engine: 'src/host/engineMain.ts' }, outdir: 'dist', external: ['vscode'] },
+    engine: { ...node, ...noImport, entryPoints: { engine: 'src/host/engineMain.ts' }, outdir: 'dist', external: ['vscode'] },
     // Loaded when the first agent file is opened: the language client (vscode-languageclient) and the agent-file commands.
     agentClient: { ...node, entryPoints: { agentClient: 'src/host/agentFileClient.ts' }, outdir: 'dist', external: ['vscode'] },
     // The agent-file language server, a process of its own started by the client.

@@ -7,9 +7,10 @@ import { Script } from 'node:vm';
 
 /**
  * How a load went: `used` (V8 took the cached code), `rejected` (a cache was there but V8 refused
- * it: another V8, other flags) or `none` (no cache yet, or none that could be read).
+ * it: another V8, other flags), `none` (no cache yet, or none that could be read) or `off` (the
+ * file's code holds import(), which a vm script cannot run, so Node's loader required it).
  */
-export type CodeCacheUse = 'used' | 'rejected' | 'none';
+export type CodeCacheUse = 'used' | 'rejected' | 'none' | 'off';
 
 export interface CodeCacheOptions {
   /** Where the caches are kept (made when the first is written). */
@@ -59,8 +60,8 @@ type Wrapped = (exports: unknown, require: NodeJS.Require, module: unknown, file
  * length, so the cache of another build of the file must never be offered. V8 still checks its
  * own version and flags, and a cache it refuses costs only the compile it would have done.
  *
- * The files must not use import(): a vm script has no module loader for it (the bundles turn
- * import() into require, see scripts/bundles.mjs).
+ * A file whose code holds import() is required by Node's loader instead: a vm script has no
+ * module loader for it (engine.js requires its lazy bundles, see scripts/bundles.mjs).
  */
 export function requireWithCodeCache<T>(file: string, options: CodeCacheOptions): CachedRequire<T> {
   const pending = new Map<string, PendingSave>();
@@ -93,6 +94,12 @@ function loadOne(file: string, options: CodeCacheOptions, requireCached: (path: 
     extensions: plain.extensions,
   }) as NodeJS.Require;
   const source = readFileSync(file, 'utf8');
+  // Also in a comment or a string, where it would do no harm: such a file only goes without its cache.
+  if (/\bimport\s*\(/.test(source)) {
+    const exports = plain(file);
+    options.onLoad?.(file, 'off', performance.now() - started);
+    return { exports, cache: 'off' };
+  }
   const stem = basename(file, '.js');
   const key = createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
   const cachePath = join(options.cacheDir, `${stem}-${key}.v8cache`);

@@ -54,8 +54,17 @@ describe('engine.js leaves the heavy parts to their lazy bundles', () => {
 
   it('loads its lazy bundles with require, never import() (the code cache runs it as a vm script, which has no loader for import())', () => {
     expect(code).toContain('require("./sandbox.js")');
-    expect(code).not.toMatch(/\bimport\(/);
+    expect(code).not.toMatch(/\bimport\s*\(/);
   });
+
+  it('has lazy bundles without import(), but for those that must keep it (the code cache leaves those to Node)', async () => {
+    const options = bundleOptions({ production: true });
+    for (const [name, { keepsImport }] of Object.entries(LAZY_BUNDLES) as [string, { keepsImport?: boolean }][]) {
+      const built = await build({ ...options[name as keyof typeof options], write: false, logLevel: 'error' });
+      const text = built.outputFiles.find((f) => f.path.endsWith(`${name}.js`))!.text;
+      expect(/\bimport\s*\(/.test(text), name).toBe(keepsImport === true);
+    }
+  }, 60_000);
 
   it('requires vscode once, so the API object is copied into one namespace and not into one per module', () => {
     expect(code.match(/require\("vscode"\)/g)).toHaveLength(1);

@@ -15,6 +15,8 @@ interface Load {
   problems: string[];
   answer?: unknown;
   sharesHelper?: boolean;
+  /** What lazy.js's `imported()` resolved to, when it has one. */
+  imported?: unknown;
   exports: string[];
 }
 
@@ -89,6 +91,16 @@ describe('requireWithCodeCache', () => {
     expect(nodes.loads['helper.js']).toBeUndefined();
     expect(nodes.sharesHelper).toBe(true);
     expect((nodes.answer as unknown[])[1]).toBe(15);
+  });
+
+  it("leaves a file whose code holds import() to Node's loader, where its import() works", async () => {
+    await writeFile(join(dir, 'lazy.js'), 'exports.later = "later";\nexports.imported = () => import("node:path").then((m) => typeof m.join);\n');
+    const loaded = load({ save: true });
+    expect(loaded.loads).toEqual({ 'module.js': 'none', 'helper.js': 'none', 'lazy.js': 'off' });
+    expect((loaded.answer as unknown[])[3]).toBe('later');
+    expect(loaded.imported).toBe('function');
+    expect(await caches('lazy')).toEqual([]);
+    expect(load().loads['lazy.js']).toBe('off');
   });
 
   it('never offers a cache to another build of the file of the same length (V8 checks only the length)', async () => {
