@@ -45,6 +45,8 @@ export async function eventsAndStoreBench(runs: number): Promise<string[]> {
       await store.flush();
       appendMs.push(performance.now() - started);
       batcher.dispose();
+      // Its file and its lease given back, as a window's shutdown does (not left to the garbage collector).
+      await store.closeAll();
       store.dispose();
 
       const reader = new JsonlThreadStore({ dir });
