@@ -4,6 +4,7 @@ import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { Module, createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
+import { isProcessAlive } from '../threads/fileLock';
 
 /**
  * How a load went: `used` (V8 took the cached code), `rejected` (a cache was there but V8 refused
@@ -138,13 +139,21 @@ function loadOne(file: string, options: CodeCacheOptions, requireCached: (path: 
   return { exports: module.exports as unknown, cache };
 }
 
-/** Written whole or not at all (a temp file renamed over), so a load never reads half a cache; older builds' caches go. */
+/**
+ * Written whole or not at all (a temp file renamed over), so a load never reads half a cache.
+ * Older builds' caches go, and the temp files of writers that died before their rename.
+ */
 async function writeCache(path: string, data: Buffer, prefix: string): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
   await writeFile(temp, data);
   await rename(temp, path);
-  const stale = (await readdir(dir)).filter((name) => name.startsWith(prefix) && name.endsWith('.v8cache') && join(dir, name) !== path);
+  const stale = (await readdir(dir)).filter((name) => {
+    if (!name.startsWith(prefix)) return false;
+    if (name.endsWith('.v8cache')) return join(dir, name) !== path;
+    const writer = /\.v8cache\.(\d+)\.tmp$/.exec(name)?.[1];
+    return writer !== undefined && !isProcessAlive(Number(writer));
+  });
   await Promise.all(stale.map((name) => unlink(join(dir, name)).catch(() => undefined)));
 }

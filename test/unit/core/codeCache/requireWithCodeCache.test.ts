@@ -118,6 +118,22 @@ describe('requireWithCodeCache', () => {
     expect(load().cache).toBe('used');
   });
 
+  it("removes what a writer killed before its rename left, and no living writer's file", async () => {
+    load({ save: true });
+    const [name] = await caches();
+    // A pid that was a process of this machine and has ended, and one that runs (this test's).
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const dead = `${name}.${ended}.tmp`;
+    const alive = `${name}.${process.pid}.tmp`;
+    await writeFile(join(cacheDir, dead), 'half a cache');
+    await writeFile(join(cacheDir, alive), 'a cache being written');
+    await writeFile(file, moduleText(3));
+    load({ save: true });
+    const left = await readdir(cacheDir);
+    expect(left).not.toContain(dead);
+    expect(left).toContain(alive);
+  });
+
   it('loads from source when the cache is garbage, and writes a good one over it', async () => {
     load({ save: true });
     const [name] = await caches();
