@@ -235,7 +235,7 @@ export function bundleOptions({ production = false } = {}) {
   );
   return {
     // Activation loads only this: view provider shell, commands, output channel.
-    extension: { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './engine.js', './agentClient.js'] },
+    extension: { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './agentClient.js'] },
     // Loaded on first use: the core engine, the ai SDK, zod and the vscode adapters.
     engine: { ...node, ...noImport, entryPoints: { engine: 'src/host/engineMain.ts' }, outdir: 'dist', external: ['vscode'] },
     // Loaded when the first agent file is opened: the language client (vscode-languageclient) and the agent-file commands.

@@ -66,8 +66,7 @@ type Wrapped = (exports: unknown, require: NodeJS.Require, module: unknown, file
  */
 export function requireWithCodeCache<T>(file: string, options: CodeCacheOptions): CachedRequire<T> {
   const pending = new Map<string, PendingSave>();
-  const requireCached = (path: string): CachedModule<unknown> => loadOne(path, options, requireCached, pending);
-  const { exports, cache } = requireCached(file) as CachedModule<T>;
+  const { exports, cache } = loadOne(file, options, pending) as CachedModule<T>;
   return {
     exports,
     cache,
@@ -80,14 +79,14 @@ export function requireWithCodeCache<T>(file: string, options: CodeCacheOptions)
   };
 }
 
-function loadOne(file: string, options: CodeCacheOptions, requireCached: (path: string) => CachedModule<unknown>, pending: Map<string, PendingSave>): CachedModule<unknown> {
+function loadOne(file: string, options: CodeCacheOptions, pending: Map<string, PendingSave>): CachedModule<unknown> {
   const started = performance.now();
   const here = dirname(file);
   const plain = createRequire(file);
   // A bundle beside this one goes through the cache too, once per process: unless Node's loader has
   // it already (loaded here, or required as usual by another of our bundles). Anything else
   // (Node's modules, vscode) is required as usual.
-  const sibling = (path: string): unknown => (plain.cache[path] ? plain.cache[path].exports : requireCached(path).exports);
+  const sibling = (path: string): unknown => (plain.cache[path] ? plain.cache[path].exports : loadOne(path, options, pending).exports);
   const require = Object.assign((id: string) => (/^\.\/[^/]+\.js$/.test(id) ? sibling(resolve(here, id)) : plain(id)), {
     resolve: plain.resolve,
     cache: plain.cache,
