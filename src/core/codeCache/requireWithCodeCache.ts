@@ -94,8 +94,7 @@ function loadOne(file: string, options: CodeCacheOptions, pending: Map<string, P
     extensions: plain.extensions,
   }) as NodeJS.Require;
   const source = readFileSync(file, 'utf8');
-  // Also in a comment or a string, where it would do no harm: such a file only goes without its cache.
-  if (/\bimport\s*\(/.test(source)) {
+  if (holdsImport(source)) {
     const exports = plain(file);
     options.onLoad?.(file, 'off', performance.now() - started);
     return { exports, cache: 'off' };
@@ -136,6 +135,19 @@ function loadOne(file: string, options: CodeCacheOptions, pending: Map<string, P
     pending.set(file, { timer, write });
   }
   return { exports: module.exports as unknown, cache };
+}
+
+/**
+ * Whether the file's code may call import(). A line that is a comment (`//`, or a doc comment's `*`
+ * line, as a bundle built without minifying keeps them) does not count; a string or a comment
+ * within a line of code does, where it only costs the file its cache.
+ */
+function holdsImport(source: string): boolean {
+  for (const match of source.matchAll(/\bimport\s*\(/g)) {
+    const line = source.slice(source.lastIndexOf('\n', match.index) + 1, match.index).trimStart();
+    if (!line.startsWith('//') && !line.startsWith('*')) return true;
+  }
+  return false;
 }
 
 /**

@@ -103,6 +103,13 @@ describe('requireWithCodeCache', () => {
     expect(load().loads['lazy.js']).toBe('off');
   });
 
+  it('caches a file that names import() only in its comments (a bundle built without minifying keeps them)', async () => {
+    await writeFile(join(dir, 'lazy.js'), '// a comment may say `import()`\n/**\n * and so may import("./x.js") here\n */\nexports.later = "later";\n');
+    expect(load({ save: true }).loads['lazy.js']).toBe('none');
+    expect(await caches('lazy')).toHaveLength(1);
+    expect(load().loads['lazy.js']).toBe('used');
+  });
+
   it('never offers a cache to another build of the file of the same length (V8 checks only the length)', async () => {
     load({ save: true });
     const before = await caches();
