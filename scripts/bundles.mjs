@@ -91,7 +91,7 @@ const vscodeOnce = {
 };
 
 /**
- * A lazy bundle with this plugin takes zod from the bundle that loads it (engine.js, cli.js), which
+ * A lazy bundle with this plugin takes zod from the bundle that loads it (engine.js, cliMain.js), which
  * leaves it on the global SHARED_ZOD (src/core/models/sharedZod.ts) when it loads, instead of
  * carrying a copy of its own.
  */
@@ -102,7 +102,7 @@ const zodFromHost = (bundle) => ({
     build.onLoad({ filter: /.*/, namespace: 'zod-from-host' }, (args) => ({
       contents: [
         "const shared = globalThis[Symbol.for('subagents.sharedZod')];",
-        `if (!shared) throw new Error(${JSON.stringify(`${bundle}.js takes zod from the bundle that loads it (engine.js or cli.js, see src/core/models/sharedZod.ts): load that bundle first.`)});`,
+        `if (!shared) throw new Error(${JSON.stringify(`${bundle}.js takes zod from the bundle that loads it (engine.js or cliMain.js, see src/core/models/sharedZod.ts): load that bundle first.`)});`,
         `module.exports = shared[${JSON.stringify(args.path)}];`,
       ].join('\n'),
       loader: 'js',
@@ -153,7 +153,8 @@ export const SIZE_BUDGETS_KB = {
   engine: 1000,
   agentClient: 900,
   server: 640,
-  cli: 1000,
+  cli: 16,
+  cliMain: 1000,
   webview: 300,
   sandbox: 600,
   bashParser: 120,
@@ -242,7 +243,9 @@ export function bundleOptions({ production = false } = {}) {
     agentClient: { ...node, entryPoints: { agentClient: 'src/host/agentFileClient.ts' }, outdir: 'dist', external: ['vscode'] },
     // The agent-file language server, a process of its own started by the client.
     server: { ...node, entryPoints: { server: 'src/server/server.ts' }, outdir: 'dist' },
-    cli: { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: `#!/usr/bin/env node\n${node.banner.js}` } },
+    // The `subagents` command: a launcher that loads the CLI (cliMain.js) through the code cache.
+    cli: { ...node, entryPoints: { cli: 'src/cli/launcher.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+    cliMain: { ...node, ...noImport, entryPoints: { cliMain: 'src/cli/main.ts' }, outdir: 'dist' },
     ...lazy,
     webview: {
       ...common,
@@ -275,6 +278,6 @@ export function copyRuntimeAssets(outdir) {
 export async function buildCli(outdir) {
   const options = bundleOptions();
   const quiet = { outdir, sourcemap: false, logLevel: 'error' };
-  await Promise.all(['cli', ...Object.keys(LAZY_BUNDLES)].map((name) => esbuild.build({ ...options[name], ...quiet })));
+  await Promise.all(['cli', 'cliMain', ...Object.keys(LAZY_BUNDLES)].map((name) => esbuild.build({ ...options[name], ...quiet })));
   copyRuntimeAssets(outdir);
 }

@@ -40,13 +40,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
-/** Exits once stdout has taken everything: a pipe reader must see the last line. */
-function exit(code: number): void {
-  process.stdout.write('', () => process.exit(code));
+/**
+ * The command line of this process, run (dist/cliMain.js; dist/cli.js loads it, see launcher.ts).
+ * Resolves with the exit code; never rejects.
+ */
+export function runCli(): Promise<number> {
+  // The keys a CLI run uses come from its environment: nothing it prints may show them.
+  return main(process.argv.slice(2), redactingIo(processIo, Redactor.fromEnvironment(process.env))).catch((error: unknown) => {
+    process.stderr.write(`subagents: ${String(error)}\n`);
+    return EXIT.runFailed;
+  });
 }
-
-// The keys a CLI run uses come from its environment: nothing it prints may show them.
-main(process.argv.slice(2), redactingIo(processIo, Redactor.fromEnvironment(process.env))).then(exit, (error: unknown) => {
-  process.stderr.write(`subagents: ${String(error)}\n`);
-  exit(EXIT.runFailed);
-});
