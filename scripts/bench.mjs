@@ -70,7 +70,7 @@ try {
     // beside it): one bundle holding the ai SDK and the MCP SDK together breaks zod's module order.
     const options = bundleOptions();
     const quiet = { outdir: dir, sourcemap: profile ? 'linked' : false, logLevel: 'warning' };
-    await build({ ...options.cli, ...quiet, entryPoints: { bench: entry } });
+    await build({ ...options.cliMain, ...quiet, entryPoints: { bench: entry } });
     await Promise.all(Object.keys(LAZY_BUNDLES).map((name) => build({ ...options[name], ...quiet })));
     copyRuntimeAssets(dir);
   }
@@ -106,6 +106,9 @@ try {
       const viaCache = cached.off ? 'required the usual way (its code holds import(), which the code cache cannot run)' : `through the code cache: first window ${range(cached.cold)}, later windows ${range(cached.warm)}`;
       console.log(`  ${`${name}.js`.padEnd(20)} ${kb.toFixed(1).padStart(6)} KB  ${range(load)}${loadedToo(load)}; ${viaCache}`);
     }
+    const { cliStartBench } = await import('../bench/cliStart.mjs');
+    const c = cliStartBench();
+    console.log(`\`subagents --help\` (dist/cli.js) in a fresh process, 15 runs: without a code cache ${range(c.off)}; the first command (it writes the cache) ${range(c.first)}; every later command (the cache used) ${range(c.cached)}; Node's own start (\`node -e 0\`) ${range(c.node)}`);
   } else {
     console.log('\nactivate(): dist/extension.js is missing; run `npm run build` (or `npm run package` for the minified sizes) first');
   }
