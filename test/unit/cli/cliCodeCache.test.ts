@@ -1,46 +1,27 @@
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildCli } from '../../../scripts/bundles.mjs';
+import { buildCliInto, cleanup, startCli, workspace } from './mcpHarness';
 
 // `subagents` loads its bundle (cliMain.js) and the lazy bundles a command needs through V8's code
 // cache (src/core/codeCache/), kept in the user's cache folder: the first command writes it as it
 // exits, and every later one skips the compile. Real CLI processes on the CLI built from the sources.
 vi.setConfig({ testTimeout: 60_000 });
 
-let buildDir: string;
-let cli: string;
+let build: { dir: string; cli: string };
 let ws: string;
 
 beforeAll(async () => {
-  buildDir = await mkdtemp(join(tmpdir(), 'cli-cache-build-'));
-  cli = join(buildDir, 'cli.js');
-  await buildCli(buildDir);
+  build = await buildCliInto();
 }, 60_000);
-afterAll(() => rm(buildDir, { recursive: true, force: true }));
+afterAll(() => cleanup(build.dir));
 beforeEach(async () => {
-  ws = await mkdtemp(join(tmpdir(), 'cli-cache-ws-'));
-  return () => rm(ws, { recursive: true, force: true });
+  ws = await workspace();
+  return () => cleanup(ws);
 });
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: Record<string, string | undefined>): Promise<Result> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, HOME: join(ws, '.home'), XDG_CACHE_HOME: undefined, SUBAGENTS_CODE_CACHE: undefined, ...env };
-  for (const [key, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[key];
-  const child = spawn(process.execPath, [cli, ...args], { cwd: ws, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+// Empty is unset for both: the machine's own choices must not move the cache out of the test's HOME.
+const run = (args: string[], env: Record<string, string>) => startCli(build.cli, ws, args, { XDG_CACHE_HOME: '', SUBAGENTS_CODE_CACHE: '', ...env });
 
 const cachesIn = async (dir: string): Promise<string[]> => (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.v8cache')).sort();
 
@@ -94,7 +75,6 @@ describe('subagents keeps its compiled code in the code cache', () => {
   it('says why a cache could not be written, and the command still works', async () => {
     // A file where the cache folder should be.
     const blocked = join(ws, 'blocked');
-    await mkdir(ws, { recursive: true });
     await writeFile(blocked, 'not a folder');
     const result = await run(['--help'], { SUBAGENTS_CODE_CACHE: join(blocked, 'cache') });
     expect(result.code).toBe(0);
