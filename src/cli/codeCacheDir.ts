@@ -1,7 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 
 /** `SUBAGENTS_CODE_CACHE=off`: the CLI compiles its code on every command and writes no cache. */
-export const CODE_CACHE_OFF = 'off';
+const CODE_CACHE_OFF = 'off';
 
 /**
  * Where the CLI keeps V8's code cache of its bundles: `SUBAGENTS_CODE_CACHE` (a folder, or `off`
