@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { terminalApprover } from '../../../src/cli/terminalApprover';
 import { terminalPrompt } from '../../../src/cli/terminalPrompt';
 import type { ApprovalRequest } from '../../../src/core/ports';
+import { startCli } from './mcpHarness';
 
 // Built from the current sources like cli.test.ts does; spawned with no terminal (stdin ignored).
 vi.setConfig({ testTimeout: 60_000 });
@@ -28,14 +28,8 @@ beforeEach(async () => {
   return () => rm(ws, { recursive: true, force: true });
 });
 
-function run(...args: string[]) {
-  const child = spawn(process.execPath, [cli, ...args], { cwd: ws, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+// The test's own HOME and no keys (startCli): nothing of the machine's ~/.claude or ~/.cache is read or written.
+const run = (...args: string[]) => startCli(cli, ws, args);
 
 const calls = [
   { tool: 'write_file', input: { path: 'notes.txt', content: 'written' } },

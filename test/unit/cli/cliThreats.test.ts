@@ -35,7 +35,8 @@ interface Result {
 }
 
 function start(args: string[], options: { env?: NodeJS.ProcessEnv; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {}) {
-  const env = { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', SUBAGENTS_API_KEY: '', ...options.env };
+  // The test's own HOME: nothing of the machine's ~/.claude or ~/.cache is read or written.
+  const env = { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', SUBAGENTS_API_KEY: '', HOME: join(ws, '.home'), ...options.env };
   const child = spawn(process.execPath, [cli, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
