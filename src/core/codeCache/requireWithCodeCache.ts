@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { Module, createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -8,8 +8,9 @@ import { isProcessAlive } from '../threads/fileLock';
 
 /**
  * How a load went: `used` (V8 took the cached code), `rejected` (a cache was there but V8 refused
- * it: another V8, other flags), `none` (no cache yet, or none that could be read) or `off` (the
- * file's code holds import(), which a vm script cannot run, so Node's loader required it).
+ * it: another V8, other flags), `none` (no cache yet, or none that could be read) or `off` (Node's
+ * loader required it: the file's code holds import(), which a vm script cannot run, or the cache
+ * folder is one other users could have put a cache in).
  */
 export type CodeCacheUse = 'used' | 'rejected' | 'none' | 'off';
 
@@ -65,6 +66,14 @@ type Wrapped = (exports: unknown, require: NodeJS.Require, module: unknown, file
  * module loader for it (engine.js requires its lazy bundles, see scripts/bundles.mjs).
  */
 export function requireWithCodeCache<T>(file: string, options: CodeCacheOptions): CachedRequire<T> {
+  const unsafe = unsafeFolder(options.cacheDir);
+  if (unsafe) {
+    options.onProblem(`The code cache folder ${options.cacheDir} is not used: ${unsafe}, and V8 would run the code of any cache found there`);
+    const started = performance.now();
+    const exports = createRequire(file)(file) as T;
+    options.onLoad?.(file, 'off', performance.now() - started);
+    return { exports, cache: 'off', flush: async () => {} };
+  }
   const pending = new Map<string, PendingSave>();
   const { exports, cache } = loadOne(file, options, pending) as CachedModule<T>;
   return {
@@ -138,6 +147,26 @@ function loadOne(file: string, options: CodeCacheOptions, pending: Map<string, P
 }
 
 /**
+ * Why the caches in `dir` must not be read, on systems with file modes: V8 checks a cache's
+ * versions and length, not who wrote it, so a cache is code this process will run. A folder another
+ * user owns, or one anyone may write in (a shared /tmp folder named by a setting), could hold a
+ * planted one. Group-writable is allowed: many systems give each user a group of their own. A
+ * folder not there yet is made by the first write, for this user alone.
+ */
+function unsafeFolder(dir: string): string | undefined {
+  if (process.platform === 'win32' || !process.getuid) return undefined;
+  let folder: Stats;
+  try {
+    folder = statSync(dir);
+  } catch {
+    return undefined;
+  }
+  if (folder.uid !== process.getuid()) return `it belongs to another user (uid ${folder.uid})`;
+  if (folder.mode & 0o002) return 'other users can write in it';
+  return undefined;
+}
+
+/**
  * Whether the file's code may call import(). A line that is a comment (`//`, or a doc comment's `*`
  * line, as a bundle built without minifying keeps them) does not count; a string or a comment
  * within a line of code does, where it only costs the file its cache.
@@ -156,7 +185,8 @@ function holdsImport(source: string): boolean {
  */
 async function writeCache(path: string, data: Buffer, prefix: string): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  // For this user alone (see unsafeFolder); folders above it that it makes too.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.tmp`;
   await writeFile(temp, data);
   await rename(temp, path);

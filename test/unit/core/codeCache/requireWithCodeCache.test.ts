@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -148,6 +148,32 @@ describe('requireWithCodeCache', () => {
     const broken = load({ save: true });
     expect(broken.cache).toBe('rejected');
     expect((broken.answer as unknown[])[0]).toBe(1);
+    expect(load().cache).toBe('used');
+  });
+
+  it('makes its folder for this user alone, and uses no cache in a folder other users can write in (V8 runs the code it finds there)', async () => {
+    load({ save: true });
+    expect((await stat(cacheDir)).mode & 0o777).toBe(0o700);
+    // A shared folder (SUBAGENTS_CODE_CACHE=/tmp/…): someone else could have put a cache there.
+    await chmod(cacheDir, 0o777);
+    const shared = load({ save: true });
+    expect(shared.cache).toBe('off');
+    expect(shared.loads).toEqual({ 'module.js': 'off' });
+    expect(shared.problems).toEqual([expect.stringMatching(/^The code cache folder .*cache is not used: other users can write in it/)]);
+    expect((shared.answer as unknown[]).slice(0, 4)).toEqual([1, 15, 'module.js', 'later']);
+    // Group-writable is fine: many systems give each user a group of their own (umask 002).
+    await chmod(cacheDir, 0o775);
+    expect(load().cache).toBe('used');
+  });
+
+  // Changing a folder's owner takes root, as CI runs.
+  it.runIf(process.getuid?.() === 0)("uses no cache in a folder another user owns", async () => {
+    load({ save: true });
+    await chown(cacheDir, 65534, 65534);
+    const foreign = load();
+    expect(foreign.cache).toBe('off');
+    expect(foreign.problems).toEqual([expect.stringMatching(/^The code cache folder .*cache is not used: it belongs to another user \(uid 65534\)/)]);
+    await chown(cacheDir, 0, 0);
     expect(load().cache).toBe('used');
   });
 
