@@ -101,7 +101,7 @@ async function codeCacheLoads(engine, lazy, runs) {
     await build({ entryPoints: ['src/core/codeCache/requireWithCodeCache.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: join(work, 'loader.js'), logLevel: 'error' });
     const child = (files, cacheDir) => `${standIn}
 const { requireWithCodeCache } = require(${JSON.stringify(join(work, 'loader.js'))});
-const options = { cacheDir: ${JSON.stringify(cacheDir)}, saveAfterMs: 3600000, onProblem: (m) => { throw new Error(m); } };
+const options = { cacheDir: ${JSON.stringify(cacheDir)}, onProblem: (m) => { throw new Error(m); } };
 const files = ${JSON.stringify(files)};
 const loads = files.map((f, i) => {
   const t0 = performance.now();

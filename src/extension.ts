@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type * as EngineMain from './host/engineMain';
@@ -90,9 +89,9 @@ const CODE_CACHE_SAVE_DELAY_MS = 20_000;
  */
 function loadEngine(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): { main: typeof EngineMain; cache: string } {
   const file = join(__dirname, 'engine.js');
-  if (context.globalStorageUri.scheme !== 'file') return { main: createRequire(file)(file) as typeof EngineMain, cache: 'off, the global storage is not on disk' };
   const loaded = requireWithCodeCache<typeof EngineMain>(file, {
-    cacheDir: join(context.globalStorageUri.fsPath, 'code-cache'),
+    // A global storage not on disk has no folder to keep caches in: the bundles load without them.
+    cacheDir: context.globalStorageUri.scheme === 'file' ? join(context.globalStorageUri.fsPath, 'code-cache') : undefined,
     saveAfterMs: CODE_CACHE_SAVE_DELAY_MS,
     // engine.js's own load is said by the caller; these are its lazy bundles (the sandbox, MCP, the model clients…).
     onLoad: (path, cache, ms) => {

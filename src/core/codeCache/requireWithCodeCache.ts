@@ -9,20 +9,21 @@ import { isProcessAlive } from '../threads/fileLock';
 /**
  * How a load went: `used` (V8 took the cached code), `rejected` (a cache was there but V8 refused
  * it: another V8, other flags), `none` (no cache yet, or none that could be read) or `off` (Node's
- * loader required it: the file's code holds import(), which a vm script cannot run, or the cache
- * folder is one other users could have put a cache in).
+ * loader required it: there is no cache folder, the folder is one other users could have put a
+ * cache in, or the file's code holds import(), which a vm script cannot run).
  */
 export type CodeCacheUse = 'used' | 'rejected' | 'none' | 'off';
 
 export interface CodeCacheOptions {
-  /** Where the caches are kept (made when the first is written). */
-  cacheDir: string;
+  /** Where the caches are kept (made when the first is written); undefined: nowhere, Node's loader requires the file. */
+  cacheDir: string | undefined;
   /**
    * How long after a file loads its cache is written: the code run by then (the first request,
    * the first model call) is compiled, and goes into the cache too. The timer does not hold the
-   * process open. A cache that was used is not written again.
+   * process open. Unset: only flush() writes (a short-lived process, before it exits). A cache
+   * that was used is not written again.
    */
-  saveAfterMs: number;
+  saveAfterMs?: number;
   /** Told of every file loaded (the one asked for, and each bundle beside it that it requires). */
   onLoad?(file: string, cache: CodeCacheUse, ms: number): void;
   /** Told when a cache could not be read or written; the file loads (and works) without it. */
@@ -39,9 +40,9 @@ export interface CachedRequire<T> extends CachedModule<T> {
   flush(): Promise<void>;
 }
 
-/** A cache waiting for its time: the timer, and the write it will do. */
+/** A cache waiting for its time: the timer (none when only flush() writes), and the write it will do. */
 interface PendingSave {
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
   write(): Promise<void>;
 }
 
@@ -66,16 +67,12 @@ type Wrapped = (exports: unknown, require: NodeJS.Require, module: unknown, file
  * module loader for it (engine.js requires its lazy bundles, see scripts/bundles.mjs).
  */
 export function requireWithCodeCache<T>(file: string, options: CodeCacheOptions): CachedRequire<T> {
-  const unsafe = unsafeFolder(options.cacheDir);
-  if (unsafe) {
-    options.onProblem(`The code cache folder ${options.cacheDir} is not used: ${unsafe}, and V8 would run the code of any cache found there`);
-    const started = performance.now();
-    const exports = createRequire(file)(file) as T;
-    options.onLoad?.(file, 'off', performance.now() - started);
-    return { exports, cache: 'off', flush: async () => {} };
-  }
+  const { cacheDir } = options;
+  const unsafe = cacheDir === undefined ? undefined : unsafeFolder(cacheDir);
+  if (unsafe) options.onProblem(`The code cache folder ${cacheDir} is not used: ${unsafe}, and V8 would run the code of any cache found there`);
+  if (cacheDir === undefined || unsafe) return { ...(requiredByNode(file, options, performance.now()) as CachedModule<T>), flush: async () => {} };
   const pending = new Map<string, PendingSave>();
-  const { exports, cache } = loadOne(file, options, pending) as CachedModule<T>;
+  const { exports, cache } = loadOne(file, cacheDir, options, pending) as CachedModule<T>;
   return {
     exports,
     cache,
@@ -88,14 +85,14 @@ export function requireWithCodeCache<T>(file: string, options: CodeCacheOptions)
   };
 }
 
-function loadOne(file: string, options: CodeCacheOptions, pending: Map<string, PendingSave>): CachedModule<unknown> {
+function loadOne(file: string, cacheDir: string, options: CodeCacheOptions, pending: Map<string, PendingSave>): CachedModule<unknown> {
   const started = performance.now();
   const here = dirname(file);
   const plain = createRequire(file);
   // A bundle beside this one goes through the cache too, once per process: unless Node's loader has
   // it already (loaded here, or required as usual by another of our bundles). Anything else
   // (Node's modules, vscode) is required as usual.
-  const sibling = (path: string): unknown => (plain.cache[path] ? plain.cache[path].exports : loadOne(path, options, pending).exports);
+  const sibling = (path: string): unknown => (plain.cache[path] ? plain.cache[path].exports : loadOne(path, cacheDir, options, pending).exports);
   const require = Object.assign((id: string) => (/^\.\/[^/]+\.js$/.test(id) ? sibling(resolve(here, id)) : plain(id)), {
     resolve: plain.resolve,
     cache: plain.cache,
@@ -103,14 +100,10 @@ function loadOne(file: string, options: CodeCacheOptions, pending: Map<string, P
     extensions: plain.extensions,
   }) as NodeJS.Require;
   const source = readFileSync(file, 'utf8');
-  if (holdsImport(source)) {
-    const exports = plain(file);
-    options.onLoad?.(file, 'off', performance.now() - started);
-    return { exports, cache: 'off' };
-  }
+  if (holdsImport(source)) return requiredByNode(file, options, started);
   const stem = basename(file, '.js');
   const key = createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
-  const cachePath = join(options.cacheDir, `${stem}-${key}.v8cache`);
+  const cachePath = join(cacheDir, `${stem}-${key}.v8cache`);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cachePath);
@@ -136,14 +129,23 @@ function loadOne(file: string, options: CodeCacheOptions, pending: Map<string, P
       writeCache(cachePath, script.createCachedData(), `${stem}-`).catch((error: unknown) =>
         options.onProblem(`The code cache ${cachePath} could not be written: ${(error as Error).message}`),
       );
-    const timer = setTimeout(() => {
-      pending.delete(file);
-      void write();
-    }, options.saveAfterMs);
-    timer.unref();
+    const timer =
+      options.saveAfterMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            pending.delete(file);
+            void write();
+          }, options.saveAfterMs).unref();
     pending.set(file, { timer, write });
   }
   return { exports: module.exports as unknown, cache };
+}
+
+/** The file required as Node's loader requires it, with no cache. */
+function requiredByNode(file: string, options: CodeCacheOptions, started: number): CachedModule<unknown> {
+  const exports: unknown = createRequire(file)(file);
+  options.onLoad?.(file, 'off', performance.now() - started);
+  return { exports, cache: 'off' };
 }
 
 /**
