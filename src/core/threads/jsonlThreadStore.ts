@@ -1,4 +1,5 @@
-import { appendFile, open, readFile, rm, stat, truncate, writeFile, type FileHandle } from 'node:fs/promises';
+import { fstatSync, openSync, rmSync } from 'node:fs';
+import { appendFile, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
 import { silentLogger, systemClock } from '../ports';
@@ -308,26 +309,27 @@ export class JsonlThreadStore implements ThreadStore {
   }
 
   /**
-   * A new thread, open at once: its lease and its file (`wx`: never over one another process made
-   * meanwhile) are taken in the background, side by side (each is a round trip through node's
-   * thread pool, which a run's tail would otherwise wait for one after the other), and its writer
-   * writes nothing before both are done. The empty file is listed by no window (a thread shows
-   * from its first event). A refused lease fails the thread's writes (said on flush) and removes
-   * the file it made while still empty, never anyone else's.
+   * A new thread, open at once: its file is made here (`wx`: never over one another process made
+   * meanwhile; synchronous, as the writer's appends are, see threadFileWriter.ts) and its lease is
+   * taken, and its writer writes nothing before that is held. The empty file is listed by no window
+   * (a thread shows from its first event). A refused lease fails the thread's writes (said on
+   * flush) and removes the file it made while still empty, never anyone else's.
    */
   private create(meta: NewThreadMeta, root: string): LoadedThread {
     const { id } = meta;
     const path = this.pathOf(id);
-    const made = open(path, 'wx').catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'EEXIST' ? new ThreadBusyError(id) : error));
-    const file = Promise.all([made, this.leases.open(id, root)]).then(
-      ([handle]) => handle,
-      async (error: unknown) => {
-        const handle = await made.catch(() => undefined);
-        if (handle) await removeIfEmpty(handle, path).catch(() => undefined);
+    let made: ConstructorParameters<typeof ThreadFileWriter>[4];
+    try {
+      const fd = openSync(path, 'wx');
+      const ready = this.leases.open(id, root).catch((error: unknown) => {
+        removeIfEmpty(fd, path);
         throw error;
-      },
-    );
-    this.threads.set(id, new ThreadFileWriter(id, path, 1, this.logger, file));
+      });
+      made = { fd, ready };
+    } catch (error) {
+      made = { refused: (error as NodeJS.ErrnoException).code === 'EEXIST' ? new ThreadBusyError(id) : error };
+    }
+    this.threads.set(id, new ThreadFileWriter(id, path, 1, this.logger, made));
     if (meta.parentThreadId === null) this.leases.made(id);
     const now = this.clock.now();
     const entry: ThreadMeta = { id, title: meta.title, parentThreadId: meta.parentThreadId, agent: meta.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty', runIds: [] };
@@ -381,8 +383,11 @@ export class JsonlThreadStore implements ThreadStore {
   }
 }
 
-/** Closes a file this process made and removes it if nothing was written to it (a refused lease's). */
-async function removeIfEmpty(handle: FileHandle, path: string): Promise<void> {
-  const { size } = await handle.stat().finally(() => handle.close());
-  if (size === 0) await rm(path, { force: true });
+/** Removes a file this process made if nothing was written to it (a refused lease's); its writer closes it. */
+function removeIfEmpty(fd: number, path: string): void {
+  try {
+    if (fstatSync(fd).size === 0) rmSync(path, { force: true });
+  } catch {
+    // Left behind: an empty file is listed by no window, and the next open of its id is refused (`wx`), never written over.
+  }
 }

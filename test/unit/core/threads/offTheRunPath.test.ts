@@ -22,6 +22,8 @@ beforeEach(async () => {
 const top = (id: string) => ({ id, title: 'go', parentThreadId: null, agent: 'supervisor' });
 const started = (threadId: string): UnsequencedRunEvent =>
   ({ v: 1, kind: 'run.started', threadId, runId: 'r1', ts: 1, parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: 'go', model: 'm' }) as UnsequencedRunEvent;
+const delta = (threadId: string, runId: string, i: number): UnsequencedRunEvent =>
+  ({ v: 1, kind: 'text.delta', threadId, runId, ts: 2 + i, text: `part ${i} ` }) as UnsequencedRunEvent;
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
 /** A lease lock that is granted only when the test says so. */
@@ -127,6 +129,37 @@ describe("the JSONL store off a run's path", () => {
     await a.closeAll();
     a.dispose();
     b.dispose();
+  });
+
+  it("writes a run's threads and gives their lease back without waiting on the event loop, so nothing is left for after the answer", async () => {
+    const store = new JsonlThreadStore({ dir });
+    // The first lease of a process loads the lock library (a lazy bundle) and the first open reads the index: once each.
+    await store.open(top('t_first'), { newId: true });
+    await store.close('t_first');
+    // A run that never waits (a model that answers at once): everything the store does for it must
+    // be done before the loop's next turn. An operation through libuv's thread pool (an async open,
+    // append, mkdir or unlink) finishes only on a later turn, after the run has answered.
+    let turns = 0;
+    const turn = setImmediate(() => turns++);
+    await store.open(top('t_run'), { newId: true });
+    await store.open({ id: 'c_1', title: 'part', parentThreadId: 't_run', agent: 'a' }, { newId: true });
+    const written = [store.append(started('t_run')), store.append({ ...started('c_1'), runId: 'r2', agent: 'a', parentThreadId: 't_run', parentRunId: 'r1', depth: 1 } as UnsequencedRunEvent)];
+    for (let i = 0; i < 50; i++) written.push(store.append(delta('c_1', 'r2', i)));
+    await store.close('c_1');
+    await store.close('t_run');
+    await store.flushThreads();
+    expect(turns).toBe(0);
+    clearImmediate(turn);
+    const lines = async (id: string) => (await readFile(join(dir, `${id}.jsonl`), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
+    expect([...(await lines('t_run')), ...(await lines('c_1'))]).toEqual(written);
+    expect(await leaseHeld(join(dir, 't_run.jsonl'), 10_000)).toBe(false);
+    // Free for another process at once.
+    const other = new JsonlThreadStore({ dir });
+    await other.open(top('t_run'));
+    await other.closeAll();
+    other.dispose();
+    await store.closeAll();
+    store.dispose();
   });
 
   it("an engine's run is quiet once its threads are on disk, while the index write waits for another process's lock", async () => {
