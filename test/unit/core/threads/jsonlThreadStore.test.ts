@@ -1,4 +1,6 @@
+import type * as Fs from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -352,6 +354,35 @@ describe('JsonlThreadStore', () => {
     await store.flush();
     const lines = (await readFile(join(sub, 't1.jsonl'), 'utf8')).trim().split('\n');
     expect(lines.map((l) => (JSON.parse(l) as RunEvent).seq)).toEqual([1, 2]);
+  });
+
+  it('a write cut short (a full disk) goes on where it stopped: no line is split by another or written twice', async () => {
+    const store = new JsonlThreadStore({ dir });
+    await store.open(top('t1'));
+    const fs = createRequire(import.meta.url)('node:fs') as typeof Fs;
+    const writeSync = fs.writeSync;
+    let writes = 0;
+    // The next batch: 10 bytes go to disk, then the disk is full.
+    fs.writeSync = ((fd: number, buffer: Buffer, offset?: number) => {
+      if (++writes === 1) return writeSync(fd, buffer, offset ?? 0, 10);
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    }) as typeof fs.writeSync;
+    syncBuiltinESMExports();
+    try {
+      store.append(started('t1', 'r1', 1));
+      store.append(delta('t1', 'r1', 2, 'one'));
+      await expect(store.flush()).rejects.toThrow(/Could not write thread t1 to .*t1\.jsonl: ENOSPC/);
+    } finally {
+      fs.writeSync = writeSync;
+      syncBuiltinESMExports();
+    }
+    expect(writes).toBe(2);
+    expect((await readFile(join(dir, 't1.jsonl'), 'utf8')).length).toBe(10);
+    store.append(delta('t1', 'r1', 3, 'two'));
+    await store.flush();
+    const lines = (await readFile(join(dir, 't1.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as RunEvent).seq)).toEqual([1, 2, 3]);
+    await store.closeAll();
   });
 
   it('refuses thread ids that are not safe file names', async () => {
