@@ -43,10 +43,10 @@ async function appendCost(store: ThreadStore, rounds: number): Promise<Summary> 
   return summarize(samples);
 }
 
-/** ms of one child thread's life in the store: its open (on the delegation's critical path), 52 appends, its close (in the background). */
+/** ms of one child thread's life in the store: its open (on the delegation's critical path), 52 appends, its close. */
 async function threadCost(store: ThreadStore, id: string): Promise<{ open: number; close: number }> {
   const t0 = performance.now();
-  // As a delegation opens its child's thread: a new id (the lease is taken in the background).
+  // As a delegation opens its child's thread: a new id (its file made, its lease taken, both synchronously).
   await store.open({ id, title: 'child', parentThreadId: null, agent: 'agent-1' }, { newId: true });
   const t1 = performance.now();
   for (let i = 0; i < 52; i++) store.append(delta(id, i));
@@ -114,7 +114,7 @@ export async function hotPathBench(): Promise<string[]> {
     const lines = ['Hot path, each piece alone (medians, min–max):'];
     const memoryAppend = await appendCost(new MemoryThreadStore(), 400);
     const jsonlAppend = await appendCost(new JsonlThreadStore({ dir: join(dir, 'append') }), 400);
-    lines.push(`  store.append per text.delta (stamp, and for JSONL stringify and queue; the write happens after): memory ${us(memoryAppend)}, JSONL ${us(jsonlAppend)}`);
+    lines.push(`  store.append per text.delta (stamp, and for JSONL stringify and queue; the batch is written on the loop's next turn or a flush): memory ${us(memoryAppend)}, JSONL ${us(jsonlAppend)}`);
 
     const memory = new MemoryThreadStore({ keepEvents: false });
     const jsonl = new JsonlThreadStore({ dir: join(dir, 'threads') });
@@ -132,8 +132,8 @@ export async function hotPathBench(): Promise<string[]> {
       costs.flush.push(performance.now() - f0);
     }
     lines.push(
-      `  one child thread in the store: open (a new id: its lease and file are taken in the background) memory ${ms(summarize(costs.memoryOpen))}, JSONL ${ms(summarize(costs.jsonlOpen))}; ` +
-        `52 appends and close (waits for the lease and file, writes them, gives the lease back; in the background) memory ${ms(summarize(costs.memoryClose))}, JSONL ${ms(summarize(costs.jsonlClose))}; ` +
+      `  one child thread in the store: open (a new id: its file made and its lease taken, synchronous calls) memory ${ms(summarize(costs.memoryOpen))}, JSONL ${ms(summarize(costs.jsonlOpen))}; ` +
+        `52 appends and close (one batch write, the file closed, the lease given back) memory ${ms(summarize(costs.memoryClose))}, JSONL ${ms(summarize(costs.jsonlClose))}; ` +
         `then flush (the index, which whenQuiet no longer waits for) JSONL ${ms(summarize(costs.flush))}`,
     );
 
