@@ -74,7 +74,8 @@ describe("the editor's language models and tools in a real VS Code", () => {
     await wb.step('ask @subagents /agents', async () => {
       await wb.runCommand('Fake LM: Ask @subagents in Chat');
       await chat.getByText('The supervisor delegates to these agents').first().waitFor({ timeout: 30_000 });
-      expect(await chat.innerText()).toMatch(/helper: Helps with whatever it is asked\./);
+      // VS Code renders a chat answer progressively: the later lines of the list come a moment after the first.
+      await expect.poll(() => chat.innerText(), { timeout: 15_000 }).toMatch(/helper: Helps with whatever it is asked\./);
     });
     await wb.step('send @subagents a request that delegates', async () => {
       await wb.runCommand('Fake LM: Send @subagents a Delegation in Chat');
