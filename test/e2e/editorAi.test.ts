@@ -81,7 +81,7 @@ describe("the editor's language models and tools in a real VS Code", () => {
       await wb.runCommand('Fake LM: Send @subagents a Delegation in Chat');
       await chat.getByText('The echo said: echo: ping').first().waitFor({ timeout: 60_000 });
       // VS Code folds the progress lines (the start, the helper's start and end) into "Completed N steps".
-      expect(await chat.getByText(/Completed [3-9] steps/).count()).toBeGreaterThan(0);
+      await chat.getByText(/Completed [3-9] steps/).first().waitFor({ timeout: 15_000 });
     });
     const panel = await wb.step('the button opens the thread in the Subagents panel', async () => {
       await chat.getByRole('button', { name: 'Show the run tree in Subagents' }).last().click();
