@@ -22,12 +22,13 @@ export class ThreadFileWriter {
   private queue: string[] = [];
   /** What a write cut short left of its batch: written first, so a line is never split by another. */
   private rest: Buffer | undefined;
+  /** Why the last write failed, until one succeeds. */
   private failure: unknown;
   /** The file, open for appends; opened on the first batch when the thread was not made here. */
   private fd: number | undefined;
   /** A new thread's lease, until a write has waited for it. */
   private ready: Promise<void> | undefined;
-  /** Why a new thread's file could not be made or its lease not taken: this writer writes nothing, ever. */
+  /** Why a new thread's file could not be made or its lease not taken: this writer writes nothing, ever (flush says why). */
   private refused: unknown;
   private closed = false;
   /** The batch gathered for the loop's next turn. */
@@ -72,8 +73,9 @@ export class ThreadFileWriter {
   /** Resolves when everything pushed is on disk; rejects with what is wrong when it cannot be. */
   async flush(): Promise<void> {
     await this.write();
-    if (this.failure === undefined || (this.queue.length === 0 && !this.rest)) return;
-    const error = this.failure as Error;
+    const failure = this.refused ?? this.failure;
+    if (failure === undefined || (this.queue.length === 0 && !this.rest)) return;
+    const error = failure as Error;
     if (error instanceof ThreadBusyError) throw new Error(`Could not write thread ${this.id}: ${error.message}`);
     throw new Error(`Could not write thread ${this.id} to ${this.path}: ${error.message}. Check that the folder exists and is writable.`);
   }
@@ -81,9 +83,8 @@ export class ThreadFileWriter {
   /** Lets the file go (after a flush, or before a delete); what is pushed later is not written. */
   async close(): Promise<void> {
     if (this.ready) await this.ready;
+    // A batch still gathering is not written (write() sees closed).
     this.closed = true;
-    if (this.turn) clearImmediate(this.turn);
-    this.turn = undefined;
     this.closeFile();
   }
 
@@ -92,11 +93,7 @@ export class ThreadFileWriter {
     if (this.turn) clearImmediate(this.turn);
     this.turn = undefined;
     if (this.ready) await this.ready;
-    if (this.refused !== undefined) {
-      this.failure = this.refused;
-      return;
-    }
-    if (this.closed || (this.queue.length === 0 && !this.rest)) return;
+    if (this.refused !== undefined || this.closed || (this.queue.length === 0 && !this.rest)) return;
     let batch = this.rest ?? Buffer.alloc(0);
     if (this.queue.length > 0) {
       const lines = Buffer.from(`${this.queue.join('\n')}\n`);
