@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vscodeStandInSource } from '../scripts/vscodeStandIn.mjs';
+import { medianOf } from './medians.mjs';
 
 const dist = join(process.cwd(), 'dist');
 
@@ -33,10 +34,6 @@ const ms = performance.now() - t0;
 process.stdout.write(JSON.stringify({ ms, others: Object.keys(require.cache).filter((f) => f !== 'vscode' && f.startsWith(${JSON.stringify(dist)}) && !named.includes(f)) }));
 `;
 
-const median = (times) => {
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], min: times[0], max: times.at(-1) };
-};
 
 /** Fresh processes for each of `targets` (name → files to require, the last one timed), alternating so noise hits all alike. */
 const fresh = (targets, runs) => {
@@ -50,7 +47,7 @@ const fresh = (targets, runs) => {
       for (const f of others) samples[name].others.add(f.slice(dist.length + 1));
     }
   }
-  return Object.fromEntries(Object.entries(samples).map(([name, { times, others }]) => [name, { ...median(times), others: [...others] }]));
+  return Object.fromEntries(Object.entries(samples).map(([name, { times, others }]) => [name, { ...medianOf(times), others: [...others] }]));
 };
 
 /**
@@ -83,9 +80,7 @@ export function activationBench(runs = 15) {
     if (r.status !== 0) throw new Error(`activation run failed: ${r.stderr}`);
     times.push(Number(r.stdout));
   }
-  times.sort((a, b) => a - b);
-  const median = times[Math.floor(times.length / 2)];
-  return { sizes, median, min: times[0], max: times.at(-1) };
+  return { sizes, ...medianOf(times) };
 }
 
 /**
@@ -131,7 +126,7 @@ Promise.all(loads.map(({ loaded }) => loaded.flush())).then(() => process.stdout
         samples[name].warm.push(w.ms);
       }
     }
-    return Object.fromEntries(Object.entries(samples).map(([name, { cold, warm, off }]) => [name, { cold: median(cold), warm: median(warm), off }]));
+    return Object.fromEntries(Object.entries(samples).map(([name, { cold, warm, off }]) => [name, { cold: medianOf(cold), warm: medianOf(warm), off }]));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

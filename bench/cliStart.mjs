@@ -7,11 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { medianOf } from './medians.mjs';
 
-const median = (times) => {
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], min: times[0], max: times.at(-1) };
-};
 
 function timed(args, env) {
   const t0 = performance.now();
@@ -36,7 +33,7 @@ export function cliStartBench(runs = 15) {
       samples.first.push(timed([cli, '--help'], { SUBAGENTS_CODE_CACHE: join(work, `first-${i}`) }));
       samples.cached.push(timed([cli, '--help'], { SUBAGENTS_CODE_CACHE: warm }));
     }
-    return Object.fromEntries(Object.entries(samples).map(([name, times]) => [name, median(times)]));
+    return Object.fromEntries(Object.entries(samples).map(([name, times]) => [name, medianOf(times)]));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
