@@ -81,6 +81,9 @@ async function main(): Promise<void> {
   console.log(`Peer bench: ${RUNS} runs after ${WARMUP} warm-up runs, columns alternating, medians (min–max); node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? ''}`);
   const detail = [['scenario', 'framework', 'wall time', `x ${ai7}`, 'x own floor']];
   const ratios = [['framework', ...SCENARIOS.map(({ n, latencyMs }) => `${n} ch, L=${latencyMs}`)], ...columns.map((c) => [c.name])];
+  // The machine's speed drifts over a bench: each round runs every column once, back to back, so a
+  // round's own ratio to bare ai@7 is less touched by the drift than the ratio of two medians.
+  const paired = ratios.map((row) => [...row.slice(0, 1), ...(row === ratios[0] ? row.slice(1) : [])]);
   try {
     for (const { n, latencyMs } of SCENARIOS) {
       const runs = columns.map((c) => c.make(n, latencyMs));
@@ -101,10 +104,12 @@ async function main(): Promise<void> {
         const ratio = `${(s.median / floor.median).toFixed(2)} x`;
         detail.push([c === 0 ? `${n} children, L = ${latencyMs} ms` : '', column.name, formatMs(s), ratio, own]);
         ratios[c + 1]!.push(ratio);
+        paired[c + 1]!.push(`${summarize(samples[c]!.map((ms, round) => ms / samples[0]![round]!)).median.toFixed(2)} x`);
       }
       console.log(`  done: ${n} children, L = ${latencyMs} ms`);
     }
     console.log(`\n${table(detail)}\n\nEach median as a ratio to ${ai7}:\n\n${table(ratios)}\n`);
+    console.log(`The median of each round's ratio to ${ai7} (a round runs every column once, back to back):\n\n${table(paired)}\n`);
 
     const heap: string[] = [];
     for (const column of columns) {
