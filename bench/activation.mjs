@@ -34,7 +34,6 @@ const ms = performance.now() - t0;
 process.stdout.write(JSON.stringify({ ms, others: Object.keys(require.cache).filter((f) => f !== 'vscode' && f.startsWith(${JSON.stringify(dist)}) && !named.includes(f)) }));
 `;
 
-
 /** Fresh processes for each of `targets` (name → files to require, the last one timed), alternating so noise hits all alike. */
 const fresh = (targets, runs) => {
   const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, { times: [], others: new Set() }]));

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { medianOf } from './medians.mjs';
 
-
 function timed(args, env) {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, ...env } });
