@@ -17,7 +17,7 @@ import { formatMs, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
 import { agentFilesBench } from './agentFiles';
 import { webviewRenderBench } from './webviewRender';
-import { retainedKB, time, type Scenario } from './measure';
+import { retainedKB, roundOrder, time, type Scenario } from './measure';
 import { hotPathBench } from './hotPath';
 import { emptyTotals, perRun, profileByOrigin, type ProfileTotals } from './cpuProfile';
 import { cancelChildBench } from './cancelChild';
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     for (const line of await agentFilesBench()) console.log(line);
     return;
   }
-  console.log(`Delegation bench: ${RUNS} runs after ${WARMUP} warm-up runs, medians (min–max); node ${process.version}`);
+  console.log(`Delegation bench: ${RUNS} runs after ${WARMUP} warm-up runs, the columns in a fresh random order each round, medians (min–max); node ${process.version}`);
   const storeDir = mkdtempSync(join(tmpdir(), 'subagents-bench-store-'));
   const jsonlStore = (name: string): JsonlThreadStore => new JsonlThreadStore({ dir: join(storeDir, name) });
   const rows = [['scenario', 'floor: bare ai@7', 'ours: engine', 'ours/floor', 'ours + JSONL store', 'ours+JSONL/floor']];
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
       ];
       for (let i = 0; i < WARMUP; i++) for (const run of columns) await run();
       const samples: number[][] = columns.map(() => []);
-      for (let i = 0; i < RUNS; i++) for (const [c, run] of columns.entries()) samples[c]!.push(await time(run));
+      for (let i = 0; i < RUNS; i++) for (const c of roundOrder(columns.length)) samples[c]!.push(await time(columns[c]!));
       const [f, o, j] = samples.map(summarize) as [Summary, Summary, Summary];
       const ratio = (s: Summary): string => `${(s.median / f.median).toFixed(2)} x`;
       rows.push([`${n} children, L = ${latencyMs} ms`, formatMs(f), formatMs(o), ratio(o), formatMs(j), ratio(j)]);

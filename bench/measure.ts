@@ -26,3 +26,17 @@ export async function retainedKB(run: Scenario, runs: number, warmup: number): P
   for (let i = 0; i < runs; i++) await run();
   return Math.round(((await settle()) - before) / 1024);
 }
+
+/**
+ * The columns' order for one round, fresh and random each round. In a fixed order a column always
+ * runs right after the same other one, and inherits, round after round, what that one leaves: its
+ * garbage (a collection falls due in the next run) and caches cold from its work.
+ */
+export function roundOrder(columns: number): number[] {
+  const order = Array.from({ length: columns }, (_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}

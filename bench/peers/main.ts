@@ -5,7 +5,7 @@ import { JsonlThreadStore } from '../../src/core/threads/jsonlThreadStore';
 import { MemoryThreadStore } from '../../src/core/threads/memoryThreadStore';
 import { engineScenario } from '../engineScenario';
 import { floorScenario } from '../floor';
-import { retainedKB, time, type Scenario } from '../measure';
+import { retainedKB, roundOrder, time, type Scenario } from '../measure';
 import { childStreams, SUPERVISOR_ANSWER } from '../mockModels';
 import { formatMs, summarize, table, type Summary } from '../stats';
 import { coldImportBench } from './coldImport';
@@ -19,7 +19,8 @@ import { collectWarnings, type WarningLog } from './warnings';
 // our engine (and its floor, bare ai@7 with the single-consumer stream the engine reads), VoltAgent
 // (and its floor, bare ai@6) and @openai/agents, all in this one process
 // with the same mock models, the columns run alternately so noise from the rest of the machine
-// hits them alike. Every ratio is to bare ai@7. Prints, never asserts.
+// hits them alike (each round runs every column once, in a fresh random order). Every ratio is to
+// bare ai@7. Prints, never asserts. `--latency 0` runs only the scenarios of that latency.
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
@@ -28,12 +29,13 @@ const arg = (name: string, fallback: number): number => {
 const RUNS = arg('--runs', 20);
 const WARMUP = arg('--warmup', 5);
 const IMPORT_RUNS = arg('--import-runs', 7);
+const LATENCY = process.argv.includes('--latency') ? arg('--latency', 0) : undefined;
 const SCENARIOS = [
   { n: 3, latencyMs: 0 },
   { n: 8, latencyMs: 0 },
   { n: 3, latencyMs: 200 },
   { n: 8, latencyMs: 200 },
-];
+].filter((s) => LATENCY === undefined || s.latencyMs === LATENCY);
 
 /** The installed version of a package: the peers' from bench/peers/node_modules, ai@7 from the project's. */
 const version = (pkg: string, peer = true): string =>
@@ -78,12 +80,12 @@ async function main(): Promise<void> {
     { name: `VoltAgent ${version('@voltagent/core')}`, floor: ai6, make: voltAgentScenario, heap: () => voltAgentScenario(3, 0) },
     { name: `@openai/agents ${version('@openai/agents')}`, make: openaiAgentsScenario, heap: () => openaiAgentsScenario(3, 0) },
   ];
-  console.log(`Peer bench: ${RUNS} runs after ${WARMUP} warm-up runs, columns alternating, medians (min–max); node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? ''}`);
+  console.log(`Peer bench: ${RUNS} runs after ${WARMUP} warm-up runs, each round running every column once in a fresh random order, medians (min–max); node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? ''}`);
   const detail = [['scenario', 'framework', 'wall time', `x ${ai7}`, 'x own floor']];
   const header = ['framework', ...SCENARIOS.map(({ n, latencyMs }) => `${n} ch, L=${latencyMs}`)];
   const ratios = [header, ...columns.map((c) => [c.name])];
-  // The machine's speed drifts over a bench: each round runs every column once, back to back, so a
-  // round's own ratio to bare ai@7 is less touched by the drift than the ratio of two medians.
+  // The machine's speed drifts over a bench: each round runs every column once, back to back (in a
+  // random order), so a round's own ratio to bare ai@7 is less touched by the drift than the ratio of two medians.
   const paired = [header, ...columns.map((c) => [c.name])];
   try {
     for (const { n, latencyMs } of SCENARIOS) {
@@ -93,9 +95,9 @@ async function main(): Promise<void> {
         warnings.column(columns[c]!.name);
         return time(runs[c]!);
       };
-      for (let i = 1; i < WARMUP; i++) for (const c of runs.keys()) await go(c);
+      for (let i = 1; i < WARMUP; i++) for (const c of roundOrder(runs.length)) await go(c);
       const samples: number[][] = runs.map(() => []);
-      for (let i = 0; i < RUNS; i++) for (const c of runs.keys()) samples[c]!.push(await go(c));
+      for (let i = 0; i < RUNS; i++) for (const c of roundOrder(runs.length)) samples[c]!.push(await go(c));
       const summaries = samples.map(summarize);
       const byName = new Map(columns.map((c, i): [string, Summary] => [c.name, summaries[i]!]));
       const floor = summaries[0]!;
