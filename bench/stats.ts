@@ -23,3 +23,17 @@ export function table(rows: string[][]): string {
   const line = (r: string[]): string => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
+
+/**
+ * A 95 % confidence interval for the median of the population a sample comes from: two of the
+ * sample's own order statistics (ranks n/2 ∓ 0.98·√n, the binomial's normal approximation), so it
+ * assumes nothing of the distribution's shape. For 60 samples, the 22nd and the 39th smallest.
+ */
+export function medianInterval(samples: number[]): { low: number; high: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const n = sorted.length;
+  const spread = (1.96 * Math.sqrt(n)) / 2;
+  const lowRank = Math.max(1, Math.floor(n / 2 - spread));
+  const highRank = Math.min(n, Math.ceil(1 + n / 2 + spread));
+  return { low: sorted[lowRank - 1]!, high: sorted[highRank - 1]! };
+}

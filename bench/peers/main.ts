@@ -7,7 +7,7 @@ import { engineScenario } from '../engineScenario';
 import { floorScenario } from '../floor';
 import { retainedKB, roundOrder, time, type Scenario } from '../measure';
 import { childStreams, SUPERVISOR_ANSWER } from '../mockModels';
-import { formatMs, summarize, table, type Summary } from '../stats';
+import { formatMs, medianInterval, summarize, table, type Summary } from '../stats';
 import { coldImportBench } from './coldImport';
 import { floorAi6Scenario } from './floorAi6';
 import { openaiAgentsScenario } from './openaiAgents';
@@ -107,12 +107,14 @@ async function main(): Promise<void> {
         const ratio = `${(s.median / floor.median).toFixed(2)} x`;
         detail.push([c === 0 ? `${n} children, L = ${latencyMs} ms` : '', column.name, formatMs(s), ratio, own]);
         ratios[c + 1]!.push(ratio);
-        paired[c + 1]!.push(`${summarize(samples[c]!.map((ms, round) => ms / samples[0]![round]!)).median.toFixed(2)} x`);
+        const roundRatios = samples[c]!.map((ms, round) => ms / samples[0]![round]!);
+        const { low, high } = medianInterval(roundRatios);
+        paired[c + 1]!.push(c === 0 ? '1.00 x' : `${summarize(roundRatios).median.toFixed(2)} x (${low.toFixed(2)}–${high.toFixed(2)})`);
       }
       console.log(`  done: ${n} children, L = ${latencyMs} ms`);
     }
     console.log(`\n${table(detail)}\n\nEach median as a ratio to ${ai7}:\n\n${table(ratios)}\n`);
-    console.log(`The median of each round's ratio to ${ai7} (a round runs every column once, back to back):\n\n${table(paired)}\n`);
+    console.log(`The median of each round's ratio to ${ai7} (a round runs every column once, back to back), with its 95 % confidence interval:\n\n${table(paired)}\n`);
 
     const heap: string[] = [];
     for (const column of columns) {
