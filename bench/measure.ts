@@ -1,5 +1,7 @@
 // The two measurements every delegation table makes, shared by bench/main.ts and the peer bench.
 
+import { summarize, type Summary } from './stats';
+
 export type Scenario = () => Promise<string>;
 
 /** Wall time of one run, in ms. */
@@ -11,8 +13,16 @@ export async function time(run: Scenario): Promise<number> {
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** Heap growth over `runs` runs after `warmup` runs, in KB; undefined without --expose-gc. */
-export async function retainedKB(run: Scenario, runs: number, warmup: number): Promise<number | undefined> {
+/** How many windows of runs the heap figure takes the median of. */
+export const HEAP_WINDOWS = 5;
+
+/**
+ * Heap growth over `runs` runs, in KB, in `windows` windows of `runs` runs one after another (after
+ * `warmup` runs): their median, min and max; undefined without --expose-gc. One window swings by
+ * hundreds of KB from one bench to the next (the code the JIT compiles meanwhile lands on the heap
+ * too, most of it in the first window); what a run leaks grows in every window.
+ */
+export async function retainedKB(run: Scenario, runs: number, warmup: number, windows = HEAP_WINDOWS): Promise<Summary | undefined> {
   if (!gc) return undefined;
   for (let i = 0; i < warmup; i++) await run();
   const settle = async (): Promise<number> => {
@@ -22,9 +32,15 @@ export async function retainedKB(run: Scenario, runs: number, warmup: number): P
     }
     return process.memoryUsage().heapUsed;
   };
-  const before = await settle();
-  for (let i = 0; i < runs; i++) await run();
-  return Math.round(((await settle()) - before) / 1024);
+  const grown: number[] = [];
+  let before = await settle();
+  for (let w = 0; w < windows; w++) {
+    for (let i = 0; i < runs; i++) await run();
+    const after = await settle();
+    grown.push(Math.round((after - before) / 1024));
+    before = after;
+  }
+  return summarize(grown);
 }
 
 /**

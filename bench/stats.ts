@@ -17,6 +17,11 @@ export function formatMs(s: Summary): string {
   return `${f(s.median)} ms (${f(s.min)}–${f(s.max)})`;
 }
 
+/** Kilobytes as a median with its range: `219 KB (131–541)`. */
+export function formatKB(s: Summary): string {
+  return `${Math.round(s.median)} KB (${s.min}–${s.max})`;
+}
+
 /** A plain-text table with a header rule; columns padded to their widest cell. */
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));

@@ -5,9 +5,9 @@ import { JsonlThreadStore } from '../../src/core/threads/jsonlThreadStore';
 import { MemoryThreadStore } from '../../src/core/threads/memoryThreadStore';
 import { engineScenario } from '../engineScenario';
 import { floorScenario } from '../floor';
-import { retainedKB, roundOrder, time, type Scenario } from '../measure';
+import { HEAP_WINDOWS, retainedKB, roundOrder, time, type Scenario } from '../measure';
 import { childStreams, SUPERVISOR_ANSWER } from '../mockModels';
-import { formatMs, medianInterval, summarize, table, type Summary } from '../stats';
+import { formatKB, formatMs, medianInterval, summarize, table, type Summary } from '../stats';
 import { coldImportBench } from './coldImport';
 import { floorAi6Scenario } from './floorAi6';
 import { openaiAgentsScenario } from './openaiAgents';
@@ -120,9 +120,9 @@ async function main(): Promise<void> {
     for (const column of columns) {
       warnings.column(column.name);
       const kb = await retainedKB(column.heap(), RUNS, WARMUP);
-      heap.push(`${column.name} ${kb === undefined ? '(run with --expose-gc)' : `${kb} KB`}`);
+      heap.push(`${column.name} ${kb === undefined ? '(run with --expose-gc)' : formatKB(kb)}`);
     }
-    console.log(`Heap retained over ${RUNS} runs (3 children, L = 0), after ${WARMUP} warm-up runs: ${heap.join(', ')}\n`);
+    console.log(`Heap retained per ${RUNS} runs (3 children, L = 0), after ${WARMUP} warm-up runs, median (min–max) of ${HEAP_WINDOWS} windows of ${RUNS} runs in a row: ${heap.join(', ')}\n`);
     const warned = warnings.lines();
     if (warned.length > 0) console.log(`Warnings printed during the runs (counted, not shown then):\n${warned.join('\n')}\n`);
     for (const line of await coldImportBench(process.cwd(), IMPORT_RUNS)) console.log(line);
