@@ -13,7 +13,7 @@ import { searchBench, searchProfile, searchTreeBench } from './searchBench';
 import { aiLikeTree } from './aiLikeTree';
 import { changesBench } from './changesBench';
 import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
-import { formatKB, formatMs, summarize, table, type Summary } from './stats';
+import { formatKB, formatMs, roundRatio, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
 import { agentFilesBench } from './agentFiles';
 import { webviewRenderBench } from './webviewRender';
@@ -84,7 +84,8 @@ async function main(): Promise<void> {
   console.log(`Delegation bench: ${RUNS} runs after ${WARMUP} warm-up runs, the columns in a fresh random order each round, medians (min–max); node ${process.version}`);
   const storeDir = mkdtempSync(join(tmpdir(), 'subagents-bench-store-'));
   const jsonlStore = (name: string): JsonlThreadStore => new JsonlThreadStore({ dir: join(storeDir, name) });
-  const rows = [['scenario', 'floor: bare ai@7', 'ours: engine', 'ours/floor', 'ours + JSONL store', 'ours+JSONL/floor']];
+  // Each ratio twice: of the medians, and the median of the rounds' own ratios with its 95 % interval.
+  const rows = [['scenario', 'floor: bare ai@7', 'ours: engine', 'ours/floor', 'per round', 'ours + JSONL store', 'ours+JSONL/floor', 'per round']];
   try {
     for (const { n, latencyMs } of SCENARIOS) {
       const columns = [
@@ -97,7 +98,8 @@ async function main(): Promise<void> {
       for (let i = 0; i < RUNS; i++) for (const c of roundOrder(columns.length)) samples[c]!.push(await time(columns[c]!));
       const [f, o, j] = samples.map(summarize) as [Summary, Summary, Summary];
       const ratio = (s: Summary): string => `${(s.median / f.median).toFixed(2)} x`;
-      rows.push([`${n} children, L = ${latencyMs} ms`, formatMs(f), formatMs(o), ratio(o), formatMs(j), ratio(j)]);
+      const [floorMs, oursMs, jsonlMs] = samples as [number[], number[], number[]];
+      rows.push([`${n} children, L = ${latencyMs} ms`, formatMs(f), formatMs(o), ratio(o), roundRatio(oursMs, floorMs), formatMs(j), ratio(j), roundRatio(jsonlMs, floorMs)]);
       console.log(`  done: ${rows.at(-1)![0]}`);
     }
     console.log(`\n${table(rows)}\n`);

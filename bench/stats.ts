@@ -17,6 +17,17 @@ export function formatMs(s: Summary): string {
   return `${f(s.median)} ms (${f(s.min)}–${f(s.max)})`;
 }
 
+/**
+ * The median of the rounds' own ratios of `samples` to `floor` (the same round's runs, index by
+ * index) with its 95 % interval: `1.06 x (1.03–1.09)`. A round runs every column once, back to
+ * back, so its ratio is less touched by the machine's drift than a ratio of two medians.
+ */
+export function roundRatio(samples: number[], floor: number[]): string {
+  const ratios = samples.map((ms, round) => ms / floor[round]!);
+  const { low, high } = medianInterval(ratios);
+  return `${summarize(ratios).median.toFixed(2)} x (${low.toFixed(2)}–${high.toFixed(2)})`;
+}
+
 /** Kilobytes as a median with its range: `219 KB (131–541)`. */
 export function formatKB(s: Summary): string {
   return `${Math.round(s.median)} KB (${s.min}–${s.max})`;

@@ -7,7 +7,7 @@ import { engineScenario } from '../engineScenario';
 import { floorScenario } from '../floor';
 import { HEAP_WINDOWS, retainedKB, roundOrder, time, type Scenario } from '../measure';
 import { childStreams, SUPERVISOR_ANSWER } from '../mockModels';
-import { formatKB, formatMs, medianInterval, summarize, table, type Summary } from '../stats';
+import { formatKB, formatMs, roundRatio, summarize, table, type Summary } from '../stats';
 import { coldImportBench } from './coldImport';
 import { floorAi6Scenario } from './floorAi6';
 import { openaiAgentsScenario } from './openaiAgents';
@@ -107,9 +107,7 @@ async function main(): Promise<void> {
         const ratio = `${(s.median / floor.median).toFixed(2)} x`;
         detail.push([c === 0 ? `${n} children, L = ${latencyMs} ms` : '', column.name, formatMs(s), ratio, own]);
         ratios[c + 1]!.push(ratio);
-        const roundRatios = samples[c]!.map((ms, round) => ms / samples[0]![round]!);
-        const { low, high } = medianInterval(roundRatios);
-        paired[c + 1]!.push(c === 0 ? '1.00 x' : `${summarize(roundRatios).median.toFixed(2)} x (${low.toFixed(2)}–${high.toFixed(2)})`);
+        paired[c + 1]!.push(c === 0 ? '1.00 x' : roundRatio(samples[c]!, samples[0]!));
       }
       console.log(`  done: ${n} children, L = ${latencyMs} ms`);
     }
