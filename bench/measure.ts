@@ -1,4 +1,4 @@
-// The two measurements every delegation table makes, shared by bench/main.ts and the peer bench.
+// What every delegation table shares, in bench/main.ts and the peer bench: the two measurements and the order of a round.
 
 import { summarize, type Summary } from './stats';
 
