@@ -45,7 +45,7 @@ export function table(rows: string[][]): string {
  * sample's own order statistics (ranks n/2 ∓ 0.98·√n, the binomial's normal approximation), so it
  * assumes nothing of the distribution's shape. For 60 samples, the 22nd and the 39th smallest.
  */
-function medianInterval(samples: number[]): { low: number; high: number } {
+export function medianInterval(samples: number[]): { low: number; high: number } {
   const sorted = [...samples].sort((a, b) => a - b);
   const n = sorted.length;
   const spread = (1.96 * Math.sqrt(n)) / 2;

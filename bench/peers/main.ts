@@ -29,13 +29,18 @@ const arg = (name: string, fallback: number): number => {
 const RUNS = arg('--runs', 20);
 const WARMUP = arg('--warmup', 5);
 const IMPORT_RUNS = arg('--import-runs', 7);
-const LATENCY = process.argv.includes('--latency') ? arg('--latency', 0) : undefined;
-const SCENARIOS = [
+const ALL_SCENARIOS = [
   { n: 3, latencyMs: 0 },
   { n: 8, latencyMs: 0 },
   { n: 3, latencyMs: 200 },
   { n: 8, latencyMs: 200 },
-].filter((s) => LATENCY === undefined || s.latencyMs === LATENCY);
+];
+const LATENCY = process.argv.includes('--latency') ? arg('--latency', NaN) : undefined;
+const SCENARIOS = ALL_SCENARIOS.filter((s) => LATENCY === undefined || s.latencyMs === LATENCY);
+if (SCENARIOS.length === 0) {
+  console.error(`bench: --latency takes one of the scenarios' latencies (${[...new Set(ALL_SCENARIOS.map((s) => s.latencyMs))].join(' or ')}), not "${process.argv[process.argv.indexOf('--latency') + 1] ?? ''}"`);
+  process.exit(2);
+}
 
 /** The installed version of a package: the peers' from bench/peers/node_modules, ai@7 from the project's. */
 const version = (pkg: string, peer = true): string =>
@@ -84,8 +89,7 @@ async function main(): Promise<void> {
   const detail = [['scenario', 'framework', 'wall time', `x ${ai7}`, 'x own floor']];
   const header = ['framework', ...SCENARIOS.map(({ n, latencyMs }) => `${n} ch, L=${latencyMs}`)];
   const ratios = [header, ...columns.map((c) => [c.name])];
-  // The machine's speed drifts over a bench: each round runs every column once, back to back (in a
-  // random order), so a round's own ratio to bare ai@7 is less touched by the drift than the ratio of two medians.
+  // Each column's rounds' own ratios to bare ai@7 (stats.ts roundRatio).
   const paired = [header, ...columns.map((c) => [c.name])];
   try {
     for (const { n, latencyMs } of SCENARIOS) {
