@@ -21,6 +21,7 @@ import { HEAP_WINDOWS, retainedKB, roundOrder, time, type Scenario } from './mea
 import { hotPathBench } from './hotPath';
 import { emptyTotals, perRun, profileByOrigin, type ProfileTotals } from './cpuProfile';
 import { cancelChildBench } from './cancelChild';
+import { formatFolderCosts, storeFolderCosts } from './storeFolder';
 
 // `npm run bench`: the delegation scenario of DESIGN section 11. A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
       console.log(`  done: ${rows.at(-1)![0]}`);
     }
     console.log(`\n${table(rows)}\n`);
+    console.log(`${formatFolderCosts(`under os.tmpdir(), ${storeDir}`, await storeFolderCosts(join(storeDir, 'probe')))}\n`);
 
     const floorKB = await retainedKB(floorScenario(3, 0), RUNS, WARMUP);
     // This store keeps nothing, so what remains is the engine's own (registry, listeners, caches).

@@ -13,6 +13,7 @@ import { floorAi6Scenario } from './floorAi6';
 import { openaiAgentsScenario } from './openaiAgents';
 import { voltAgentScenario } from './voltagent';
 import { collectWarnings, type WarningLog } from './warnings';
+import { formatFolderCosts, storeFolderCosts } from '../storeFolder';
 
 // `npm run bench -- --peers`: the delegation scenario of bench/main.ts (a supervisor delegates one
 // task to N subagents; each subagent's model waits L ms, then streams 50 text deltas) on bare ai@7,
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
     }
     console.log(`\n${table(detail)}\n\nEach median as a ratio to ${ai7}:\n\n${table(ratios)}\n`);
     console.log(`The median of each round's ratio to ${ai7} (a round runs every column once, back to back), with its 95 % confidence interval:\n\n${table(paired)}\n`);
+    console.log(`${formatFolderCosts(`under os.tmpdir(), ${storeDir}`, await storeFolderCosts(join(storeDir, 'probe')))}\n`);
 
     const heap: string[] = [];
     for (const column of columns) {

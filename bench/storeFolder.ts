@@ -1,0 +1,60 @@
+import { closeSync, mkdirSync, openSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { summarize, type Summary } from './stats';
+
+// What the JSONL column pays for its file operations depends on the folder its store is in more
+// than on the store: on the virtual machine this project is built on (ext4 without a journal,
+// mounted with `discard`) making a file costs 20 to 600 µs depending on how many files were deleted
+// near it lately, and removing a folder waits for the disk's discard. A run of 3 children makes 4
+// thread files and takes and gives back one lock folder, so the benches print these beside their
+// tables: a JSONL ratio is read with what the folder cost that day.
+
+/** Microseconds of one operation in the folder: median, min and max. */
+export interface FolderCosts {
+  /** A new file made (`openSync(…, 'wx')`, as a new thread's) and closed. */
+  createFile: Summary;
+  /** A folder made (as proper-lockfile's lock folder). */
+  makeFolder: Summary;
+  /** That folder removed (the lock given back). */
+  removeFolder: Summary;
+  /** An empty file removed (as a lease's note). */
+  removeFile: Summary;
+}
+
+/**
+ * Times each operation `samples` times in `dir`, each after a pause of `pauseMs` (in a run, the
+ * store's calls come between stretches of other work, and the first call after a pause is the
+ * slow one on this machine), and leaves the folder as it found it.
+ */
+export async function storeFolderCosts(dir: string, samples = 30, pauseMs = 2): Promise<FolderCosts> {
+  mkdirSync(dir, { recursive: true });
+  const us: Record<keyof FolderCosts, number[]> = { createFile: [], makeFolder: [], removeFolder: [], removeFile: [] };
+  const timed = async (into: number[], operation: () => void): Promise<void> => {
+    await delay(pauseMs);
+    const start = performance.now();
+    operation();
+    into.push((performance.now() - start) * 1000);
+  };
+  const probe = `store-folder-probe-${process.pid}`;
+  for (let i = 0; i < samples; i++) {
+    const file = join(dir, `${probe}-${i}`);
+    const folder = `${file}.lock`;
+    await timed(us.createFile, () => closeSync(openSync(file, 'wx')));
+    await timed(us.makeFolder, () => mkdirSync(folder));
+    await timed(us.removeFolder, () => rmdirSync(folder));
+    await timed(us.removeFile, () => unlinkSync(file));
+  }
+  const left = readdirSync(dir).filter((name) => name.startsWith(probe));
+  if (left.length > 0) throw new Error(`storeFolderCosts left ${left.join(', ')} in ${dir}`);
+  return { createFile: summarize(us.createFile), makeFolder: summarize(us.makeFolder), removeFolder: summarize(us.removeFolder), removeFile: summarize(us.removeFile) };
+}
+
+/** One line for a bench's output. */
+export function formatFolderCosts(where: string, costs: FolderCosts, samples = 30, pauseMs = 2): string {
+  const us = (s: Summary): string => `${s.median.toFixed(0)} µs (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
+  return (
+    `The JSONL store's folder (${where}), each operation after a ${pauseMs} ms pause as in a run, medians (min–max) of ${samples}: ` +
+    `make a file ${us(costs.createFile)}, make a folder ${us(costs.makeFolder)}, remove it ${us(costs.removeFolder)}, remove an empty file ${us(costs.removeFile)}`
+  );
+}
