@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { summarize, type Summary } from './stats';
@@ -10,8 +10,10 @@ import { summarize, type Summary } from './stats';
 // thread files and takes and gives back one lock folder, so the benches print these beside their
 // tables: a JSONL ratio is read with what the folder cost that day.
 
-/** Microseconds of one operation in the folder: median, min and max. */
+/** Microseconds of each operation in the folder (median, min and max), and how they were taken. */
 export interface FolderCosts {
+  samples: number;
+  pauseMs: number;
   /** A new file made (`openSync(…, 'wx')`, as a new thread's) and closed. */
   createFile: Summary;
   /** A folder made (as proper-lockfile's lock folder). */
@@ -29,7 +31,7 @@ export interface FolderCosts {
  */
 export async function storeFolderCosts(dir: string, samples = 30, pauseMs = 2): Promise<FolderCosts> {
   mkdirSync(dir, { recursive: true });
-  const us: Record<keyof FolderCosts, number[]> = { createFile: [], makeFolder: [], removeFolder: [], removeFile: [] };
+  const us: Record<'createFile' | 'makeFolder' | 'removeFolder' | 'removeFile', number[]> = { createFile: [], makeFolder: [], removeFolder: [], removeFile: [] };
   const timed = async (into: number[], operation: () => void): Promise<void> => {
     await delay(pauseMs);
     const start = performance.now();
@@ -45,16 +47,14 @@ export async function storeFolderCosts(dir: string, samples = 30, pauseMs = 2): 
     await timed(us.removeFolder, () => rmdirSync(folder));
     await timed(us.removeFile, () => unlinkSync(file));
   }
-  const left = readdirSync(dir).filter((name) => name.startsWith(probe));
-  if (left.length > 0) throw new Error(`storeFolderCosts left ${left.join(', ')} in ${dir}`);
-  return { createFile: summarize(us.createFile), makeFolder: summarize(us.makeFolder), removeFolder: summarize(us.removeFolder), removeFile: summarize(us.removeFile) };
+  return { samples, pauseMs, createFile: summarize(us.createFile), makeFolder: summarize(us.makeFolder), removeFolder: summarize(us.removeFolder), removeFile: summarize(us.removeFile) };
 }
 
 /** One line for a bench's output. */
-export function formatFolderCosts(where: string, costs: FolderCosts, samples = 30, pauseMs = 2): string {
+export function formatFolderCosts(where: string, costs: FolderCosts): string {
   const us = (s: Summary): string => `${s.median.toFixed(0)} µs (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
   return (
-    `The JSONL store's folder (${where}), each operation after a ${pauseMs} ms pause as in a run, medians (min–max) of ${samples}: ` +
+    `The JSONL store's folder (${where}), each operation after a ${costs.pauseMs} ms pause as in a run, medians (min–max) of ${costs.samples}: ` +
     `make a file ${us(costs.createFile)}, make a folder ${us(costs.makeFolder)}, remove it ${us(costs.removeFolder)}, remove an empty file ${us(costs.removeFile)}`
   );
 }
