@@ -98,7 +98,7 @@ const vscodeOnce = {
 const zodFromHost = (bundle) => ({
   name: 'zod-from-host',
   setup(build) {
-    build.onResolve({ filter: /^zod\/v4(\/core|\/locales\/en\.js)?$/ }, (args) => ({ path: args.path, namespace: 'zod-from-host' }));
+    build.onResolve({ filter: /^zod\/v4(\/core|\/mini|\/locales\/en\.js)?$/ }, (args) => ({ path: args.path, namespace: 'zod-from-host' }));
     build.onLoad({ filter: /.*/, namespace: 'zod-from-host' }, (args) => ({
       contents: [
         "const shared = globalThis[Symbol.for('subagents.sharedZod')];",
@@ -118,6 +118,9 @@ const root = new URL('..', import.meta.url).pathname;
  * (a require in engine.js, see `noImport`).
  */
 export const LAZY_BUNDLES = {
+  // The ai SDK's run machinery (streamText, the middleware wrapper), loaded by the first run; with the
+  // zod of the bundle that loads it.
+  aiSdk: { entry: 'src/core/agent/aiRuntime.ts', module: /\/aiRuntime(\.ts)?$/, zodFromHost: true },
   // The OS sandbox for agents' commands (@anthropic-ai/sandbox-runtime: bubblewrap, Seatbelt).
   sandbox: { entry: 'src/core/sandbox/sandboxRuntime.ts', module: /\/sandboxRuntime(\.ts)?$/ },
   // tree-sitter and its bash grammar (WebAssembly), for the command judge. It keeps its import():
@@ -151,6 +154,7 @@ export const LAZY_BUNDLES = {
 export const SIZE_BUDGETS_KB = {
   extension: 16,
   engine: 1000,
+  aiSdk: 300,
   agentClient: 900,
   server: 640,
   cli: 16,

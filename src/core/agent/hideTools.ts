@@ -1,4 +1,5 @@
-import { wrapLanguageModel, type LanguageModel } from 'ai';
+import type { LanguageModel } from 'ai';
+import type { AiRuntime } from './loadAiRuntime';
 
 /**
  * A model that is never told about the `hidden` tools, while the SDK still knows them and so
@@ -6,7 +7,7 @@ import { wrapLanguageModel, type LanguageModel } from 'ai';
  * The SDK's own `activeTools` cannot do this: it drops inactive tools from execution too, so a
  * forged call would end as an unknown tool, not as our refusal telling the child what to do.
  */
-export function hideTools(model: LanguageModel, hidden: readonly string[]): LanguageModel | undefined {
+export function hideTools({ wrapLanguageModel }: AiRuntime, model: LanguageModel, hidden: readonly string[]): LanguageModel | undefined {
   if (hidden.length === 0) return model;
   // A model given by id goes through a gateway we cannot wrap; the caller then drops the stand-ins.
   if (typeof model === 'string') return undefined;

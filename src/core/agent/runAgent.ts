@@ -1,5 +1,5 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { experimental_streamTextLowMemory as streamTextOnce, isStepCount, NoSuchToolError, type LanguageModelUsage, type ModelMessage, type ToolCallRepairFunction, type ToolSet } from 'ai';
+import type { LanguageModelUsage, ModelMessage, ToolCallRepairFunction, ToolSet } from 'ai';
 import { errorText } from '../../shared/errorText';
 import type { Usage } from '../../shared/events';
 import { ZERO_USAGE, addUsage } from '../../shared/usage';
@@ -7,6 +7,7 @@ import { withResilience } from '../models/resilientModel';
 import type { RetryPolicy } from '../models/retryPolicy';
 import type { AnyToolSpec } from '../tools/toolSpec';
 import { hideTools } from './hideTools';
+import { loadAiRuntime, type AiRuntime } from './loadAiRuntime';
 import type { EmitRunEvent } from './runEvents';
 import { toAiTools, type ToolRunIdentity } from './toAiTools';
 import { FREE_SLOT, heldModel, type WorkSlot } from './workSlot';
@@ -73,10 +74,12 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   const slot = input.slot ?? FREE_SLOT;
   // The slot is held inside the retries: a run waiting to retry gives its place to another.
   const model = resilient(input, heldModel(input.model, slot));
-  const hiding = hideTools(model, hidden);
-  // Without a model that can hide them, the stand-ins go: a forged call then fails as an unknown tool.
-  const tools = hiding ? input.tools : input.tools.filter((t) => !hidden.includes(t.name));
   try {
+    const ai = await loadAiRuntime();
+    const { streamTextOnce, isStepCount } = ai;
+    const hiding = hideTools(ai, model, hidden);
+    // Without a model that can hide them, the stand-ins go: a forged call then fails as an unknown tool.
+    const tools = hiding ? input.tools : input.tools.filter((t) => !hidden.includes(t.name));
     // The single-consumer stream: the loop reads fullStream once and nothing else of the result.
     // streamText would keep every part for replay and tee the whole stream even for this one
     // reader (about a tenth of a delegation's time at L = 0: 3 ms of 29 at 3 children, 8 of 67 at 8).
@@ -93,7 +96,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
         return arrivals.length ? { messages: sent } : undefined;
       },
       abortSignal: input.signal,
-      repairToolCall: unknownToolsNamedHonestly(tools.filter((t) => !hidden.includes(t.name)).map((t) => t.name)),
+      repairToolCall: unknownToolsNamedHonestly(ai, tools.filter((t) => !hidden.includes(t.name)).map((t) => t.name)),
       // withResilience retries, so each retry is a RunEvent and its wait ends on cancel.
       maxRetries: 0,
       // The SDK would publish every call (prompt, tools, results) on the process-wide diagnostics
@@ -179,7 +182,7 @@ function resilient(input: AgentRunInput, model: LanguageModelV4): LanguageModelV
  * denied. This hook (the SDK's own repair step) words it with the run's visible tools only; the
  * call is not repaired, so it still fails as unknown.
  */
-function unknownToolsNamedHonestly(visible: readonly string[]): ToolCallRepairFunction<ToolSet> {
+function unknownToolsNamedHonestly({ NoSuchToolError }: AiRuntime, visible: readonly string[]): ToolCallRepairFunction<ToolSet> {
   return async ({ toolCall, error }) => {
     if (NoSuchToolError.isInstance(error)) {
       error.message = `There is no tool "${toolCall.toolName}". The tools you have: ${visible.join(', ') || 'none'}.`;

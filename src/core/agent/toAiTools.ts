@@ -1,4 +1,5 @@
-import { asSchema, tool, type Schema, type ToolSet } from 'ai';
+import { asSchema, tool, type Schema } from '@ai-sdk/provider-utils';
+import type { ToolSet } from 'ai';
 import type { AnyToolSpec, ToolCallContext } from '../tools/toolSpec';
 import { errorText } from '../../shared/errorText';
 import type { EmitRunEvent } from './runEvents';

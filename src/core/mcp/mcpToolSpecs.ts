@@ -1,4 +1,5 @@
-import { jsonSchema, type JSONSchema7 } from 'ai';
+import { jsonSchema } from '@ai-sdk/provider-utils';
+import type { JSONSchema7 } from 'ai';
 import { errorText } from '../../shared/errorText';
 import type { ApprovalGate } from '../tools/approvalGate';
 import type { AnyToolSpec } from '../tools/toolSpec';

@@ -1,12 +1,12 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { shareZodWithVendorClients } from './sharedZod';
+import { shareZodWithLazyBundles } from './sharedZod';
 import type * as vendorClients from './vendorClients';
 
 export type VendorClients = typeof vendorClients;
 
 let clients: Promise<VendorClients> | undefined;
 
-shareZodWithVendorClients();
+shareZodWithLazyBundles();
 
 /** The vendors' clients, loaded once on the first call of a vendor's model (their own bundle). */
 export const loadVendorClients = (): Promise<VendorClients> => (clients ??= import('./vendorClients'));

@@ -63,6 +63,10 @@ describe('loading engine.js', () => {
     expect(builtBy(/^src\/core\/models\/(scriptSchema|probeOllama)\.ts$|^src\/core\/worktrees\/|^src\/core\/threads\/threadArchive\.ts$/)).toEqual({});
   });
 
+  it("builds none of the ai SDK's schemas: its run machinery is aiSdk.js, which the first run loads", () => {
+    expect(builtBy(/node_modules\/ai\//)).toEqual({});
+  });
+
   it("builds only the name and field checks of MCP servers, not a server declaration's shapes", () => {
     expect(load.zodBy['src/core/mcp/mcpServerConfig.ts'] ?? 0).toBeLessThan(10);
   });
