@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazySchema';
 
 /**
  * The launcher's protocol. To it, on its stdin: one JSON request a line (LauncherRequest). From it,
@@ -15,9 +16,10 @@ export type LauncherRequest =
   | { op: 'signal'; id: number; signal: NodeJS.Signals }
   | { op: 'closePipes'; id: number };
 
-export const spawnedPayload = z.object({ pid: z.number().int().positive() });
-export const exitPayload = z.object({ code: z.number().int().nullable() });
-export const errorPayload = z.object({ message: z.string(), code: z.string().optional() });
+// Built when the first command runs, not when engine.js loads (src/shared/lazySchema.ts).
+export const spawnedPayload = lazySchema(() => z.object({ pid: z.number().int().positive() }));
+export const exitPayload = lazySchema(() => z.object({ code: z.number().int().nullable() }));
+export const errorPayload = lazySchema(() => z.object({ message: z.string(), code: z.string().optional() }));
 
 export interface Frame {
   kind: number;

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../nodeAdapters/workerThreads';
 import { regexWorkerSource, type RegexWorkerFile, type RegexWorkerInit, type RegexWorkerMessage, type RegexWorkerReply } from './regexWorker';
 
 /**
@@ -33,7 +34,7 @@ export function regexWorkersStarted(): number {
 
 function started(): Worker {
   startedCount++;
-  const worker = new Worker(regexWorkerSource(), { eval: true });
+  const worker = new (workerThreads().Worker)(regexWorkerSource(), { eval: true });
   // Gone while idle (it cannot fail there, but a worker can be killed): out of the pool.
   worker.once('exit', () => {
     const at = idle.findIndex((w) => w.worker === worker);

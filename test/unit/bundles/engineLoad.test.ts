@@ -61,6 +61,8 @@ describe('loading engine.js', () => {
     // Tools' inputs: when a run's tool set is made. The rest: on their first use.
     expect(builtBy(/^src\/core\/tools\/builtin\/|^src\/core\/delegation\/(subagentTools|delegateTask)\.ts$|^src\/host\/chat\/delegateTool\.ts$/)).toEqual({});
     expect(builtBy(/^src\/core\/models\/(scriptSchema|probeOllama)\.ts$|^src\/core\/worktrees\/|^src\/core\/threads\/threadArchive\.ts$/)).toEqual({});
+    // The process launcher's frames: when the first command runs.
+    expect(builtBy(/^src\/core\/processLauncher\//)).toEqual({});
   });
 
   it("builds none of the ai SDK's schemas: its run machinery is aiSdk.js, which the first run loads", () => {
@@ -71,8 +73,9 @@ describe('loading engine.js', () => {
     expect(load.zodBy['src/core/mcp/mcpServerConfig.ts'] ?? 0).toBeLessThan(10);
   });
 
-  it('requires no node:child_process: the first git or command run does', () => {
+  it('requires no node:child_process (the first git or command run does) and no node:worker_threads (the first regex search does)', () => {
     expect(load.builtins).not.toContain('child_process');
+    expect(load.builtins).not.toContain('worker_threads');
     // It does see what engine.js requires.
     expect(load.builtins).toContain('fs/promises');
   });
