@@ -1,50 +1,26 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleOptions } from '../../../scripts/bundles.mjs';
 import { vscodeStandInSource } from '../../../scripts/vscodeStandIn.mjs';
+import { buildBesideEngine, runNode } from './besideEngine';
 
 // The ai SDK's run machinery (dist/aiSdk.js: streamText, the middleware wrapper) is loaded by the
 // first run, not with engine.js, and takes zod (classic and mini, both of which `ai` uses) from the
-// bundle that loads it. Built with the production options beside engine.js, then loaded in fresh
-// node processes, where a real agent loop runs: a model that calls a tool whose input the SDK checks
-// with engine.js's zod, then answers.
+// bundle that loads it (zodFromHost.test.ts). Built with the production options beside engine.js,
+// then loaded in a fresh node process, where a real agent loop runs: a model that calls a tool
+// whose input the SDK checks with engine.js's zod, then answers.
 
 let dir: string;
-let meta: Metafile;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ai-sdk-bundle-'));
-  const { engine, aiSdk } = bundleOptions({ production: true });
-  const quiet = { outdir: dir, logLevel: 'error' } as const;
-  const [, sdk] = await Promise.all([build({ ...engine, ...quiet }), build({ ...aiSdk, ...quiet })]);
-  meta = sdk.metafile!;
+  ({ dir } = await buildBesideEngine(['aiSdk']));
 }, 60_000);
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-function node(code: string): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', timeout: 30_000 });
-}
-
 describe("the ai SDK's bundle", () => {
-  it('holds the SDK and carries no zod of its own', () => {
-    const inputs = Object.keys(meta.inputs);
-    expect(inputs.some((f) => f.includes('node_modules/ai/'))).toBe(true);
-    expect(inputs.filter((f) => f.includes('node_modules/zod/'))).toEqual([]);
-  });
-
-  it('says what it needs when no bundle of ours loaded zod before it', () => {
-    const r = node(`require(${JSON.stringify(join(dir, 'aiSdk.js'))});`);
-    expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/aiSdk\.js takes zod from the bundle that loads it/);
-  });
-
   it("runs an agent loop with engine.js's zod: a tool call checked against its schema, its result, the answer", () => {
-    const r = node(`${vscodeStandInSource(process.cwd())}
+    const r = runNode(`${vscodeStandInSource(process.cwd())}
 require(${JSON.stringify(join(dir, 'engine.js'))});
 const { z } = globalThis[Symbol.for('subagents.sharedZod')]['zod/v4'];
 const { streamTextOnce, isStepCount } = require(${JSON.stringify(join(dir, 'aiSdk.js'))});
