@@ -30,7 +30,6 @@ function bucketOf(source: string): string {
   if (pkg) {
     if (pkg === 'ai' || pkg.startsWith('@ai-sdk/')) return 'the ai SDK (ai, @ai-sdk/*)';
     if (pkg === 'zod') return 'zod';
-    if (['proper-lockfile', 'graceful-fs', 'retry', 'signal-exit'].includes(pkg)) return 'proper-lockfile (and graceful-fs)';
     return pkg;
   }
   if (path.startsWith('src/core/threads/')) return 'our store (src/core/threads)';

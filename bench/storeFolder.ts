@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { summarize, type Summary } from './stats';
@@ -6,8 +6,8 @@ import { summarize, type Summary } from './stats';
 // What the JSONL column pays for its file operations depends on the folder its store is in more
 // than on the store: on the virtual machine this project is built on (ext4 without a journal,
 // mounted with `discard`) making a file costs 20 to 600 µs depending on how many files were deleted
-// near it lately, and removing a folder waits for the disk's discard. A run of 3 children makes 4
-// thread files and takes and gives back one lock folder, so the benches print these beside their
+// near it lately. A run of 3 children makes 4 thread files and takes and gives back one lease (a
+// hard link to the process's owner note, then its unlink), so the benches print these beside their
 // tables: a JSONL ratio is read with what the folder cost that day.
 
 /** Microseconds of each operation in the folder (median, min and max), and how they were taken. */
@@ -16,11 +16,11 @@ export interface FolderCosts {
   pauseMs: number;
   /** A new file made (`openSync(…, 'wx')`, as a new thread's) and closed. */
   createFile: Summary;
-  /** A folder made (as proper-lockfile's lock folder). */
-  makeFolder: Summary;
-  /** That folder removed (the lock given back). */
-  removeFolder: Summary;
-  /** An empty file removed (as a lease's note). */
+  /** A hard link made to that file (as a lease's lock, to the owner note). */
+  link: Summary;
+  /** That link removed (the lease given back). */
+  unlink: Summary;
+  /** The empty file removed (as a deleted thread's). */
   removeFile: Summary;
 }
 
@@ -31,7 +31,7 @@ export interface FolderCosts {
  */
 export async function storeFolderCosts(dir: string, samples = 30, pauseMs = 2): Promise<FolderCosts> {
   mkdirSync(dir, { recursive: true });
-  const us: Record<'createFile' | 'makeFolder' | 'removeFolder' | 'removeFile', number[]> = { createFile: [], makeFolder: [], removeFolder: [], removeFile: [] };
+  const us: Record<'createFile' | 'link' | 'unlink' | 'removeFile', number[]> = { createFile: [], link: [], unlink: [], removeFile: [] };
   const timed = async (into: number[], operation: () => void): Promise<void> => {
     await delay(pauseMs);
     const start = performance.now();
@@ -41,13 +41,13 @@ export async function storeFolderCosts(dir: string, samples = 30, pauseMs = 2): 
   const probe = `store-folder-probe-${process.pid}`;
   for (let i = 0; i < samples; i++) {
     const file = join(dir, `${probe}-${i}`);
-    const folder = `${file}.lock`;
+    const lock = `${file}.lock`;
     await timed(us.createFile, () => closeSync(openSync(file, 'wx')));
-    await timed(us.makeFolder, () => mkdirSync(folder));
-    await timed(us.removeFolder, () => rmdirSync(folder));
+    await timed(us.link, () => linkSync(file, lock));
+    await timed(us.unlink, () => unlinkSync(lock));
     await timed(us.removeFile, () => unlinkSync(file));
   }
-  return { samples, pauseMs, createFile: summarize(us.createFile), makeFolder: summarize(us.makeFolder), removeFolder: summarize(us.removeFolder), removeFile: summarize(us.removeFile) };
+  return { samples, pauseMs, createFile: summarize(us.createFile), link: summarize(us.link), unlink: summarize(us.unlink), removeFile: summarize(us.removeFile) };
 }
 
 /** One line for a bench's output. */
@@ -55,6 +55,6 @@ export function formatFolderCosts(where: string, costs: FolderCosts): string {
   const us = (s: Summary): string => `${s.median.toFixed(0)} µs (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
   return (
     `The JSONL store's folder (${where}), each operation after a ${costs.pauseMs} ms pause as in a run, medians (min–max) of ${costs.samples}: ` +
-    `make a file ${us(costs.createFile)}, make a folder ${us(costs.makeFolder)}, remove it ${us(costs.removeFolder)}, remove an empty file ${us(costs.removeFile)}`
+    `make a file ${us(costs.createFile)}, link a lease to it ${us(costs.link)}, unlink the lease ${us(costs.unlink)}, remove the empty file ${us(costs.removeFile)}`
   );
 }

@@ -139,9 +139,6 @@ export const LAZY_BUNDLES = {
   yaml: { entry: 'node_modules/yaml/dist/index.js', module: /^yaml$/ },
   // web_fetch's HTTP client (node:http, https, dns, zlib, the private-address judge), loaded by the first fetch.
   webFetch: { entry: 'src/core/web/fetchPage.ts', module: /\/fetchPage(\.ts)?$/ },
-  // The lock library of the JSONL store's leases and index writes (proper-lockfile with graceful-fs, retry,
-  // signal-exit), loaded by the first lock a store takes.
-  lockfile: { entry: 'node_modules/proper-lockfile/index.js', module: /^proper-lockfile$/ },
   // Glob matching (minimatch and brace-expansion), required by the first glob matched (find_files, a command's glob).
   minimatch: { entry: 'node_modules/minimatch/dist/esm/index.js', module: /^minimatch$/ },
 };
@@ -167,7 +164,6 @@ export const SIZE_BUDGETS_KB = {
   htmlToMarkdown: 350,
   yaml: 130,
   webFetch: 20,
-  lockfile: 30,
   minimatch: 40,
 };
 

@@ -1,9 +1,9 @@
-import { closeSync, openSync, unlinkSync } from 'node:fs';
-import { readdir, rmdir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, utimesSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { lstat, readFile, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type * as ProperLockfile from 'proper-lockfile';
 
 /** Held by a process that is (or may be) alive. */
 export class FileLockedError extends Error {
@@ -15,110 +15,64 @@ export interface FileLockOptions {
   staleMs: number;
   /** Try again for this long while a live process holds it (default: do not wait). */
   waitMs?: number;
-  /** The lock could not be kept fresh (the disk went away, the machine slept past the stale time). */
+  /** The lock could not be kept fresh (the disk went away, the machine slept past the stale time), or another process broke it. */
   onCompromised: (error: Error) => void;
 }
 
 /**
- * proper-lockfile and what it brings (graceful-fs, which patches fs; retry; signal-exit, which hooks
- * the process's signals): a lazily loaded bundle of its own (dist/lockfile.js, see
- * scripts/bundles.mjs), loaded by the first lock a store takes, not when the engine loads.
- */
-let library: Promise<typeof ProperLockfile> | undefined;
-const lockLibrary = (): Promise<typeof ProperLockfile> => (library ??= import('proper-lockfile'));
-
-/**
- * A lock between processes on one file: proper-lockfile's lock folder (atomic mkdir, refreshed
- * while held, broken when stale), plus a note of who holds or wants it, so the lock of a process of
- * this machine that has ended (a crashed window, a killed CLI) is broken at once instead of after
- * the stale time. Returns the release.
+ * A lock between processes on one file: `<file>.lock`, a hard link to this process's owner note
+ * (`.owners/<host>@<pid>` in the same folder, made once per process and folder, its text naming
+ * the host, the pid and a random token of this process). Linking is atomic (EEXIST when held), so
+ * the lock is never on disk without the name of its holder: the lock of a process of this machine
+ * that has ended (a crashed window, a killed CLI) is broken at once, any other after `staleMs`
+ * without a refresh (every holder's locks are refreshed every half of that). Returns the release.
  *
- * Taken and given back with synchronous file operations (the library's lockSync): a run takes one
- * at its start and gives it back at its end, and an operation through libuv's thread pool finishes
- * only on a later turn of the event loop, which a run whose model answers at once reaches only
- * after its answer. Measured in runs on ext4, in a folder of 1,000 threads (medians): the note
- * 24 µs, the lock folder's mkdir 53 µs, its rmdir 258 µs, the note's unlink 22 µs. Only waiting
- * for a holder (a contended lock) awaits.
+ * Why not proper-lockfile's lock folder: a folder costs an inode and a block to make and to
+ * remove, and each lock needed a note file of its own beside it. On the ext4 this project is
+ * built on (no journal, mounted with `discard`) the folder's rmdir alone took 250–450 µs, and the
+ * whole lease was about a tenth of a 3-child delegation at L = 0 (bench/peers; docs/ARCHITECTURE.md).
+ * A link and an unlink touch only the folder's entries: 24 and 12 µs. On a file system without
+ * hard links (FAT, some network shares) the lock is a file of its own made with O_EXCL, the
+ * holder's name written in it; a kill between its making and that write leaves a lock that waits
+ * out the stale time.
+ *
+ * Synchronous file calls: a run takes its lease at its start and gives it back at its end, and an
+ * operation through libuv's thread pool finishes only on a later turn of the event loop, which a
+ * run whose model answers at once reaches only after its answer. Only waiting for a holder awaits.
  */
 export async function takeFileLock(path: string, options: FileLockOptions): Promise<() => Promise<void>> {
-  const { lockSync } = await lockLibrary();
-  const owner = ownerFile(path, process.pid);
-  // The note is on disk before the lock folder can be, and goes only after it: a lock folder is
-  // never there without a note of whose it is, so a process killed at any point leaves a lock
-  // that is broken at once (a kill between the two leaves a lone note, which nothing waits for).
-  // Empty: all it says is in its name, so a write cut short by a kill cannot garble it.
-  closeSync(openSync(owner, 'w'));
+  const lockPath = `${path}.lock`;
+  const staleMs = Math.max(2000, options.staleMs);
   const deadline = Date.now() + (options.waitMs ?? 0);
-  try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const unlock = lockSync(path, { realpath: false, stale: Math.max(2000, options.staleMs), onCompromised: options.onCompromised });
-        return async () => {
-          unlock();
-          removeNote(owner);
-        };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+  for (let attempt = 0; ; attempt++) {
+    // A lock this process holds is as taken as another's: the second taker waits or is refused.
+    if (!held.has(lockPath)) {
+      if (tryLock(lockPath, dirname(path), staleMs)) {
+        const lock: HeldLock = { lockPath, staleMs, refreshedAt: Date.now(), onCompromised: options.onCompromised, lost: false };
+        held.set(lockPath, lock);
+        keepFresh(staleMs);
+        return async () => release(lock);
       }
-      if (await breakIfOwnersDied(path)) continue;
-      if (Date.now() >= deadline) throw new FileLockedError(`${path} is locked by another process.`);
-      await delay(Math.min(50, 2 + attempt * 2));
+      if (breakIfAbandoned(lockPath, staleMs)) continue;
     }
-  } catch (error) {
-    removeNote(owner);
-    throw error;
+    if (Date.now() >= deadline) throw new FileLockedError(`${path} is locked by another process.`);
+    await delay(Math.min(50, 2 + attempt * 2));
   }
 }
 
 export type TakeFileLock = typeof takeFileLock;
 
 /**
- * Whether some process holds the lock of `path` now: its lock folder is there and was refreshed
- * within the stale time (a holder refreshes it every half of that). A look, not a lock.
+ * Whether some process holds the lock of `path` now: it is there, refreshed within the stale
+ * time, and its holder is not a process of this machine that has ended. A look, not a lock.
  */
 export async function leaseHeld(path: string, staleMs: number): Promise<boolean> {
-  const folder = await stat(`${path}.lock`).catch(() => undefined);
-  return folder !== undefined && Date.now() - folder.mtimeMs < Math.max(2000, staleMs);
-}
-
-/** One unlink (rm with force takes three operations: lstat, unlink and another look); a note already gone is fine. */
-function removeNote(owner: string): void {
-  try {
-    unlinkSync(owner);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-}
-
-/** Beside the lock folder (proper-lockfile removes it with rmdir, so it must stay empty); names the host and the pid. */
-function ownerFile(path: string, pid: number): string {
-  return `${ownerPrefix(path)}${encodeURIComponent(hostname())}@${pid}`;
-}
-
-function ownerPrefix(path: string): string {
-  return `${path}.lock.owner-`;
-}
-
-/**
- * Removes a lock when every other process that said it holds or wants it is a process of this
- * machine that has ended. A live one anywhere (or one on another machine) keeps it; a dead process
- * that left no word is waited out by the stale time.
- */
-async function breakIfOwnersDied(path: string): Promise<boolean> {
-  const folder = dirname(path);
-  const prefix = basename(ownerPrefix(path));
-  const mine = basename(ownerFile(path, process.pid));
-  const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.startsWith(prefix) && n !== mine);
-  if (names.length === 0) return false;
-  const here = encodeURIComponent(hostname());
-  for (const name of names) {
-    const [host, pid] = name.slice(prefix.length).split('@');
-    if (host !== here || !pid || !/^\d+$/.test(pid) || isProcessAlive(Number(pid))) return false;
-  }
-  // The folder first, then the notes: a breaker killed in between leaves no lock without a note.
-  await rmdir(`${path}.lock`).catch(() => undefined);
-  for (const name of names) removeNote(join(folder, name));
-  return true;
+  const lockPath = `${path}.lock`;
+  const found = await lstat(lockPath).catch(() => undefined);
+  if (!found || Date.now() - found.mtimeMs >= Math.max(2000, staleMs)) return false;
+  if (found.isDirectory()) return true;
+  const owner = await readFile(lockPath, 'utf8').catch(() => undefined);
+  return owner === undefined || !ownerEnded(owner, lockPath);
 }
 
 /** A process of this machine that still runs (EPERM: it runs, as another user). */
@@ -128,5 +82,242 @@ export function isProcessAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+interface HeldLock {
+  lockPath: string;
+  staleMs: number;
+  refreshedAt: number;
+  onCompromised: (error: Error) => void;
+  /** Broken by another process, or not refreshed in time: not this process's to remove. */
+  lost: boolean;
+}
+
+interface OwnerNote {
+  path: string;
+  /** When its mtime (which every lock linked to it shares) was last set. */
+  touchedAt: number;
+  /** False once the folder's file system refused a hard link. */
+  links: boolean;
+}
+
+/** The folder, beside the locked files, of the owner notes of the processes that lock there. */
+const OWNERS = '.owners';
+/** File systems without hard links answer a link with one of these. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
+
+const held = new Map<string, HeldLock>();
+const notes = new Map<string, OwnerNote>();
+let me: { host: string; line: string } | undefined;
+let ticker: NodeJS.Timeout | undefined;
+let tickMs = Infinity;
+
+/** This process's name in its notes and locks: `<host>@<pid>#<token>` (the token tells it from an ended process that had its pid). */
+function self(): { host: string; line: string } {
+  return (me ??= (() => {
+    const host = encodeURIComponent(hostname());
+    return { host, line: `${host}@${process.pid}#${randomBytes(6).toString('hex')}` };
+  })());
+}
+
+function tryLock(lockPath: string, folder: string, staleMs: number): boolean {
+  const note = ownerNote(folder, staleMs);
+  if (note.links) {
+    try {
+      linkSync(note.path, lockPath);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (code === 'EEXIST') return false;
+      // The note was removed from under this process (by hand): make it again, once.
+      if (code === 'ENOENT' && !exists(note.path) && exists(folder)) {
+        notes.delete(folder);
+        return tryLock(lockPath, folder, staleMs);
+      }
+      if (!NO_HARD_LINKS.has(code)) throw error;
+      note.links = false;
+    }
+  }
+  let fd: number;
+  try {
+    fd = openSync(lockPath, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, self().line);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * This process's note in `folder`, made on the first lock there (clearing the notes of ended
+ * processes of this machine), its mtime set again when it may be near stale: a new link shares
+ * the note's mtime, and must not look stale the moment it is made.
+ */
+function ownerNote(folder: string, staleMs: number): OwnerNote {
+  let note = notes.get(folder);
+  if (!note) {
+    const owners = join(folder, OWNERS);
+    mkdirSync(owners, { recursive: true });
+    removeEndedNotes(owners);
+    const path = join(owners, self().line.slice(0, self().line.indexOf('#')));
+    // An ended process with this pid may have left its note, which its locks may still share: a new one, never written over.
+    removeFile(path);
+    writeFileSync(path, self().line, { flag: 'wx' });
+    note = { path, touchedAt: Date.now(), links: true };
+    notes.set(folder, note);
+    if (notes.size === 1) process.once('exit', removeAllOnExit);
+  }
+  const now = Date.now();
+  if (note.links && now - note.touchedAt > staleMs / 4) {
+    utimesSync(note.path, now / 1000, now / 1000);
+    note.touchedAt = now;
+  }
+  return note;
+}
+
+/** Removes a lock whose holder has ended (a process of this machine) or that went stale; true when it is gone. */
+function breakIfAbandoned(lockPath: string, staleMs: number): boolean {
+  let seen: Stats;
+  try {
+    seen = lstatSync(lockPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+  const stale = Date.now() - seen.mtimeMs > staleMs;
+  if (seen.isDirectory()) {
+    // The lock folder of an earlier version (proper-lockfile), which its holder refreshes.
+    if (!stale) return false;
+    tryRemove(() => rmdirSync(lockPath));
+    return true;
+  }
+  if (!stale) {
+    let owner: string;
+    try {
+      owner = readFileSync(lockPath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+      throw error;
+    }
+    if (!ownerEnded(owner, lockPath)) return false;
+  }
+  // Moved aside, then looked at: only the lock that was judged is removed, and one another process
+  // took in between is linked back.
+  const aside = `${lockPath}.broken-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    renameSync(lockPath, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+  const moved = lstatSync(aside);
+  if (moved.ino !== seen.ino || moved.dev !== seen.dev) {
+    try {
+      linkSync(aside, lockPath);
+    } catch {
+      // Taken again meanwhile, or no hard links here: its holder finds it lost at its next refresh.
+    }
+  }
+  removeFile(aside);
+  return true;
+}
+
+/** Whether the holder named by a lock's text is a process of this machine that has ended (or this one, which does not hold it). */
+function ownerEnded(owner: string, lockPath: string): boolean {
+  const parsed = /^(.+)@(\d+)#[0-9a-f]+$/.exec(owner);
+  if (!parsed || parsed[1] !== self().host) return false;
+  const pid = Number(parsed[2]);
+  if (pid === process.pid) return !held.has(lockPath) || owner !== self().line;
+  return !isProcessAlive(pid);
+}
+
+function release(lock: HeldLock): void {
+  if (held.get(lock.lockPath) === lock) held.delete(lock.lockPath);
+  if (!lock.lost) removeFile(lock.lockPath);
+}
+
+/** Every held lock is refreshed on one timer, every half of the shortest stale time asked for. */
+function keepFresh(staleMs: number): void {
+  if (ticker && staleMs / 2 >= tickMs) return;
+  if (ticker) clearInterval(ticker);
+  tickMs = staleMs / 2;
+  ticker = setInterval(() => void refreshAll(), tickMs);
+  ticker.unref();
+}
+
+async function refreshAll(): Promise<void> {
+  for (const lock of [...held.values()]) {
+    const now = Date.now();
+    if (now - lock.refreshedAt > lock.staleMs) {
+      lose(lock, new Error(`${lock.lockPath} was not refreshed for ${now - lock.refreshedAt} ms (the process was busy or asleep), so another process may have taken it.`));
+      continue;
+    }
+    try {
+      await utimes(lock.lockPath, now / 1000, now / 1000);
+      const owner = await readFile(lock.lockPath, 'utf8');
+      if (owner !== self().line) lose(lock, new Error(`${lock.lockPath} was taken by another process.`));
+      else lock.refreshedAt = now;
+    } catch (error) {
+      lose(lock, new Error(`${lock.lockPath} could not be refreshed: ${(error as Error).message}`));
+    }
+  }
+}
+
+function lose(lock: HeldLock, error: Error): void {
+  if (held.get(lock.lockPath) !== lock) return;
+  held.delete(lock.lockPath);
+  lock.lost = true;
+  lock.onCompromised(error);
+}
+
+/** Notes named after processes of this machine that have ended; their locks are broken by whoever meets them. */
+function removeEndedNotes(owners: string): void {
+  const here = `${self().host}@`;
+  for (const name of readdirSync(owners)) {
+    const pid = name.startsWith(here) ? Number(name.slice(here.length)) : NaN;
+    if (Number.isInteger(pid) && pid !== process.pid && !isProcessAlive(pid)) removeFile(join(owners, name));
+  }
+}
+
+/** The process ends: its locks and notes go with it (a kill leaves them, and the next taker breaks them at once). */
+function removeAllOnExit(): void {
+  const paths = [...[...held.values()].filter((l) => !l.lost).map((l) => l.lockPath), ...[...notes.values()].map((n) => n.path)];
+  held.clear();
+  notes.clear();
+  for (const path of paths) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // Exiting: what is left is broken by the next taker (this pid has ended).
+    }
+  }
+}
+
+/** One unlink; a file already gone is fine. */
+function removeFile(path: string): void {
+  tryRemove(() => unlinkSync(path));
+}
+
+function tryRemove(remove: () => void): void {
+  try {
+    remove();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'EEXIST' && code !== 'ENOTEMPTY') throw error;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -31,6 +31,8 @@ export interface ThreadLeasesOptions {
  */
 export class ThreadLeases {
   private readonly held = new Map<string, HeldLease>();
+  /** Leases being given back here: taking one again waits for that, or it would find its own lock still there. */
+  private readonly releasing = new Map<string, Promise<void>>();
 
   constructor(private readonly options: ThreadLeasesOptions) {}
 
@@ -59,8 +61,13 @@ export class ThreadLeases {
     if (!mine) return;
     if (--mine.count > 0) return;
     this.held.delete(id);
-    const unlock = await mine.unlock.catch(() => undefined);
-    await unlock?.().catch((error: unknown) => this.options.logger.warn(`Could not release the lease of thread ${id}: ${(error as Error).message}`));
+    const released = this.unlock(id, mine);
+    this.releasing.set(id, released);
+    try {
+      await released;
+    } finally {
+      if (this.releasing.get(id) === released) this.releasing.delete(id);
+    }
   }
 
   /** Held here, and kept fresh since it was taken: no other process can have taken it meanwhile. */
@@ -87,7 +94,14 @@ export class ThreadLeases {
     for (const id of [...this.held.keys()]) await this.drop(id);
   }
 
+  private async unlock(id: string, lease: HeldLease): Promise<void> {
+    const unlock = await lease.unlock.catch(() => undefined);
+    await unlock?.().catch((error: unknown) => this.options.logger.warn(`Could not release the lease of thread ${id}: ${(error as Error).message}`));
+  }
+
   private async lock(id: string, path: string, onLost: () => void): Promise<() => Promise<void>> {
+    // A turn that follows the last one at once (a message sent as the answer shows) waits for its lease to be given back.
+    await this.releasing.get(id);
     try {
       return await (this.options.takeLock ?? takeFileLock)(path, {
         staleMs: this.options.staleMs ?? 10_000,

@@ -18,7 +18,7 @@ describe('storeFolderCosts', () => {
     dirs.push(dir);
     writeFileSync(join(dir, 't_existing.jsonl'), '{}\n');
     const costs = await storeFolderCosts(dir, 5, 0);
-    for (const s of [costs.createFile, costs.makeFolder, costs.removeFolder, costs.removeFile]) {
+    for (const s of [costs.createFile, costs.link, costs.unlink, costs.removeFile]) {
       expect(s.min).toBeGreaterThan(0);
       expect(s.min).toBeLessThanOrEqual(s.median);
       expect(s.median).toBeLessThanOrEqual(s.max);
@@ -33,7 +33,7 @@ describe('storeFolderCosts', () => {
     expect(readdirSync(join(parent, 'store'))).toEqual([]);
     const line = formatFolderCosts('a test folder', costs);
     expect(line).toContain(`make a file ${costs.createFile.median.toFixed(0)} µs`);
-    expect(line).toContain(`remove it ${costs.removeFolder.median.toFixed(0)} µs`);
+    expect(line).toContain(`unlink the lease ${costs.unlink.median.toFixed(0)} µs`);
     expect(line).toContain('after a 0 ms pause as in a run, medians (min–max) of 3:');
   });
 });

@@ -29,7 +29,7 @@ describe('the CLI bundles', () => {
 
   it('cliMain.js requires its lazy bundles, never import()s them', () => {
     expect(cliMain.code).toContain('require("./mcp.js")');
-    expect(cliMain.code).toContain('require("./lockfile.js")');
+    expect(cliMain.code).toContain('require("./yaml.js")');
     expect(cliMain.code).not.toMatch(/\bimport\s*\(/);
     expect(cliMain.code.startsWith('#!')).toBe(false);
   });

@@ -21,21 +21,18 @@ const packagesIn = (m: Metafile): Set<string> =>
 const output = () => Object.values(meta.outputs).find((o) => o.entryPoint)!;
 
 describe('engine.js leaves the heavy parts to their lazy bundles', () => {
-  it("holds none of the ai SDK's run machinery, the vendors' model clients, the sandbox, tree-sitter, the YAML parser, the glob matcher or the lock library", () => {
+  it("holds none of the ai SDK's run machinery, the vendors' model clients, the sandbox, tree-sitter, the YAML parser or the glob matcher", () => {
     const held = packagesIn(meta);
-    // proper-lockfile brings graceful-fs, retry and signal-exit (which patch fs and hook the
-    // process's signals when loaded): only the JSONL store's first lease needs them.
-    const lockLibrary = ['proper-lockfile', 'graceful-fs', 'retry', 'signal-exit'];
     // `ai` (streamText and its schemas) is aiSdk.js, loaded by the first run: the panel's first
     // request needs none of it. Our tool specs take jsonSchema and tool from @ai-sdk/provider-utils.
-    for (const pkg of ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', '@anthropic-ai/sandbox-runtime', '@vscode/tree-sitter-wasm', 'yaml', 'minimatch', 'brace-expansion', ...lockLibrary]) {
+    for (const pkg of ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', '@anthropic-ai/sandbox-runtime', '@vscode/tree-sitter-wasm', 'yaml', 'minimatch', 'brace-expansion']) {
       expect(held.has(pkg), pkg).toBe(false);
     }
   });
 
   it('requires each lazy bundle it uses by its file name beside it', () => {
     const required = output().imports.filter((i) => i.external).map((i) => i.path);
-    for (const name of ['aiSdk', 'sandbox', 'bashParser', 'modelClients', 'yaml', 'webFetch', 'lockfile', 'minimatch']) {
+    for (const name of ['aiSdk', 'sandbox', 'bashParser', 'modelClients', 'yaml', 'webFetch', 'minimatch']) {
       expect(Object.keys(LAZY_BUNDLES)).toContain(name);
       expect(required).toContain(`./${name}.js`);
     }

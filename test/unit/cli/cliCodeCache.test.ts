@@ -45,7 +45,7 @@ describe('subagents keeps its compiled code in the code cache', () => {
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
   });
 
-  it('keeps the caches of the lazy bundles a command loads (the lock library of the thread store)', async () => {
+  it('keeps the caches of the lazy bundles a command loads (the ai SDK of the run)', async () => {
     const dir = join(ws, 'cache');
     await writeFile(join(ws, 'script.json'), JSON.stringify({ agents: { supervisor: [{ text: 'Done.' }] } }));
     const result = await run(['run', '--model', 'scripted:script.json', 'say done'], { SUBAGENTS_CODE_CACHE: dir });
@@ -54,7 +54,7 @@ describe('subagents keeps its compiled code in the code cache', () => {
     expect(result.stderr).not.toContain('warning');
     const caches = await cachesIn(dir);
     expect(caches.some((n) => /^cliMain-/.test(n))).toBe(true);
-    expect(caches.some((n) => /^lockfile-/.test(n))).toBe(true);
+    expect(caches.some((n) => /^aiSdk-/.test(n))).toBe(true);
   });
 
   it("is kept in the user's cache folder by default: XDG_CACHE_HOME, else ~/.cache", async () => {

@@ -123,7 +123,9 @@ describe('secrets never leave the CLI', () => {
       expect(json.stdout).toMatch(/"error":"[^"]*rejected Bearer \[redacted SUBAGENTS_API_KEY\]/);
       expect(show.stdout).toContain('[redacted SUBAGENTS_API_KEY]');
       const dir = join(ws, '.subagents', 'threads');
-      const stored = (await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
+      const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+      expect(files.map((e) => e.name)).toContain('index.json');
+      const stored = (await Promise.all(files.map((e) => readFile(join(e.parentPath, e.name), 'utf8')))).join('\n');
       const places = { text, json, show, exported, markdown };
       for (const [name, r] of Object.entries(places)) expect(`${r.stdout}${r.stderr}`.includes(KEY), `the key leaked into ${name}`).toBe(false);
       expect(stored.includes(KEY), 'the key leaked into the thread files').toBe(false);

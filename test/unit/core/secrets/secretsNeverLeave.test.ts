@@ -76,8 +76,9 @@ describe('secrets never leave', () => {
     const read = events.find((e) => e.kind === 'tool.finished' && e.tool === 'read_file');
     expect(JSON.stringify(read)).toContain('deploy token: [redacted SUBAGENTS_API_KEY]');
 
-    const files = await readdir(join(dir, 'threads'));
-    const threadFiles = (await Promise.all(files.map((f) => readFile(join(dir, 'threads', f), 'utf8')))).join('\n');
+    const files = (await readdir(join(dir, 'threads'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    expect(files.map((e) => e.name)).toContain('index.json');
+    const threadFiles = (await Promise.all(files.map((e) => readFile(join(e.parentPath, e.name), 'utf8')))).join('\n');
     const places = {
       events: JSON.stringify(events),
       threadFiles,

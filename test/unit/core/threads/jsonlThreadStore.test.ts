@@ -336,8 +336,9 @@ describe('JsonlThreadStore', () => {
     expect(await store.delete('p')).toBe(true);
     expect(await store.delete('p')).toBe(false);
     expect((await store.list()).map((t) => t.id)).toEqual(['keep']);
-    // keep is still open, so its lease (a lock folder) is there; the deleted threads leave nothing.
-    expect((await readdir(dir)).sort()).toEqual(['index.json', 'keep.jsonl', 'keep.jsonl.lock', `keep.jsonl.lock.owner-${encodeURIComponent(hostname())}@${process.pid}`]);
+    // keep is still open, so its lease (a link to this process's owner note) is there; the deleted threads leave nothing.
+    expect((await readdir(dir)).sort()).toEqual(['.owners', 'index.json', 'keep.jsonl', 'keep.jsonl.lock']);
+    expect(await readdir(join(dir, '.owners'))).toEqual([`${encodeURIComponent(hostname())}@${process.pid}`]);
     expect(() => store.append(delta('c', 'rc', 2, 'x'))).toThrow(/open\(\) it first/);
     expect(await new JsonlThreadStore({ dir }).get('c')).toBeUndefined();
   });

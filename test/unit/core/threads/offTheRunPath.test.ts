@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lock } from 'proper-lockfile';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { leaseHeld, takeFileLock, type FileLockOptions } from '../../../../src/core/threads/fileLock';
 import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
@@ -133,7 +132,7 @@ describe("the JSONL store off a run's path", () => {
 
   it("writes a run's threads and gives their lease back without waiting on the event loop, so nothing is left for after the answer", async () => {
     const store = new JsonlThreadStore({ dir });
-    // The first lease of a process loads the lock library (a lazy bundle) and the first open reads the index: once each.
+    // The first lease of a process in a folder makes its owner note, and the first open reads the index: once each.
     await store.open(top('t_first'), { newId: true });
     await store.close('t_first');
     // A run that never waits (a model that answers at once): everything the store does for it must
@@ -166,9 +165,9 @@ describe("the JSONL store off a run's path", () => {
     const { store, engine } = jsonlWindow(dir, (caller, n) =>
       caller.agent === 'supervisor' && n === 0 ? call('c1', 'delegate_task', { task: 'count', agents: ['a'] }) : text(`${caller.agent} done`),
     );
-    // The store made its folder and index on load; now another process is writing the index.
+    // The store made its folder and index on load; now another writer holds the index's lock.
     await store.list();
-    const releaseIndex = await lock(join(dir, 'index.json'), { realpath: false, stale: 10_000 });
+    const releaseIndex = await takeFileLock(join(dir, 'index.json'), { staleMs: 10_000, onCompromised: () => undefined });
     const sent = await engine.send({ prompt: 'count it' });
     await sent.done;
     await engine.whenQuiet(sent.threadId);

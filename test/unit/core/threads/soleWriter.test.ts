@@ -82,7 +82,7 @@ describe('a conversation only this process has written', () => {
     await a.flushThreads();
     expect(await a.get('c_1', { parentThreadId: 't_root' })).toBeUndefined();
     expect(statsOfThreadFiles()).toEqual([]);
-    compromise?.(new Error('the lock folder was removed'));
+    compromise?.(new Error('the lock was removed'));
     expect(await a.get('c_1', { parentThreadId: 't_root' })).toBeUndefined();
     expect(statsOfThreadFiles()).toEqual(['c_1.jsonl']);
     await a.closeAll();

@@ -5,16 +5,11 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { bundleOptions } from '../../../../scripts/bundles.mjs';
 
-/**
- * Builds test/fixtures/storeProcess.ts with the CLI's bundle options, with the lock library's lazy
- * bundle beside it as dist/ has it; returns the script's path.
- */
+/** Builds test/fixtures/storeProcess.ts with the CLI's bundle options; returns the script's path. */
 export async function buildStoreProcess(): Promise<string> {
   const outdir = await mkdtemp(join(tmpdir(), 'store-process-'));
-  const { cli, lockfile } = bundleOptions();
-  const { banner: _banner, ...script } = cli;
-  const quiet = { outdir, sourcemap: false, logLevel: 'error' } as const;
-  await Promise.all([esbuild.build({ ...script, ...quiet, entryPoints: { storeProcess: 'test/fixtures/storeProcess.ts' } }), esbuild.build({ ...lockfile, ...quiet })]);
+  const { banner: _banner, ...script } = bundleOptions().cli;
+  await esbuild.build({ ...script, outdir, sourcemap: false, logLevel: 'error', entryPoints: { storeProcess: 'test/fixtures/storeProcess.ts' } });
   return join(outdir, 'storeProcess.js');
 }
 
@@ -26,8 +21,8 @@ export interface StoreProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-export function startStoreProcess(script: string, args: string[]): StoreProcess {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startStoreProcess(script: string, args: string[], env: NodeJS.ProcessEnv = {}): StoreProcess {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   const waiters: { line: string; resolve: () => void }[] = [];

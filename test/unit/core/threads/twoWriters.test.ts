@@ -1,5 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
@@ -86,17 +86,18 @@ describe('two processes on one store', () => {
   }, 30_000);
 });
 
-// Killed at the narrowest points of a lease: as its lock folder is made, and as it is removed. The
+// Killed at the narrowest points of a lease: as its lock is linked, and as it is to be removed. The
 // thread must be free for the next process at once, not "working in another window" until the
-// lock goes stale: a lock folder is never on disk without the note of who holds it.
+// lock goes stale: the lock is a link to its holder's note, so it is never on disk without the
+// name of the process that holds it.
 describe.each(['die-taking', 'die-giving-back'])('a process killed in its lease (%s)', (mode) => {
-  it('leaves the thread free for the next process at once, and no note of its own behind', async () => {
+  it('leaves the thread free for the next process at once, and no lock behind', async () => {
     const dead = startStoreProcess(script, [mode, dir, 't1']);
     const exit = await dead.exited;
     expect(exit.stderr).toBe('');
     expect(exit.signal).toBe('SIGKILL');
-    // It died holding the lock: the folder is there (the case that needs breaking).
-    expect((await stat(join(dir, 't1.jsonl.lock'))).isDirectory()).toBe(true);
+    // It died holding the lock (the case that needs breaking), which names it.
+    expect(await readFile(join(dir, 't1.jsonl.lock'), 'utf8')).toMatch(new RegExp(`^${encodeURIComponent(hostname())}@\\d+#[0-9a-f]+$`));
 
     const next = new JsonlThreadStore({ dir, recoverInterrupted: true });
     await next.open(top('t1'));
@@ -104,5 +105,37 @@ describe.each(['die-taking', 'die-giving-back'])('a process killed in its lease 
     await next.closeAll();
     next.dispose();
     expect((await readdir(dir)).filter((f) => f.includes('.lock'))).toEqual([]);
+    // The dead process's note went with the next one's first lease here; the next one's, at its exit.
+    expect(await readdir(join(dir, '.owners'))).toEqual([`${encodeURIComponent(hostname())}@${process.pid}`]);
   });
+});
+
+it('a window lists the run of a process killed holding its thread as interrupted at once, not as running until its lease goes stale', async () => {
+  const dead = startStoreProcess(script, ['die-giving-back', dir, 't1']);
+  expect((await dead.exited).signal).toBe('SIGKILL');
+  const window = new JsonlThreadStore({ dir, leaseStaleMs: 60_000 });
+  expect((await window.list()).map((t) => [t.id, t.status])).toEqual([['t1', 'interrupted']]);
+  window.dispose();
+});
+
+// A file system without hard links (FAT, some network shares): each lock is a file of its own,
+// made with O_EXCL, its holder's name written in it.
+describe('two processes on a store whose file system has no hard links', () => {
+  it('still take turns: every line parses, seq strictly increases, nothing is lost', async () => {
+    const noLinks = { SUBAGENTS_TEST_NO_HARD_LINKS: '1' };
+    const a = startStoreProcess(script, ['append', dir, 't1', 'A', '2000', '100'], noLinks);
+    const b = startStoreProcess(script, ['append', dir, 't1', 'B', '2000', '100'], noLinks);
+    const [ra, rb] = await Promise.all([a.exited, b.exited]);
+    expect([ra.stderr, rb.stderr]).toEqual(['', '']);
+    expect([ra.code, rb.code]).toEqual([0, 0]);
+    // Each tried a link first and was refused.
+    for (const r of [ra, rb]) expect(Number(/hard links refused: (\d+)/.exec(r.stdout)?.[1])).toBeGreaterThan(0);
+    const events = (await readFile(join(dir, 't1.jsonl'), 'utf8')).trim().split('\n').map((line) => runEventSchema.parse(JSON.parse(line)));
+    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 4000 }, (_, i) => i + 1));
+    const texts = events.map((e) => (e.kind === 'text.delta' ? e.text : ''));
+    for (const writer of ['A', 'B']) expect(texts.filter((t) => t.startsWith(`${writer}:`))).toEqual(Array.from({ length: 2000 }, (_, i) => `${writer}:${i}`));
+    expect((await readdir(dir)).filter((f) => f.includes('.lock'))).toEqual([]);
+    // Each removed its owner note at its exit.
+    expect(await readdir(join(dir, '.owners'))).toEqual([]);
+  }, 60_000);
 });
