@@ -1,17 +1,11 @@
 import { z } from 'zod';
+import { lazySchema } from './lazySchema';
 
 /**
  * RunEvent: the one event type spoken by the engine, the thread store, the CLI and the webview.
  * Versioned (`v: 1`); `seq` is strictly increasing per thread; `ts` is epoch milliseconds.
  * The webview imports only the types from this file (never zod at runtime).
  */
-
-export const usageSchema = z.object({
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  totalTokens: z.number().int().nonnegative(),
-});
-export type Usage = z.infer<typeof usageSchema>;
 
 /**
  * How a run ended. `cancelled`: stopped by a user, a reload or a clean shutdown; `interrupted`: no
@@ -21,203 +15,224 @@ export type Usage = z.infer<typeof usageSchema>;
 export const runStatusSchema = z.enum(['ok', 'error', 'cancelled', 'timeout', 'interrupted', 'max_steps', 'budget']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
-const base = {
-  v: z.literal(1),
-  threadId: z.string().min(1),
-  runId: z.string().min(1),
-  seq: z.number().int().nonnegative(),
-  ts: z.number(),
-};
+/**
+ * Every RunEvent schema, built together on first use (runEventSchema below): only reading a thread
+ * file back and importing an archive parse events, so the panel's first request, which loads
+ * engine.js, does not build these ~180 zod objects. The types come from them all the same.
+ */
+function buildRunEventSchemas() {
+  const usageSchema = z.object({
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+    totalTokens: z.number().int().nonnegative(),
+  });
 
-export const runStartedSchema = z.object({
-  ...base,
-  kind: z.literal('run.started'),
-  /** null for the top run of a thread. */
-  parentRunId: z.string().nullable(),
-  /** The parent run's thread, for child runs (each child works in its own child thread). */
-  parentThreadId: z.string().nullable().optional(),
-  /** The parent's tool call that started this run, for child runs. */
-  parentToolCallId: z.string().optional(),
-  agent: z.string(),
-  /** Agent names from the top of the tree down to this run, this run's agent last. */
-  agentPath: z.array(z.string()),
-  depth: z.number().int().nonnegative(),
-  task: z.string(),
-  /** The model spec the run uses. */
-  model: z.string(),
+  const base = {
+    v: z.literal(1),
+    threadId: z.string().min(1),
+    runId: z.string().min(1),
+    seq: z.number().int().nonnegative(),
+    ts: z.number(),
+  };
+
+  const runStartedSchema = z.object({
+    ...base,
+    kind: z.literal('run.started'),
+    /** null for the top run of a thread. */
+    parentRunId: z.string().nullable(),
+    /** The parent run's thread, for child runs (each child works in its own child thread). */
+    parentThreadId: z.string().nullable().optional(),
+    /** The parent's tool call that started this run, for child runs. */
+    parentToolCallId: z.string().optional(),
+    agent: z.string(),
+    /** Agent names from the top of the tree down to this run, this run's agent last. */
+    agentPath: z.array(z.string()),
+    depth: z.number().int().nonnegative(),
+    task: z.string(),
+    /** The model spec the run uses. */
+    model: z.string(),
+    /**
+     * How that model was chosen when it is not simply the spec the profile names: an alias, a list's
+     * fallback, or the parent's model because nothing named could be used here (a sentence).
+     */
+    modelVia: z.string().optional(),
+  });
+
+  const textDeltaSchema = z.object({ ...base, kind: z.literal('text.delta'), text: z.string() });
+
+  const toolStartedSchema = z.object({
+    ...base,
+    kind: z.literal('tool.started'),
+    toolCallId: z.string(),
+    tool: z.string(),
+    input: z.unknown(),
+  });
+
+  const toolFinishedSchema = z.object({
+    ...base,
+    kind: z.literal('tool.finished'),
+    toolCallId: z.string(),
+    tool: z.string(),
+    output: z.unknown(),
+    isError: z.boolean(),
+  });
+
+  const approvalDecisionSchema = z.enum(['approved', 'denied']);
+
+  const approvalRequestedSchema = z.object({
+    ...base,
+    kind: z.literal('approval.requested'),
+    approvalId: z.string(),
+    toolCallId: z.string(),
+    tool: z.string(),
+    input: z.unknown(),
+    /** Why this needs the user's approval, in a sentence. */
+    reason: z.string().optional(),
+  });
+
+  const approvalResolvedSchema = z.object({
+    ...base,
+    kind: z.literal('approval.resolved'),
+    approvalId: z.string(),
+    toolCallId: z.string(),
+    tool: z.string(),
+    input: z.unknown(),
+    decision: approvalDecisionSchema,
+  });
+
+  const runFinishedSchema = z.object({
+    ...base,
+    kind: z.literal('run.finished'),
+    status: runStatusSchema,
+    output: z.string(),
+    error: z.string().optional(),
+    bailed: z.boolean().optional(),
+    /** The run's own tokens. */
+    usage: usageSchema,
+    /** The run's tokens plus those of every run under it (absent in older threads). */
+    totalUsage: usageSchema.optional(),
+    durationMs: z.number().nonnegative(),
+  });
+
+  /** What a warning is about, for hosts that show some kinds their own way (DESIGN 12). */
+  const warningCodeSchema = z.enum(['budget', 'stall', 'mcp', 'sandbox', 'import', 'model', 'tools']);
+
+  const warningSchema = z.object({ ...base, kind: z.literal('warning'), message: z.string(), code: warningCodeSchema.optional() });
+
+  /** A limit in effect for a run, and where its value came from ("the \"x\" profile's maxSteps"). */
+  const runLimitSchema = z.object({ value: z.number().int().nonnegative(), source: z.string() });
+
   /**
-   * How that model was chosen when it is not simply the spec the profile names: an alias, a list's
-   * fallback, or the parent's model because nothing named could be used here (a sentence).
+   * The configuration a run actually got, written when it starts (so it survives a reload): where its
+   * profile came from, its model after aliases, lists and inheritance, its final tools with why the
+   * others were taken away, its limits with their sources, and the words it was sent.
    */
-  modelVia: z.string().optional(),
-});
+  const runConfigSchema = z.object({
+    ...base,
+    kind: z.literal('run.config'),
+    /** "built-in", "user settings", ".vscode/agents/reviewer.md", … */
+    profileSource: z.string(),
+    /** The agent file the profile came from (absolute), when it came from a file. */
+    profilePath: z.string().optional(),
+    model: z.object({
+      /** As the profile wrote it (a spec, an alias, a list); null when it names none. */
+      requested: z.union([z.string(), z.array(z.string())]).nullable(),
+      effective: z.string(),
+      /** How `effective` was reached, in a sentence. */
+      via: z.string(),
+    }),
+    tools: z.object({
+      effective: z.array(z.string()),
+      removed: z.array(z.object({ tool: z.string(), reason: z.string() })),
+      /** The profile's `tools` and `disallowedTools` as declared, when it has them. */
+      declared: z.object({ tools: z.array(z.string()).optional(), disallowedTools: z.array(z.string()).optional() }).optional(),
+    }),
+    limits: z.object({
+      maxSteps: runLimitSchema,
+      timeoutMs: runLimitSchema.optional(),
+      /** The tokens the run (with everything it starts) may use: its own limit, or less when its parent had less left. */
+      maxTokens: runLimitSchema.optional(),
+    }),
+    /** The system prompt as sent, the project's instruction files included. */
+    systemPrompt: z.string(),
+    /** The first user message: the task and its context. */
+    taskMessage: z.string(),
+    /** The project instruction files in the system prompt (AGENTS.md, …). */
+    projectInstructions: z.array(z.string()).optional(),
+  });
 
-export const textDeltaSchema = z.object({ ...base, kind: z.literal('text.delta'), text: z.string() });
+  /** A message to a running run (a steer), from the user in the panel or from its parent's model. */
+  const runMessageSchema = z.object({ ...base, kind: z.literal('run.message'), from: z.enum(['user', 'parent']), text: z.string() });
 
-export const toolStartedSchema = z.object({
-  ...base,
-  kind: z.literal('tool.started'),
-  toolCallId: z.string(),
-  tool: z.string(),
-  input: z.unknown(),
-});
+  /** The run's own tokens so far, after each model call: what a budget bar shows while it works. */
+  const runUsageSchema = z.object({ ...base, kind: z.literal('run.usage'), usage: usageSchema });
 
-export const toolFinishedSchema = z.object({
-  ...base,
-  kind: z.literal('tool.finished'),
-  toolCallId: z.string(),
-  tool: z.string(),
-  output: z.unknown(),
-  isError: z.boolean(),
-});
+  /** A model call failed for a passing reason (rate limit, server error, lost connection); the run waits and tries again. */
+  const runRetryingSchema = z.object({
+    ...base,
+    kind: z.literal('run.retrying'),
+    /** 1 for the first retry of this call. */
+    attempt: z.number().int().positive(),
+    maxRetries: z.number().int().positive(),
+    delayMs: z.number().nonnegative(),
+    error: z.string(),
+  });
 
-export const approvalDecisionSchema = z.enum(['approved', 'denied']);
-export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
+  /** A content hash: sha-256 of the file's bytes, in hex (the name of its snapshot, src/core/changes/). */
+  const contentHash = z.string().regex(/^[0-9a-f]{64}$/);
 
-export const approvalRequestedSchema = z.object({
-  ...base,
-  kind: z.literal('approval.requested'),
-  approvalId: z.string(),
-  toolCallId: z.string(),
-  tool: z.string(),
-  input: z.unknown(),
-  /** Why this needs the user's approval, in a sentence. */
-  reason: z.string().optional(),
-});
+  /**
+   * A file this run changed: by write_file or edit_file, or by one of its commands (found by
+   * comparing the workspace before and after it). `null` hashes: the file did not exist before
+   * (created) or does not after (deleted). `overlap`: another command ran at the same time, so the
+   * change may not be this run's.
+   */
+  const fileChangedSchema = z.object({
+    ...base,
+    kind: z.literal('file.changed'),
+    /** Relative to the run's workspace root (its worktree for an isolated run), forward slashes. */
+    path: z.string().min(1),
+    beforeHash: contentHash.nullable(),
+    afterHash: contentHash.nullable(),
+    /** Lines added and removed (0 and 0 for a binary file). */
+    added: z.number().int().nonnegative(),
+    removed: z.number().int().nonnegative(),
+    /** The call that made the change: the write, the edit or the command. */
+    toolCallId: z.string(),
+    attribution: z.enum(['exact', 'overlap']),
+    /** Why a side has no stored snapshot (too large, binary over the limit): the change cannot be reverted or shown. */
+    note: z.string().optional(),
+  });
 
-export const approvalResolvedSchema = z.object({
-  ...base,
-  kind: z.literal('approval.resolved'),
-  approvalId: z.string(),
-  toolCallId: z.string(),
-  tool: z.string(),
-  input: z.unknown(),
-  decision: approvalDecisionSchema,
-});
+  const runEventSchema = z.discriminatedUnion('kind', [
+    runStartedSchema,
+    textDeltaSchema,
+    toolStartedSchema,
+    toolFinishedSchema,
+    approvalRequestedSchema,
+    approvalResolvedSchema,
+    runFinishedSchema,
+    warningSchema,
+    runRetryingSchema,
+    runConfigSchema,
+    runMessageSchema,
+    runUsageSchema,
+    fileChangedSchema,
+  ]);
 
-export const runFinishedSchema = z.object({
-  ...base,
-  kind: z.literal('run.finished'),
-  status: runStatusSchema,
-  output: z.string(),
-  error: z.string().optional(),
-  bailed: z.boolean().optional(),
-  /** The run's own tokens. */
-  usage: usageSchema,
-  /** The run's tokens plus those of every run under it (absent in older threads). */
-  totalUsage: usageSchema.optional(),
-  durationMs: z.number().nonnegative(),
-});
+  return { usageSchema, approvalDecisionSchema, runLimitSchema, runConfigSchema, runEventSchema };
+}
+type RunEventSchemas = ReturnType<typeof buildRunEventSchemas>;
 
-/** What a warning is about, for hosts that show some kinds their own way (DESIGN 12). */
-export const warningCodeSchema = z.enum(['budget', 'stall', 'mcp', 'sandbox', 'import', 'model', 'tools']);
-
-export const warningSchema = z.object({ ...base, kind: z.literal('warning'), message: z.string(), code: warningCodeSchema.optional() });
-
+export type Usage = z.infer<RunEventSchemas['usageSchema']>;
+export type ApprovalDecision = z.infer<RunEventSchemas['approvalDecisionSchema']>;
 /** A limit in effect for a run, and where its value came from ("the \"x\" profile's maxSteps"). */
-export const runLimitSchema = z.object({ value: z.number().int().nonnegative(), source: z.string() });
-export type RunLimit = z.infer<typeof runLimitSchema>;
+export type RunLimit = z.infer<RunEventSchemas['runLimitSchema']>;
+export type RunConfig = Omit<z.infer<RunEventSchemas['runConfigSchema']>, 'v' | 'threadId' | 'runId' | 'seq' | 'ts' | 'kind'>;
 
-/**
- * The configuration a run actually got, written when it starts (so it survives a reload): where its
- * profile came from, its model after aliases, lists and inheritance, its final tools with why the
- * others were taken away, its limits with their sources, and the words it was sent.
- */
-export const runConfigSchema = z.object({
-  ...base,
-  kind: z.literal('run.config'),
-  /** "built-in", "user settings", ".vscode/agents/reviewer.md", … */
-  profileSource: z.string(),
-  /** The agent file the profile came from (absolute), when it came from a file. */
-  profilePath: z.string().optional(),
-  model: z.object({
-    /** As the profile wrote it (a spec, an alias, a list); null when it names none. */
-    requested: z.union([z.string(), z.array(z.string())]).nullable(),
-    effective: z.string(),
-    /** How `effective` was reached, in a sentence. */
-    via: z.string(),
-  }),
-  tools: z.object({
-    effective: z.array(z.string()),
-    removed: z.array(z.object({ tool: z.string(), reason: z.string() })),
-    /** The profile's `tools` and `disallowedTools` as declared, when it has them. */
-    declared: z.object({ tools: z.array(z.string()).optional(), disallowedTools: z.array(z.string()).optional() }).optional(),
-  }),
-  limits: z.object({
-    maxSteps: runLimitSchema,
-    timeoutMs: runLimitSchema.optional(),
-    /** The tokens the run (with everything it starts) may use: its own limit, or less when its parent had less left. */
-    maxTokens: runLimitSchema.optional(),
-  }),
-  /** The system prompt as sent, the project's instruction files included. */
-  systemPrompt: z.string(),
-  /** The first user message: the task and its context. */
-  taskMessage: z.string(),
-  /** The project instruction files in the system prompt (AGENTS.md, …). */
-  projectInstructions: z.array(z.string()).optional(),
-});
-export type RunConfig = Omit<z.infer<typeof runConfigSchema>, 'v' | 'threadId' | 'runId' | 'seq' | 'ts' | 'kind'>;
-
-/** A message to a running run (a steer), from the user in the panel or from its parent's model. */
-export const runMessageSchema = z.object({ ...base, kind: z.literal('run.message'), from: z.enum(['user', 'parent']), text: z.string() });
-
-/** The run's own tokens so far, after each model call: what a budget bar shows while it works. */
-export const runUsageSchema = z.object({ ...base, kind: z.literal('run.usage'), usage: usageSchema });
-
-/** A model call failed for a passing reason (rate limit, server error, lost connection); the run waits and tries again. */
-export const runRetryingSchema = z.object({
-  ...base,
-  kind: z.literal('run.retrying'),
-  /** 1 for the first retry of this call. */
-  attempt: z.number().int().positive(),
-  maxRetries: z.number().int().positive(),
-  delayMs: z.number().nonnegative(),
-  error: z.string(),
-});
-
-/** A content hash: sha-256 of the file's bytes, in hex (the name of its snapshot, src/core/changes/). */
-const contentHash = z.string().regex(/^[0-9a-f]{64}$/);
-
-/**
- * A file this run changed: by write_file or edit_file, or by one of its commands (found by
- * comparing the workspace before and after it). `null` hashes: the file did not exist before
- * (created) or does not after (deleted). `overlap`: another command ran at the same time, so the
- * change may not be this run's.
- */
-export const fileChangedSchema = z.object({
-  ...base,
-  kind: z.literal('file.changed'),
-  /** Relative to the run's workspace root (its worktree for an isolated run), forward slashes. */
-  path: z.string().min(1),
-  beforeHash: contentHash.nullable(),
-  afterHash: contentHash.nullable(),
-  /** Lines added and removed (0 and 0 for a binary file). */
-  added: z.number().int().nonnegative(),
-  removed: z.number().int().nonnegative(),
-  /** The call that made the change: the write, the edit or the command. */
-  toolCallId: z.string(),
-  attribution: z.enum(['exact', 'overlap']),
-  /** Why a side has no stored snapshot (too large, binary over the limit): the change cannot be reverted or shown. */
-  note: z.string().optional(),
-});
-
-export const runEventSchema = z.discriminatedUnion('kind', [
-  runStartedSchema,
-  textDeltaSchema,
-  toolStartedSchema,
-  toolFinishedSchema,
-  approvalRequestedSchema,
-  approvalResolvedSchema,
-  runFinishedSchema,
-  warningSchema,
-  runRetryingSchema,
-  runConfigSchema,
-  runMessageSchema,
-  runUsageSchema,
-  fileChangedSchema,
-]);
-
-export type RunEvent = z.infer<typeof runEventSchema>;
+/** Any RunEvent (a discriminated union on `kind`). */
+export const runEventSchema = lazySchema(() => buildRunEventSchemas().runEventSchema);
+export type RunEvent = z.infer<RunEventSchemas['runEventSchema']>;
 export type RunEventKind = RunEvent['kind'];
 export type RunEventOf<K extends RunEventKind> = Extract<RunEvent, { kind: K }>;
 /** An event before the store stamps it with `seq`. */
