@@ -1,4 +1,4 @@
-import { experimental_streamTextLowMemory, isStepCount, streamText, tool } from 'ai';
+import { experimental_streamTextLowMemory, isStepCount, jsonSchema, streamText, tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import { agentNames, childModel, supervisorModel, TASK } from './mockModels';
 
@@ -6,18 +6,36 @@ import { agentNames, childModel, supervisorModel, TASK } from './mockModels';
 // calls a `delegate` tool whose execute runs N child streamText calls in parallel; every stream is
 // consumed part by part, as any UI would. `singleConsumer` uses the SDK's single-consumer
 // streamText (no replay, no tee), as our engine does: the floor of what ai@7 can do.
+// `toolsLikeOurs` also gives each agent as many tools as ours have in this scenario (the
+// supervisor its 19, each child its 9 and the 4 hidden stand-ins: OUR_TOOL_COUNTS), and the
+// children a multi-step loop, as ours: the SDK then runs every streamed part through its tool
+// stages, which a child without tools skips. Nothing calls them; they only weigh as ours do.
 
-export function floorScenario(n: number, latencyMs: number, { singleConsumer = false } = {}): () => Promise<string> {
+/** The tools our engine gives the supervisor and each child in this scenario (from their run.config events, plus the children's hidden stand-ins). */
+export const OUR_TOOL_COUNTS = { supervisor: 19, child: 13 };
+
+/** `count` tools that are never called, each with a small JSON schema (ours are JSON schemas too, made once). */
+function idleTools(count: number, prefix: string): ToolSet {
+  const entries = Array.from({ length: count }, (_, i) => [
+    `${prefix}${i}`,
+    tool({ description: `Stand-in tool ${i}.`, inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }), execute: async () => 'unused' }),
+  ]);
+  return Object.fromEntries(entries) as ToolSet;
+}
+
+export function floorScenario(n: number, latencyMs: number, { singleConsumer = false, toolsLikeOurs = false } = {}): () => Promise<string> {
   const stream = singleConsumer ? experimental_streamTextLowMemory : streamText;
   const child = childModel(latencyMs);
   const supervisor = supervisorModel('delegate', { task: TASK, agents: agentNames(n) });
+  const childTools = toolsLikeOurs ? { tools: idleTools(OUR_TOOL_COUNTS.child, 'child_tool_'), stopWhen: isStepCount(25) } : {};
+  const supervisorTools = toolsLikeOurs ? idleTools(OUR_TOOL_COUNTS.supervisor - 1, 'supervisor_tool_') : {};
   const delegate = tool({
     description: 'Delegate a task to subagents and wait for their results.',
     inputSchema: z.object({ task: z.string(), agents: z.array(z.string()) }),
     execute: ({ task, agents }, { abortSignal }) =>
       Promise.all(
         agents.map(async (agent) => {
-          const run = stream({ model: child, system: `You are ${agent}.`, prompt: task, abortSignal });
+          const run = stream({ model: child, system: `You are ${agent}.`, prompt: task, abortSignal, ...childTools });
           let output = '';
           for await (const part of run.fullStream) if (part.type === 'text-delta') output += part.text;
           return { agent, status: 'ok', output };
@@ -25,7 +43,7 @@ export function floorScenario(n: number, latencyMs: number, { singleConsumer = f
       ),
   });
   return async () => {
-    const run = stream({ model: supervisor, prompt: 'Delegate the survey.', tools: { delegate }, stopWhen: isStepCount(2) });
+    const run = stream({ model: supervisor, prompt: 'Delegate the survey.', tools: { ...supervisorTools, delegate }, stopWhen: isStepCount(2) });
     let answer = '';
     for await (const part of run.fullStream) if (part.type === 'text-delta') answer += part.text;
     return answer;
