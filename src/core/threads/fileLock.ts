@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, utimesSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { lstat, readFile, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -139,13 +139,8 @@ function tryLock(lockPath: string, folder: string, staleMs: number): boolean {
       note.links = false;
     }
   }
-  let fd: number;
-  try {
-    fd = openSync(lockPath, 'wx');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
+  const fd = unless('EEXIST', () => openSync(lockPath, 'wx'));
+  if (fd === undefined) return false;
   try {
     writeSync(fd, self().line);
   } finally {
@@ -183,13 +178,9 @@ function ownerNote(folder: string, staleMs: number): OwnerNote {
 
 /** Removes a lock whose holder has ended (a process of this machine) or that went stale; true when it is gone. */
 function breakIfAbandoned(lockPath: string, staleMs: number): boolean {
-  let seen: Stats;
-  try {
-    seen = lstatSync(lockPath);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
-    throw error;
-  }
+  // Each look below may find the lock gone (given back meanwhile): then it is free.
+  const seen = unless('ENOENT', () => lstatSync(lockPath));
+  if (!seen) return true;
   const stale = Date.now() - seen.mtimeMs > staleMs;
   if (seen.isDirectory()) {
     // The lock folder of an earlier version (proper-lockfile), which its holder refreshes.
@@ -198,25 +189,18 @@ function breakIfAbandoned(lockPath: string, staleMs: number): boolean {
     return true;
   }
   if (!stale) {
-    let owner: string;
-    try {
-      owner = readFileSync(lockPath, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
-      throw error;
-    }
+    const owner = unless('ENOENT', () => readFileSync(lockPath, 'utf8'));
+    if (owner === undefined) return true;
     if (!ownerEnded(owner, lockPath)) return false;
   }
   // Moved aside, then looked at: only the lock that was judged is removed, and one another process
   // took in between is linked back.
   const aside = `${lockPath}.broken-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
+  const moved = unless('ENOENT', () => {
     renameSync(lockPath, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
-    throw error;
-  }
-  const moved = lstatSync(aside);
+    return lstatSync(aside);
+  });
+  if (!moved) return true;
   if (moved.ino !== seen.ino || moved.dev !== seen.dev) {
     try {
       linkSync(aside, lockPath);
@@ -296,6 +280,16 @@ function removeAllOnExit(): void {
     } catch {
       // Exiting: what is left is broken by the next taker (this pid has ended).
     }
+  }
+}
+
+/** What `operation` returns, or undefined when it fails with `code` (any other failure is thrown). */
+function unless<T>(code: string, operation: () => T): T | undefined {
+  try {
+    return operation();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === code) return undefined;
+    throw error;
   }
 }
 
