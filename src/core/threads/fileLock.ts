@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, type Stats, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { lstat, readFile, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -181,27 +181,24 @@ function breakIfAbandoned(lockPath: string, staleMs: number): boolean {
   // Each look below may find the lock gone (given back meanwhile): then it is free.
   const seen = unless('ENOENT', () => lstatSync(lockPath));
   if (!seen) return true;
-  const stale = Date.now() - seen.mtimeMs > staleMs;
   if (seen.isDirectory()) {
     // The lock folder of an earlier version (proper-lockfile), which its holder refreshes.
-    if (!stale) return false;
+    if (Date.now() - seen.mtimeMs <= staleMs) return false;
     tryRemove(() => rmdirSync(lockPath));
     return true;
   }
-  if (!stale) {
-    const owner = unless('ENOENT', () => readFileSync(lockPath, 'utf8'));
-    if (owner === undefined) return true;
-    if (!ownerEnded(owner, lockPath)) return false;
-  }
-  // Moved aside, then looked at: only the lock that was judged is removed, and one another process
-  // took in between is linked back.
+  const judged = abandoned(lockPath, lockPath, seen, staleMs);
+  if (judged !== true) return judged === 'gone';
+  // Moved aside, then judged again: another process may have broken it too and taken the thread
+  // between the look and the move (its lock may even have the freed inode of the one judged), and
+  // a lock that is not abandoned is put back.
   const aside = `${lockPath}.broken-${process.pid}-${randomBytes(4).toString('hex')}`;
   const moved = unless('ENOENT', () => {
     renameSync(lockPath, aside);
     return lstatSync(aside);
   });
   if (!moved) return true;
-  if (moved.ino !== seen.ino || moved.dev !== seen.dev) {
+  if (abandoned(aside, lockPath, moved, staleMs) !== true) {
     try {
       linkSync(aside, lockPath);
     } catch {
@@ -210,6 +207,17 @@ function breakIfAbandoned(lockPath: string, staleMs: number): boolean {
   }
   removeFile(aside);
   return true;
+}
+
+/**
+ * Whether the lock of `lockPath`, found at `path` as `found`, is abandoned: not refreshed within
+ * the stale time, or held by a process of this machine that has ended. 'gone' when it went meanwhile.
+ */
+function abandoned(path: string, lockPath: string, found: Stats, staleMs: number): boolean | 'gone' {
+  if (Date.now() - found.mtimeMs > staleMs) return true;
+  const owner = unless('ENOENT', () => readFileSync(path, 'utf8'));
+  if (owner === undefined) return 'gone';
+  return ownerEnded(owner, lockPath);
 }
 
 /** Whether the holder named by a lock's text is a process of this machine that has ended (or this one, which does not hold it). */

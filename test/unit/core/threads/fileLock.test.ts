@@ -130,4 +130,15 @@ describe('takeFileLock', () => {
     await release();
     expect((await readdir(join(dir, '.owners'))).sort()).toEqual([`${host}@${process.pid}`, 'other-machine@1'].sort());
   });
+  it('makes its note again when it was removed by hand, so its next lock still names its holder', async () => {
+    await (await takeFileLock(file, options))();
+    const note = join(dir, '.owners', `${host}@${process.pid}`);
+    await rm(note);
+    const release = await takeFileLock(file, options);
+    const text = await readFile(`${file}.lock`, 'utf8');
+    expect(text).toMatch(new RegExp(`^${host}@${process.pid}#[0-9a-f]+$`));
+    expect((await stat(`${file}.lock`)).ino).toBe((await stat(note)).ino);
+    await release();
+    await expect(stat(`${file}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
 });

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -108,6 +109,30 @@ describe.each(['die-taking', 'die-giving-back'])('a process killed in its lease 
     // The dead process's note went with the next one's first lease here; the next one's, at its exit.
     expect(await readdir(join(dir, '.owners'))).toEqual([`${encodeURIComponent(hostname())}@${process.pid}`]);
   });
+});
+
+// Two processes meet one abandoned lock at once: both judge it abandoned, one moves it aside and
+// takes the thread, then the other moves aside what is now the new holder's lock. The breaker
+// checks what it moved (its inode) and puts a lock it did not judge back.
+it("a breaker that moves aside a lock another process has just taken puts it back, and is refused", async () => {
+  const host = encodeURIComponent(hostname());
+  const first = new JsonlThreadStore({ dir });
+  await first.open(top('t1'));
+  await first.close('t1');
+  await first.closeAll();
+  first.dispose();
+  const ended = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => ended.once('exit', resolve));
+  await writeFile(join(dir, 't1.jsonl.lock'), `${host}@${ended.pid!}#abcdef12`);
+  // The new holder: this test's own process, alive and of this machine.
+  const holder = `${host}@${process.pid}#0123abcd`;
+
+  const breaker = startStoreProcess(script, ['break-raced', dir, 't1', holder]);
+  const exit = await breaker.exited;
+  expect(exit.stderr).toBe('');
+  expect(exit.stdout).toBe('refused\n');
+  expect(await readFile(join(dir, 't1.jsonl.lock'), 'utf8')).toBe(holder);
+  expect((await readdir(dir)).filter((f) => f.includes('.broken-'))).toEqual([]);
 });
 
 it('a window lists the run of a process killed holding its thread as interrupted at once, not as running until its lease goes stale', async () => {
