@@ -198,15 +198,23 @@ function breakIfAbandoned(lockPath: string, staleMs: number): boolean {
     return lstatSync(aside);
   });
   if (!moved) return true;
-  if (abandoned(aside, lockPath, moved, staleMs) !== true) {
-    try {
-      linkSync(aside, lockPath);
-    } catch {
-      // Taken again meanwhile, or no hard links here: its holder finds it lost at its next refresh.
-    }
-  }
+  if (abandoned(aside, lockPath, moved, staleMs) !== true) putBack(aside, lockPath);
   removeFile(aside);
   return true;
+}
+
+/**
+ * Puts a lock moved aside by mistake back, unless the lock was taken again meanwhile (then its
+ * holder finds it lost at its next refresh). Without hard links, a rename, after a look: a third
+ * taker between the two loses its lock the same way.
+ */
+function putBack(aside: string, lockPath: string): void {
+  try {
+    linkSync(aside, lockPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (NO_HARD_LINKS.has(code) && !exists(lockPath)) tryRemove(() => renameSync(aside, lockPath));
+  }
 }
 
 /**
