@@ -119,8 +119,9 @@ describe.each([
   ['', {}],
   [', on a file system without hard links', { SUBAGENTS_TEST_NO_HARD_LINKS: '1' }],
 ])('two breakers of one lock%s', (_, env) => {
-  it('the one that moves aside a lock the other has just taken puts it back, and is refused', async () => {
-    const host = encodeURIComponent(hostname());
+  const host = encodeURIComponent(hostname());
+  /** Thread t1 on disk, its lease left by a process of this machine that has ended. */
+  const abandonedLease = async () => {
     const first = new JsonlThreadStore({ dir });
     await first.open(top('t1'));
     await first.close('t1');
@@ -129,6 +130,10 @@ describe.each([
     const ended = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => ended.once('exit', resolve));
     await writeFile(join(dir, 't1.jsonl.lock'), `${host}@${ended.pid!}#abcdef12`);
+  };
+
+  it('the one that moves aside a lock the other has just taken puts it back, and is refused', async () => {
+    await abandonedLease();
     // The new holder: this test's own process, alive and of this machine.
     const holder = `${host}@${process.pid}#0123abcd`;
 
@@ -138,6 +143,19 @@ describe.each([
     // (Without hard links it also says how many links were refused.)
     expect(exit.stdout.split('\n')[0]).toBe('refused');
     expect(await readFile(join(dir, 't1.jsonl.lock'), 'utf8')).toBe(holder);
+    expect((await readdir(dir)).filter((f) => f.includes('.broken-'))).toEqual([]);
+  });
+
+  it('leaves alone a lock a third process took before the put-back (the second finds its own lost at its next refresh)', async () => {
+    await abandonedLease();
+    const second = `${host}@${process.pid}#0123abcd`;
+    const third = `${host}@${process.pid}#4567cdef`;
+
+    const breaker = startStoreProcess(script, ['break-raced', dir, 't1', second, third], env);
+    const exit = await breaker.exited;
+    expect(exit.stderr).toBe('');
+    expect(exit.stdout.split('\n')[0]).toBe('refused');
+    expect(await readFile(join(dir, 't1.jsonl.lock'), 'utf8')).toBe(third);
     expect((await readdir(dir)).filter((f) => f.includes('.broken-'))).toEqual([]);
   });
 });
