@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, type Stats, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, utimesSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { lstat, readFile, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -132,31 +132,30 @@ describe.each([
     await writeFile(join(dir, 't1.jsonl.lock'), `${host}@${ended.pid!}#abcdef12`);
   };
 
-  it('the one that moves aside a lock the other has just taken puts it back, and is refused', async () => {
-    await abandonedLease();
-    // The new holder: this test's own process, alive and of this machine.
-    const holder = `${host}@${process.pid}#0123abcd`;
-
-    const breaker = startStoreProcess(script, ['break-raced', dir, 't1', holder], env);
-    const exit = await breaker.exited;
+  /**
+   * Runs a breaker on the abandoned lease while other holders (lock texts) take it in the race;
+   * expects the breaker refused, `kept` the lock, and nothing moved aside left behind.
+   */
+  const breakRacedKeeps = async (kept: string, holders: string[]) => {
+    const exit = await startStoreProcess(script, ['break-raced', dir, 't1', ...holders], env).exited;
     expect(exit.stderr).toBe('');
     // (Without hard links it also says how many links were refused.)
     expect(exit.stdout.split('\n')[0]).toBe('refused');
-    expect(await readFile(join(dir, 't1.jsonl.lock'), 'utf8')).toBe(holder);
+    expect(await readFile(join(dir, 't1.jsonl.lock'), 'utf8')).toBe(kept);
     expect((await readdir(dir)).filter((f) => f.includes('.broken-'))).toEqual([]);
+  };
+  // The other holders: this test's own process (alive, of this machine) under other tokens.
+  const second = `${host}@${process.pid}#0123abcd`;
+  const third = `${host}@${process.pid}#4567cdef`;
+
+  it('the one that moves aside a lock the other has just taken puts it back, and is refused', async () => {
+    await abandonedLease();
+    await breakRacedKeeps(second, [second]);
   });
 
   it('leaves alone a lock a third process took before the put-back (the second finds its own lost at its next refresh)', async () => {
     await abandonedLease();
-    const second = `${host}@${process.pid}#0123abcd`;
-    const third = `${host}@${process.pid}#4567cdef`;
-
-    const breaker = startStoreProcess(script, ['break-raced', dir, 't1', second, third], env);
-    const exit = await breaker.exited;
-    expect(exit.stderr).toBe('');
-    expect(exit.stdout.split('\n')[0]).toBe('refused');
-    expect(await readFile(join(dir, 't1.jsonl.lock'), 'utf8')).toBe(third);
-    expect((await readdir(dir)).filter((f) => f.includes('.broken-'))).toEqual([]);
+    await breakRacedKeeps(third, [second, third]);
   });
 });
 
