@@ -198,22 +198,35 @@ function breakIfAbandoned(lockPath: string, staleMs: number): boolean {
     return lstatSync(aside);
   });
   if (!moved) return true;
-  if (abandoned(aside, lockPath, moved, staleMs) !== true) putBack(aside, lockPath);
+  if (abandoned(aside, lockPath, moved, staleMs) !== true) putBack(aside, lockPath, moved);
   removeFile(aside);
   return true;
 }
 
 /**
- * Puts a lock moved aside by mistake back, unless the lock was taken again meanwhile (then its
- * holder finds it lost at its next refresh). Without hard links, a rename, after a look: a third
- * taker between the two loses its lock the same way.
+ * Puts a lock moved aside by mistake back, never over a lock taken again meanwhile (then the
+ * holder of the one put aside finds it lost at its next refresh). Without hard links, the lock is
+ * made again with O_EXCL, its text and mtime copied: a rename back would replace a lock a third
+ * process took between a look and the rename. (For the moment it is being written it is empty,
+ * and a refresh of its holder just then gives the thread up, with a message: never two writers.)
  */
-function putBack(aside: string, lockPath: string): void {
+function putBack(aside: string, lockPath: string, moved: Stats): void {
   try {
     linkSync(aside, lockPath);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (NO_HARD_LINKS.has(code) && !exists(lockPath)) tryRemove(() => renameSync(aside, lockPath));
+    if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) return;
+    const owner = unless('ENOENT', () => readFileSync(aside));
+    if (owner === undefined) return;
+    const made = unless('EEXIST', () => {
+      writeFileSync(lockPath, owner, { flag: 'wx' });
+      return true;
+    });
+    if (!made) return;
+    try {
+      utimesSync(lockPath, moved.atime, moved.mtime);
+    } catch {
+      // Then it is as fresh as now: it goes stale one stale time later, or at once when its holder has ended.
+    }
   }
 }
 

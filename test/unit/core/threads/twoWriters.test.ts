@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -151,11 +151,18 @@ describe.each([
   it('the one that moves aside a lock the other has just taken puts it back, and is refused', async () => {
     await abandonedLease();
     await breakRacedKeeps(second, [second]);
+    // As the second last refreshed it (3 s ago, set by the racing process), not as now.
+    expect(Date.now() - (await lstat(join(dir, 't1.jsonl.lock'))).mtimeMs).toBeGreaterThan(2500);
   });
 
   it('leaves alone a lock a third process took before the put-back (the second finds its own lost at its next refresh)', async () => {
     await abandonedLease();
     await breakRacedKeeps(third, [second, third]);
+  });
+
+  it('leaves alone a lock a third process took at the last moment, just before the put-back', async () => {
+    await abandonedLease();
+    await breakRacedKeeps(third, [second, third, 'late']);
   });
 });
 
