@@ -1,16 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { processTempFolder } from './processTempFolder';
 
 let hooksFolder: string | undefined;
 
 /**
  * A hooks folder that is always empty: /dev/null on POSIX (nothing can be created under it), a
- * fresh temp folder on Windows.
+ * fresh temp folder on Windows, removed when the process exits.
  */
 function emptyHooksFolder(): string {
   if (process.platform !== 'win32') return '/dev/null';
-  hooksFolder ??= mkdtempSync(join(tmpdir(), 'subagents-no-hooks-'));
+  hooksFolder ??= processTempFolder('subagents-no-hooks-');
   return hooksFolder;
 }
 

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { isInside } from '../tools/workspacePath';
+import { processTempFolder } from './processTempFolder';
 
 /**
  * On Linux, sandbox-runtime keeps a missing protected path from being created by mounting
@@ -34,7 +35,7 @@ export function placeholderExcludes(root: string, denied: readonly string[]): st
   const missing = [...new Set(denied)].filter((path) => isInside(root, path) && path !== root && !lstatSync(path, { throwIfNoEntry: false }));
   if (missing.length === 0) return undefined;
   userExcludes ??= readUserExcludes();
-  folder ??= mkdtempSync(join(tmpdir(), 'subagents-sandbox-git-'));
+  folder ??= processTempFolder('subagents-sandbox-git-');
   // `**/`: the workspace may be a folder inside the repository.
   const patterns = missing.map((path) => `**/${relative(root, path).split(sep).join('/')}`).sort();
   const file = join(folder, `excludes-${patterns.join('\n').length}-${hash(patterns.join('\n'))}`);
