@@ -1,13 +1,19 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { describeProfileProblem } from '../../../../src/core/profiles/describeProfileProblem';
 import { loadWorkspaceProfiles } from '../../../../src/core/profiles/workspaceProfiles';
 import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
 
+const made: string[] = [];
+afterAll(() => {
+  for (const root of made) rmSync(root, { recursive: true, force: true });
+});
+
 function workspace(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'subagents-profiles-'));
+  made.push(root);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), text);
