@@ -139,10 +139,15 @@ function tryLock(lockPath: string, folder: string, staleMs: number): boolean {
       note.links = false;
     }
   }
+  return makeLockFile(lockPath, self().line);
+}
+
+/** Without hard links: the lock made as a file of its own (O_EXCL), its holder's text in it; false when one is there. */
+function makeLockFile(lockPath: string, text: string): boolean {
   const fd = unless('EEXIST', () => openSync(lockPath, 'wx'));
   if (fd === undefined) return false;
   try {
-    writeSync(fd, self().line);
+    writeSync(fd, text);
   } finally {
     closeSync(fd);
   }
@@ -215,13 +220,8 @@ function putBack(aside: string, lockPath: string, moved: Stats): void {
     linkSync(aside, lockPath);
   } catch (error) {
     if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) return;
-    const owner = unless('ENOENT', () => readFileSync(aside));
-    if (owner === undefined) return;
-    const made = unless('EEXIST', () => {
-      writeFileSync(lockPath, owner, { flag: 'wx' });
-      return true;
-    });
-    if (!made) return;
+    const owner = unless('ENOENT', () => readFileSync(aside, 'utf8'));
+    if (owner === undefined || !makeLockFile(lockPath, owner)) return;
     try {
       utimesSync(lockPath, moved.atime, moved.mtime);
     } catch {

@@ -114,7 +114,8 @@ describe.each(['die-taking', 'die-giving-back'])('a process killed in its lease 
 // Two processes meet one abandoned lock at once: both judge it abandoned, one moves it aside and
 // takes the thread, then the other moves aside what is now the new holder's lock (which on ext4
 // often has the freed inode of the one judged). The breaker judges what it moved again and puts a
-// lock that is not abandoned back: a hard link, or without hard links a rename.
+// lock that is not abandoned back, never over a lock a third process took meanwhile: a hard link,
+// or without hard links a new file made with O_EXCL.
 describe.each([
   ['', {}],
   [', on a file system without hard links', { SUBAGENTS_TEST_NO_HARD_LINKS: '1' }],
