@@ -1,4 +1,5 @@
 import { setProcessLauncherLog } from '../core/processLauncher/sharedLauncher';
+import { stopSandbox } from '../core/sandbox/commandLauncher';
 import { locateRipgrep } from '../core/ripgrep/locateRipgrep';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -171,6 +172,8 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     const stopping = performance.now();
     await mcp.stopAll();
     logger.debug(`MCP servers stopped in ${Math.round(performance.now() - stopping)} ms.`);
+    // Then the sandbox they and the commands ran in: its proxy and the sockets it made in the temp folder.
+    await stopSandbox().catch((error: unknown) => logger.warn(`The sandbox did not stop cleanly: ${errorText(error)}`));
   }
 }
 

@@ -14,6 +14,8 @@ import { WorkingThreads, shutdownRequests } from '../core/requests/workingThread
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { PendingApprovals } from '../core/tools/pendingApprovals';
 import { setProcessLauncherLog, shutdownProcessLauncher } from '../core/processLauncher/sharedLauncher';
+import { stopSandbox } from '../core/sandbox/commandLauncher';
+import { errorText } from '../shared/errorText';
 import type { HostToWebview } from '../shared/protocol';
 import { specsInUse } from '../core/models/specsInUse';
 import { redactingLogger } from '../core/secrets/redactEvents';
@@ -212,6 +214,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       // The runs are over: the launcher would end by itself when idle, or when this host exits; now is sooner.
       shutdownProcessLauncher();
       await servers;
+      // Last, once no command or MCP server can use it: the sandbox's proxy and its sockets in the temp folder.
+      await stopSandbox().catch((error: unknown) => logger.warn(`The sandbox did not stop cleanly: ${errorText(error)}`));
     })());
 
   return {

@@ -39,6 +39,16 @@ function sharedSandbox(root: string, settings: LauncherSettings): Promise<Sandbo
   return shared;
 }
 
+/**
+ * Stops the process's sandbox, if a command started one: at the end of a CLI run and of a window,
+ * once no command or MCP server can still use it. The next command would start it again.
+ */
+export async function stopSandbox(): Promise<void> {
+  const started = shared;
+  shared = undefined;
+  if (started) await (await started).stop();
+}
+
 /** A plain shell: bash where there is one (the judge reads bash), cmd.exe on Windows. */
 export function shellLaunch(command: string, env: Record<string, string>): CommandLaunch {
   if (process.platform === 'win32') return { file: process.env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', command], env, verbatim: true };

@@ -20,6 +20,12 @@ export interface SandboxRuntime {
   wrap(command: string, policy: SandboxPolicy): Promise<{ line: string; gitExcludesFile?: string }>;
   /** After each wrapped command: once none is left running, removes the placeholders made for missing protected paths. */
   release(): void;
+  /**
+   * Ends the sandbox's proxy (its processes, and its sockets in the temp folder). sandbox-runtime
+   * does this itself only from an `exit` handler, where its async teardown never gets to the
+   * sockets: every process that ran a sandboxed command left one behind.
+   */
+  stop(): Promise<void>;
 }
 
 function runtimeConfig(policy: SandboxPolicy): SandboxRuntimeConfig {
@@ -45,6 +51,7 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
     unavailable: why,
     wrap: () => Promise.reject(new Error(why)),
     release: () => {},
+    stop: () => Promise.resolve(),
   });
   if (process.platform === 'win32') return down("sandbox-runtime's Windows support is an alpha that needs an administrator's one-time setup");
   if (!SandboxManager.isSupportedPlatform()) return down(`there is no sandbox for ${process.platform}`);
@@ -85,5 +92,6 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
       live = Math.max(0, live - 1);
       if (live === 0) SandboxManager.cleanupAfterCommand();
     },
+    stop: () => SandboxManager.reset(),
   };
 }
