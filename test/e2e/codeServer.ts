@@ -98,13 +98,18 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: num
   });
 }
 
-/** The environment of code-server: XDG folders inside the run folder, Node 24 first on PATH. */
+/**
+ * The environment of code-server: XDG folders and the temp folder inside the run folder (so what
+ * the extension host leaves in the temp folder can be checked, and is removed with the run), Node
+ * 24 first on PATH.
+ */
 function isolatedEnv(runDir: string, tools: E2eTools): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     XDG_CONFIG_HOME: join(runDir, 'xdg', 'config'),
     XDG_DATA_HOME: join(runDir, 'xdg', 'data'),
     XDG_CACHE_HOME: join(runDir, 'xdg', 'cache'),
+    TMPDIR: join(runDir, 'tmp'),
     PATH: `${dirname(tools.node)}:${process.env.PATH ?? ''}`,
   };
   // Variables of the outer npm/vitest run would leak into the extension host and its terminals.
@@ -143,7 +148,7 @@ export class CodeServer {
     const server = new CodeServer(options.name, runDir, join(runDir, 'workspace'), tools, isolatedEnv(runDir, tools), await freePort(), keep);
     try {
       cpSync(options.fixture, server.workspace, { recursive: true });
-      for (const dir of ['user-data/User', 'extensions', 'xdg/config', 'xdg/data', 'xdg/cache']) mkdirSync(join(runDir, dir), { recursive: true });
+      for (const dir of ['user-data/User', 'extensions', 'xdg/config', 'xdg/data', 'xdg/cache', 'tmp']) mkdirSync(join(runDir, dir), { recursive: true });
       const userSettings = { ...(JSON.parse(USER_SETTINGS) as Record<string, unknown>), ...options.userSettings };
       writeFileSync(join(runDir, 'user-data', 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
       await server.installExtension(vsix);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesTagged } from '../unit/cli/mcpHarness';
@@ -9,7 +9,8 @@ import { Workbench } from './workbench';
 
 // An MCP server the workspace declares (.vscode/mcp.json) in a real VS Code: it starts only once
 // the user approved it on the run's node, its tool runs, the approval is remembered across a
-// reload, and the server's process ends with the window.
+// reload, and the server's process ends with the window, and so does the sandbox it ran in (its
+// proxy's sockets leave the temp folder).
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'mcp-workspace');
 const SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp', 'fixtureServer.mjs');
@@ -53,9 +54,13 @@ describe('MCP servers in a real VS Code', () => {
       // Running (in the OS sandbox, its wrapper processes carry the tag too).
       expect(processesTagged(tag).length).toBeGreaterThan(0);
     });
-    await wb.step('reload the window: the server process ends with it', async () => {
+    // The sandbox the server runs in has its proxy's sockets in the extension host's temp folder.
+    const sandboxSockets = () => readdirSync(join(server!.runDir, 'tmp')).filter((name) => name.startsWith('srt-'));
+    expect(sandboxSockets().length).toBeGreaterThan(0);
+    await wb.step('reload the window: the server process ends with it, and the sandbox with its sockets', async () => {
       await wb.reload();
       await until('the server process is gone', () => processesTagged(tag).length === 0);
+      await until('the sandbox sockets are gone', () => sandboxSockets().length === 0);
     });
     await wb.step('send again: remembered, so it starts without asking', async () => {
       panel = await wb.showPanel();
