@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RunEvent, RunStatus } from './events';
+import { lazyUnion, type LazyUnionOutput } from './lazyUnion';
 
 /**
  * Messages between the extension host and the panel webview, one union per direction.
@@ -8,74 +9,78 @@ import type { RunEvent, RunStatus } from './events';
  */
 
 const MAX_PROMPT_CHARS = 100_000;
-const id = z.string().min(1).max(200);
+const id = () => z.string().min(1).max(200);
 
 /** Where a problem is fixed, as the webview may ask to open it: a file at a line, or a setting. */
-export const problemLocationSchema = z
-  .strictObject({
-    path: z.string().min(1).max(4096).optional(),
-    line: z.number().int().min(1).max(10_000_000).optional(),
-    column: z.number().int().min(1).max(10_000_000).optional(),
-    setting: z.string().regex(/^subagents(\.[A-Za-z][A-Za-z0-9_-]*)+$/, 'must be a subagents.* setting').optional(),
-  })
-  .refine((l) => l.path !== undefined || l.setting !== undefined, 'names neither a file nor a setting');
-export type ProblemLocation = z.infer<typeof problemLocationSchema>;
+const problemLocation = () =>
+  z
+    .strictObject({
+      path: z.string().min(1).max(4096).optional(),
+      line: z.number().int().min(1).max(10_000_000).optional(),
+      column: z.number().int().min(1).max(10_000_000).optional(),
+      setting: z.string().regex(/^subagents(\.[A-Za-z][A-Za-z0-9_-]*)+$/, 'must be a subagents.* setting').optional(),
+    })
+    .refine((l) => l.path !== undefined || l.setting !== undefined, 'names neither a file nor a setting');
+export type ProblemLocation = z.infer<ReturnType<typeof problemLocation>>;
 
-export const webviewToHostSchema = z.discriminatedUnion('type', [
+// Each kind of message is built when the first of its kind comes (lazyUnion): opening the panel sends one or two kinds.
+const webviewToHostMembers = {
   /** The webview has loaded and wants the current state. */
-  z.object({ type: z.literal('ready') }),
+  ready: () => z.object({ type: z.literal('ready') }),
   /**
    * The user sent a prompt in the current thread (or a new one when there is none). While the
    * thread works it is queued and becomes the next turn once the thread is quiet (PromptQueue).
    */
-  z.object({
-    type: z.literal('send'),
-    text: z.string().trim().min(1).max(MAX_PROMPT_CHARS),
-    /** `@agent` at the start of a prompt: that profile answers this turn instead of the supervisor. */
-    agent: z.string().min(1).max(64).optional(),
-    /** Context attached to this prompt, by the ids the host gave in `attachments`. */
-    attachments: z.array(id).max(20).optional(),
-  }),
+  send: () =>
+    z.object({
+      type: z.literal('send'),
+      text: z.string().trim().min(1).max(MAX_PROMPT_CHARS),
+      /** `@agent` at the start of a prompt: that profile answers this turn instead of the supervisor. */
+      agent: z.string().min(1).max(64).optional(),
+      /** Context attached to this prompt, by the ids the host gave in `attachments`. */
+      attachments: z.array(id()).max(20).optional(),
+    }),
   /** Take a queued prompt of the current thread out of the queue, by the id the host gave it. */
-  z.object({ type: z.literal('unqueue'), id }),
+  unqueue: () => z.object({ type: z.literal('unqueue'), id: id() }),
   /** Stop every run of the current thread. */
-  z.object({ type: z.literal('cancel') }),
-  z.object({ type: z.literal('newThread') }),
-  z.object({ type: z.literal('openThread'), threadId: id }),
-  z.object({ type: z.literal('resolveApproval'), approvalId: id, decision: z.enum(['approved', 'denied']) }),
+  cancel: () => z.object({ type: z.literal('cancel') }),
+  newThread: () => z.object({ type: z.literal('newThread') }),
+  openThread: () => z.object({ type: z.literal('openThread'), threadId: id() }),
+  resolveApproval: () => z.object({ type: z.literal('resolveApproval'), approvalId: id(), decision: z.enum(['approved', 'denied']) }),
   /** No model is set: what could the user pick? The host answers with `modelChoices`. */
-  z.object({ type: z.literal('listModels') }),
+  listModels: () => z.object({ type: z.literal('listModels') }),
   /** The user picked one of the offered choices (by its id, never a spec: the host decides what is written). */
-  z.object({ type: z.literal('chooseModel'), id }),
+  chooseModel: () => z.object({ type: z.literal('chooseModel'), id: id() }),
   /**
    * Open where a problem is fixed (a ConfigProblem's location). The host opens only a file in the
    * workspace or a settings file, and only `subagents.*` settings.
    */
-  z.object({ type: z.literal('openLocation'), location: problemLocationSchema }),
+  openLocation: () => z.object({ type: z.literal('openLocation'), location: problemLocation() }),
   /** Attach context to the next prompt: a workspace file (`#file`, picked by the host when no path), or the editor's selection. */
-  z.object({ type: z.literal('attach'), kind: z.enum(['file', 'selection']), path: z.string().min(1).max(4096).optional() }),
+  attach: () => z.object({ type: z.literal('attach'), kind: z.enum(['file', 'selection']), path: z.string().min(1).max(4096).optional() }),
   /** Take an attachment off the next prompt. */
-  z.object({ type: z.literal('detach'), id }),
+  detach: () => z.object({ type: z.literal('detach'), id: id() }),
   /** Insert a code block's text at the cursor of the active editor. */
-  z.object({ type: z.literal('insertAtCursor'), text: z.string().max(MAX_PROMPT_CHARS) }),
-  z.object({ type: z.literal('renameThread'), threadId: id, title: z.string().trim().min(1).max(200) }),
+  insertAtCursor: () => z.object({ type: z.literal('insertAtCursor'), text: z.string().max(MAX_PROMPT_CHARS) }),
+  renameThread: () => z.object({ type: z.literal('renameThread'), threadId: id(), title: z.string().trim().min(1).max(200) }),
   /** The host asks the user to confirm before it deletes. */
-  z.object({ type: z.literal('deleteThread'), threadId: id }),
+  deleteThread: () => z.object({ type: z.literal('deleteThread'), threadId: id() }),
   /** Approve a command once and add its first words to the user setting subagents.autoApproveCommands (after a confirmation). */
-  z.object({ type: z.literal('alwaysAllow'), approvalId: id, prefix: z.string().trim().min(1).max(200) }),
+  alwaysAllow: () => z.object({ type: z.literal('alwaysAllow'), approvalId: id(), prefix: z.string().trim().min(1).max(200) }),
   /** Stop one run and its subtree; its parent goes on (issue "Beyond the anchors"). */
-  z.object({ type: z.literal('cancelRun'), runId: id }),
+  cancelRun: () => z.object({ type: z.literal('cancelRun'), runId: id() }),
   /** A message to a running child, seen before its next model call. */
-  z.object({ type: z.literal('steerRun'), runId: id, text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
+  steerRun: () => z.object({ type: z.literal('steerRun'), runId: id(), text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
   /** Open the diff of one file a run changed (its node's list): before from the snapshot, after as the run left it. */
-  z.object({ type: z.literal('openChangeDiff'), threadId: id, runId: id, path: z.string().min(1).max(4096) }),
+  openChangeDiff: () => z.object({ type: z.literal('openChangeDiff'), threadId: id(), runId: id(), path: z.string().min(1).max(4096) }),
   /** Revert this run's changes: each file only while it is still what the run left (the host asks about uncertain ones). */
-  z.object({ type: z.literal('revertRun'), threadId: id, runId: id }),
+  revertRun: () => z.object({ type: z.literal('revertRun'), threadId: id(), runId: id() }),
   /** A worktree run's changes: merge them into the workspace (3-way), or throw them away (after a confirmation). */
-  z.object({ type: z.literal('applyWorktree'), runId: id }),
-  z.object({ type: z.literal('discardWorktree'), runId: id }),
-]);
-export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
+  applyWorktree: () => z.object({ type: z.literal('applyWorktree'), runId: id() }),
+  discardWorktree: () => z.object({ type: z.literal('discardWorktree'), runId: id() }),
+};
+export const webviewToHostSchema = lazyUnion('type', webviewToHostMembers);
+export type WebviewToHost = LazyUnionOutput<typeof webviewToHostMembers>;
 
 export interface ThreadSummary {
   id: string;
