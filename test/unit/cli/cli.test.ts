@@ -35,9 +35,9 @@ interface Result {
   stderr: string;
 }
 
-function start(args: string[], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void) {
+function start(args: string[], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void, moreEnv: NodeJS.ProcessEnv = {}) {
   // HOME is the test's own, so ~/.claude/agents of the machine running the tests is never read.
-  const env = { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', SUBAGENTS_API_KEY: '', HOME: join(ws, '.home') };
+  const env = { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', SUBAGENTS_API_KEY: '', HOME: join(ws, '.home'), ...moreEnv };
   const child = spawn(process.execPath, [cli, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -285,6 +285,22 @@ describe('subagents CLI: runs', () => {
     const files = (await readdir(dir)).filter((f) => f.endsWith('.jsonl'));
     const onDisk = (await Promise.all(files.map((f) => readFile(join(dir, f), 'utf8')))).join('');
     expect(onDisk.match(/"status":"cancelled"/g)).toHaveLength(2);
+  });
+
+  it('leaves nothing in the temp folder after a run that ran a command in the OS sandbox', async () => {
+    // A temp folder of the run's own (TMPDIR): whatever the process left there is its own, by any name
+    // (the sandbox's proxy sockets; the git excludes folder for the missing protected path .env).
+    const temp = await mkdtemp(join(tmpdir(), 'cli-temp-'));
+    try {
+      await script('command.json', { supervisor: [{ toolCalls: [{ tool: 'run_command', input: { command: 'echo inside' } }] }, { text: 'done' }] });
+      const result = await start(['run', '--json', '--model', 'scripted:command.json', '--approval', 'trust', '--sandbox', 'on', 'go'], undefined, { TMPDIR: temp });
+      expect(result.code, result.stderr).toBe(0);
+      // It ran in the sandbox (`on` refuses to run it otherwise): its output is in the tool's result.
+      expect(result.stdout).toContain('inside');
+      expect(await readdir(temp)).toEqual([]);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
   });
 });
 
