@@ -173,7 +173,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     await mcp.stopAll();
     logger.debug(`MCP servers stopped in ${Math.round(performance.now() - stopping)} ms.`);
     // Then the sandbox they and the commands ran in: its proxy and the sockets it made in the temp folder.
-    await stopSandbox().catch((error: unknown) => logger.warn(`The sandbox did not stop cleanly: ${errorText(error)}`));
+    await stopSandbox(logger);
   }
 }
 

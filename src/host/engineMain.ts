@@ -15,7 +15,6 @@ import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
 import { PendingApprovals } from '../core/tools/pendingApprovals';
 import { setProcessLauncherLog, shutdownProcessLauncher } from '../core/processLauncher/sharedLauncher';
 import { stopSandbox } from '../core/sandbox/commandLauncher';
-import { errorText } from '../shared/errorText';
 import type { HostToWebview } from '../shared/protocol';
 import { specsInUse } from '../core/models/specsInUse';
 import { redactingLogger } from '../core/secrets/redactEvents';
@@ -215,7 +214,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       shutdownProcessLauncher();
       await servers;
       // Last, once no command or MCP server can use it: the sandbox's proxy and its sockets in the temp folder.
-      await stopSandbox().catch((error: unknown) => logger.warn(`The sandbox did not stop cleanly: ${errorText(error)}`));
+      await stopSandbox(logger);
     })());
 
   return {

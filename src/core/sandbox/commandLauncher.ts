@@ -1,7 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { EngineSettings } from '../engineSettings';
-import type { CommandLaunch } from '../ports';
+import type { CommandLaunch, Logger } from '../ports';
+import { errorText } from '../../shared/errorText';
 import { commandEnvironment } from './commandEnv';
 import { withGitConfig, withGitHardening } from './gitHardening';
 import { sandboxPolicy } from './sandboxPolicy';
@@ -41,12 +42,18 @@ function sharedSandbox(root: string, settings: LauncherSettings): Promise<Sandbo
 
 /**
  * Stops the process's sandbox, if a command started one: at the end of a CLI run and of a window,
- * once no command or MCP server can still use it. The next command would start it again.
+ * once no command or MCP server can still use it. The next command would start it again. Never
+ * throws: a failed stop is logged (the process is ending anyway).
  */
-export async function stopSandbox(): Promise<void> {
+export async function stopSandbox(logger: Logger): Promise<void> {
   const started = shared;
   shared = undefined;
-  if (started) await (await started).stop();
+  if (!started) return;
+  try {
+    await (await started).stop();
+  } catch (error) {
+    logger.warn(`The sandbox did not stop cleanly: ${errorText(error)}`);
+  }
 }
 
 /** A plain shell: bash where there is one (the judge reads bash), cmd.exe on Windows. */
