@@ -1,23 +1,26 @@
 import { z } from 'zod';
 
-type Members = Record<string, () => z.ZodType>;
+type Members = Record<string, () => z.ZodObject>;
 
-/** The value a member parses to, for any member. */
-export type LazyUnionOutput<M extends Members> = { [K in keyof M]: z.output<ReturnType<M[K]>> }[keyof M];
+/** An object's named fields, without the index signature zod gives an empty object (`Record<string, never>`). */
+type Fields<O> = { [P in keyof O as string extends P ? never : P]: O[P] };
 
-export interface LazyUnion<M extends Members> {
-  safeParse(raw: unknown): z.ZodSafeParseResult<LazyUnionOutput<M>>;
+/** The value a member parses to, for any member: its own fields and its kind under `K`. */
+export type LazyUnionOutput<K extends string, M extends Members> = { [T in keyof M & string]: Fields<z.output<ReturnType<M[T]>>> & { [P in K]: T } }[keyof M & string];
+
+export interface LazyUnion<K extends string, M extends Members> {
+  safeParse(raw: unknown): z.ZodSafeParseResult<LazyUnionOutput<K, M>>;
 }
 
 /**
  * A discriminated union whose members are built on first use, each when the first value of its
  * kind comes. zod's `discriminatedUnion` builds every member when its module loads: for the
  * panel's messages, some twenty objects with their checks, as engine.js loads, where opening the
- * panel sends one or two kinds. Each member must give its key as a literal (`{ type:
- * z.literal('ready') }`), so it checks the value's kind as the union would; a value of no member's
+ * panel sends one or two kinds. A member is named by its kind and gives only its other fields; the
+ * kind's literal is added here, so a name and its literal cannot disagree. A value of no member's
  * kind fails with the kinds there are.
  */
-export function lazyUnion<M extends Members>(key: string, members: M): LazyUnion<M> {
+export function lazyUnion<K extends string, M extends Members>(key: K, members: M): LazyUnion<K, M> {
   const built = new Map<string, z.ZodType>();
   let kindCheck: z.ZodType | undefined;
   return {
@@ -25,13 +28,13 @@ export function lazyUnion<M extends Members>(key: string, members: M): LazyUnion
       const kind = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[key] : undefined;
       if (typeof kind === 'string' && Object.hasOwn(members, kind)) {
         let schema = built.get(kind);
-        if (!schema) built.set(kind, (schema = members[kind]!()));
-        return schema.safeParse(raw) as z.ZodSafeParseResult<LazyUnionOutput<M>>;
+        if (!schema) built.set(kind, (schema = members[kind]!().extend({ [key]: z.literal(kind) })));
+        return schema.safeParse(raw) as z.ZodSafeParseResult<LazyUnionOutput<K, M>>;
       }
       kindCheck ??= z.object({ [key]: z.enum(Object.keys(members) as [string, ...string[]]) });
       // A value of no member's kind always fails this check; its issues say which kinds there are.
       const { error } = kindCheck.safeParse(raw);
-      return { success: false, error: (error ?? new z.ZodError([])) as z.ZodError<LazyUnionOutput<M>> };
+      return { success: false, error: (error ?? new z.ZodError([])) as z.ZodError<LazyUnionOutput<K, M>> };
     },
   };
 }

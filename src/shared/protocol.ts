@@ -23,17 +23,16 @@ const problemLocation = () =>
     .refine((l) => l.path !== undefined || l.setting !== undefined, 'names neither a file nor a setting');
 export type ProblemLocation = z.infer<ReturnType<typeof problemLocation>>;
 
-// Each kind of message is built when the first of its kind comes (lazyUnion): opening the panel sends one or two kinds.
+// By kind (`type`, added by lazyUnion), each built when the first of its kind comes: opening the panel sends one or two kinds.
 const webviewToHostMembers = {
   /** The webview has loaded and wants the current state. */
-  ready: () => z.object({ type: z.literal('ready') }),
+  ready: () => z.object({}),
   /**
    * The user sent a prompt in the current thread (or a new one when there is none). While the
    * thread works it is queued and becomes the next turn once the thread is quiet (PromptQueue).
    */
   send: () =>
     z.object({
-      type: z.literal('send'),
       text: z.string().trim().min(1).max(MAX_PROMPT_CHARS),
       /** `@agent` at the start of a prompt: that profile answers this turn instead of the supervisor. */
       agent: z.string().min(1).max(64).optional(),
@@ -41,46 +40,46 @@ const webviewToHostMembers = {
       attachments: z.array(id()).max(20).optional(),
     }),
   /** Take a queued prompt of the current thread out of the queue, by the id the host gave it. */
-  unqueue: () => z.object({ type: z.literal('unqueue'), id: id() }),
+  unqueue: () => z.object({ id: id() }),
   /** Stop every run of the current thread. */
-  cancel: () => z.object({ type: z.literal('cancel') }),
-  newThread: () => z.object({ type: z.literal('newThread') }),
-  openThread: () => z.object({ type: z.literal('openThread'), threadId: id() }),
-  resolveApproval: () => z.object({ type: z.literal('resolveApproval'), approvalId: id(), decision: z.enum(['approved', 'denied']) }),
+  cancel: () => z.object({}),
+  newThread: () => z.object({}),
+  openThread: () => z.object({ threadId: id() }),
+  resolveApproval: () => z.object({ approvalId: id(), decision: z.enum(['approved', 'denied']) }),
   /** No model is set: what could the user pick? The host answers with `modelChoices`. */
-  listModels: () => z.object({ type: z.literal('listModels') }),
+  listModels: () => z.object({}),
   /** The user picked one of the offered choices (by its id, never a spec: the host decides what is written). */
-  chooseModel: () => z.object({ type: z.literal('chooseModel'), id: id() }),
+  chooseModel: () => z.object({ id: id() }),
   /**
    * Open where a problem is fixed (a ConfigProblem's location). The host opens only a file in the
    * workspace or a settings file, and only `subagents.*` settings.
    */
-  openLocation: () => z.object({ type: z.literal('openLocation'), location: problemLocation() }),
+  openLocation: () => z.object({ location: problemLocation() }),
   /** Attach context to the next prompt: a workspace file (`#file`, picked by the host when no path), or the editor's selection. */
-  attach: () => z.object({ type: z.literal('attach'), kind: z.enum(['file', 'selection']), path: z.string().min(1).max(4096).optional() }),
+  attach: () => z.object({ kind: z.enum(['file', 'selection']), path: z.string().min(1).max(4096).optional() }),
   /** Take an attachment off the next prompt. */
-  detach: () => z.object({ type: z.literal('detach'), id: id() }),
+  detach: () => z.object({ id: id() }),
   /** Insert a code block's text at the cursor of the active editor. */
-  insertAtCursor: () => z.object({ type: z.literal('insertAtCursor'), text: z.string().max(MAX_PROMPT_CHARS) }),
-  renameThread: () => z.object({ type: z.literal('renameThread'), threadId: id(), title: z.string().trim().min(1).max(200) }),
+  insertAtCursor: () => z.object({ text: z.string().max(MAX_PROMPT_CHARS) }),
+  renameThread: () => z.object({ threadId: id(), title: z.string().trim().min(1).max(200) }),
   /** The host asks the user to confirm before it deletes. */
-  deleteThread: () => z.object({ type: z.literal('deleteThread'), threadId: id() }),
+  deleteThread: () => z.object({ threadId: id() }),
   /** Approve a command once and add its first words to the user setting subagents.autoApproveCommands (after a confirmation). */
-  alwaysAllow: () => z.object({ type: z.literal('alwaysAllow'), approvalId: id(), prefix: z.string().trim().min(1).max(200) }),
+  alwaysAllow: () => z.object({ approvalId: id(), prefix: z.string().trim().min(1).max(200) }),
   /** Stop one run and its subtree; its parent goes on (issue "Beyond the anchors"). */
-  cancelRun: () => z.object({ type: z.literal('cancelRun'), runId: id() }),
+  cancelRun: () => z.object({ runId: id() }),
   /** A message to a running child, seen before its next model call. */
-  steerRun: () => z.object({ type: z.literal('steerRun'), runId: id(), text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
+  steerRun: () => z.object({ runId: id(), text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
   /** Open the diff of one file a run changed (its node's list): before from the snapshot, after as the run left it. */
-  openChangeDiff: () => z.object({ type: z.literal('openChangeDiff'), threadId: id(), runId: id(), path: z.string().min(1).max(4096) }),
+  openChangeDiff: () => z.object({ threadId: id(), runId: id(), path: z.string().min(1).max(4096) }),
   /** Revert this run's changes: each file only while it is still what the run left (the host asks about uncertain ones). */
-  revertRun: () => z.object({ type: z.literal('revertRun'), threadId: id(), runId: id() }),
+  revertRun: () => z.object({ threadId: id(), runId: id() }),
   /** A worktree run's changes: merge them into the workspace (3-way), or throw them away (after a confirmation). */
-  applyWorktree: () => z.object({ type: z.literal('applyWorktree'), runId: id() }),
-  discardWorktree: () => z.object({ type: z.literal('discardWorktree'), runId: id() }),
+  applyWorktree: () => z.object({ runId: id() }),
+  discardWorktree: () => z.object({ runId: id() }),
 };
 export const webviewToHostSchema = lazyUnion('type', webviewToHostMembers);
-export type WebviewToHost = LazyUnionOutput<typeof webviewToHostMembers>;
+export type WebviewToHost = LazyUnionOutput<'type', typeof webviewToHostMembers>;
 
 export interface ThreadSummary {
   id: string;
