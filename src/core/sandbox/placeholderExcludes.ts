@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { isInside } from '../tools/workspacePath';
@@ -39,6 +39,8 @@ export function placeholderExcludes(root: string, denied: readonly string[]): st
   // `**/`: the workspace may be a folder inside the repository.
   const patterns = missing.map((path) => `**/${relative(root, path).split(sep).join('/')}`).sort();
   const file = join(folder, `excludes-${patterns.join('\n').length}-${hash(patterns.join('\n'))}`);
+  // Made again if it went: a process of another pid namespace sharing the temp folder sees this one as ended.
+  mkdirSync(folder, { recursive: true });
   writeFileSync(file, `${userExcludes.trimEnd()}\n# Placeholders of the Subagents sandbox for missing protected paths\n${patterns.join('\n')}\n`);
   return file;
 }

@@ -1,14 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeFoldersOfEndedProcesses } from './deadProcessLeftovers';
 
 /**
  * A new folder in the OS temp folder that lasts as long as this process: removed when it exits
- * (normally or by an uncaught error), so every window that needed one does not leave it behind. A
- * killed process leaves it to the OS's own temp cleaning; it holds a few small files.
+ * (normally or by an uncaught error), so every window that needed one does not leave it behind. It
+ * is named `<prefix><pid>-…`: a killed process cannot remove its own, so the next one to make such a
+ * folder removes those of processes that are gone.
  */
 export function processTempFolder(prefix: string): string {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
+  const parent = tmpdir();
+  removeFoldersOfEndedProcesses(parent, prefix);
+  const folder = mkdtempSync(join(parent, `${prefix}${process.pid}-`));
   process.once('exit', () => {
     try {
       rmSync(folder, { recursive: true, force: true });

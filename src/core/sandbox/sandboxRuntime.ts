@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
+import { removeStaleSandboxSockets } from './deadProcessLeftovers';
 import { placeholderExcludes } from './placeholderExcludes';
 import type { SandboxPolicy } from './sandboxPolicy';
 
@@ -57,6 +58,8 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
   if (!SandboxManager.isSupportedPlatform()) return down(`there is no sandbox for ${process.platform}`);
   const deps = SandboxManager.checkDependencies();
   if (deps.errors.length) return down(`${deps.errors.join('; ')} (on Debian and Ubuntu: apt-get install bubblewrap socat ripgrep)`);
+  // What killed processes' sandboxes left (stop() never ran in them); this one's socket joins the folder next.
+  await removeStaleSandboxSockets();
   try {
     await SandboxManager.initialize(runtimeConfig(policy));
   } catch (error) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { buildCli } from '../../../scripts/bundles.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runEventSchema } from '../../../src/shared/events';
+import { leaveLeftoversOfKilledProcess } from '../../fixtures/killedProcessLeftovers';
 import type { RunEvent } from '../../../src/shared/events';
 
 // The CLI is built from the current sources with the options esbuild.mjs uses for dist/cli.js,
@@ -287,11 +288,13 @@ describe('subagents CLI: runs', () => {
     expect(onDisk.match(/"status":"cancelled"/g)).toHaveLength(2);
   });
 
-  it('leaves nothing in the temp folder after a run that ran a command in the OS sandbox', async () => {
+  it('leaves nothing in the temp folder after a run that ran a command in the OS sandbox, and clears what a killed run left there', async () => {
     // A temp folder of the run's own (TMPDIR): whatever the process left there is its own, by any name
     // (the sandbox's proxy sockets; the git excludes folder for the missing protected path .env).
     const temp = await mkdtemp(join(tmpdir(), 'cli-temp-'));
     try {
+      // An earlier run killed after a sandboxed command: no exit handler removed its socket and folder.
+      await leaveLeftoversOfKilledProcess(temp);
       await script('command.json', { supervisor: [{ toolCalls: [{ tool: 'run_command', input: { command: 'echo inside' } }] }, { text: 'done' }] });
       const result = await start(['run', '--json', '--model', 'scripted:command.json', '--approval', 'trust', '--sandbox', 'on', 'go'], undefined, { TMPDIR: temp });
       expect(result.code, result.stderr).toBe(0);

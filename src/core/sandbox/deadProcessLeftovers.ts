@@ -1,0 +1,88 @@
+import { lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+
+/**
+ * What processes that were killed (SIGKILL, a crash: no exit handler ran) left in the temp folder.
+ * Such files are named after the process that made them; the next process to make its own removes
+ * those whose process is gone, so a machine where windows are killed now and then does not gather
+ * them for ever.
+ */
+
+/** Whether a process with this id runs in this pid namespace (EPERM: it does, as another user). */
+export function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The paths in `folder` named by `pattern` (its first group: the maker's pid) whose maker has ended. */
+export function leftoversOfEndedProcesses(folder: string, pattern: RegExp): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => {
+      const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN);
+      return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processRuns(pid);
+    })
+    .map((name) => join(folder, name));
+}
+
+/** Removes the folders named `<prefix><pid>-…` of ended processes; one that cannot go stays (the OS cleans its temp folder). */
+export function removeFoldersOfEndedProcesses(folder: string, prefix: string): void {
+  const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\d+)-`);
+  for (const path of leftoversOfEndedProcesses(folder, pattern)) {
+    try {
+      rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Another user's, or going away meanwhile: not ours to insist on.
+    }
+  }
+}
+
+/** sandbox-runtime's proxy socket: `srt-mux-<pid>-<n>.sock` in the temp folder (its mux-proxy.js). */
+const SANDBOX_SOCKET = /^srt-mux-(\d+)-[0-9a-z]+\.sock$/;
+
+/**
+ * Removes the proxy sockets that sandbox-runtime's processes left when they were killed: those whose
+ * process is gone and on which no one listens (a pid of another pid namespace sharing the folder may
+ * look gone while its socket is live; a connection tells). Resolves with how many it removed.
+ */
+export async function removeStaleSandboxSockets(folder = tmpdir()): Promise<number> {
+  const limit = pLimit(16);
+  const removed = await Promise.all(
+    leftoversOfEndedProcesses(folder, SANDBOX_SOCKET).map((path) =>
+      limit(async () => {
+        if (!lstatSync(path, { throwIfNoEntry: false })?.isSocket() || !(await refusesConnections(path))) return false;
+        try {
+          unlinkSync(path);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+    ),
+  );
+  return removed.filter(Boolean).length;
+}
+
+/** True when connecting to the socket is refused: no process listens on it any more. */
+function refusesConnections(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
