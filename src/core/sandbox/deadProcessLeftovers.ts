@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
+import { isProcessAlive } from '../threads/fileLock';
 
 /**
  * What processes that were killed (SIGKILL, a crash: no exit handler ran) left in the temp folder.
@@ -11,18 +12,8 @@ import pLimit from 'p-limit';
  * them for ever.
  */
 
-/** Whether a process with this id runs in this pid namespace (EPERM: it does, as another user). */
-export function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The paths in `folder` named by `pattern` (its first group: the maker's pid) whose maker has ended. */
-export function leftoversOfEndedProcesses(folder: string, pattern: RegExp): string[] {
+function leftoversOfEndedProcesses(folder: string, pattern: RegExp): string[] {
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -32,7 +23,7 @@ export function leftoversOfEndedProcesses(folder: string, pattern: RegExp): stri
   return names
     .filter((name) => {
       const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN);
-      return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processRuns(pid);
+      return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid);
     })
     .map((name) => join(folder, name));
 }
