@@ -12,8 +12,8 @@ import { isProcessAlive } from '../threads/fileLock';
  * them for ever.
  */
 
-/** The paths in `folder` named by `pattern` (its first group: the maker's pid) whose maker has ended. */
-function leftoversOfEndedProcesses(folder: string, pattern: RegExp): string[] {
+/** The paths in `folder` whose name gives a maker's pid (`pidOf`) of a process that has ended. */
+function leftoversOfEndedProcesses(folder: string, pidOf: (name: string) => string | undefined): string[] {
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -22,7 +22,7 @@ function leftoversOfEndedProcesses(folder: string, pattern: RegExp): string[] {
   }
   return names
     .filter((name) => {
-      const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN);
+      const pid = Number(pidOf(name) ?? Number.NaN);
       return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid);
     })
     .map((name) => join(folder, name));
@@ -30,8 +30,8 @@ function leftoversOfEndedProcesses(folder: string, pattern: RegExp): string[] {
 
 /** Removes the folders named `<prefix><pid>-…` of ended processes; one that cannot go stays (the OS cleans its temp folder). */
 export function removeFoldersOfEndedProcesses(folder: string, prefix: string): void {
-  const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\d+)-`);
-  for (const path of leftoversOfEndedProcesses(folder, pattern)) {
+  const pidOf = (name: string) => (name.startsWith(prefix) ? /^(\d+)-/.exec(name.slice(prefix.length))?.[1] : undefined);
+  for (const path of leftoversOfEndedProcesses(folder, pidOf)) {
     try {
       rmSync(path, { recursive: true, force: true });
     } catch {
@@ -51,7 +51,7 @@ const SANDBOX_SOCKET = /^srt-mux-(\d+)-[0-9a-z]+\.sock$/;
 export async function removeStaleSandboxSockets(folder = tmpdir()): Promise<number> {
   const limit = pLimit(16);
   const removed = await Promise.all(
-    leftoversOfEndedProcesses(folder, SANDBOX_SOCKET).map((path) =>
+    leftoversOfEndedProcesses(folder, (name) => SANDBOX_SOCKET.exec(name)?.[1]).map((path) =>
       limit(async () => {
         if (!lstatSync(path, { throwIfNoEntry: false })?.isSocket() || !(await refusesConnections(path))) return false;
         try {

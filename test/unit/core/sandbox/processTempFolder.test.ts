@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -58,7 +57,7 @@ it("removes the excludes folder a killed process left, and keeps a live process'
     // The killed process's folder is gone with the one that ended; the live one's is untouched.
     expect(existsSync(killed.excludesFolder)).toBe(false);
     expect(existsSync(liveFile)).toBe(true);
-    // sandbox-runtime's socket is not this module's to remove (staleSandboxSockets is).
+    // sandbox-runtime's socket is not this module's to remove (removeStaleSandboxSockets is, when a sandbox starts).
     expect((await readdir(temp)).sort()).toEqual([dirname(liveFile).slice(temp.length + 1), `srt-mux-${killed.pid}-0.sock`].sort());
   } finally {
     live.stdin!.end();
