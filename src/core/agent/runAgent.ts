@@ -47,6 +47,8 @@ export interface AgentRunOutcome {
   status: 'ok' | 'error' | 'aborted' | 'max_steps' | 'budget';
   /** Everything the agent wrote, steps separated by a blank line. */
   output: string;
+  /** The text of its last step that wrote any: its final report, without the narration before it. */
+  report: string;
   error?: string;
   usage: Usage;
   /** The conversation after this turn (input plus the model's and the tools' messages), to continue it. */
@@ -62,6 +64,8 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   const started = new Set<string>();
   let output = '';
   let stepHasText = false;
+  let stepText = '';
+  let report = '';
   let usage = ZERO_USAGE;
   let error: string | undefined;
   let aborted = false;
@@ -115,12 +119,14 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
       switch (part.type) {
         case 'start-step':
           stepHasText = false;
+          stepText = '';
           break;
         case 'text-delta': {
           if (!part.text) break;
           // Steps are separate messages: keep a paragraph break between their texts.
           const text = !stepHasText && output ? `\n\n${part.text}` : part.text;
           stepHasText = true;
+          stepText += part.text;
           output += text;
           emit({ kind: 'text.delta', text });
           break;
@@ -135,6 +141,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
           break;
         case 'finish-step':
           steps++;
+          if (stepText.trim()) report = stepText;
           lastFinish = part.finishReason;
           usage = addUsage(usage, toUsage(part.usage));
           break;
@@ -151,13 +158,13 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
     if (input.signal.aborted) aborted = true;
     else error = errorText(e);
   }
-  if (aborted || input.signal.aborted) return { status: 'aborted', output, usage, messages };
-  if (error !== undefined) return { status: 'error', output, error, usage, messages };
+  if (aborted || input.signal.aborted) return { status: 'aborted', output, report, usage, messages };
+  if (error !== undefined) return { status: 'error', output, report, error, usage, messages };
   // The budget stopped the loop before the model could read its tools' results.
-  if (lastFinish === 'tool-calls' && !input.shouldStop?.() && input.outOfBudget?.()) return { status: 'budget', output, usage, messages };
+  if (lastFinish === 'tool-calls' && !input.shouldStop?.() && input.outOfBudget?.()) return { status: 'budget', output, report, usage, messages };
   // The last allowed step asked for tools (whose results no model call will read): not finished.
-  if (steps >= input.maxSteps && lastFinish === 'tool-calls' && !input.shouldStop?.()) return { status: 'max_steps', output, usage, messages };
-  return { status: 'ok', output, usage, messages };
+  if (steps >= input.maxSteps && lastFinish === 'tool-calls' && !input.shouldStop?.()) return { status: 'max_steps', output, report, usage, messages };
+  return { status: 'ok', output, report, usage, messages };
 }
 
 /** The run's model, retrying what can be retried and reporting each retry and compaction as events. */

@@ -59,6 +59,7 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
   let cancelTimer = () => {};
   let timedOut = false;
   let output = '';
+  let report = '';
   let usage = ZERO_USAGE;
   let watched: ReturnType<typeof runModel> | undefined;
   try {
@@ -109,7 +110,7 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
         outOfBudget: () => run.budget.spent() !== undefined,
       });
     let outcome = await turn([...request.history, { role: 'user', content: request.prompt }]);
-    ({ output, usage } = outcome);
+    ({ output, report, usage } = outcome);
     // Background children still working: wait, and give each report (or steer) not yet seen a new turn.
     while (outcome.status === 'ok' && !run.bail && !run.signal.aborted && !run.budget.spent()) {
       if (!run.hasMail) {
@@ -124,6 +125,7 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
       if (output) emit({ kind: 'text.delta', text: '\n\n' });
       outcome = await turn([...outcome.messages, ...mailMessages(run)]);
       output = output && outcome.output ? `${output}\n\n${outcome.output}` : output || outcome.output;
+      report = outcome.report || report;
       usage = addUsage(usage, outcome.usage);
     }
     // Its work is done: a message now would never be seen, so it is answered that the run has finished.
@@ -135,7 +137,10 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     const spent = run.budget.spent();
     if (spent && (outcome.status !== 'ok' || run.hasMail || run.pendingBackground().length > 0)) return { status: 'budget', output, usage, error: budgetSpentText(spent) };
     if (outcome.status === 'max_steps') return { status: 'max_steps', output, usage, error: outOfSteps(profile, maxSteps) };
-    return { status: outcome.status === 'budget' ? 'ok' : outcome.status, output, usage, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
+    const status = outcome.status === 'budget' ? 'ok' : outcome.status;
+    // A child that finished hands back its final report; its narration on the way stays in its thread.
+    const result = status === 'ok' && run.depth > 0 && report ? report : output;
+    return { status, output: result, usage, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
   } catch (error) {
     // The model could not be made (a spec the resolver refuses), or a bug: the run ends, and says why.
     if (run.signal.aborted) return stopped(work, { output, usage, timedOut });
