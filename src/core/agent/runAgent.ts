@@ -1,4 +1,4 @@
-import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { LanguageModelUsage, ModelMessage, ToolCallRepairFunction, ToolSet } from 'ai';
 import { errorText } from '../../shared/errorText';
 import type { Usage } from '../../shared/events';
@@ -77,7 +77,8 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   const hidden = input.hiddenTools ?? [];
   const slot = input.slot ?? FREE_SLOT;
   // The slot is held inside the retries: a run waiting to retry gives its place to another.
-  const model = resilient(input, heldModel(input.model, slot));
+  // A failed attempt's tokens are the run's too (the budget is charged below, where the stream is read).
+  const model = resilient(input, heldModel(input.model, slot), (spent) => (usage = addUsage(usage, spent)));
   try {
     const ai = await loadAiRuntime();
     const { streamTextOnce, isStepCount } = ai;
@@ -168,11 +169,12 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
 }
 
 /** The run's model, retrying what can be retried and reporting each retry and compaction as events. */
-function resilient(input: AgentRunInput, model: LanguageModelV4): LanguageModelV4 {
+function resilient(input: AgentRunInput, model: LanguageModelV4, onFailedUsage: (usage: Usage) => void): LanguageModelV4 {
   return withResilience(model, {
     spec: input.modelSpec ?? input.model.modelId,
     ...(input.retryPolicy ? { policy: input.retryPolicy } : {}),
     onRetry: (notice) => input.emit({ kind: 'run.retrying', ...notice }),
+    onFailedUsage: (u) => onFailedUsage(fromProvider(u)),
     onCompact: ({ shortened, dropped }) =>
       input.emit({
         kind: 'warning',
@@ -196,6 +198,12 @@ function unknownToolsNamedHonestly({ NoSuchToolError }: AiRuntime, visible: read
     }
     return null;
   };
+}
+
+function fromProvider(u: LanguageModelV4Usage): Usage {
+  const inputTokens = u.inputTokens.total ?? 0;
+  const outputTokens = u.outputTokens.total ?? 0;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
 }
 
 function toUsage(u: LanguageModelUsage): Usage {

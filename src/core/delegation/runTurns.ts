@@ -5,6 +5,7 @@ import { ZERO_USAGE, addUsage } from '../../shared/usage';
 import { runAgent, type AgentRunOutcome } from '../agent/runAgent';
 import type { WorkSlot } from '../agent/workSlot';
 import { budgetSpentText } from '../budget/budgetedModel';
+import { DEFAULT_RETRY_POLICY } from '../models/retryPolicy';
 import { SUPERVISOR } from '../engineSettings';
 import type { Profile } from '../profiles/profile';
 import type { ModelChoiceText } from '../runConfig/describeModelChoice';
@@ -108,6 +109,9 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
         takeArrivals: () => mailMessages(run),
         shouldStop: () => run.bail !== undefined,
         outOfBudget: () => run.budget.spent() !== undefined,
+        // A provider that keeps failing stops being retried once it has failed for as long as the
+        // idle timeout allows a silent call: the parent hears of it in minutes.
+        retryPolicy: { ...DEFAULT_RETRY_POLICY, maxTotalMs: session.settings.modelIdleTimeoutMs },
       });
     let outcome = await turn([...request.history, { role: 'user', content: request.prompt }]);
     ({ output, report, usage } = outcome);
