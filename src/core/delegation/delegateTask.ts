@@ -50,6 +50,9 @@ export function delegateTaskTool(deps: DelegationDeps): AnyToolSpec {
   });
 }
 
+/** The most runs one call may ask for with `tasks`: a model cannot queue hundreds of runs in one step. */
+const MAX_TASKS = 32;
+
 /** One run a call asks for: which agent, and the task and prompt it gets. */
 interface Job {
   /** The name as the model wrote it, for a slot whose agent could not be found. */
@@ -113,6 +116,7 @@ function jobsOf(deps: DelegationDeps, input: DelegateInput): Job[] | { error: st
   if (input.tasks !== undefined) {
     if (input.task !== undefined || input.agents !== undefined) return { error: usage };
     if (input.tasks.length === 0) return { error: `"tasks" is empty: give at least one {agent, task}. Available agents: ${describeAgents(deps.delegates)}.` };
+    if (input.tasks.length > MAX_TASKS) return { error: `"tasks" has ${input.tasks.length} entries; one call takes at most ${MAX_TASKS}. Group the work into fewer, larger tasks, or make several calls.` };
     const blank = input.tasks.findIndex((t) => !t.task.trim());
     if (blank >= 0) return { error: `tasks[${blank}] (agent "${input.tasks[blank]!.agent}") has an empty "task": say what it should do and report.` };
     return input.tasks.map((t) => {

@@ -94,6 +94,34 @@ describe('a model slow to send its first byte', () => {
   }, 30_000);
 });
 
+describe('a model that never answers', () => {
+  it('is given up by subagents.modelIdleTimeoutMs, which ends the request on the wire', async () => {
+    let requests = 0;
+    let closed = 0;
+    const server: Server = createServer((req) => {
+      requests++;
+      req.resume();
+      // Never answers; counts the client going away.
+      req.socket.on('close', () => closed++);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+    const spec = `openai-compatible:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#m1`;
+    const h = makeEngine({ agents: {} }, { settings: { model: spec, modelIdleTimeoutMs: 1000 }, createModelResolver: () => createModelResolver({ workspaceRoot: '/', apiKey: () => undefined }) });
+    const finished = await (await h.engine.send({ prompt: 'hi' })).done;
+    expect(finished.status).toBe('error');
+    expect(finished.error).toContain('The model sent nothing for 1 s, twice (subagents.modelIdleTimeoutMs)');
+    expect(requests).toBe(2);
+    // Each silent request was ended by the client, not left open.
+    await until(() => closed === 2);
+  }, 15_000);
+});
+
+/** Resolves once `ready` holds, checked after each turn of the event loop (no fixed sleep). */
+async function until(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((r) => setImmediate(r));
+}
+
 describe('a provider that keeps failing', () => {
   it("ends the child as failed with the provider's error once it has failed for the idle timeout, and the parent gets it", async () => {
     // Every call fails, slowly: a 503 after 300 ms.

@@ -75,20 +75,22 @@ describe('delegate_task with a task per agent', () => {
     expect(h.runs().filter((r) => r.depth === 1).map((r) => r.task).sort()).toEqual(['audit src/format.ts', 'audit src/parse.ts', 'run the test suite']);
   });
 
-  it('refuses a call that mixes both forms, or has neither, saying what it takes', async () => {
+  it('refuses a call that mixes both forms, has neither, or asks for more than 32 runs, saying what it takes', async () => {
     const h = engineWith({
       supervisor: ({ call }) => {
         if (call === 0) return { toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'], tasks: [{ agent: 'b', task: 'u' }] } }] };
         if (call === 1) return { toolCalls: [{ tool: 'delegate_task', input: { agents: ['a'] } }] };
+        if (call === 2) return { toolCalls: [{ tool: 'delegate_task', input: { tasks: Array.from({ length: 33 }, (_, i) => ({ agent: 'a', task: `part ${i}` })) } }] };
         return { text: 'ok' };
       },
       a: () => ({ text: 'must not run' }),
       b: () => ({ text: 'must not run' }),
     });
     await (await h.engine.send({ prompt: 'go' })).done;
-    const [both, neither] = delegateOutputs(h.events) as { error: string }[];
+    const [both, neither, tooMany] = delegateOutputs(h.events) as { error: string }[];
     expect(both!.error).toContain('either "task" with "agents" (one task, several agents) or "tasks" (a task per agent), not both');
     expect(neither!.error).toContain('needs a non-empty "task"');
+    expect(tooMany!.error).toContain('"tasks" has 33 entries; one call takes at most 32.');
     expect(h.runs().filter((r) => r.depth === 1)).toEqual([]);
   });
 });
