@@ -117,6 +117,40 @@ describe('a model that never answers', () => {
   }, 15_000);
 });
 
+describe("the providers' fetch", () => {
+  it('follows no redirect: a server cannot send the request (and its key) to another origin', async () => {
+    let elsewhere = 0;
+    const other: Server = createServer((req, res) => {
+      elsewhere++;
+      res.end();
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1/chat/completions`;
+    let auth: string | undefined;
+    const redirecting: Server = createServer((req, res) => {
+      auth = req.headers.authorization;
+      req.resume();
+      res.writeHead(307, { location: target });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    for (const s of [other, redirecting]) closers.push(() => new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve()))));
+    const spec = `openai-compatible:http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/v1#m1`;
+    const h = makeEngine(
+      { agents: {} },
+      {
+        settings: { model: spec },
+        createModelResolver: () => createModelResolver({ workspaceRoot: '/', apiKey: () => 'sk-secret', keyAllowed: () => true }),
+      },
+    );
+    const finished = await (await h.engine.send({ prompt: 'hi' })).done;
+    expect(auth).toBe('Bearer sk-secret');
+    expect(finished.status).toBe('error');
+    expect(finished.error).toContain(`answered with a redirect (307 to ${target}). Redirects are not followed`);
+    expect(elsewhere).toBe(0);
+  });
+});
+
 /** Resolves once `ready` holds, checked after each turn of the event loop (no fixed sleep). */
 async function until(ready: () => boolean): Promise<void> {
   while (!ready()) await new Promise((r) => setImmediate(r));
