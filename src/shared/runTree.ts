@@ -214,7 +214,8 @@ class Draft {
         if (run.retrying) delete run.retrying;
         run.state = e.status;
         run.output = e.output;
-        if (e.output) run.text = e.output;
+        // A child's output is its final report, the end of what it streamed: the tree keeps all of it.
+        if (e.output && !run.text.endsWith(e.output)) run.text = e.output;
         if (e.error !== undefined) run.error = e.error;
         if (e.bailed) run.bailed = true;
         run.usage = e.usage;

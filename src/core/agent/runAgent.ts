@@ -1,4 +1,4 @@
-import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { LanguageModelUsage, ModelMessage, ToolCallRepairFunction, ToolSet } from 'ai';
 import { errorText } from '../../shared/errorText';
 import type { Usage } from '../../shared/events';
@@ -47,6 +47,8 @@ export interface AgentRunOutcome {
   status: 'ok' | 'error' | 'aborted' | 'max_steps' | 'budget';
   /** Everything the agent wrote, steps separated by a blank line. */
   output: string;
+  /** The text of its last step that wrote any: its final report, without the narration before it. */
+  report: string;
   error?: string;
   usage: Usage;
   /** The conversation after this turn (input plus the model's and the tools' messages), to continue it. */
@@ -62,6 +64,8 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   const started = new Set<string>();
   let output = '';
   let stepHasText = false;
+  let stepText = '';
+  let report = '';
   let usage = ZERO_USAGE;
   let error: string | undefined;
   let aborted = false;
@@ -73,7 +77,8 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   const hidden = input.hiddenTools ?? [];
   const slot = input.slot ?? FREE_SLOT;
   // The slot is held inside the retries: a run waiting to retry gives its place to another.
-  const model = resilient(input, heldModel(input.model, slot));
+  // A failed attempt's tokens are the run's too (the budget is charged below, where the stream is read).
+  const model = resilient(input, heldModel(input.model, slot), (spent) => (usage = addUsage(usage, spent)));
   try {
     const ai = await loadAiRuntime();
     const { streamTextOnce, isStepCount } = ai;
@@ -115,12 +120,14 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
       switch (part.type) {
         case 'start-step':
           stepHasText = false;
+          stepText = '';
           break;
         case 'text-delta': {
           if (!part.text) break;
           // Steps are separate messages: keep a paragraph break between their texts.
           const text = !stepHasText && output ? `\n\n${part.text}` : part.text;
           stepHasText = true;
+          stepText += part.text;
           output += text;
           emit({ kind: 'text.delta', text });
           break;
@@ -135,6 +142,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
           break;
         case 'finish-step':
           steps++;
+          if (stepText.trim()) report = stepText;
           lastFinish = part.finishReason;
           usage = addUsage(usage, toUsage(part.usage));
           break;
@@ -151,21 +159,22 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
     if (input.signal.aborted) aborted = true;
     else error = errorText(e);
   }
-  if (aborted || input.signal.aborted) return { status: 'aborted', output, usage, messages };
-  if (error !== undefined) return { status: 'error', output, error, usage, messages };
+  if (aborted || input.signal.aborted) return { status: 'aborted', output, report, usage, messages };
+  if (error !== undefined) return { status: 'error', output, report, error, usage, messages };
   // The budget stopped the loop before the model could read its tools' results.
-  if (lastFinish === 'tool-calls' && !input.shouldStop?.() && input.outOfBudget?.()) return { status: 'budget', output, usage, messages };
+  if (lastFinish === 'tool-calls' && !input.shouldStop?.() && input.outOfBudget?.()) return { status: 'budget', output, report, usage, messages };
   // The last allowed step asked for tools (whose results no model call will read): not finished.
-  if (steps >= input.maxSteps && lastFinish === 'tool-calls' && !input.shouldStop?.()) return { status: 'max_steps', output, usage, messages };
-  return { status: 'ok', output, usage, messages };
+  if (steps >= input.maxSteps && lastFinish === 'tool-calls' && !input.shouldStop?.()) return { status: 'max_steps', output, report, usage, messages };
+  return { status: 'ok', output, report, usage, messages };
 }
 
 /** The run's model, retrying what can be retried and reporting each retry and compaction as events. */
-function resilient(input: AgentRunInput, model: LanguageModelV4): LanguageModelV4 {
+function resilient(input: AgentRunInput, model: LanguageModelV4, onFailedUsage: (usage: Usage) => void): LanguageModelV4 {
   return withResilience(model, {
     spec: input.modelSpec ?? input.model.modelId,
     ...(input.retryPolicy ? { policy: input.retryPolicy } : {}),
     onRetry: (notice) => input.emit({ kind: 'run.retrying', ...notice }),
+    onFailedUsage: (u) => onFailedUsage(fromProvider(u)),
     onCompact: ({ shortened, dropped }) =>
       input.emit({
         kind: 'warning',
@@ -189,6 +198,12 @@ function unknownToolsNamedHonestly({ NoSuchToolError }: AiRuntime, visible: read
     }
     return null;
   };
+}
+
+function fromProvider(u: LanguageModelV4Usage): Usage {
+  const inputTokens = u.inputTokens.total ?? 0;
+  const outputTokens = u.outputTokens.total ?? 0;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
 }
 
 function toUsage(u: LanguageModelUsage): Usage {

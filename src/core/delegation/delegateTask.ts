@@ -2,7 +2,8 @@ import pLimit from 'p-limit';
 import { z } from 'zod';
 import { lazySchema } from '../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../tools/toolSpec';
-import { resolveAgents } from './agentNames';
+import type { Profile } from '../profiles/profile';
+import { describeAgents, resolveAgents } from './agentNames';
 import type { DelegationDeps } from './delegationTypes';
 import { resultForModel, type ModelRunResult } from './modelResult';
 import { failedResult, type RunResult } from './runResult';
@@ -10,8 +11,12 @@ import { startChild } from './startChild';
 
 const inputSchema = lazySchema(() =>
   z.object({
-    task: z.string().describe('The complete task for the subagents: what to do and what to report back. They see nothing else of this conversation.'),
-    agents: z.array(z.string()).describe('Names of one or more subagents. Several names run the same task in parallel, one run each.'),
+    task: z.string().optional().describe('The complete task for the subagents: what to do and what to report back. They see nothing else of this conversation.'),
+    agents: z.array(z.string()).optional().describe('Names of one or more subagents. Several names run the same task in parallel, one run each.'),
+    tasks: z
+      .array(z.object({ agent: z.string(), task: z.string(), context: z.string().optional() }))
+      .optional()
+      .describe('Instead of task and agents: a different task for each agent, all run in parallel.'),
     context: z.string().optional().describe('Facts, file paths or constraints the subagents need; they cannot see your conversation.'),
     continueThreadId: z
       .string()
@@ -38,25 +43,35 @@ export function delegateTaskTool(deps: DelegationDeps): AnyToolSpec {
     name: 'delegate_task',
     description:
       'Delegate a task to subagents and wait for their results. Each agent gets its own run with only the task and context you give it. ' +
-      'Returns an array, in the order of `agents`, of {agent, runId, threadId, status, output, error?, usage, durationMs}.',
+      'Returns an array, in the order of `agents` (or `tasks`), of {agent, runId, threadId, status, output, error?, usage, durationMs}.',
     capabilities: ['delegate'],
     inputSchema,
     execute: (input, context) => delegate(deps, input, context.toolCallId),
   });
 }
 
+/** The most runs one call may ask for with `tasks`: a model cannot queue hundreds of runs in one step. */
+const MAX_TASKS = 32;
+
+/** One run a call asks for: which agent, and the task and prompt it gets. */
+interface Job {
+  /** The name as the model wrote it, for a slot whose agent could not be found. */
+  name: string;
+  profile?: Profile;
+  error?: string;
+  task: string;
+  prompt: string;
+}
+
 async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: string): Promise<ModelRunResult[] | { error: string }> {
-  const task = input.task.trim();
-  if (!task) return { error: 'delegate_task needs a non-empty "task": say what the subagents should do and report.' };
-  const resolved = resolveAgents(deps, input.agents);
-  if ('error' in resolved) return resolved;
-  const matched = resolved.profiles;
-  if (input.continueThreadId !== undefined && matched.length !== 1) {
+  const jobs = jobsOf(deps, input);
+  if ('error' in jobs) return jobs;
+  if (input.continueThreadId !== undefined && jobs.length !== 1) {
     return { error: "continueThreadId continues one subagent's thread: name exactly one agent, or leave continueThreadId out to start afresh." };
   }
-  const prompt = withContext(task, input.context);
   // Queue rather than refuse: this call's own children never exceed the active-children limit.
-  const results = await pLimit(deps.session.settings.maxActiveChildren).map(matched, async (profile): Promise<RunResult> => {
+  const results = await pLimit(deps.session.settings.maxActiveChildren).map(jobs, async ({ name, profile, error, task, prompt }): Promise<RunResult> => {
+    if (!profile) return failedResult(name, '', error ?? `No agent "${name}".`);
     const outcome = await startChild(deps, {
       profile,
       task,
@@ -82,13 +97,41 @@ async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: 
     }
   });
   // A returnDirectly subagent's answer is the caller's final answer, verbatim.
-  const bail = results.findIndex((r, i) => r.status === 'ok' && matched[i]!.returnDirectly);
+  const bail = results.findIndex((r, i) => r.status === 'ok' && jobs[i]!.profile?.returnDirectly);
   if (bail >= 0) {
     const { agent, output } = results[bail]!;
     deps.caller.bailWith(agent, output);
     results[bail] = { ...results[bail]!, bailed: true };
   }
   return results.map(resultForModel);
+}
+
+/**
+ * The runs a call asks for, in order. `task` with `agents` runs one task on each named agent (an
+ * unavailable name is warned about and skipped). `tasks` gives each agent its own task; an entry
+ * whose agent is unavailable keeps its place as an error result, so results match entries one to one.
+ */
+function jobsOf(deps: DelegationDeps, input: DelegateInput): Job[] | { error: string } {
+  const usage = 'delegate_task takes either "task" with "agents" (one task, several agents) or "tasks" (a task per agent), not both.';
+  if (input.tasks !== undefined) {
+    if (input.task !== undefined || input.agents !== undefined) return { error: usage };
+    if (input.tasks.length === 0) return { error: `"tasks" is empty: give at least one {agent, task}. Available agents: ${describeAgents(deps.delegates)}.` };
+    if (input.tasks.length > MAX_TASKS) return { error: `"tasks" has ${input.tasks.length} entries; one call takes at most ${MAX_TASKS}. Group the work into fewer, larger tasks, or make several calls.` };
+    const blank = input.tasks.findIndex((t) => !t.task.trim());
+    if (blank >= 0) return { error: `tasks[${blank}] (agent "${input.tasks[blank]!.agent}") has an empty "task": say what it should do and report.` };
+    return input.tasks.map((t) => {
+      const task = t.task.trim();
+      const prompt = withContext(task, [input.context, t.context].filter((c) => c?.trim()).join('\n\n') || undefined);
+      const resolved = resolveAgents(deps, [t.agent]);
+      return 'error' in resolved ? { name: t.agent, error: resolved.error, task, prompt } : { name: t.agent, profile: resolved.profiles[0]!, task, prompt };
+    });
+  }
+  const task = input.task?.trim();
+  if (!task) return { error: `delegate_task needs a non-empty "task" (with "agents") or "tasks": say what the subagents should do and report. ${usage}` };
+  const resolved = resolveAgents(deps, input.agents ?? []);
+  if ('error' in resolved) return resolved;
+  const prompt = withContext(task, input.context);
+  return resolved.profiles.map((profile) => ({ name: profile.name, profile, task, prompt }));
 }
 
 export function withContext(task: string, context: string | undefined): string {

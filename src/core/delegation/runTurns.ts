@@ -5,6 +5,7 @@ import { ZERO_USAGE, addUsage } from '../../shared/usage';
 import { runAgent, type AgentRunOutcome } from '../agent/runAgent';
 import type { WorkSlot } from '../agent/workSlot';
 import { budgetSpentText } from '../budget/budgetedModel';
+import { DEFAULT_RETRY_POLICY } from '../models/retryPolicy';
 import { SUPERVISOR } from '../engineSettings';
 import type { Profile } from '../profiles/profile';
 import type { ModelChoiceText } from '../runConfig/describeModelChoice';
@@ -59,6 +60,7 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
   let cancelTimer = () => {};
   let timedOut = false;
   let output = '';
+  let report = '';
   let usage = ZERO_USAGE;
   let watched: ReturnType<typeof runModel> | undefined;
   try {
@@ -107,9 +109,12 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
         takeArrivals: () => mailMessages(run),
         shouldStop: () => run.bail !== undefined,
         outOfBudget: () => run.budget.spent() !== undefined,
+        // A provider that keeps failing stops being retried once it has failed for as long as the
+        // idle timeout allows a silent call: the parent hears of it in minutes.
+        retryPolicy: { ...DEFAULT_RETRY_POLICY, maxTotalMs: session.settings.modelIdleTimeoutMs },
       });
     let outcome = await turn([...request.history, { role: 'user', content: request.prompt }]);
-    ({ output, usage } = outcome);
+    ({ output, report, usage } = outcome);
     // Background children still working: wait, and give each report (or steer) not yet seen a new turn.
     while (outcome.status === 'ok' && !run.bail && !run.signal.aborted && !run.budget.spent()) {
       if (!run.hasMail) {
@@ -124,6 +129,7 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
       if (output) emit({ kind: 'text.delta', text: '\n\n' });
       outcome = await turn([...outcome.messages, ...mailMessages(run)]);
       output = output && outcome.output ? `${output}\n\n${outcome.output}` : output || outcome.output;
+      report = outcome.report || report;
       usage = addUsage(usage, outcome.usage);
     }
     // Its work is done: a message now would never be seen, so it is answered that the run has finished.
@@ -135,7 +141,10 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     const spent = run.budget.spent();
     if (spent && (outcome.status !== 'ok' || run.hasMail || run.pendingBackground().length > 0)) return { status: 'budget', output, usage, error: budgetSpentText(spent) };
     if (outcome.status === 'max_steps') return { status: 'max_steps', output, usage, error: outOfSteps(profile, maxSteps) };
-    return { status: outcome.status === 'budget' ? 'ok' : outcome.status, output, usage, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
+    const status = outcome.status === 'budget' ? 'ok' : outcome.status;
+    // A child that finished hands back its final report; its narration on the way stays in its thread.
+    const result = status === 'ok' && run.depth > 0 && report ? report : output;
+    return { status, output: result, usage, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
   } catch (error) {
     // The model could not be made (a spec the resolver refuses), or a bug: the run ends, and says why.
     if (run.signal.aborted) return stopped(work, { output, usage, timedOut });

@@ -6,8 +6,9 @@ import { defineTool, type AnyToolSpec } from '../tools/toolSpec';
 import { resolveAgents } from './agentNames';
 import { withContext } from './delegateTask';
 import type { DelegationDeps } from './delegationTypes';
-import { announcementText, resultForModel } from './modelResult';
+import { announcementText, resultForModel, type ModelRunResult } from './modelResult';
 import type { ChildRecord, RunHandle } from './runHandle';
+import type { RunResult } from './runResult';
 import { startChild } from './startChild';
 import { waitForRuns } from './waitForRuns';
 
@@ -95,7 +96,7 @@ function statusTool(deps: DelegationDeps): AnyToolSpec {
       const { result, progress } = record.handle;
       if (!result) return { runId, agent: record.handle.agent, status: 'running', progress: [...progress], tokens: tokensOf(record.handle) };
       deps.caller.delivered(record);
-      return { ...resultForModel(result), progress: [...progress] };
+      return { ...answerOf(result), progress: [...progress] };
     },
   });
 }
@@ -144,7 +145,7 @@ function cancelTool(deps: DelegationDeps): AnyToolSpec {
       record.handle.stop('parent');
       const result = await record.handle.done;
       deps.caller.delivered(record);
-      return resultForModel(result);
+      return answerOf(result);
     },
   });
 }
@@ -167,6 +168,18 @@ function messageTool(deps: DelegationDeps): AnyToolSpec {
       return { delivered: true, runId, note: 'It will see your message before its next model call.' };
     },
   });
+}
+
+/**
+ * A child's result as subagent_status and subagent_cancel answer it. A cancelled child is a state
+ * the call reports, not a failure of the call: why it stopped goes in `note`, not `error` (which
+ * would mark the call itself as failed in the tree and the thread).
+ */
+function answerOf(result: RunResult): ModelRunResult | (Omit<ModelRunResult, 'error'> & { note: string }) {
+  const answer = resultForModel(result);
+  if (answer.status !== 'cancelled' || answer.error === undefined) return answer;
+  const { error, ...rest } = answer;
+  return { ...rest, note: error };
 }
 
 /** When a background child ends and nobody has taken its result, the parent gets a message. */

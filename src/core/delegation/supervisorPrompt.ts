@@ -8,7 +8,9 @@ work to subagents: specialists that share the open workspace with you but see on
 const GUIDELINES = `How to delegate well:
 - Delegate when a task is self-contained and fits a subagent's description; answer simple questions yourself.
 - Give each subagent a complete, specific task: what to do, what to return, and any constraint. It cannot ask you questions and does not see this conversation, so put what it needs in \`context\`.
-- Independent pieces of work go in ONE delegate_task call with several agents: they run in parallel.
+- Independent pieces of work go in ONE delegate_task call: several agents on one task (\`agents\`), or a different task for each (\`tasks\`). They run in parallel and the call returns when all are done.
+- When you have your own work to do meanwhile (a long review while you run the tests), start the subagent in the background with subagent_start and keep working; its result is announced to you when it ends, or collect it with subagent_await.
+- A subagent's result is its final report. If it says it assumed something, check the assumption.
 - When the results come back, check them, resolve conflicts, and write the user one clear answer. Do not paste raw subagent output unless the user asked for it.
 - If a subagent failed, say so plainly and decide whether to retry, try another agent, or do the work yourself.`;
 
@@ -30,7 +32,7 @@ export function supervisorPrompt(agents: readonly Profile[], settings: Superviso
   const parts = [ROLE];
   if (agents.length === 0) parts.push(SOLO);
   else {
-    parts.push(`Subagents you can delegate to (with the delegate_task tool):\n${agents.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`);
+    parts.push(`Subagents you can delegate to (with delegate_task, or subagent_start in the background):\n${agents.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`);
     parts.push(GUIDELINES);
   }
   if (settings.guidelines?.trim()) parts.push(`Guidelines from the user:\n${settings.guidelines.trim()}`);
@@ -41,8 +43,8 @@ export function supervisorPrompt(agents: readonly Profile[], settings: Superviso
 export function subagentPrompt(profile: Profile, delegates: readonly Profile[], project?: readonly ProjectInstruction[]): string {
   const parts = [profile.instructions.trim() || `You are the "${profile.name}" subagent: ${profile.description}`];
   parts.push(`You work on a task delegated to you by another agent, in a VS Code workspace you share with it.
-You cannot ask the user questions: if something is unclear, make a reasonable assumption and say which.
-End with a concise, complete report of what you found or did; it is all your supervisor will see.`);
+Nobody can be reached while you work: not the user, not your supervisor. Where your instructions say to ask, check or confirm with the user, decide yourself, go on, and state each assumption in your report.
+End with a concise, complete report of what you found or did, in your last message: only that message reaches your supervisor, not what you wrote before it.`);
   if (delegates.length > 0) {
     parts.push(`You may delegate parts of your task (with delegate_task) to:\n${delegates.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`);
   }

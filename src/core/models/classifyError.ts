@@ -55,6 +55,15 @@ function classifyApiError(error: APICallError, target: CallTarget): ErrorClass {
   if ((status === undefined || status === 400 || status === 413 || status === 422) && OVERFLOW.test(text)) {
     return { kind: 'overflow', summary: said };
   }
+  if (status !== undefined && status >= 300 && status < 400) {
+    const location = Object.entries(error.responseHeaders ?? {}).find(([k]) => k.toLowerCase() === 'location')?.[1];
+    return {
+      kind: 'permanent',
+      message:
+        `The model server for "${target.spec}" answered with a redirect (${status}${location ? ` to ${location.slice(0, 200)}` : ''}). ` +
+        'Redirects are not followed, so the request and its key go nowhere else: put the address the server names in the model spec.',
+    };
+  }
   if (status === 401) {
     return { kind: 'permanent', message: `The model "${target.spec}" refused the API key (401: ${said}). ${KEY_HINTS[keyProvider(target.spec)] ?? ''}`.trim() };
   }

@@ -73,6 +73,12 @@ export async function createModelResolver(options: ModelResolverOptions): Promis
   return new SpecResolver(options, scripts);
 }
 
+// Each client calls its provider through providerFetch: no HTTP timeout under our own idle timeout.
+const openAI = (c: VendorClients, apiKey: string, baseURL: string | undefined) => c.createOpenAI({ apiKey, baseURL, fetch: c.providerFetch });
+const anthropic = (c: VendorClients, apiKey: string, baseURL: string | undefined) => c.createAnthropic({ apiKey, baseURL, fetch: c.providerFetch });
+const compatible = (c: VendorClients, baseURL: string, apiKey: string | undefined) =>
+  c.createOpenAICompatible({ name: 'openai-compatible', baseURL, includeUsage: true, fetch: c.providerFetch, ...(apiKey ? { apiKey } : {}) });
+
 function scriptPath(workspaceRoot: string, path: string): string {
   return isAbsolute(path) ? path : resolvePath(workspaceRoot, path);
 }
@@ -105,14 +111,14 @@ class SpecResolver implements ModelResolver {
       case 'openai': {
         if (own?.openai) return own.openai(parsed);
         const apiKey = this.key('openai', spec);
-        const client = (this.openai ??= once(async () => (await loadVendorClients()).createOpenAI({ apiKey, baseURL: this.options.endpoints?.openai })));
+        const client = (this.openai ??= once(async () => openAI(await loadVendorClients(), apiKey, this.options.endpoints?.openai)));
         // The Responses API: the SDK's default, and the only one the newest OpenAI models speak.
         return deferredModel('openai.responses', parsed.model, async () => (await client())(parsed.model));
       }
       case 'anthropic': {
         if (own?.anthropic) return own.anthropic(parsed);
         const apiKey = this.key('anthropic', spec);
-        const client = (this.anthropic ??= once(async () => (await loadVendorClients()).createAnthropic({ apiKey, baseURL: this.options.endpoints?.anthropic })));
+        const client = (this.anthropic ??= once(async () => anthropic(await loadVendorClients(), apiKey, this.options.endpoints?.anthropic)));
         return deferredModel('anthropic.messages', parsed.model, async () => (await client())(parsed.model));
       }
     }
@@ -155,7 +161,7 @@ class SpecResolver implements ModelResolver {
         apiKey = undefined;
         this.options.onKeyWithheld?.(origin);
       }
-      client = once(async () => (await loadVendorClients()).createOpenAICompatible({ name: 'openai-compatible', baseURL, includeUsage: true, ...(apiKey ? { apiKey } : {}) }));
+      client = once(async () => compatible(await loadVendorClients(), baseURL, apiKey));
       this.compatible.set(baseURL, client);
     }
     return client;

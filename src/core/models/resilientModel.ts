@@ -1,4 +1,4 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult, LanguageModelV4Usage } from '@ai-sdk/provider';
 import { systemDelay, type Delay } from '../ports';
 import { classifyError, type CallTarget } from './classifyError';
 import { compactPrompt, type CompactionResult } from './compactPrompt';
@@ -24,6 +24,10 @@ export interface ResilienceOptions {
   random?: () => number;
   /** How a retry waits (default: a real timer that ends on abort). */
   delay?: Delay;
+  /** The time, for the policy's cap on how long a call goes on failing (default: Date.now). */
+  now?: () => number;
+  /** What a failed attempt reported it used (the finish part after its error): tokens spent all the same. */
+  onFailedUsage?(usage: LanguageModelV4Usage): void;
 }
 
 /** A model call that failed for good; the message says what happened and what to do. */
@@ -47,13 +51,15 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
   const target: CallTarget = { spec: options.spec, modelId: model.modelId };
   let compacted = false;
 
+  const now = options.now ?? Date.now;
   const doStream = async (call: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> => {
     const signal = call.abortSignal;
     let prompt = compacted ? compactPrompt(call.prompt).prompt : call.prompt;
+    const started = now();
     for (let retry = 0; ; ) {
       let error: unknown;
       try {
-        return await firstPart(await model.doStream({ ...call, prompt }));
+        return await firstPart(await model.doStream({ ...call, prompt }), options.onFailedUsage);
       } catch (e) {
         error = e;
       }
@@ -92,6 +98,14 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
             const seconds = Math.ceil((kind.retryAfterMs ?? 0) / 1000);
             throw new ModelCallError(`"${options.spec}" asks to wait ${seconds} s before trying again (${kind.summary}). Try again later.`, { cause: error });
           }
+          const failingMs = now() - started;
+          if (failingMs + delayMs > policy.maxTotalMs) {
+            throw new ModelCallError(
+              `"${options.spec}" kept failing for ${Math.round(failingMs / 1000)} s over ${retry} attempt(s) (${kind.summary}), so it was not tried again. ` +
+                'The provider may be overloaded or unreachable: try again later, or check that the server is running.',
+              { cause: error },
+            );
+          }
           options.onRetry?.({ attempt: retry, maxRetries: policy.maxRetries, delayMs, error: kind.summary });
           await delay(delayMs, signal);
         }
@@ -119,11 +133,11 @@ const PREAMBLE = new Set<LanguageModelV4StreamPart['type']>(['stream-start', 're
  * answers 200 and then fails) is thrown, so the caller can retry; the parts read are replayed. A
  * stream whose head a wrapper below already read (streamTap.ts) is passed on as it is.
  */
-async function firstPart(result: LanguageModelV4StreamResult): Promise<LanguageModelV4StreamResult> {
+async function firstPart(result: LanguageModelV4StreamResult, onFailedUsage: ResilienceOptions['onFailedUsage']): Promise<LanguageModelV4StreamResult> {
   const tap = tapOf(result.stream);
   if (tap) {
     if (!tap.head.error) return result;
-    void result.stream.cancel().catch(() => undefined);
+    await usageAfterError(result.stream.getReader(), onFailedUsage);
     throw tap.head.error.value;
   }
   const reader = result.stream.getReader();
@@ -136,8 +150,7 @@ async function firstPart(result: LanguageModelV4StreamResult): Promise<LanguageM
       break;
     }
     if (next.value.type === 'error') {
-      // The call already failed with this error; a cancel that fails too has nothing to add.
-      void reader.cancel().catch(() => undefined);
+      await usageAfterError(reader, onFailedUsage);
       throw next.value.error;
     }
     head.push(next.value);
@@ -156,4 +169,33 @@ async function firstPart(result: LanguageModelV4StreamResult): Promise<LanguageM
     cancel: (reason) => reader.cancel(reason),
   });
   return { ...result, stream };
+}
+
+/** How long a failed call's stream may take to say what it used after its error. */
+const USAGE_AFTER_ERROR_MS = 2000;
+
+/**
+ * Reads what a failed call's stream sends after its error, for the finish part: a provider reports
+ * there what the attempt used (the prompt it read, at least), and tokens spent on a failed attempt
+ * are spent. A stream that says nothing more within a moment is cancelled; the call has failed anyway.
+ */
+async function usageAfterError(reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>, onUsage: ResilienceOptions['onFailedUsage']): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, USAGE_AFTER_ERROR_MS)));
+  const drain = async () => {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) return;
+      if (next.value.type === 'finish') return onUsage?.(next.value.usage);
+    }
+  };
+  try {
+    await Promise.race([drain(), gaveUp]);
+  } catch {
+    // The stream broke after its error: nothing more to learn from it.
+  } finally {
+    clearTimeout(timer);
+    // The call already failed; a cancel that fails too has nothing to add.
+    void reader.cancel().catch(() => undefined);
+  }
 }

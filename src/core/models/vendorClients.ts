@@ -4,3 +4,4 @@
 export { createAnthropic } from '@ai-sdk/anthropic';
 export { createOpenAI } from '@ai-sdk/openai';
 export { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+export { providerFetch } from './providerFetch';

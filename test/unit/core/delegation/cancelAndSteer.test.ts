@@ -98,13 +98,43 @@ describe('cancelling one child', () => {
         runId = (lastToolOutput() as { runId: string }).runId;
         return h.hanging.then(() => ({ toolCalls: [{ tool: 'subagent_cancel', input: { runId } }] }));
       }
-      const b = lastToolOutput() as ModelResult;
-      return { text: `${b.status}: ${b.error} | ${enclosedText(b.output)}` };
+      const b = lastToolOutput() as ModelResult & { note?: string };
+      return { text: `${b.status}: ${b.note} | ${enclosedText(b.output)}` };
     });
     const finished = await (await h.engine.send({ prompt: 'go' })).done;
     expect(finished.output).toBe('cancelled: Cancelled by its supervisor (subagent_cancel). The output is what it had done by then. | b so far: read 2 of 5 files, found one bug in parse.ts');
     // Its result came back from the tool: no announcement wakes the supervisor to say it again.
     expect(calls).toBe(3);
+    // Cancelling is what the call was for: it answers the child's state, it did not fail.
+    const cancel = h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'subagent_cancel')!;
+    expect(cancel.isError).toBe(false);
+    expect(cancel.output).not.toHaveProperty('error');
+  });
+
+  it('subagent_status of a child the user stopped answers its state (cancelled, with its partial output), not an error', async () => {
+    let threadId = '';
+    const h = threeChildren(({ call, lastToolOutput }) => {
+      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'review', agent: 'b' } }] };
+      if (call === 1) {
+        const { runId } = lastToolOutput() as { runId: string };
+        return h.hanging.then(async () => {
+          h.engine.cancelRun(runId, threadId);
+          await until(() => h.run('b').state === 'cancelled');
+          return { toolCalls: [{ tool: 'subagent_status', input: { runId } }] };
+        });
+      }
+      const b = lastToolOutput() as ModelResult & { note?: string };
+      return { text: `${b.status}: ${b.note} | ${enclosedText(b.output)}` };
+    });
+    const sent = await h.engine.send({ prompt: 'go' });
+    threadId = sent.threadId;
+    const finished = await sent.done;
+    expect(finished.output).toBe(
+      'cancelled: Stopped by the user (the Stop button on its node in the panel). The output is what it had done by then. | b so far: read 2 of 5 files, found one bug in parse.ts',
+    );
+    const status = h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'subagent_status')!;
+    expect(status.isError).toBe(false);
+    expect(status.output).toMatchObject({ status: 'cancelled' });
   });
 
   it("refuses a run of another conversation, and one that has finished", async () => {

@@ -86,7 +86,9 @@ describe('steering a running child', () => {
     expect(seen[1]!.at(-1)).toBe(
       '[A message from the user, who is watching you work. It comes from the user directly: where it differs from your task, it takes precedence.]\nKeep it to one line.',
     );
-    expect(worker.output).toBe('A long summary.\n\nA short one.');
+    // Its result is its final report; both answers stay in its thread and the tree.
+    expect(worker.output).toBe('A short one.');
+    expect(worker.text).toBe('A long summary.\n\nA short one.');
     expect(messages(h.events)).toEqual([expect.objectContaining({ runId: worker.runId, from: 'user', text: 'Keep it to one line.' })]);
   });
 
