@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Script } from '../../../../src/core/models/scriptSchema';
@@ -142,5 +142,24 @@ describe('edits across many files at once', () => {
     const { outputs } = await oneStep(...calls);
     expect(outputs).toEqual(files.flatMap((path) => [{ path, line: 1 }, { path, line: 5 }, { path, line: 7 }]));
     for (const f of files) expect(await readFile(at(f), 'utf8'), f).toBe('first\nfirst again\nline 2\nline 3\nfourth\nline 5\nsixth\n');
+  });
+});
+
+describe('what one step of edits keeps and refuses', () => {
+  it('a script edited and rewritten in one step stays executable', async () => {
+    await writeFile(at('run.sh'), '#!/bin/sh\necho one\n', { mode: 0o755 });
+    const { outputs } = await readThenStep(['run.sh'], [edit('run.sh', 'echo one', 'echo two'), write('run.sh', '#!/bin/sh\necho three\n'), edit('run.sh', 'three', 'four')]);
+    expect(outputs.every((o) => !(o as { error?: string }).error)).toBe(true);
+    expect(await readFile(at('run.sh'), 'utf8')).toBe('#!/bin/sh\necho four\n');
+    expect((await lstat(at('run.sh'))).mode & 0o777).toBe(0o755);
+  });
+
+  it('a file with a second name outside the workspace (a hard link) is refused, and the outside file is untouched', async () => {
+    const outside = join(world.sibling, 'shared.ts');
+    await writeFile(outside, 'const shared = 1;\n');
+    await link(outside, at('shared.ts'));
+    const { outputs } = await oneStep(edit('shared.ts', 'const shared = 1;', 'pwned'), edit('./shared.ts', 'shared', 'pwned'), write('shared.ts', 'pwned'));
+    for (const output of outputs) expect((output as { error: string }).error).toMatch(/hard link/);
+    expect(await readFile(outside, 'utf8')).toBe('const shared = 1;\n');
   });
 });
