@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { linkSync, renameSync, symlinkSync } from 'node:fs';
+import { linkSync, renameSync } from 'node:fs';
 import { link, lstat, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
