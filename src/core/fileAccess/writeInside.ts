@@ -54,12 +54,12 @@ async function createFile(folder: HeldFolder, name: string, content: string | Ui
     created = identityOf(info);
     await file.writeFile(content);
   } catch (error) {
-    // Ours, created a moment ago: no half file is left behind.
+    await file.close();
+    // Ours, created a moment ago: no half file is left behind (closed first, as Windows will not remove an open file).
     if (created) await removeIfSame(at, created);
     throw error;
-  } finally {
-    await file.close();
   }
+  await file.close();
 }
 
 async function replaceFile(folder: HeldFolder, name: string, content: string | Uint8Array, expected: FileIdentity, tempName: (name: string) => string): Promise<void> {
@@ -70,7 +70,13 @@ async function replaceFile(folder: HeldFolder, name: string, content: string | U
     await folder.verify();
     const info = await target.stat();
     checkJudged(info, expected);
-    const { temp, tempAt, tempId } = await createTemp(folder, name, tempName);
+    const made = await createTemp(folder, name, tempName).catch((e: NodeJS.ErrnoException) => (e.code === 'EACCES' || e.code === 'EPERM' ? undefined : Promise.reject(e)));
+    if (!made) {
+      // A folder that takes no new files, holding a file we may write: written in place, as before temp files.
+      await writeOver(target, content);
+      return;
+    }
+    const { temp, tempAt, tempId } = made;
     try {
       try {
         await temp.chmod(info.mode & 0o777);
@@ -89,7 +95,7 @@ async function replaceFile(folder: HeldFolder, name: string, content: string | U
       const refused = await rename(tempAt, at).then(() => undefined, (e: NodeJS.ErrnoException) => e);
       if (refused && !lockedOnWindows(refused)) throw refused;
       if (refused) {
-        // Windows will not rename over a file another program holds open: written in place then, through the judged file's own handle.
+        // Windows will not rename over a file another program holds open: written in place, through the judged file's own handle.
         await removeIfSame(tempAt, tempId);
         await writeOver(target, content);
         return;
