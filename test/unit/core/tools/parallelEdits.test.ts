@@ -1,7 +1,11 @@
 import { link, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { verifyJudgedFile } from '../../../../src/core/fileAccess/verifyJudgedFile';
 import type { Script } from '../../../../src/core/models/scriptSchema';
+import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import type { Workspace } from '../../../../src/core/ports';
+import { makeEngine } from '../engineHarness';
 import { makeWorld, runScript, supervisorCalls } from './toolWorld';
 
 /**
@@ -161,5 +165,42 @@ describe('what one step of edits keeps and refuses', () => {
     const { outputs } = await oneStep(edit('shared.ts', 'const shared = 1;', 'pwned'), edit('./shared.ts', 'shared', 'pwned'), write('shared.ts', 'pwned'));
     for (const output of outputs) expect((output as { error: string }).error).toMatch(/hard link/);
     expect(await readFile(outside, 'utf8')).toBe('const shared = 1;\n');
+  });
+});
+
+describe('the editor path', () => {
+  it('edits of a file open in an editor (written through the Workspace port as a WorkspaceEdit, not writeInside) take turns too', async () => {
+    await writeFile(at('open.ts'), numbered(6));
+    // The editor's side of the port, as vscodeWorkspace.ts does it: reads give the buffer, a write
+    // replaces the buffer a moment later (the edit is applied asynchronously), then saves it.
+    const documents = new Map<string, string>([[at('open.ts'), numbered(6)]]);
+    const disk = nodeWorkspace({ root: world.root });
+    const editor: Workspace = {
+      ...disk,
+      readFile: async (path) => documents.get(path) ?? disk.readFile(path),
+      async writeFile(path, content, expected) {
+        if (!documents.has(path) || !expected) return disk.writeFile(path, content, expected);
+        await verifyJudgedFile(world.root, path, expected);
+        await new Promise((resolve) => setImmediate(resolve));
+        documents.set(path, content);
+        await writeFile(path, content);
+      },
+    };
+    const h = makeEngine(supervisorCalls(edit('open.ts', 'line 2\n', 'two\n'), edit('open.ts', 'line 4\n', 'four\nfour more\n'), edit('open.ts', 'line 6\n', 'six\n')), {
+      workspace: editor,
+      settings: { approval: 'trust' },
+    });
+    const { threadId, done } = await h.engine.send({ prompt: 'go' });
+    await done;
+    await h.engine.whenQuiet(threadId);
+    const outputs = h.events.filter((e) => e.kind === 'tool.finished').map((e) => (e as { output: unknown }).output);
+    expect(outputs).toEqual([
+      { path: 'open.ts', line: 2 },
+      { path: 'open.ts', line: 4 },
+      { path: 'open.ts', line: 7 },
+    ]);
+    const expected = 'line 1\ntwo\nline 3\nfour\nfour more\nline 5\nsix\n';
+    expect(documents.get(at('open.ts'))).toBe(expected);
+    expect(await readFile(at('open.ts'), 'utf8')).toBe(expected);
   });
 });
