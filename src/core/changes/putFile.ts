@@ -1,4 +1,5 @@
 import { deleteInside } from '../fileAccess/deleteInside';
+import { oneFileAtATime } from '../fileAccess/oneFileAtATime';
 import { writeInside } from '../fileAccess/writeInside';
 import type { Workspace } from '../ports';
 import { resolveWorkspacePath } from '../tools/workspacePath';
@@ -10,6 +11,15 @@ import { resolveWorkspacePath } from '../tools/workspacePath';
  * they are. For reverts and applies, which put back or bring in whole files.
  */
 export async function putFile(workspace: Workspace, path: string, content: Buffer | null): Promise<void> {
+  // In line with the agents' edits of the same file (oneFileAtATime.ts): a revert never lands in the middle of one.
+  const keyOf = async () => {
+    const first = await resolveWorkspacePath(workspace.root, path);
+    return first.ok ? first.abs : undefined;
+  };
+  await oneFileAtATime(keyOf, new AbortController().signal, () => putNow(workspace, path, content));
+}
+
+async function putNow(workspace: Workspace, path: string, content: Buffer | null): Promise<void> {
   const where = await resolveWorkspacePath(workspace.root, path);
   if (!where.ok) throw new Error(where.error);
   if (content === null) {

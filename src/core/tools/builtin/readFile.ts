@@ -5,6 +5,7 @@ import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { resolveWorkspacePath } from '../workspacePath';
 import { kindOf } from '../../fileAccess/fileIdentity';
 import { errorText } from '../../../shared/errorText';
+import { numberLine } from './lineNumbers';
 import { looksBinary, MAX_READ_BYTES, type WorkspaceToolDeps } from './toolDeps';
 
 const MAX_LINES = 2000;
@@ -23,7 +24,8 @@ export function readFileTool({ workspace, gate, files }: WorkspaceToolDeps): Any
     name: 'read_file',
     description:
       'Read a text file of the workspace, whole or a range of lines. Returns {path, startLine, endLine, totalLines, content}; ' +
-      'long files come in parts of up to 2000 lines, with a note saying how to read on.',
+      'content shows each line as `cat -n` does: its number, a tab, the line. The numbers are not part of the file: leave them out of ' +
+      'edit_file\'s oldText and newText. Long files come in parts of up to 2000 lines, with a note saying how to read on.',
     capabilities: ['read'],
     inputSchema,
     async execute(input, context) {
@@ -55,7 +57,10 @@ export function readFileTool({ workspace, gate, files }: WorkspaceToolDeps): Any
       if (start > Math.max(total, 1)) return { error: `${where.rel} has ${total} lines; startLine ${start} is past its end.` };
       let end = Math.min(input.endLine ?? total, total, start + MAX_LINES - 1);
       if (end < start) return { error: `endLine (${input.endLine}) is before startLine (${start}).` };
-      let content = lines.slice(start - 1, end).join('\n');
+      let content = lines
+        .slice(start - 1, end)
+        .map((line, i) => numberLine(line, start + i))
+        .join('\n');
       if (content.length > MAX_CHARS) {
         // Cut at a line boundary so the range stays exact.
         const kept = content.slice(0, MAX_CHARS).split('\n');

@@ -18,7 +18,7 @@ const at = (rel: string) => join(world.root, rel);
 const idOf = async (rel: string) => identityOf(await lstat(at(rel)));
 
 describe.skipIf(process.platform === 'win32')('writeInside', () => {
-  it('creates a new file and its folders, and replaces a judged file in place, keeping its mode', async () => {
+  it('creates a new file and its folders, and replaces a judged file whole, keeping its mode', async () => {
     await writeInside(world.root, at('a/b/new.txt'), 'new', null);
     expect(await readFile(at('a/b/new.txt'), 'utf8')).toBe('new');
     await writeFile(at('run.sh'), '#!/bin/sh\necho a long old body\n', { mode: 0o755 });

@@ -74,7 +74,7 @@ describe('an untrusted workspace', () => {
     for (const tool of ['write_file', 'edit_file', 'run_command', 'install_package']) {
       expect((r.toolResults(tool)[0] as { error: string }).error).toMatch(/not trusted/);
     }
-    expect(r.toolResults('read_file')[0]).toMatchObject({ content: 'hello' });
+    expect(r.toolResults('read_file')[0]).toMatchObject({ content: '     1\thello' });
     expect(r.commands).toEqual([]);
     expect(approver.requests).toEqual([]);
     expect(await snapshot(world.base)).toEqual(before);

@@ -200,13 +200,15 @@ describe('an approval is bound to its arguments', () => {
   });
 
   it('an approval answers its own call only: approving one edit does not approve another with other arguments', async () => {
-    let asked = () => {};
-    const bothAsked = new Promise<void>((resolve) => (asked = () => approvals.waiting().length === 2 && resolve()));
+    // Calls on one file take turns (oneFileAtATime.ts): the second is asked once the first is done.
+    const waiting: (() => void)[] = [];
+    const asked = (n: number) => new Promise<void>((resolve) => waiting.push(() => approvals.waiting().length === n && resolve()));
+    const firstAsked = asked(1);
     // The panel's approver, telling the test when a request waits.
     const approvals = new (class extends PendingApprovals {
       override request(request: ApprovalRequest, signal: AbortSignal) {
         const decided = super.request(request, signal);
-        asked();
+        for (const w of waiting) w();
         return decided;
       }
     })();
@@ -219,13 +221,18 @@ describe('an approval is bound to its arguments', () => {
     await utimes(join(world.root, 'README.md'), before, before);
     const h = makeEngine(supervisorCalls(...calls), { workspace: spyWorkspace(world.root).workspace, approver: approvals });
     const { done } = await h.engine.send({ prompt: 'go' });
-    await bothAsked;
-    const [edit, overwrite] = ['edit_file', 'write_file'].map((tool) => approvals.waiting().find((w) => w.tool === tool)!);
-    expect(edit!.approvalId).not.toBe(overwrite!.approvalId);
+    await firstAsked;
+    const [edit] = approvals.waiting();
+    expect(edit!.tool).toBe('edit_file');
+    const secondAsked = asked(1);
     expect(approvals.resolve(edit!.approvalId, 'approved')).toBe(true);
-    // The answer is spent: it cannot be replayed for the other call, which still waits for its own.
+    // The answer is spent: it cannot be replayed for the other call, which waits for its own.
     expect(approvals.resolve(edit!.approvalId, 'approved')).toBe(false);
-    expect(approvals.waiting().map((w) => w.approvalId)).toEqual([overwrite!.approvalId]);
+    await secondAsked;
+    const [overwrite] = approvals.waiting();
+    expect(overwrite!.tool).toBe('write_file');
+    expect(overwrite!.approvalId).not.toBe(edit!.approvalId);
+    expect(approvals.resolve(edit!.approvalId, 'approved')).toBe(false);
     expect(approvals.resolve(overwrite!.approvalId, 'denied')).toBe(true);
     expect((await done).status).toBe('ok');
     expect(await readFile(join(world.root, 'README.md'), 'utf8')).toBe('goodbye\n');
@@ -265,7 +272,7 @@ describe('files that may hold secrets ask before they are read, in ask and autoE
     const approver = denyAll();
     const r = await runScript(supervisorCalls({ tool: 'read_file', input: { path: '.env' } }), { root: world.root, approver, settings: { approval: 'trust' } });
     expect(approver.requests).toEqual([]);
-    expect(r.toolResults('read_file')[0]).toMatchObject({ content: `SECRET=${SECRET}` });
+    expect(r.toolResults('read_file')[0]).toMatchObject({ content: `     1\tSECRET=${SECRET}` });
   });
 });
 

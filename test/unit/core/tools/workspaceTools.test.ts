@@ -42,7 +42,7 @@ async function put(rel: string, content: string) {
 describe('read_file', () => {
   it('reads a range of lines, and says how to read on past its cap', async () => {
     await put('a.txt', Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join('\n'));
-    expect(await call('read_file', { path: 'a.txt', startLine: 2, endLine: 3 })).toEqual({ path: 'a.txt', startLine: 2, endLine: 3, totalLines: 2500, content: 'line 2\nline 3' });
+    expect(await call('read_file', { path: 'a.txt', startLine: 2, endLine: 3 })).toEqual({ path: 'a.txt', startLine: 2, endLine: 3, totalLines: 2500, content: '     2\tline 2\n     3\tline 3' });
     const whole = await call('read_file', { path: 'a.txt' });
     expect(whole).toMatchObject({ startLine: 1, endLine: 2000, note: 'Showing lines 1–2000 of 2500; read on with startLine 2001.' });
     expect(await call('read_file', { path: 'a.txt', startLine: 3000 })).toMatchObject({ error: expect.stringMatching(/past its end/) });

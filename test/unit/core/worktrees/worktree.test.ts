@@ -72,7 +72,7 @@ describe('worktree isolation', () => {
     // What it saw: the workspace as it was, the ignored folder left out.
     expect(results('edit_file')).toEqual([{ path: 'a.txt', line: 2 }]);
     const reads = results('read_file') as { content: string }[];
-    expect(reads.map((r) => r.content)).toEqual(['one\ntwo\nthree\nuncommitted', 'u']);
+    expect(reads.map((r) => r.content)).toEqual(['     1\tone\n     2\ttwo\n     3\tthree\n     4\tuncommitted', '     1\tu']);
     expect((results('list_dir')[0] as { entries: string[] }).entries).not.toContain('ignored/');
     // Confined: an absolute path into the workspace is outside its root.
     expect(results('write_file')[1]).toMatchObject({ error: expect.stringContaining('it is outside the workspace') });
