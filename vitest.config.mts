@@ -30,9 +30,11 @@ export default defineConfig({
         test: {
           name: 'field',
           include: ['test/field/**/*.test.ts'],
+          globalSetup: ['test/field/buildCliOnce.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
-          fileParallelism: false,
+          // Two files side by side: tomli's scenarios run while defu's install works.
+          maxWorkers: 2,
         },
       },
       {

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCliForTest, type BuiltCli } from '../unit/cli/cliHarness';
-import { addNodeModules, git, installDefuOnce, readText, unpackRepo, writeFiles } from './fieldWorkspace';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { addNodeModules, git, installDefuOnce, readText, removeDefuInstall, unpackRepo, writeFiles } from './fieldWorkspace';
 import { failedCalls, fromResult, missingEdits, outputOf, runSession, topStatus, type Session } from './fieldSession';
 
 // Issue 39's proof on unjs/defu (TypeScript, vitest): the work a capable model does on a real
@@ -46,12 +45,9 @@ const POLLUTION_TEST = `  it("does not pollute Object.prototype through a __prot
 
 `;
 
-let cli: BuiltCli;
-beforeAll(async () => {
-  // The CLI's build and defu's one install, side by side.
-  [cli] = await Promise.all([buildCliForTest(), installDefuOnce()]);
-}, 240_000);
-afterAll(() => cli?.dispose());
+const cli = { path: inject('fieldCli') };
+beforeAll(() => installDefuOnce(), 240_000);
+afterAll(() => removeDefuInstall());
 
 async function checkout(agentFiles: Record<string, string>) {
   const repo = await unpackRepo('defu-6.1.7.tar.gz', 'defu');
@@ -151,7 +147,8 @@ describe('field: unjs/defu', () => {
             text: 'The reviewer starts in the background; I check the suite meanwhile.',
             toolCalls: [
               { tool: 'subagent_start', input: { agent: 'security-reviewer', task: 'Review src/defu.ts for prototype pollution and add a regression test for what must stay safe; run it.' } },
-              { tool: 'run_command', input: { command: VITEST } },
+              // The runner alone, no pipe: what the sandbox makes of a real test runner.
+              { tool: 'run_command', input: { command: 'npx vitest run' } },
             ],
           },
           { text: 'Waiting for the review.', toolCalls: [{ tool: 'subagent_await', input: { runIds: [fromResult('subagent_start', 'runId')] } }] },

@@ -54,15 +54,22 @@ export async function unpackRepo(tarball: string, top: string): Promise<{ root: 
  * One `npm install` for every defu scenario of a run: made once in its own folder, then copied
  * into each scenario's checkout (node_modules is in defu's .gitignore).
  */
-let defuModules: Promise<string> | undefined;
+let defuInstall: Promise<{ root: string; dispose(): Promise<void> }> | undefined;
 
-export function installDefuOnce(): Promise<string> {
-  defuModules ??= (async () => {
-    const { root } = await unpackRepo('defu-6.1.7.tar.gz', 'defu');
-    await run('npm', ['install', '--ignore-scripts', '--legacy-peer-deps', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-    return join(root, 'node_modules');
+export async function installDefuOnce(): Promise<string> {
+  defuInstall ??= (async () => {
+    const repo = await unpackRepo('defu-6.1.7.tar.gz', 'defu');
+    await run('npm', ['install', '--ignore-scripts', '--legacy-peer-deps', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: repo.root, maxBuffer: 64 * 1024 * 1024 });
+    return repo;
   })();
-  return defuModules;
+  return join((await defuInstall).root, 'node_modules');
+}
+
+/** Removes the shared install (after the file's last test). */
+export async function removeDefuInstall(): Promise<void> {
+  const install = defuInstall;
+  defuInstall = undefined;
+  await (await install?.catch(() => undefined))?.dispose();
 }
 
 /** Hard links where the platform's cp makes them (fast; a write replaces a file, never the shared one's bytes), else a copy. */
