@@ -54,7 +54,7 @@ export function toolCalls(events: readonly RunEvent[]): { tool: string; agent: s
 export function failedCalls(events: readonly RunEvent[]): string[] {
   return toolCalls(events)
     .filter((c) => c.isError || hasError(c.output) || (c.tool === 'run_command' && exitCodeOf(c.output) !== 0))
-    .map((c) => `${c.agent} ${c.tool} ${JSON.stringify(c.input)} -> ${JSON.stringify(c.output).slice(0, 600)}`);
+    .map((c) => `${c.agent} ${c.tool} ${JSON.stringify(c.input)} -> ${JSON.stringify(c.output).slice(0, 1500)}`);
 }
 
 const hasError = (output: unknown) => typeof output === 'object' && output !== null && 'error' in output;
