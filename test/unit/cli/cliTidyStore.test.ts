@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, watch, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, watch, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -76,6 +76,16 @@ describe('the CLI keeps the workspace tidy', () => {
     const result = await cli(['run', '--model', `scripted:${path}`, 'hi']);
     expect(result.code, result.stderr).toBe(0);
     await expect(readFile(join(ws, '.subagents', '.gitignore'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('writes nothing through a .subagents link an agent left pointing elsewhere', async () => {
+    const elsewhere = join(scripts, 'elsewhere');
+    await mkdir(elsewhere);
+    await symlink(elsewhere, join(ws, '.subagents'));
+    const path = await script('s.json', { supervisor: [{ text: 'hello' }] });
+    const result = await cli(['run', '--model', `scripted:${path}`, 'hi']);
+    expect(result.code, result.stderr).toBe(0);
+    await expect(readFile(join(elsewhere, '.gitignore'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it("says the top run's model came from --model, not from the settings", async () => {
