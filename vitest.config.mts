@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// One runner, three kinds of test: unit (node, port fakes), webview (real headless Chromium),
-// e2e (a real VS Code: code-server driven by Playwright). `npm test` builds first and runs all three.
+// One runner, four kinds of test: unit (node, port fakes), webview (real headless Chromium), field
+// (real repositories through the real CLI) and e2e (a real VS Code: code-server driven by
+// Playwright). `npm test` builds first and runs them all.
 export default defineConfig({
   test: {
     projects: [
@@ -21,6 +22,19 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: false,
+        },
+      },
+      {
+        // Real repositories (../shared/field) worked on through the real CLI by scripted models
+        // replaying a capable model's tool calls (issue 39). One install of their dependencies per run.
+        test: {
+          name: 'field',
+          include: ['test/field/**/*.test.ts'],
+          globalSetup: ['test/field/buildCliOnce.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+          // Two files side by side: tomli's scenarios run while defu's install works.
+          maxWorkers: 2,
         },
       },
       {

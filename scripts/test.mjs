@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything, from a fresh clone. Installs what is missing (node_modules; Chromium and
 // code-server via scripts/setup-e2e.sh), then typecheck, lint, the production build and the .vsix,
-// then every vitest project (unit, webview, e2e). Output streams; the first failure stops it.
+// then every vitest project (unit, webview, field, e2e). Output streams; the first failure stops it.
+// The field project needs ../shared/field beside the clone, python3, and the npm registry.
 // Extra arguments go to vitest, e.g. `npm test -- --project unit`.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from './cliError';
+import { defaultStorageOf } from './defaultStorage';
 import { approvalModeSchema, type ApprovalMode } from '../core/engineSettings';
 
 export const USAGE = `subagents: a supervisor agent that delegates to subagents, headless.
@@ -134,7 +135,7 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[]
 
 function place(values: { workspace?: string | boolean | undefined; storage?: string | boolean | undefined; json?: string | boolean | undefined }, cwd: string): Place {
   const workspace = resolve(cwd, typeof values.workspace === 'string' ? values.workspace : '.');
-  const storage = typeof values.storage === 'string' ? resolve(cwd, values.storage) : resolve(workspace, '.subagents', 'threads');
+  const storage = typeof values.storage === 'string' ? resolve(cwd, values.storage) : defaultStorageOf(workspace);
   return { workspace, storage, json: values.json === true };
 }
 

@@ -32,6 +32,7 @@ import { eventPrinter } from './eventPrinter';
 import { terminalApprover } from './terminalApprover';
 import { terminalPrompt } from './terminalPrompt';
 import { readWorkspaceSettings } from './workspaceSettings';
+import { prepareStorage } from './defaultStorage';
 
 type RunCommand = Extract<Command, { name: 'run' }>;
 
@@ -107,6 +108,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   }
   checkModel(settings.model, first);
 
+  await prepareStorage(cmd.workspace, cmd.storage, logger);
   const store = new JsonlThreadStore({ dir: cmd.storage, recoverInterrupted: true, logger });
   if (cmd.thread !== undefined) {
     if (!isThreadId(cmd.thread)) throw new UsageError(`"${cmd.thread}" is not a thread id. See "subagents threads list".`);
@@ -137,6 +139,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     logger,
     approver: terminalApprover({ prompt: terminal, output: io.stderr }),
     toolSources: [mcpToolSource(mcp)],
+    modelOrigin: cmd.model !== undefined ? 'the --model flag' : `"subagents.model" in ${config.path}`,
   });
   const printer = eventPrinter(io, cmd.json);
   engine.onEvent(printer.print);
@@ -159,6 +162,8 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     }
     const finished = await sent.done;
     await engine.whenQuiet(sent.threadId);
+    // subagents.threads.retention: the engine's pass after the turn would be cut short by the exit.
+    await engine.pruneThreads();
     await store.closeAll();
     await snapshots.enforceCap();
     const last = printer.lastTopFinish(sent.threadId) ?? finished;

@@ -17,6 +17,8 @@ import { exportThread } from '../core/threads/exportThread';
 import { renderRunTree } from '../core/threads/runTreeText';
 import { effectiveRuns, renderEffective } from './renderEffective';
 import { terminalSafe } from './terminalText';
+import { prepareStorage } from './defaultStorage';
+import { closeInterruptedRuns, withEnds } from '../core/threads/interruptedRuns';
 
 /** The thread commands; those about one run's changes are runChangesCommand's. */
 type ThreadsCommand = Exclude<Extract<Command, { name: `threads ${string}` }>, { name: 'threads revert' | 'threads apply' | 'threads discard' }>;
@@ -58,7 +60,9 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
     }
     case 'threads show': {
       const family = await loadFamily(store, cmd, io);
-      const tree = foldRunEvents(EMPTY_TREE, family.events);
+      // Runs a killed process left open show as interrupted, as `threads list` says; the file is not changed.
+      const working = await store.isWorking(family.meta.id);
+      const tree = foldRunEvents(EMPTY_TREE, working ? family.events : withEnds(family.events, closeInterruptedRuns(family.events)));
       if (cmd.effective) {
         if (cmd.json) write(JSON.stringify({ thread: family.meta, runs: effectiveRuns(tree) }));
         else write(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderEffective(tree)}`);
@@ -84,6 +88,7 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
       let threads;
       try {
         threads = readThreadArchive(text, Date.now());
+        await prepareStorage(cmd.workspace, cmd.storage, stderrLogger(io));
         await store.importThreads(threads);
       } catch (error) {
         if (error instanceof ThreadArchiveError) throw new UsageError(`Cannot import ${cmd.file}: ${error.message}`);

@@ -54,7 +54,15 @@ export interface EngineOptions {
   untracked?: readonly string[];
   /** Where runs of `isolation: "worktree"` profiles get their worktrees (beside the threads); without it such a profile is refused. */
   worktrees?: Worktrees;
+  /**
+   * Where `settings().model` came from, in words, for the run.config of a run that uses it (the
+   * CLI's "the --model flag"); default: "subagents.model" (the model in your settings).
+   */
+  modelOrigin?: string;
 }
+
+/** Where a request's own model came from (SendRequest.model). */
+const REQUEST_MODEL_ORIGIN = 'the model picked for this request';
 
 export interface SendRequest {
   /** Continue this thread; a new thread when absent. */
@@ -175,6 +183,7 @@ export class Engine {
         changes: this.changes,
         ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
         publish: (event) => this.publish(event),
+        ...(request.model ? { modelOrigin: REQUEST_MODEL_ORIGIN } : this.options.modelOrigin ? { modelOrigin: this.options.modelOrigin } : {}),
       };
       const run = launchRun(session, {
         threadId,

@@ -38,7 +38,7 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
     parent,
     ...(request.parentToolCallId === undefined ? {} : { parentToolCallId: request.parentToolCallId }),
   });
-  const model = describeModelChoice({ profile, effective: run.modelSpec, parentAgent: parent?.agent ?? null, aliases: settings.modelAliases, problems: session.profiles.problems });
+  const model = describeModelChoice({ profile, effective: run.modelSpec, parentAgent: parent?.agent ?? null, aliases: settings.modelAliases, problems: session.profiles.problems, ...(session.modelOrigin ? { modelOrigin: session.modelOrigin } : {}) });
   const emitter = new RunEmitter(session, run);
   late.emitter = emitter;
   const emit = emitter.emit;

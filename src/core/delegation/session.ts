@@ -41,6 +41,8 @@ export interface Session {
   worktrees?: Worktrees;
   /** Set for the runs confined to a worktree: its root and what their commands may write besides. */
   isolation?: { root: string; writable: readonly string[]; readyAt: number };
+  /** Where `settings.model` came from, in words (run.config's model.via); default: the user's settings. */
+  modelOrigin?: string;
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

@@ -34,6 +34,7 @@ const matchSchema = lazySchema(() =>
 export const scriptToolCallSchema = lazySchema(() =>
   z.strictObject({
     tool: z.string().min(1),
+    /** `{ "$fromResult": { "tool", "field", "index"? } }` anywhere in it stands for a field of an earlier tool result (scriptResultRefs.ts). */
     input: z.unknown(),
   }),
 );

@@ -11,6 +11,7 @@ import { systemDelay, type Delay } from '../ports';
 import type { ModelCaller } from './modelResolver';
 import { compileMatch } from './scriptSchema';
 import type { Script, ScriptTurn } from './scriptSchema';
+import { resolveResultRefs } from './scriptResultRefs';
 
 /**
  * The scripted model: a real AI SDK model (LanguageModelV4) that plays a JSON script, so tests,
@@ -154,7 +155,7 @@ class ScriptedModel implements LanguageModelV4 {
         type: 'tool-call',
         toolCallId: `call_${this.caller.agent}_${index}_${i}_${promptHash}`,
         toolName: call.tool,
-        input: JSON.stringify(call.input ?? {}),
+        input: JSON.stringify(resolveResultRefs(call.input ?? {}, options.prompt, this.caller.agent, refused)),
       });
     });
     const finishReason: LanguageModelV4FinishReason = calls.length
@@ -162,6 +163,11 @@ class ScriptedModel implements LanguageModelV4 {
       : { unified: 'stop', raw: 'stop' };
     return { turn, content, finishReason, usage: usageOf(turn, options, content) };
   }
+}
+
+/** A script that refers to a result its conversation does not have: not retried, as no turn left is not. */
+function refused(message: string): never {
+  throw new ScriptExhaustedError(message);
 }
 
 /** Splits text at word boundaries into `chunks` parts (default: ~4 words each, at least 3 parts). */

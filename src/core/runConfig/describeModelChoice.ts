@@ -23,12 +23,16 @@ export interface ModelChoiceInput {
   aliases: Readonly<Record<string, string | readonly string[]>>;
   /** The profile set's problems: the note that says why a name could not be used is among them. */
   problems: readonly ProfileProblem[];
+  /** Where the request's model (the top run's, when its profile names none) came from, in words. */
+  modelOrigin?: string;
 }
+
+const SETTINGS_MODEL_ORIGIN = '"subagents.model" (the model in your settings)';
 
 export function describeModelChoice(input: ModelChoiceInput): ModelChoiceText {
   const { profile, effective, parentAgent } = input;
   const asked = profile.requestedModel;
-  const inherited = parentAgent === null ? '"subagents.model" (the model in your settings)' : `its parent's model (the "${parentAgent}" run)`;
+  const inherited = parentAgent === null ? (input.modelOrigin ?? SETTINGS_MODEL_ORIGIN) : `its parent's model (the "${parentAgent}" run)`;
   if (asked === undefined) {
     if (profile.model !== undefined) return { requested: profile.model, via: `the "${profile.name}" profile's model (${profile.source})` };
     return { requested: null, via: `${inherited}: the profile names no model` };

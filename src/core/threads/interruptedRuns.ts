@@ -41,3 +41,9 @@ export function closeInterruptedRuns(events: readonly RunEvent[]): UnsequencedRu
   }
   return closed;
 }
+
+/** The events with these ends after them, numbered on from the last, for a view that writes nothing. */
+export function withEnds(events: readonly RunEvent[], ends: readonly UnsequencedRunEvent[]): RunEvent[] {
+  let seq = events.reduce((max, e) => Math.max(max, e.seq), 0);
+  return [...events, ...ends.map((end) => ({ ...end, seq: ++seq }) as RunEvent)];
+}

@@ -180,6 +180,12 @@ export class JsonlThreadStore implements ThreadStore {
     }
   }
 
+  /** Whether a process works in the thread's conversation now (this one, or one holding its lease): a look, not a lock. */
+  async isWorking(threadId: string): Promise<boolean> {
+    const root = rootOf(threadId, null, await this.index.load());
+    return this.threads.has(threadId) || (await leaseHeld(this.pathOf(root), this.leaseStaleMs));
+  }
+
   async getFamily(threadId: string): Promise<LoadedFamily | undefined> {
     const root = await this.get(threadId);
     if (!root) return undefined;
