@@ -61,6 +61,8 @@ const DRIVERLESS = new Set(['rev-parse', 'cat-file', 'commit-tree', 'update-ref'
 function mayRunDrivers(args: readonly string[]): boolean {
   const [sub, ...rest] = args;
   if (sub === 'cat-file') return rest.some((a) => a === '--filters' || a === '--textconv');
+  // Content from stdin with no path to take attributes from: nothing to filter.
+  if (sub === 'hash-object') return !rest.every((a) => a === '-w' || a === '--stdin' || a === '--no-filters');
   if (sub === 'read-tree') return rest.some((a) => a === '-u' || a === '-m');
   return sub === undefined || !DRIVERLESS.has(sub);
 }
