@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -123,5 +124,29 @@ describe.skipIf(process.platform === 'win32')('forged worktree records', { timeo
     await w.forge({ state: 'pending', final: 'HEAD', repo: other.root, workspaceRoot: other.root, path: join(w.dir, 'r_forged'), branch: 'subagents/r_forged' });
     await expect(new Worktrees(w.dir).apply('r_forged', nodeWorkspace({ root: w.root }))).rejects.toThrow(/made from .*not from this workspace/);
     expect(await w.read('a.txt')).toBe('one\n');
+  });
+
+  it("a worktree run's command points its worktree's .git at a repository it made, or rewrites its commondir: the run's end refuses, nothing is committed there", async () => {
+    const w = await world();
+    const storage = join(w.base, 'storage', 'worktrees');
+    const worktrees = new Worktrees(storage);
+    const first = await worktrees.create({ workspaceRoot: w.root, runId: 'r_one', threadId: 't', agent: 'a' });
+    // A repository of the command's making, with a worktree record that names this worktree back.
+    const evil = join(w.base, 'evil');
+    execFileSync('git', ['init', '-q', evil]);
+    const evilWt = join(evil, '.git', 'worktrees', 'x');
+    await mkdir(evilWt, { recursive: true });
+    await writeFile(join(evilWt, 'HEAD'), 'ref: refs/heads/main\n');
+    await writeFile(join(evilWt, 'commondir'), '../..\n');
+    await writeFile(join(evilWt, 'gitdir'), `${join(first.manifest.path, '.git')}\n`);
+    await writeFile(join(first.manifest.path, '.git'), `gitdir: ${evilWt}\n`);
+    await writeFile(join(first.root, 'a.txt'), 'changed\n');
+    await expect(worktrees.finish(first.manifest)).rejects.toThrow(/no longer that of a worktree of/);
+    expect(execFileSync('git', ['rev-list', '--all'], { cwd: evil, encoding: 'utf8' })).toBe('');
+
+    const second = await worktrees.create({ workspaceRoot: w.root, runId: 'r_two', threadId: 't', agent: 'a' });
+    const gitDir = join(w.root, '.git', 'worktrees', 'r_two');
+    await writeFile(join(gitDir, 'commondir'), `${join(evil, '.git')}\n`);
+    await expect(worktrees.finish(second.manifest)).rejects.toThrow(WorktreeRecordRefused);
   });
 });
