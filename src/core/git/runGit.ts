@@ -17,6 +17,8 @@ export interface GitOptions {
   input?: string | Buffer;
   /** More environment (GIT_INDEX_FILE for a temporary index). */
   env?: Record<string, string>;
+  /** A command that needs no repository (merge-file in a scratch folder): none is looked for, none is used. */
+  noRepository?: boolean;
 }
 
 /**
@@ -32,11 +34,11 @@ export interface GitOptions {
  * product uses.
  */
 export async function runGit(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-  const repo = await verifiedRepository(cwd);
+  const repo = options.noRepository ? undefined : await verifiedRepository(cwd);
   const base = withoutProductKeys(process.env);
   for (const name of DROPPED_GIT_VARIABLES) delete base[name];
   // No repository: none is looked for above `cwd` either (one made there since would be unverified).
-  const located: Record<string, string> = repo ? { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.top } : { GIT_CEILING_DIRECTORIES: dirname(await realpath(cwd)) };
+  const located: Record<string, string> = repo ? { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.top } : { GIT_CEILING_DIRECTORIES: options.noRepository ? await realpath(cwd) : dirname(await realpath(cwd)) };
   const drivers = repo && mayRunDrivers(args) ? driverOverrides((await spawnGit(cwd, DRIVER_LISTING_ARGS, { ...base, ...located })).stdout.toString('utf8')) : [];
   const env = {
     ...withGitConfig(withGitHardening(base), [...PRODUCT_GIT_SETTINGS, ...drivers]),

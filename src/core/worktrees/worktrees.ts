@@ -158,8 +158,14 @@ export class Worktrees {
    */
   async cleanup(threadExists: (threadId: string) => Promise<boolean>): Promise<CleanupReport> {
     const report: CleanupReport = { removed: [], finished: [], refused: [] };
-    const root = await this.root().catch(() => undefined);
-    if (!root) return report;
+    const info = await lstat(this.dir).catch(() => undefined);
+    if (!info) return report;
+    // A link in the folder's place (a command may have made one) would turn this clean-up on another folder.
+    if (!info.isDirectory()) {
+      report.refused.push({ name: this.dir, reason: `${this.dir} is a symbolic link or no folder, so no worktree was cleaned up; remove it (the product makes it again)` });
+      return report;
+    }
+    const root = await this.root();
     const manifests = await this.list();
     for (const m of manifests) {
       try {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { shutdownProcessLauncher } from '../../../../src/core/processLauncher/sharedLauncher';
@@ -148,5 +148,16 @@ describe.skipIf(process.platform === 'win32')('forged worktree records', { timeo
     const gitDir = join(w.root, '.git', 'worktrees', 'r_two');
     await writeFile(join(gitDir, 'commondir'), `${join(evil, '.git')}\n`);
     await expect(worktrees.finish(second.manifest)).rejects.toThrow(WorktreeRecordRefused);
+  });
+
+  it('the worktrees folder replaced by a link to a folder of the user: cleanup touches nothing there, and says so', async () => {
+    const w = await world();
+    const storage = join(w.base, 'linked-storage');
+    await mkdir(storage);
+    await writeFile(join(w.victim, 'old.tmp'), 'the user\'s\n');
+    await symlink(w.victim, join(storage, 'worktrees'));
+    const report = await new Worktrees(join(storage, 'worktrees')).cleanup(async () => false);
+    expect(existsSync(join(w.victim, 'old.tmp'))).toBe(true);
+    expect(report.refused[0]?.reason).toMatch(/is a symbolic link or no folder/);
   });
 });
