@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MemorySnapshotStore } from '../../../../src/core/changes/snapshotStore';
@@ -192,6 +192,17 @@ describe.skipIf(process.platform === 'win32')("the product's own git, over a .gi
     execFileSync('git', ['init', '-q', '--bare', join(p.root, '.hidden')]);
     await writeFile(join(p.root, '.git'), 'gitdir: .hidden\n');
     await expect(repositoryOf(p.root)).rejects.toThrow(/lies inside the work tree/);
+  });
+
+  it('a .git that is a symbolic link to another repository: refused', async () => {
+    const other = await gitWorld({ 'mine.txt': 'mine\n' });
+    const p = await plainWorld({ 'a.txt': 'one\n' });
+    cleanup = async () => {
+      await other.cleanup();
+      await p.cleanup();
+    };
+    await symlink(join(other.root, '.git'), join(p.root, '.git'));
+    await expect(runGit(p.root, ['status'])).rejects.toThrow(/is a symbolic link; the product's git does not follow it/);
   });
 
   it('a commondir file in .git: refused', async () => {
