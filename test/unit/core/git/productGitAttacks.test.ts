@@ -230,4 +230,20 @@ describe.skipIf(process.platform === 'win32')("the product's own git, over a .gi
     expect(repo).toEqual({ top: linked, prefix: '' });
     expect(await readFile(join(linked, 'a.txt'), 'utf8')).toBe('one\n');
   });
+
+  it("a submodule's work tree (its .git file names the superproject's modules folder, which names it back) is used as it is", async () => {
+    const w = await world();
+    const lib = await gitWorld({ 'lib.txt': 'lib\n' });
+    const prior = cleanup;
+    cleanup = async () => {
+      await prior?.();
+      await lib.cleanup();
+    };
+    w.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib.root, 'lib');
+    expect(await repositoryOf(join(w.root, 'lib'))).toEqual({ top: join(w.root, 'lib'), prefix: '' });
+    const watch = new WorkspaceWatch(join(w.root, 'lib'), new MemorySnapshotStore());
+    const before = await watch.before();
+    await writeFile(join(w.root, 'lib', 'lib.txt'), 'changed\n');
+    expect((await watch.after(before)).map((c) => c.rel)).toEqual(['lib.txt']);
+  });
 });
