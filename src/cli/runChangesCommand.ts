@@ -25,13 +25,13 @@ export async function runChangesCommand(cmd: RunChangesCommand, io: CliIo): Prom
     const threadId = dirExists ? await store.threadOfRun(cmd.runId) : undefined;
     if (!threadId) throw new UsageError(`There is no run "${cmd.runId}" in ${cmd.storage}. Run ids (r_…) are listed by "subagents threads show ID".`);
     const worktrees = new Worktrees(join(cmd.storage, 'worktrees'));
-    const pending = await worktrees.get(cmd.runId);
     const actions = new RunChangeActions({
       store,
       snapshots: threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => DEFAULT_SETTINGS['snapshots.maxMB'], logger }),
       worktrees,
-      // A worktree run applies into the workspace it started from, whatever folder this runs in.
-      workspace: nodeWorkspace({ root: pending?.workspaceRoot ?? cmd.workspace }),
+      // This workspace only: a run recorded as working in another one is refused (RunChangeActions),
+      // never followed there, since the record beside the threads may have been written by a command.
+      workspace: nodeWorkspace({ root: cmd.workspace }),
     });
     try {
       switch (cmd.name) {
@@ -47,7 +47,7 @@ export async function runChangesCommand(cmd: RunChangesCommand, io: CliIo): Prom
         }
       }
     } catch (error) {
-      if (error instanceof RunChangeError) throw new UsageError(commandHint(error.message, cmd.runId));
+      if (error instanceof RunChangeError) throw new UsageError(terminalSafe(commandHint(error.message, cmd.runId)));
       throw error;
     }
   } finally {

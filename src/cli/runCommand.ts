@@ -3,6 +3,7 @@ import { stopSandbox } from '../core/sandbox/commandLauncher';
 import { locateRipgrep } from '../core/ripgrep/locateRipgrep';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { terminalSafe } from './terminalText';
 import { errorText } from '../shared/errorText';
 import { Engine, EngineRequestError } from '../core/engine';
 import { nodeWorkspace } from '../core/nodeAdapters/nodeWorkspace';
@@ -119,7 +120,10 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   const snapshots = threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => settings['snapshots.maxMB'], logger });
   const worktrees = new Worktrees(join(cmd.storage, 'worktrees'));
   // Worktrees of deleted threads, and ones a killed run left working, are dealt with first.
-  await worktrees.cleanup(async (id) => (await store.get(id)) !== undefined).catch((error: unknown) => logger.warn(`Could not clean up old worktrees: ${errorText(error)}`));
+  await worktrees
+    .cleanup(async (id) => (await store.get(id)) !== undefined)
+    .then(({ refused }) => refused.forEach(({ reason }) => logger.warn(terminalSafe(reason))))
+    .catch((error: unknown) => logger.warn(`Could not clean up old worktrees: ${errorText(error)}`));
   const engine = new Engine({
     store,
     snapshots,

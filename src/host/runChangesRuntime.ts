@@ -21,8 +21,9 @@ export function runChangesStorage(options: { threadsDir: string; store: ThreadSt
   const worktrees = new Worktrees(path.join(options.threadsDir, 'worktrees'));
   void worktrees
     .cleanup(async (id) => (await options.store.get(id)) !== undefined)
-    .then(({ removed, finished }) => {
+    .then(({ removed, finished, refused }) => {
       if (removed.length || finished.length) options.logger.info(`Worktrees at start-up: ${removed.length} removed (no thread refers to them), ${finished.length} left by an ended window now wait for Apply or Discard.`);
+      for (const { reason } of refused) options.logger.warn(reason);
     })
     .catch((error: unknown) => options.logger.warn(`Could not clean up old worktrees: ${errorText(error)}`));
   void snapshots.enforceCap();

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { errorText } from '../../shared/errorText';
 import { silentLogger, type Logger } from '../ports';
 import { contentHash } from './contentHash';
 import { dropUnreferencedSnapshots, listBlobs, pruneSnapshots, type ThreadReferences } from './snapshotCap';
+import { isOwnFolder } from './ownFolder';
 import { MAX_SNAPSHOT_BYTES, type SnapshotStore } from './snapshotStore';
 
 export interface FileSnapshotStoreOptions {
@@ -47,7 +48,12 @@ export class FileSnapshotStore implements SnapshotStore {
     if (bytes.length > MAX_SNAPSHOT_BYTES) return hash;
     const path = this.pathOf(hash);
     if (await stat(path).then(() => true, () => false)) return hash;
-    await mkdir(join(this.options.dir, 'objects', hash.slice(0, 2)), { recursive: true });
+    const folder = join(this.options.dir, 'objects', hash.slice(0, 2));
+    await mkdir(folder, { recursive: true });
+    // Written outside the sandbox, under a folder a command may have replaced with a link to anywhere.
+    for (const dir of [this.options.dir, dirname(folder), folder]) {
+      if (!(await isOwnFolder(dir))) throw new Error(`${dir} is a symbolic link or no folder, so no snapshot is written through it; remove it (the product makes it again)`);
+    }
     const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await writeFile(temp, bytes);

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunNode } from '../../shared/runTree';
 import type { Workspace } from '../ports';
@@ -6,6 +6,7 @@ import type { ThreadStore } from '../threads/threadStore';
 import type { ApplyResult } from '../worktrees/applyWorktree';
 import type { WorktreeManifest } from '../worktrees/worktreeManifest';
 import type { Worktrees } from '../worktrees/worktrees';
+import { WorktreeRecordRefused } from '../worktrees/worktreeTrust';
 import { contentHash } from './contentHash';
 import { revertRun, type RevertResult } from './revertRun';
 import { loadRun } from './runChanges';
@@ -49,6 +50,7 @@ export class RunChangeActions {
 
   async revert(threadId: string, runId: string, options: { dryRun?: boolean; confirmOverlap?: (paths: string[]) => Promise<boolean> } = {}): Promise<RevertResult> {
     const run = await this.run(threadId, runId);
+    await this.refuseOtherWorkspace(runId);
     const pending = await this.pendingOf(runId);
     if (pending) throw new RunChangeError(`This run worked in a git worktree, so its changes are not in the workspace: apply them or discard them instead.`);
     const prunedNote = await this.deps.snapshots.prunedNote(threadId);
@@ -85,14 +87,31 @@ export class RunChangeActions {
   async apply(runId: string): Promise<ApplyResult & { keptBranch?: string }> {
     const pending = await this.pendingOf(runId);
     if (!pending || !this.deps.worktrees) throw new RunChangeError(NOT_PENDING);
-    return (await this.deps.worktrees.apply(runId, this.deps.workspace))!;
+    await this.refuseOtherWorkspace(runId);
+    const worktrees = this.deps.worktrees;
+    return (await refusedAsRunChangeError(runId, () => worktrees.apply(runId, this.deps.workspace)))!;
   }
 
   async discard(runId: string): Promise<WorktreeManifest> {
     const pending = await this.pendingOf(runId);
     if (!pending || !this.deps.worktrees) throw new RunChangeError(NOT_PENDING);
-    await this.deps.worktrees.discard(pending);
+    const worktrees = this.deps.worktrees;
+    await refusedAsRunChangeError(runId, () => worktrees.discard(pending));
     return pending;
+  }
+
+  /**
+   * A run acts only on the workspace it started in: a worktree record of the run that names
+   * another workspace root (the run was started elsewhere, or the record was forged: it lives
+   * beside the threads, which may be in the workspace) is refused before anything is written.
+   */
+  private async refuseOtherWorkspace(runId: string): Promise<void> {
+    const manifest = await this.deps.worktrees?.get(runId);
+    if (!manifest) return;
+    const here = await realpath(this.deps.workspace.root).catch(() => this.deps.workspace.root);
+    if (manifest.workspaceRoot !== here) {
+      throw new RunChangeError(`Run "${runId}" was recorded as working in ${manifest.workspaceRoot}, not in this workspace (${here}); nothing was changed. Open that folder (the CLI's --workspace) to act on it, or, if you did not start a run there, delete ${manifest.runId}.json in the worktrees folder beside the threads.`);
+    }
   }
 
   /** The threads whose runs can no longer be reverted (the size cap took their snapshots), each with why. */
@@ -108,6 +127,16 @@ export class RunChangeActions {
   private async pendingOf(runId: string): Promise<WorktreeManifest | undefined> {
     const manifest = await this.deps.worktrees?.get(runId);
     return manifest?.state === 'pending' ? manifest : undefined;
+  }
+}
+
+/** A worktree record the product will not act on, said as what the user asked could not be done. */
+async function refusedAsRunChangeError<T>(runId: string, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof WorktreeRecordRefused) throw new RunChangeError(`The worktree record of run "${runId}" was not acted on: ${error.message}. Nothing was changed.`);
+    throw error;
   }
 }
 

@@ -1,5 +1,6 @@
-import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { isOwnFolder } from './ownFolder';
 
 /** The snapshots one thread's file.changed events refer to. */
 export interface ThreadReferences {
@@ -18,16 +19,22 @@ export interface Blob {
 /** A temp file older than this is left from a write that was cut short. */
 const STALE_TEMP_MS = 60_000;
 
+/**
+ * The snapshot files under `objects`, through folders only (a symbolic link in the place of
+ * `objects` or of a prefix folder is not followed: what is removed here is removed outside the
+ * sandbox), and only regular files.
+ */
 export async function listBlobs(objects: string): Promise<Blob[]> {
   const out: Blob[] = [];
+  if (!(await isOwnFolder(dirname(objects))) || !(await isOwnFolder(objects))) return out;
   for (const prefix of await readdir(objects).catch(() => [] as string[])) {
-    if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
+    if (!/^[0-9a-f]{2}$/.test(prefix) || !(await isOwnFolder(join(objects, prefix)))) continue;
     for (const name of await readdir(join(objects, prefix)).catch(() => [] as string[])) {
       const path = join(objects, prefix, name);
-      const info = await stat(path).catch(() => undefined);
+      const info = await lstat(path).catch(() => undefined);
       // A temp file of a write cut short is no snapshot; it goes too, once it is old (a young one is a put under way).
       if (!/^[0-9a-f]{64}$/.test(name)) {
-        if (info && info.mtimeMs < Date.now() - STALE_TEMP_MS) await rm(path, { force: true });
+        if (info?.isFile() && info.mtimeMs < Date.now() - STALE_TEMP_MS) await rm(path, { force: true });
         continue;
       }
       if (info?.isFile()) out.push({ hash: name, path, size: info.size, mtimeMs: info.mtimeMs });

@@ -67,7 +67,14 @@ export class WorkspaceWatch {
   }
 
   private repository(): Promise<TreeState['repo']> {
-    this.repo ??= repositoryOf(this.root).then((r) => (r ? { prefix: r.prefix } : undefined));
+    // A refused git folder (verifiedRepository.ts) is asked again next time: the user may have fixed it.
+    this.repo ??= repositoryOf(this.root).then(
+      (r) => (r ? { prefix: r.prefix } : undefined),
+      (error: unknown) => {
+        this.repo = undefined;
+        throw error;
+      },
+    );
     return this.repo;
   }
 

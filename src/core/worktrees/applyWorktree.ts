@@ -66,7 +66,7 @@ async function applyFile(manifest: WorktreeManifest & { final: string }, workspa
   if ([base, ours, theirs].some((b) => b !== null && b.subarray(0, 8192).includes(0))) return `it is binary and ${kept}`;
   const paths = { ours: join(scratch, 'ours'), base: join(scratch, 'base'), theirs: join(scratch, 'theirs') };
   await Promise.all([writeFile(paths.ours, ours), writeFile(paths.base, base ?? ''), writeFile(paths.theirs, theirs)]);
-  const merged = await runGit(scratch, ['merge-file', '-p', '-L', 'workspace', '-L', 'start of the run', '-L', `run ${manifest.runId}`, paths.ours, paths.base, paths.theirs]);
+  const merged = await runGit(scratch, ['merge-file', '-p', '-L', 'workspace', '-L', 'start of the run', '-L', `run ${manifest.runId}`, paths.ours, paths.base, paths.theirs], { noRepository: true });
   if (merged.code === null || merged.code < 0 || merged.code > 127) return `git merge-file failed (${merged.stderr || `exit code ${merged.code}`}): ${kept}`;
   await putFile(workspace, rel, merged.stdout);
   return merged.code === 0 ? undefined : `both changed the same lines: the file now holds both versions between conflict markers (<<<<<<< workspace … >>>>>>> run ${manifest.runId}); resolve them`;

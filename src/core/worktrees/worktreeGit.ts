@@ -46,8 +46,9 @@ export async function blobAt(cwd: string, commit: string, path: string): Promise
 }
 
 /**
- * Takes a worktree away: `git worktree remove`, and where git no longer knows it (a half-made or
- * half-removed one), the folder and git's record of it. `branch` is deleted unless kept.
+ * Takes a worktree away: `git worktree remove`, and where that fails (a half-removed one), the
+ * folder and git's record of it. `branch` is deleted unless kept. Only for a folder git listed as
+ * a worktree of `repo` (worktreeTrust.ts): `path` is removed whatever it holds.
  */
 export async function removeWorktree(repo: string, path: string, branch: string | undefined): Promise<void> {
   const removed = await runGit(repo, ['worktree', 'remove', '--force', '--force', path]).catch(() => undefined);
@@ -55,6 +56,12 @@ export async function removeWorktree(repo: string, path: string, branch: string 
     await rm(path, { recursive: true, force: true });
     await runGit(repo, ['worktree', 'prune']).catch(() => undefined);
   }
+  if (branch) await runGit(repo, ['branch', '-D', branch]).catch(() => undefined);
+}
+
+/** A worktree whose folder is gone: git's record of it pruned, `branch` deleted unless kept. */
+export async function forgetWorktree(repo: string, branch: string | undefined): Promise<void> {
+  await runGit(repo, ['worktree', 'prune']).catch(() => undefined);
   if (branch) await runGit(repo, ['branch', '-D', branch]).catch(() => undefined);
 }
 

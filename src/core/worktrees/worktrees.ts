@@ -1,4 +1,4 @@
-import { mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isInside } from '../fileAccess/isInside';
 import { commitWorkingTree, headCommit, treeOf } from '../git/commitWorkingTree';
@@ -6,8 +6,16 @@ import { git, repositoryOf } from '../git/runGit';
 import { isProcessAlive } from '../threads/fileLock';
 import type { Workspace } from '../ports';
 import { applyWorktree, type ApplyResult } from './applyWorktree';
-import { diffSummary, removeWorktree, repoOfWorktreeFolder, worktreeWritablePaths } from './worktreeGit';
+import { diffSummary, forgetWorktree, removeWorktree, repoOfWorktreeFolder, worktreeWritablePaths } from './worktreeGit';
 import { listManifests, OWNER, readManifest, removeManifest, writeManifest, type WorktreeManifest } from './worktreeManifest';
+import { checkWorktreeRecord, isSafeRunId, listedWorktrees, WorktreeRecordRefused } from './worktreeTrust';
+
+/** What start-up cleanup did, and what it would not touch (a record or folder that is not one of its worktrees), each with why. */
+export interface CleanupReport {
+  removed: string[];
+  finished: string[];
+  refused: { name: string; reason: string }[];
+}
 
 /** A worktree a run works in: where its tools are confined, and what its commands may write. */
 export interface WorktreeHandle {
@@ -69,7 +77,8 @@ export class Worktrees {
       const readyAt = Date.now();
       return { manifest, root: join(manifest.path, manifest.prefix), writable: await worktreeWritablePaths(manifest.path), readyAt };
     } catch (error) {
-      await this.discard(manifest);
+      // What git made of it goes; a folder git does not list stays (cleanup reports it).
+      await this.discard(manifest).catch(() => removeManifest(dir, manifest.runId));
       throw error;
     }
   }
@@ -79,6 +88,7 @@ export class Worktrees {
    * the start: the worktree and its branch go (returns undefined). Else the manifest is pending.
    */
   async finish(manifest: WorktreeManifest): Promise<WorktreeManifest | undefined> {
+    if ((await checkWorktreeRecord(await this.root(), manifest)).kind !== 'listed') throw new WorktreeRecordRefused(`its worktree ${manifest.path} is gone`);
     const wt = manifest.path;
     const { commit, tree } = await commitWorkingTree(wt, (await headCommit(wt)) ?? manifest.base, `subagents: the end of run ${manifest.runId}`, this.dir);
     if (tree === (await treeOf(wt, manifest.base))) {
@@ -101,6 +111,12 @@ export class Worktrees {
   async apply(runId: string, workspace: Workspace): Promise<(ApplyResult & { keptBranch?: string }) | undefined> {
     const manifest = await this.get(runId);
     if (manifest?.state !== 'pending') return undefined;
+    // Merged only into the workspace (and repository) it was made from: the record says which, and is checked.
+    const root = await realpath(workspace.root);
+    const here = await repositoryOf(root);
+    if (root !== manifest.workspaceRoot || here?.top !== manifest.repo || here.prefix !== manifest.prefix) {
+      throw new WorktreeRecordRefused(`it was made from ${manifest.workspaceRoot} (repository ${manifest.repo}), not from this workspace ${root}`);
+    }
     const current = await this.finish(manifest);
     if (!current?.final) return { applied: [], conflicts: [] };
     const result = await applyWorktree({ ...current, final: current.final }, workspace);
@@ -110,17 +126,29 @@ export class Worktrees {
   }
 
   get(runId: string): Promise<WorktreeManifest | undefined> {
-    return readManifest(this.dir, runId);
+    return isSafeRunId(runId) ? readManifest(this.dir, runId) : Promise.resolve(undefined);
   }
 
   list(): Promise<WorktreeManifest[]> {
     return listManifests(this.dir);
   }
 
-  /** Removes the worktree, its branch (unless `keepBranch`) and its manifest. */
+  /**
+   * Removes the worktree, its branch (unless `keepBranch`) and its manifest, once git confirms the
+   * record names one of this root's worktrees (or one that is gone); else WorktreeRecordRefused,
+   * and nothing is removed.
+   */
   async discard(manifest: WorktreeManifest, options: { keepBranch?: boolean } = {}): Promise<void> {
-    await removeWorktree(manifest.repo, manifest.path, options.keepBranch ? undefined : manifest.branch);
+    const standing = await checkWorktreeRecord(await this.root(), manifest);
+    const branch = options.keepBranch ? undefined : manifest.branch;
+    if (standing.kind === 'listed') await removeWorktree(standing.repo, manifest.path, branch);
+    else await forgetWorktree(standing.repo, branch);
     await removeManifest(this.dir, manifest.runId);
+  }
+
+  /** The worktrees root as a real path (records name folders under it so). */
+  private async root(): Promise<string> {
+    return realpath(this.dir);
   }
 
   /**
@@ -128,35 +156,61 @@ export class Worktrees {
    * ended, or crashed) is finished as the run would have been (pending, or removed when it changed
    * nothing); folders no manifest names are removed. A pending one stays for Apply or Discard.
    */
-  async cleanup(threadExists: (threadId: string) => Promise<boolean>): Promise<{ removed: string[]; finished: string[] }> {
-    const removed: string[] = [];
-    const finished: string[] = [];
+  async cleanup(threadExists: (threadId: string) => Promise<boolean>): Promise<CleanupReport> {
+    const report: CleanupReport = { removed: [], finished: [], refused: [] };
+    const info = await lstat(this.dir).catch(() => undefined);
+    if (!info) return report;
+    // A link in the folder's place (a command may have made one) would turn this clean-up on another folder.
+    if (!info.isDirectory()) {
+      report.refused.push({ name: this.dir, reason: `${this.dir} is a symbolic link or no folder, so no worktree was cleaned up; remove it (the product makes it again)` });
+      return report;
+    }
+    const root = await this.root();
     const manifests = await this.list();
     for (const m of manifests) {
-      if (!(await threadExists(m.threadId))) {
-        await this.discard(m);
-        removed.push(m.runId);
-      } else if (m.state === 'working' && !ownerAlive(m.owner)) {
-        const done = await this.finish(m).catch(() => undefined);
-        (done ? finished : removed).push(m.runId);
-        if (!done) await this.discard(m);
+      try {
+        if (!(await threadExists(m.threadId))) {
+          await this.discard(m);
+          report.removed.push(m.runId);
+        } else if (m.state === 'working' && !ownerAlive(m.owner)) {
+          const done = await this.finish(m).catch((error: unknown) => (error instanceof WorktreeRecordRefused ? Promise.reject(error) : undefined));
+          (done ? report.finished : report.removed).push(m.runId);
+          if (!done) await this.discard(m);
+        }
+      } catch (error) {
+        if (!(error instanceof WorktreeRecordRefused)) throw error;
+        report.refused.push({ name: `${m.runId}.json`, reason: `the worktree record ${join(this.dir, `${m.runId}.json`)} was not acted on: ${error.message}. Nothing was removed; delete that file if you did not expect it.` });
       }
     }
     const known = new Set(manifests.map((m) => m.runId));
-    for (const name of await readdir(this.dir).catch(() => [] as string[])) {
-      const path = join(this.dir, name);
+    for (const name of await readdir(root).catch(() => [] as string[])) {
+      const path = join(root, name);
       if (name.endsWith('.json') || known.has(name)) continue;
-      if (!(await stat(path).then((s) => s.isDirectory(), () => false))) {
-        if (/^index\.\d+\.[0-9a-f]+$|\.tmp$/.test(name)) await rm(path, { force: true });
+      const info = await lstat(path).catch(() => undefined);
+      if (!info?.isDirectory()) {
+        if (info?.isFile() && /^index\.\d+\.[0-9a-f]+$|\.tmp$/.test(name)) await rm(path, { force: true });
         continue;
       }
-      const repo = await repoOfWorktreeFolder(path);
-      if (repo) await removeWorktree(repo, path, undefined);
-      else await rm(path, { recursive: true, force: true });
-      removed.push(name);
+      // A folder no record names: removed only when git lists it as a worktree of its repository.
+      const repo = await ownerRepository(path);
+      if (repo) {
+        await removeWorktree(repo, path, undefined);
+        report.removed.push(name);
+      } else {
+        report.refused.push({ name, reason: `${path} is in the worktrees folder but git lists it as no repository's worktree, so it was left in place; remove it yourself if it is not yours.` });
+      }
     }
-    return { removed, finished };
+    return report;
   }
+}
+
+/** The repository that lists `path` as one of its worktrees (read from the folder's `.git` file, then confirmed by git), or undefined. */
+async function ownerRepository(path: string): Promise<string | undefined> {
+  const named = await repoOfWorktreeFolder(path);
+  const repo = named ? await realpath(named).catch(() => undefined) : undefined;
+  if (!repo) return undefined;
+  const listed = await listedWorktrees(repo).catch(() => new Set<string>());
+  return listed.has(path) ? repo : undefined;
 }
 
 /** The process working in a worktree is still alive: this one, or another of this machine. */

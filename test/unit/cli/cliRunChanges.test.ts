@@ -96,6 +96,23 @@ describe('subagents threads revert RUN', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('There is no run "r_0000000000000000"');
   });
+
+  it('a worktree record (which a command can forge) naming another folder as the run\'s workspace: refused (exit 2), that folder and this one untouched', async () => {
+    const events = await work(EDIT);
+    const runId = events[0]!.runId;
+    // The user's other folder holds a file with exactly what the run left, so a revert there would "restore" it.
+    const victim = join(base, 'victim');
+    execFileSync('mkdir', [victim]);
+    await writeFile(join(victim, 'a.txt'), 'one\nTWO\n');
+    execFileSync('mkdir', ['-p', join(storage, 'worktrees')]);
+    const forged = { version: 1, runId, threadId: events[0]!.threadId, agent: 'supervisor', repo: victim, workspaceRoot: victim, prefix: '', path: join(victim, 'wt'), branch: `subagents/${runId}`, base: 'HEAD', state: 'working', owner: 'elsewhere:1', createdAt: 0 };
+    await writeFile(join(storage, 'worktrees', `${runId}.json`), JSON.stringify(forged));
+    const result = await cliRun('threads', 'revert', runId, '--storage', storage);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`was recorded as working in ${victim}, not in this workspace (${ws}); nothing was changed`);
+    expect(await readFile(join(victim, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
+    expect(await readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\nTWO\n');
+  });
 });
 
 describe('a thread whose snapshots the size cap took', () => {

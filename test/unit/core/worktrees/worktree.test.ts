@@ -148,7 +148,7 @@ describe('worktree isolation', () => {
     expect(existsSync(join(w.root, 'new.txt'))).toBe(false);
   });
 
-  it('start-up cleanup: a worktree no thread references goes, a stray folder goes, a pending apply stays', async () => {
+  it('start-up cleanup: a worktree no thread references goes, a pending apply stays; a stray folder git lists as no worktree stays and is reported', async () => {
     const w = await world();
     const first = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'write_file', input: { path: 'one.txt', content: '1\n' } }] }]);
     const second = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'write_file', input: { path: 'two.txt', content: '2\n' } }] }]);
@@ -158,10 +158,11 @@ describe('worktree isolation', () => {
     const gone = first.child.threadId;
     const fresh = new Worktrees(join(w.storage, 'worktrees'));
     const report = await fresh.cleanup(async (id) => id !== gone);
-    expect(report.removed.sort()).toEqual([first.child.runId, 'stray'].sort());
+    expect(report.removed).toEqual([first.child.runId]);
+    expect(report.refused).toEqual([{ name: 'stray', reason: expect.stringMatching(/lists it as no repository's worktree, so it was left in place/) }]);
     expect(await fresh.get(first.child.runId)).toBeUndefined();
     expect((await fresh.get(second.child.runId))?.state).toBe('pending');
-    expect(existsSync(join(w.storage, 'worktrees', 'stray'))).toBe(false);
+    expect(existsSync(join(w.storage, 'worktrees', 'stray', 'x'))).toBe(true);
     expect(w.git('branch', '--list', '--format=%(refname:short)', 'subagents/*').trim()).toBe(`subagents/${second.child.runId}`);
   });
 
