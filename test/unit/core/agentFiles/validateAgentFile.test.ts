@@ -72,7 +72,7 @@ describe('validateAgentFile: Copilot files', () => {
     expect(r.input).toEqual({
       description: 'Knows C#',
       displayName: 'C# Expert',
-      tools: ['find_files', 'search_text', 'list_dir', 'edit_file', 'write_file', 'run_command'],
+      tools: ['find_files', 'search_text', 'list_dir', 'read_file', 'edit_file', 'write_file', 'run_command'],
       model: ['GPT-5', 'Claude Sonnet 4.5'],
       agents: ['swe', 'devsquad-plan'],
       instructions: 'Body',
@@ -94,7 +94,7 @@ describe('validateAgentFile: our own files', () => {
     expect(r.input).toMatchObject({ tools: ['read_file', 'find_files', 'search_text', 'list_dir'] });
     expect(r.problems.map((p) => [p.code, p.range!.start.line, p.fixes?.[0]?.newText])).toEqual([
       ['tool-foreign', 3, 'read_file'],
-      ['tool-foreign', 4, 'find_files\n  - search_text\n  - list_dir'],
+      ['tool-foreign', 4, 'find_files\n  - search_text\n  - list_dir\n  - read_file'],
     ]);
   });
 
