@@ -109,3 +109,33 @@ describe('agent files cannot drive the terminal through the CLI (issue 40 item 6
     expect(effective.runs.find((r) => r.agent === 'evil')?.config?.systemPrompt).toContain(`You review. ${RAW_NASTY}`);
   });
 });
+
+describe('an agent answers to the dotted name its file gave it (issue 39 item 12)', () => {
+  it('--agent code.reviewer and delegate_task with "code.reviewer" both reach code-reviewer', async () => {
+    await mkdir(join(ws, '.github/agents'), { recursive: true });
+    await mkdir(join(ws, '.claude/agents'), { recursive: true });
+    await writeFile(join(ws, '.github/agents/code.reviewer.agent.md'), '---\ndescription: Reviews code\n---\nReview.\n');
+    await writeFile(join(ws, '.claude/agents/test.writer.md'), '---\nname: test.writer\ndescription: Writes tests\n---\nWrite tests.\n');
+    await writeFile(
+      join(ws, 'script.json'),
+      JSON.stringify({
+        agents: {
+          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'review and test', agents: ['code.reviewer', 'test.writer'] } }] }, { text: 'All done.' }],
+          'code-reviewer': [{ text: 'Reviewed.' }],
+          'test-writer': [{ text: 'Tested.' }],
+        },
+      }),
+    );
+    const direct = await start(['run', '--agent', 'code.reviewer', '--model', 'scripted:script.json', 'look']);
+    expect(direct.code, direct.stderr).toBe(0);
+    expect(direct.stdout).toContain('Reviewed.');
+    const delegated = await start(['run', '--model', 'scripted:script.json', 'go']);
+    expect(delegated.code, delegated.stderr).toBe(0);
+    expect(delegated.stderr).toMatch(/\[code-reviewer\] ok/);
+    expect(delegated.stderr).toMatch(/\[test-writer\] ok/);
+    expect(delegated.stderr).not.toMatch(/Skipped unknown agent/);
+    const unknown = await start(['run', '--agent', 'code.reviewr', '--model', 'scripted:script.json', 'look']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/There is no enabled agent "code\.reviewr"/);
+  });
+});
