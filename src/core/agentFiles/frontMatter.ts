@@ -1,4 +1,4 @@
-import type { Node } from 'yaml';
+import type { Node, Pair } from 'yaml';
 import type { TextRange } from '../profiles/profileProblem';
 import type { FrontMatterField } from './frontMatterField';
 import { readLenientFields } from './lenientFields';
@@ -25,7 +25,15 @@ export interface FrontMatter {
 
 export type FrontMatterResult =
   | { ok: true; frontMatter: FrontMatter }
-  | { ok: false; code: 'no-front-matter' | 'bad-yaml' | 'not-a-mapping'; message: string; range: TextRange; positions: TextPositions };
+  | {
+      ok: false;
+      code: 'no-front-matter' | 'bad-yaml' | 'not-a-mapping';
+      message: string;
+      range: TextRange;
+      positions: TextPositions;
+      /** What could be read around a YAML error, so its other problems are still found (and shown with the error). */
+      partial?: FrontMatter;
+    };
 
 const DELIMITER = /^-{3,}[ \t]*\r?$/;
 
@@ -38,7 +46,7 @@ const DELIMITER = /^-{3,}[ \t]*\r?$/;
 export function readFrontMatter(raw: string, knownKeys: ReadonlySet<string>): FrontMatterResult {
   const text = raw.replace(/^\uFEFF/, '');
   const positions = new TextPositions(text);
-  const fail = (code: 'no-front-matter' | 'bad-yaml' | 'not-a-mapping', message: string, range: TextRange): FrontMatterResult => ({ ok: false, code, message, range, positions });
+  const fail = (code: 'no-front-matter' | 'bad-yaml' | 'not-a-mapping', message: string, range: TextRange, partial?: FrontMatter): FrontMatterResult => ({ ok: false, code, message, range, positions, ...(partial ? { partial } : {}) });
   if (positions.lineCount === 0 || !DELIMITER.test(positions.lineText(0)) || positions.lineText(0).replace(/\s+$/, '') !== '---') {
     return fail('no-front-matter', 'has no front matter: the file must start with a "---" line, then the fields (description: …), then another "---" line, then the instructions', positions.lineRange(0));
   }
@@ -60,38 +68,55 @@ export function readFrontMatter(raw: string, knownKeys: ReadonlySet<string>): Fr
   const strict = readStrict(yamlText, start, positions);
   if (strict.ok) return { ok: true, frontMatter: { ...base, fields: strict.fields, reader: 'yaml' } };
   const lenient = readLenientFields(positions, 1, closeLine, knownKeys);
-  if (!lenient.ok) return fail(strict.notMapping ? 'not-a-mapping' : 'bad-yaml', strict.notMapping ? 'has front matter that is not a list of "field: value" lines' : `has front matter that no reader can read: ${strict.message}; ${lenient.message}`, strict.range);
+  if (!lenient.ok) {
+    if (strict.notMapping) return fail('not-a-mapping', 'has front matter that is not a list of "field: value" lines', strict.range);
+    const partial: FrontMatter = strict.fields ? { ...base, fields: strict.fields, reader: 'yaml' } : { ...base, fields: lenient.fields, reader: 'lenient' };
+    return fail('bad-yaml', `has front matter that no reader can read: ${strict.message}; ${lenient.message}`, strict.range, partial);
+  }
   return { ok: true, frontMatter: { ...base, fields: lenient.fields, reader: 'lenient', strictError: { message: strict.message, range: strict.range } } };
 }
 
-type StrictResult = { ok: true; fields: FrontMatterField[] } | { ok: false; message: string; range: TextRange; notMapping?: boolean };
+type StrictResult =
+  | { ok: true; fields: FrontMatterField[] }
+  /** `fields`: the pairs YAML read whole around its errors (the parser recovers and goes on). */
+  | { ok: false; message: string; range: TextRange; notMapping?: boolean; fields?: FrontMatterField[] };
 
 function readStrict(yamlText: string, offset: number, positions: TextPositions): StrictResult {
   const { LineCounter, isMap, isScalar, isSeq, parseDocument } = yamlLibrary();
   const doc = parseDocument(yamlText, { lineCounter: new LineCounter(), prettyErrors: false, uniqueKeys: true });
   const firstError = doc.errors[0];
-  if (firstError) {
-    const [from, to] = firstError.pos;
-    const at = positions.positionAt(offset + from);
-    const message = `${firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')} (line ${at.line + 1}, column ${at.character + 1})`;
-    return { ok: false, message, range: positions.range(offset + from, offset + Math.max(to, from + 1)) };
-  }
   const range = (node: Node | null | undefined): TextRange => {
     const r = node?.range;
     return r ? positions.range(offset + r[0], offset + r[1]) : positions.range(offset, offset);
   };
+  if (firstError) {
+    const [from, to] = firstError.pos;
+    const at = positions.positionAt(offset + from);
+    const message = `${firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')} (line ${at.line + 1}, column ${at.character + 1})`;
+    // The pairs no error falls in, for the checks that do not need the rest.
+    const broken = (node: Node | null | undefined) => {
+      const r = node?.range;
+      return r ? doc.errors.some((e) => e.pos[0] <= r[2] && Math.max(e.pos[1], e.pos[0] + 1) > r[0]) : false;
+    };
+    const fields = isMap(doc.contents) ? readPairs(doc.contents.items.filter((pair) => !broken(pair.key as Node) && !broken(pair.value as Node))) : undefined;
+    return { ok: false, message, range: positions.range(offset + from, offset + Math.max(to, from + 1)), ...(fields ? { fields } : {}) };
+  }
   if (doc.contents === null) return { ok: true, fields: [] };
   if (!isMap(doc.contents)) return { ok: false, message: 'the front matter is not a mapping', range: range(doc.contents as Node), notMapping: true };
-  const fields: FrontMatterField[] = [];
-  for (const pair of doc.contents.items) {
-    if (!isScalar(pair.key)) continue;
-    const key = String(pair.key.value);
-    const value = pair.value as Node | null;
-    const keyRange = range(pair.key);
-    const valueRange = value ? range(value) : { start: keyRange.end, end: keyRange.end };
-    const field: FrontMatterField = { key, value: value ? value.toJSON() : null, keyRange, valueRange };
-    if (isSeq(value)) field.items = value.items.map((item) => ({ value: (item as Node).toJSON(), range: range(item as Node) }));
-    fields.push(field);
+  return { ok: true, fields: readPairs(doc.contents.items) };
+
+  function readPairs(pairs: readonly Pair[]): FrontMatterField[] {
+    const fields: FrontMatterField[] = [];
+    for (const pair of pairs) {
+      if (!isScalar(pair.key)) continue;
+      const key = String(pair.key.value);
+      const value = pair.value as Node | null;
+      const keyRange = range(pair.key);
+      const valueRange = value ? range(value) : { start: keyRange.end, end: keyRange.end };
+      const field: FrontMatterField = { key, value: value ? value.toJSON() : null, keyRange, valueRange };
+      if (isSeq(value)) field.items = value.items.map((item) => ({ value: (item as Node).toJSON(), range: range(item as Node) }));
+      fields.push(field);
+    }
+    return fields;
   }
-  return { ok: true, fields };
 }
