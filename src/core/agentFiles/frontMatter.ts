@@ -38,6 +38,13 @@ export type FrontMatterResult =
 const DELIMITER = /^-{3,}[ \t]*\r?$/;
 
 /**
+ * The most front matter read. Real files have a few hundred bytes to 2 KB (the 752 files of the
+ * corpus: 1.5 KB at most); the YAML parser's duplicate-key check is quadratic, so 100 KB of keys
+ * would hold the language server for minutes on every keystroke.
+ */
+export const MAX_FRONT_MATTER_BYTES = 16 * 1024;
+
+/**
  * Reads an agent file's front matter: strict YAML first (the `yaml` package, YAML 1.2), and when
  * that fails, the lenient line reader (lenientFields.ts), which reads a file the way Claude Code
  * and VS Code read the files people actually write (an unquoted `description:` with colons in it).
@@ -61,11 +68,18 @@ export function readFrontMatter(raw: string, knownKeys: ReadonlySet<string>): Fr
   const start = positions.offsetAt({ line: 1, character: 0 });
   const end = positions.offsetAt({ line: closeLine, character: 0 });
   const yamlText = text.slice(start, end);
+  if (yamlText.length > MAX_FRONT_MATTER_BYTES) {
+    return fail('bad-yaml', `has ${Math.ceil(yamlText.length / 1024)} KB of front matter, and at most ${MAX_FRONT_MATTER_BYTES / 1024} KB is read: keep the fields short and put long text in the instructions below the closing "---"`, positions.lineRange(0));
+  }
   const bodyStart = positions.offsetAt({ line: closeLine + 1, character: 0 });
   const body = closeLine + 1 < positions.lineCount ? text.slice(bodyStart) : '';
   const base = { body, openLine: 0, closeLine, positions };
 
   const strict = readStrict(yamlText, start, positions);
+  if (strict.ok && strict.alias) {
+    // Not expanded (a "billion laughs" would be), and not read as the object the parser leaves in its place.
+    return fail('bad-yaml', `uses a YAML alias (${strict.alias.text}), which agent files here do not expand: write the value out in full`, strict.alias.range, { ...base, fields: strict.fields.filter((f) => !f.hasAlias), reader: 'yaml' });
+  }
   if (strict.ok) return { ok: true, frontMatter: { ...base, fields: strict.fields, reader: 'yaml' } };
   const lenient = readLenientFields(positions, 1, closeLine, knownKeys);
   if (!lenient.ok) {
@@ -77,12 +91,12 @@ export function readFrontMatter(raw: string, knownKeys: ReadonlySet<string>): Fr
 }
 
 type StrictResult =
-  | { ok: true; fields: FrontMatterField[] }
+  | { ok: true; fields: (FrontMatterField & { hasAlias?: boolean })[]; alias?: { text: string; range: TextRange } }
   /** `fields`: the pairs YAML read whole around its errors (the parser recovers and goes on). */
   | { ok: false; message: string; range: TextRange; notMapping?: boolean; fields?: FrontMatterField[] };
 
 function readStrict(yamlText: string, offset: number, positions: TextPositions): StrictResult {
-  const { LineCounter, isMap, isScalar, isSeq, parseDocument } = yamlLibrary();
+  const { LineCounter, isMap, isScalar, isSeq, parseDocument, visit } = yamlLibrary();
   const doc = parseDocument(yamlText, { lineCounter: new LineCounter(), prettyErrors: false, uniqueKeys: true });
   const firstError = doc.errors[0];
   const range = (node: Node | null | undefined): TextRange => {
@@ -103,7 +117,23 @@ function readStrict(yamlText: string, offset: number, positions: TextPositions):
   }
   if (doc.contents === null) return { ok: true, fields: [] };
   if (!isMap(doc.contents)) return { ok: false, message: 'the front matter is not a mapping', range: range(doc.contents as Node), notMapping: true };
-  return { ok: true, fields: readPairs(doc.contents.items) };
+  let alias: { text: string; range: TextRange } | undefined;
+  const fields = readPairs(doc.contents.items).map((field, index) => {
+    const pair = (doc.contents as { items: Pair[] }).items.filter((p) => isScalar(p.key))[index]!;
+    let found = false;
+    const value = pair.value as Node | null;
+    if (value) {
+      visit(value, {
+        Alias(_, node) {
+          found = true;
+          alias ??= { text: `*${node.source}`, range: range(node) };
+          return visit.BREAK;
+        },
+      });
+    }
+    return found ? { ...field, hasAlias: true } : field;
+  });
+  return { ok: true, fields, ...(alias ? { alias } : {}) };
 
   function readPairs(pairs: readonly Pair[]): FrontMatterField[] {
     const fields: FrontMatterField[] = [];

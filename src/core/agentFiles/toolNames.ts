@@ -221,9 +221,16 @@ export function mapCopilotTool(name: string): ToolMapping {
   }
   const area = trimmed.slice(0, slash);
   const tool = trimmed.slice(slash + 1);
-  if (COPILOT_TOOL_SETS[key(area)]) {
-    if (tool === '*') return COPILOT_TOOL_SETS[key(area)]!;
-    return COPILOT_TOOLS[key(tool)] ?? none(`"${tool}" is not a tool of Copilot's "${area}" set that we know`);
+  const set = COPILOT_TOOL_SETS[key(area)];
+  if (set) {
+    if (tool === '*') return set;
+    const mapped = COPILOT_TOOLS[key(tool)] ?? none(`"${tool}" is not a tool of Copilot's "${area}" set that we know`);
+    // "read/editFiles" reads as a reader and would give edit_file: a tool gives no more than the set it is written under.
+    const within = set.kind === 'ours' ? set.tools : [];
+    if (mapped.kind === 'ours' && !mapped.tools.every((t) => within.includes(t))) {
+      return none(`"${tool}" is not a tool of Copilot's "${area}" set: it would give ${mapped.tools.join(', ')}, more than "${area}" gives${within.length ? ` (${within.join(', ')})` : ''}; name it under its own set`);
+    }
+    return mapped;
   }
   // A dot in the first part names a VS Code extension (ms-python.python/installPythonPackage).
   if (area.includes('.') && !/mcp/i.test(area)) return later(trimmed, 'tools of other VS Code extensions come with a later version');
