@@ -139,3 +139,17 @@ describe('an agent answers to the dotted name its file gave it (issue 39 item 12
     expect(unknown.stderr).toMatch(/There is no enabled agent "code\.reviewr"/);
   });
 });
+
+describe('profiles validate warns about an agent that can write but not read (issue 39 item 6)', () => {
+  it('names the agent, says read_file is added, and still exits 0 (a warning)', async () => {
+    await mkdir(join(ws, '.github/agents'), { recursive: true });
+    await writeFile(join(ws, '.github/agents/fixer.agent.md'), "---\ndescription: Fixes code\ntools: ['edit/editFiles', 'problems']\n---\nFix.\n");
+    await writeFile(join(ws, '.github/agents/reviewer.agent.md'), "---\ndescription: Reviews code\ntools: ['codebase', 'edit/editFiles', 'search', 'problems']\n---\nReview.\n");
+    const r = await start(['profiles', 'validate']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/subagents: warning: \.github\/agents\/fixer\.agent\.md, line 3 \(agent "fixer"\): can write files \(edit_file and write_file\) but its "tools" do not include read_file; read_file is added/);
+    expect(r.stderr).not.toMatch(/agent "reviewer"\): can write/);
+    const json = JSON.parse((await start(['profiles', 'list', '--json'])).stdout) as { profiles: { name: string; tools?: string[] }[] };
+    expect(json.profiles.find((p) => p.name === 'reviewer')?.tools).toContain('read_file');
+  });
+});
