@@ -52,7 +52,9 @@ const RAW_NASTY = `${ESC}]0;pwned${ESC}\\ ${ESC}[2J \u009b31m \u202eevil\u2066`;
 async function agentFiles(): Promise<void> {
   await mkdir(join(ws, '.github/agents'), { recursive: true });
   await mkdir(join(ws, '.claude/agents'), { recursive: true });
-  await writeFile(join(ws, '.github/agents/evil.agent.md'), `---\nname: "Evil \\e]0;title\\a one"\ndescription: "Reviews ${YAML_NASTY} code"\ntools: ['read', 'bogus\\u009b2J']\n---\nYou review. ${RAW_NASTY}\n`);
+  await writeFile(join(ws, '.github/agents/evil.agent.md'), `---\nname: "Evil one"\ndescription: "Reviews ${YAML_NASTY} code"\ntools: ['read', 'bogus\\u009b2J']\n---\nYou review. ${RAW_NASTY}\n`);
+  // A display name holding them is an error, whose message quotes the value.
+  await writeFile(join(ws, '.github/agents/named.agent.md'), '---\nname: "Evil \\e]0;title\\a one"\ndescription: Named\n---\nBody\n');
   // A problem message quotes the file: an unknown tool name holding the sequences.
   await writeFile(join(ws, '.claude/agents/other.md'), `---\nname: other\ndescription: "Other ${YAML_NASTY}"\ntools: "Read, Zap\\e[2J"\n---\nBody ${RAW_NASTY}\n`);
 }
@@ -67,6 +69,7 @@ describe('agent files cannot drive the terminal through the CLI (issue 40 item 6
     }
     expect(list.stdout).toMatch(/^evil "Evil .*one" +\(\.github\/agents\/evil\.agent\.md\) +Reviews .*code$/m);
     expect(validate.stderr).toContain('Zap');
+    expect(validate.stderr).toMatch(/named\.agent\.md.*"displayName" must not hold control characters/);
     const json = await start(['profiles', 'list', '--json']);
     expect(CONTROLS.test(json.stdout.replace(/\n/g, ''))).toBe(false);
     const parsed = JSON.parse(json.stdout) as { profiles: { name: string; description: string }[] };
