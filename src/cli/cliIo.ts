@@ -1,5 +1,6 @@
 import type { Logger } from '../core/ports';
 import type { Redactor } from '../core/secrets/redactor';
+import { terminalSafe } from './terminalText';
 
 /** The streams a command talks to: stdout for results, stderr for progress and messages. */
 export interface CliIo {
@@ -32,7 +33,8 @@ export function redactingIo(io: CliIo, redactor: Redactor): CliIo {
 
 /** Warnings and errors on stderr; info and debug only with SUBAGENTS_DEBUG=1. */
 export function stderrLogger(io: CliIo, debug = process.env.SUBAGENTS_DEBUG === '1'): Logger {
-  const line = (level: string, message: string) => io.stderr.write(`subagents: ${level}: ${message}\n`);
+  // Warnings quote agent files, MCP servers and thread files: without terminal control sequences.
+  const line = (level: string, message: string) => io.stderr.write(`subagents: ${level}: ${terminalSafe(message)}\n`);
   return {
     debug: (m) => debug && line('debug', m),
     info: (m) => debug && line('info', m),

@@ -3,7 +3,7 @@ import { retryText } from '../shared/retryText';
 import { formatStats } from '../shared/usage';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../shared/oneLine';
-import { terminalSafe } from './terminalText';
+import { jsonForTerminal, terminalSafe } from './terminalText';
 import { TODO_TOOL, todoItemsOf, todoLine } from '../shared/todoList';
 
 export interface EventPrinter {
@@ -83,7 +83,7 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
     print(event) {
       if (event.kind === 'run.started') runs.set(event.runId, { agent: event.agent, depth: event.depth, threadId: event.threadId, streamed: false });
       if (event.kind === 'run.finished' && runs.get(event.runId)?.depth === 0) lastTop.set(event.threadId, event);
-      if (json) io.stdout.write(`${JSON.stringify(event)}\n`);
+      if (json) io.stdout.write(`${jsonForTerminal(event)}\n`);
       else human(event);
     },
     lastTopFinish: (threadId) => lastTop.get(threadId),

@@ -8,6 +8,7 @@ import type { CliIo } from './cliIo';
 import { profilesCommand } from './profilesCommand';
 import { runChangesCommand } from './runChangesCommand';
 import { runCommand } from './runCommand';
+import { terminalSafe } from './terminalText';
 import { threadsCommand } from './threadsCommand';
 
 /** Runs one command line; returns the exit code (DESIGN section 9). */
@@ -32,10 +33,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof ScriptError || error instanceof ModelSpecError) {
-      io.stderr.write(`subagents: ${error.message}\n`);
+      io.stderr.write(`subagents: ${terminalSafe(error.message)}\n`);
       return EXIT.usage;
     }
-    io.stderr.write(`subagents: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.stderr.write(`subagents: unexpected error: ${terminalSafe(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
     return EXIT.runFailed;
   }
 }

@@ -6,6 +6,7 @@ import type { Profile, ProfileProblem } from '../core/profiles/profile';
 import { cliMcpDeclarations } from './cliMcp';
 import { cliProfiles } from './cliProfiles';
 import { oneLine } from '../shared/oneLine';
+import { jsonForTerminal, terminalSafe } from './terminalText';
 import { readWorkspaceSettings } from './workspaceSettings';
 
 type ProfilesCommand = Extract<Command, { name: `profiles ${string}` }>;
@@ -38,16 +39,18 @@ export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<
   if (cmd.json) {
     const problems = set.problems.map(jsonProblem);
     const body = cmd.name === 'profiles list' ? { profiles: profiles.map(jsonProfile), problems, projectInstructions: instructions } : { ok: errors.length === 0, problems };
-    io.stdout.write(`${JSON.stringify(body)}\n`);
+    io.stdout.write(`${jsonForTerminal(body)}\n`);
   } else {
+    // Names, descriptions and problems quote what agent files say: without terminal control sequences (terminalText.ts).
+    const out = (text: string) => io.stdout.write(terminalSafe(text));
     if (cmd.name === 'profiles list') {
       for (const p of profiles) {
         const shown = p.displayName ? ` "${p.displayName}"` : '';
-        io.stdout.write(`${p.name}${shown}  (${p.source})  ${oneLine(p.description, 100)}\n`);
+        out(`${p.name}${shown}  (${p.source})  ${oneLine(p.description, 100)}\n`);
       }
-      if (instructions.length) io.stdout.write(`Project instructions in every agent's prompt: ${instructions.map((i) => i.name).join(', ')}\n`);
+      if (instructions.length) out(`Project instructions in every agent's prompt: ${instructions.map((i) => i.name).join(', ')}\n`);
     }
-    for (const p of set.problems) io.stderr.write(`subagents: ${LABEL[p.severity]}: ${describeProfileProblemAndEffect(p, set.profiles)}\n`);
+    for (const p of set.problems) io.stderr.write(terminalSafe(`subagents: ${LABEL[p.severity]}: ${describeProfileProblemAndEffect(p, set.profiles)}\n`));
     if (cmd.name === 'profiles validate') {
       io.stdout.write(set.problems.length === 0 ? `${profiles.length} profiles, no problems.\n` : `${profiles.length} profiles; ${count(set.problems)}.\n`);
     }

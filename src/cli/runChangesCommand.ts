@@ -11,7 +11,7 @@ import type { Command } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
 import { stderrLogger, type CliIo } from './cliIo';
 import { terminalPrompt } from './terminalPrompt';
-import { terminalSafe } from './terminalText';
+import { jsonForTerminal, terminalSafe } from './terminalText';
 
 type RunChangesCommand = Extract<Command, { name: 'threads revert' | 'threads apply' | 'threads discard' }>;
 
@@ -41,7 +41,7 @@ export async function runChangesCommand(cmd: RunChangesCommand, io: CliIo): Prom
           return await apply(io, cmd, actions);
         case 'threads discard': {
           const gone = await actions.discard(cmd.runId);
-          if (cmd.json) io.stdout.write(`${JSON.stringify({ discarded: cmd.runId, branch: gone.branch })}\n`);
+          if (cmd.json) io.stdout.write(`${jsonForTerminal({ discarded: cmd.runId, branch: gone.branch })}\n`);
           else io.stdout.write(`Discarded the changes of run ${cmd.runId}: its worktree and branch ${gone.branch} are gone.\n`);
           return EXIT.ok;
         }
@@ -75,7 +75,7 @@ async function revert(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'thread
 
 async function apply(io: CliIo, cmd: RunChangesCommand, actions: RunChangeActions): Promise<number> {
   const result = await actions.apply(cmd.runId);
-  if (cmd.json) io.stdout.write(`${JSON.stringify(result)}\n`);
+  if (cmd.json) io.stdout.write(`${jsonForTerminal(result)}\n`);
   else {
     for (const path of result.applied) io.stdout.write(terminalSafe(`Applied ${path}\n`));
     for (const { path, reason } of result.conflicts) io.stdout.write(terminalSafe(`Conflict in ${path}: ${reason}\n`));
@@ -86,7 +86,7 @@ async function apply(io: CliIo, cmd: RunChangesCommand, actions: RunChangeAction
 
 function printRevert(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'threads revert' }>, result: RevertResult): void {
   if (cmd.json) {
-    io.stdout.write(`${JSON.stringify(result)}\n`);
+    io.stdout.write(`${jsonForTerminal(result)}\n`);
     return;
   }
   const verb = cmd.dryRun ? 'Would revert' : 'Reverted';

@@ -27,6 +27,7 @@ import type { CliIo } from './cliIo';
 import { cliMcpDeclarations, cliMcpHub } from './cliMcp';
 import { mcpToolSource } from '../core/mcp/runMcpTools';
 import { cliProfiles } from './cliProfiles';
+import { findProfile } from '../core/profiles/findProfile';
 import { describeProfileProblemAndEffect } from '../core/profiles/describeProfileProblem';
 import { specsInUse } from '../core/models/specsInUse';
 import { eventPrinter } from './eventPrinter';
@@ -78,7 +79,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   const notes = profiles.problems.filter((p) => p.severity === 'information').length;
   for (const p of profiles.problems) if (p.severity !== 'information') logger.warn(describeProfileProblemAndEffect(p, profiles.profiles));
   if (notes > 0) io.stderr.write(`subagents: ${notes} note${notes === 1 ? '' : 's'} on agent files (what they say that is not honoured here): run "subagents profiles validate" to read them.\n`);
-  if (cmd.agent !== undefined && cmd.agent !== SUPERVISOR && !profiles.profiles.has(cmd.agent)) {
+  if (cmd.agent !== undefined && cmd.agent !== SUPERVISOR && !findProfile(profiles.profiles, cmd.agent)) {
     throw new UsageError(`There is no enabled agent "${cmd.agent}". Available: ${[...profiles.profiles.keys()].join(', ') || '(none)'}.`);
   }
   const prompt = cmd.prompt === '-' ? (await readAll(io.stdin)).trim() : cmd.prompt;

@@ -16,7 +16,7 @@ import { oneLine } from '../shared/oneLine';
 import { exportThread } from '../core/threads/exportThread';
 import { renderRunTree } from '../core/threads/runTreeText';
 import { effectiveRuns, renderEffective } from './renderEffective';
-import { terminalSafe } from './terminalText';
+import { jsonForTerminal, terminalSafe, terminalSafeJson } from './terminalText';
 import { prepareStorage } from './defaultStorage';
 import { closeInterruptedRuns, withEnds } from '../core/threads/interruptedRuns';
 
@@ -31,7 +31,7 @@ async function loadFamily(store: JsonlThreadStore, cmd: ThreadsCommand & { id: s
   if (!isThreadId(cmd.id)) throw new UsageError(`"${cmd.id}" is not a thread id. See "subagents threads list".`);
   const family = (await exists(cmd.storage)) ? await store.getFamily(cmd.id) : undefined;
   if (!family) throw new UsageError(`There is no thread "${cmd.id}" in ${cmd.storage}. See "subagents threads list".`);
-  for (const w of family.warnings) io.stderr.write(`subagents: warning: ${w}\n`);
+  for (const w of family.warnings) io.stderr.write(terminalSafe(`subagents: warning: ${w}\n`));
   return family;
 }
 
@@ -48,7 +48,7 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
     case 'threads list': {
       const all = (await exists(cmd.storage)) ? await store.list() : [];
       const threads = cmd.all ? all : all.filter((t) => t.parentThreadId === null);
-      if (cmd.json) write(JSON.stringify(threads));
+      if (cmd.json) write(jsonForTerminal(threads));
       else if (threads.length === 0) io.stderr.write(`No threads in ${cmd.storage}.\n`);
       else {
         for (const t of threads) {
@@ -64,12 +64,12 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
       const working = await store.isWorking(family.meta.id);
       const tree = foldRunEvents(EMPTY_TREE, working ? family.events : withEnds(family.events, closeInterruptedRuns(family.events)));
       if (cmd.effective) {
-        if (cmd.json) write(JSON.stringify({ thread: family.meta, runs: effectiveRuns(tree) }));
-        else write(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderEffective(tree)}`);
+        if (cmd.json) write(jsonForTerminal({ thread: family.meta, runs: effectiveRuns(tree) }));
+        else writeText(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderEffective(tree)}`);
         return EXIT.ok;
       }
       const pruned = await threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => DEFAULT_SETTINGS['snapshots.maxMB'], logger: stderrLogger(io) }).prunedNote(family.meta.id);
-      if (cmd.json) write(JSON.stringify({ thread: family.meta, warnings: family.warnings, runs: walkRuns(tree), ...(pruned ? { revertUnavailable: pruned } : {}) }));
+      if (cmd.json) write(jsonForTerminal({ thread: family.meta, warnings: family.warnings, runs: walkRuns(tree), ...(pruned ? { revertUnavailable: pruned } : {}) }));
       else writeText(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderRunTree(tree, Date.now(), pruned)}`);
       return EXIT.ok;
     }
@@ -77,7 +77,7 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
       const family = await loadFamily(store, cmd, io);
       const exported = exportThread(family, cmd.format, Date.now());
       // JSON escapes control characters itself; Markdown is model text a terminal would obey.
-      if (cmd.format === 'json') write(exported.text);
+      if (cmd.format === 'json') write(terminalSafeJson(exported.text));
       else writeText(exported.text);
       return EXIT.ok;
     }
@@ -99,7 +99,7 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
         store.dispose();
       }
       const root = threads[0]!.meta;
-      if (cmd.json) write(JSON.stringify({ imported: root.id, threads: threads.map((t) => t.meta.id) }));
+      if (cmd.json) write(jsonForTerminal({ imported: root.id, threads: threads.map((t) => t.meta.id) }));
       else writeText(`Imported thread ${root.id} ("${oneLine(root.title, 60)}") with ${threads.length - 1} child thread${threads.length === 2 ? '' : 's'} into ${cmd.storage}.`);
       return EXIT.ok;
     }

@@ -15,6 +15,7 @@ import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from './engineSetti
 import type { RunToolSource } from './tools/runToolSource';
 import type { ModelResolver } from './models/modelResolver';
 import { silentLogger, systemClock, systemSchedule, type Approver, type Clock, type Logger, type Schedule, type Workspace } from './ports';
+import { findProfile } from './profiles/findProfile';
 import type { Profile, ProfileSet } from './profiles/profile';
 import { redactingLogger } from './secrets/redactEvents';
 import { ThreadPruner } from './retention/threadPruner';
@@ -308,7 +309,7 @@ export class Engine {
     if (agent === undefined || agent === SUPERVISOR) {
       return { name: SUPERVISOR, description: 'Answers the user and delegates to subagents.', instructions: '', source: 'built-in' };
     }
-    const profile = profiles.profiles.get(agent);
+    const profile = findProfile(profiles.profiles, agent);
     if (!profile) {
       const names = [...profiles.profiles.keys()].join(', ') || '(none)';
       throw new EngineRequestError(`There is no enabled agent "${agent}". Available agents: ${names}.`);

@@ -1,3 +1,5 @@
+import { findAgentId } from './agentId';
+
 /**
  * `@agent` at the start of a prompt: that profile answers the turn instead of the supervisor (as
  * the CLI's `--agent`). A name the panel does not know is an error it says, not text it sends.
@@ -14,7 +16,8 @@ export function parsePromptAgent(prompt: string, agents: readonly string[]): Pro
   const m = MENTION.exec(text);
   if (!m) return { ok: true, text };
   const name = m[1]!;
-  const known = agents.find((a) => a === name) ?? agents.find((a) => a.toLowerCase() === name.toLowerCase());
+  // `@code.reviewer`, as its file names it, is the agent `code-reviewer` the loader made of it.
+  const known = agents.find((a) => a === name) ?? agents.find((a) => a.toLowerCase() === name.toLowerCase()) ?? findAgentId(agents, name);
   if (!known) {
     const list = agents.length ? `Agents: ${agents.map((a) => `@${a}`).join(', ')}.` : 'No subagents are configured (subagents.agents or .vscode/agents/).';
     return { ok: false, error: `There is no agent "${name}". ${list}` };

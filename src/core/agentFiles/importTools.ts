@@ -96,7 +96,8 @@ export function readTools(check: FileCheck, field: FrontMatterField, dialect: Ag
       }
     }
   });
-  if (!deny && items.length > 0 && ![...tools].some((t) => OUR_TOOLS.includes(t))) {
+  // A kept MCP tool is usable: its server is configured, or the file declares it itself.
+  if (!deny && items.length > 0 && ![...tools].some((t) => OUR_TOOLS.includes(t) || t.startsWith('mcp__'))) {
     check.add('no-usable-tools', 'warning', field.key, 'none of these tools is available here, so the agent gets no tools at all; add one of ours (read_file, search_text, edit_file, run_command, …) or remove "tools" to give it every tool', field.keyRange);
   }
   return { tools: [...tools], ...(agents ? { agents } : {}) };

@@ -16,10 +16,11 @@ export function readLenientFields(
   firstLine: number,
   endLine: number,
   knownKeys: ReadonlySet<string>,
-): { ok: true; fields: FrontMatterField[] } | { ok: false; message: string } {
+): { ok: true; fields: FrontMatterField[] } | { ok: false; message: string; fields: FrontMatterField[] } {
   const fields: FrontMatterField[] = [];
   let current: { field: FrontMatterField; lines: string[]; list: boolean } | undefined;
   let broken: string | undefined;
+  let brokenKey: string | undefined;
   const finish = () => {
     if (!current) return;
     const { field, lines, list } = current;
@@ -27,6 +28,7 @@ export function readLenientFields(
       const text = lines.join(' ').trim();
       if (/^[[{]/.test(text) && !/^(\[.*\]|\{.*\})$/.test(text)) broken ??= `the "${field.key}" value opens a list with "${text[0]}" and never closes it`;
       else if (/^["']/.test(text) && !text.endsWith(text[0]!)) broken ??= `the "${field.key}" value opens a quote and never closes it`;
+      if (broken && brokenKey === undefined) brokenKey = field.key;
       field.value = scalarOrList(text, field);
     }
     current = undefined;
@@ -49,7 +51,7 @@ export function readLenientFields(
       current = { field, lines: key[2] && !/^[|>][+-]?$/.test(key[2]) ? [key[2]] : [], list: false };
       continue;
     }
-    if (!current) return { ok: false, message: `line ${line + 1} ("${text.trim().slice(0, 40)}") is not a "field: value" line` };
+    if (!current) return { ok: false, message: `line ${line + 1} ("${text.trim().slice(0, 40)}") is not a "field: value" line`, fields: readable() };
     const item = /^(\s+)-\s+(.*?)\s*$/.exec(text);
     if (item && current.lines.length === 0) {
       current.list = true;
@@ -61,14 +63,23 @@ export function readLenientFields(
       current.field.valueRange = { start: current.field.items[0]!.range.start, end: positions.range(start, start + item[2]!.length).end };
       continue;
     }
-    if (current.list) return { ok: false, message: `line ${line + 1} continues the list "${current.field.key}" but is not a "- item" line` };
+    if (current.list) {
+      brokenKey ??= current.field.key;
+      return { ok: false, message: `line ${line + 1} continues the list "${current.field.key}" but is not a "- item" line`, fields: readable() };
+    }
     current.lines.push(text.trim());
     const lineStart = positions.offsetAt({ line, character: 0 });
     if (current.lines.length === 1) current.field.valueRange = positions.range(lineStart + text.length - text.trimStart().length, lineStart + text.length);
     else current.field.valueRange = { start: current.field.valueRange.start, end: positions.positionAt(lineStart + text.length) };
   }
   finish();
-  return broken ? { ok: false, message: broken } : { ok: true, fields };
+  return broken ? { ok: false, message: broken, fields: readable() } : { ok: true, fields };
+
+  /** When the reader gives up: the fields read whole before that, for the checks that do not need the rest. */
+  function readable(): FrontMatterField[] {
+    finish();
+    return fields.filter((f) => f.key !== brokenKey);
+  }
 }
 
 /** A quoted string, a flow list, true/false or a number as YAML reads them; anything else as the text it is. */

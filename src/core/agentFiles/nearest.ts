@@ -1,3 +1,5 @@
+import { agentIdOf } from '../../shared/agentId';
+
 /** The candidate closest to `word` (case aside, at most two edits apart), for "did you mean". */
 export function nearest(word: string, candidates: Iterable<string>): string | undefined {
   const w = word.toLowerCase();
@@ -29,17 +31,5 @@ function distance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** A name as our id: lower case, dots, spaces and underscores to dashes, nothing else but [a-z0-9-]. */
-export function slugify(name: string): string {
-  const slug = name
-    .trim()
-    .toLowerCase()
-    .replace(/[.\s_/]+/g, '-')
-    .replace(/[^a-z0-9-]/g, '')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 64)
-    .replace(/-$/, '');
-  if (slug === '') return 'agent';
-  return /^[a-z]/.test(slug) ? slug : `agent-${slug}`.slice(0, 64);
-}
+/** A name as our id (the one rule, shared with the panel: agentId.ts). */
+export const slugify = agentIdOf;

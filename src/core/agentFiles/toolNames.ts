@@ -44,7 +44,14 @@ const WRITE = ['write_file'];
 const EDIT = ['edit_file'];
 const EDIT_AND_WRITE = ['edit_file', 'write_file'];
 const RUN = ['run_command'];
-const SEARCH_SET = ['find_files', 'search_text', 'list_dir'];
+/**
+ * Copilot's `search` set held `readFile` until VS Code 1.106 (its tools still answer to the legacy
+ * name `search/readFile`), and today holds `searchSubagent`, which reads files: files written for
+ * either read through `search`.
+ */
+const SEARCH_SET = ['find_files', 'search_text', 'list_dir', 'read_file'];
+/** `codebase` returns the relevant code, or the whole workspace when it is small: it reads files. */
+const CODEBASE = ['search_text', 'find_files', 'read_file'];
 const ours = (tools: readonly string[], approximate?: string): ToolMapping => ({ kind: 'ours', tools, ...(approximate ? { approximate } : {}) });
 const later = (tool: string, what: string): ToolMapping => ({ kind: 'later', tool, what });
 const none = (why: string): ToolMapping => ({ kind: 'none', why });
@@ -93,17 +100,33 @@ export const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = {
   readmcpresourcetool: none('MCP resources are not read here'),
 };
 
-/** Copilot's built-in tool sets (VS Code's agent mode): a set name stands for all its tools. */
+/**
+ * Copilot's tool sets, as VS Code and the Copilot extension define them (the extension's
+ * `languageModelToolSets`, checked against its package.json from 2025-07 to 2026-03): a set name
+ * stands for all its tools, and sets of earlier versions keep their meaning, since agent files
+ * written for them are still about (`editFiles`, `runCommands`, `runTasks`, `new`, `runNotebooks`).
+ */
 export const COPILOT_TOOL_SETS: Readonly<Record<string, ToolMapping>> = {
+  // createDirectory, createFile, editFiles, editNotebook, rename (and createJupyterNotebook)
   edit: ours(EDIT_AND_WRITE),
+  // runInTerminal, getTerminalOutput, runTask, runTests… (and runNotebookCell, testFailure)
   execute: ours(RUN),
+  // readFile, problems, viewImage, the notebook readers, terminalSelection, terminalLastCommand
   read: ours(READ),
+  // codebase, fileSearch, textSearch, listDirectory, usages, changes, searchResults, searchSubagent (readFile before 1.106)
   search: ours(SEARCH_SET),
+  // fetch, githubRepo
   web: ours(['web_fetch'], 'fetching pages only; there is no web search here'),
   agent: DELEGATE,
   todo: TODO,
   vscode: ours(['ask_user', 'install_extension'], 'only asking the user and installing extensions; VS Code commands and APIs are not tools here'),
+  // Sets of 2025: runInTerminal and getTerminalOutput; createAndRunTask, runTask and getTaskOutput.
   runcommands: ours(RUN),
+  runtasks: ours(RUN, 'a task runs as its command line'),
+  // newWorkspace, runVscodeCommand, getProjectSetupInfo, installExtension
+  new: ours(['install_extension'], 'only installing extensions; creating a workspace and VS Code commands are not tools here'),
+  runnotebooks: none('notebook cells do not run here'),
+  notebooks: none('notebook cells do not run here'),
 };
 
 /** Copilot's tools, by their name alone (flat, or the part after `area/`). */
@@ -118,12 +141,12 @@ export const COPILOT_TOOLS: Readonly<Record<string, ToolMapping>> = {
   filesearch: ours(['find_files']),
   findtestfiles: ours(['find_files'], 'test files are found by name patterns'),
   textsearch: ours(['search_text']),
-  codebase: ours(['search_text', 'find_files'], 'text and file-name search; there is no semantic (embedding) search here'),
+  codebase: ours(CODEBASE, 'text and file-name search, and reading the files found; there is no semantic (embedding) search here'),
+  searchsubagent: ours(SEARCH_SET, 'the agent searches and reads itself; there is no search subagent here'),
   usages: ours(['search_text'], 'references are found by text search, not by the language service'),
   runinterminal: ours(RUN),
   terminalcommand: ours(RUN),
   shell: ours(RUN),
-  runtasks: ours(RUN, 'a task runs as its command line'),
   runtask: ours(RUN, 'a task runs as its command line'),
   createandruntask: ours(RUN, 'a task runs as its command line'),
   runtests: ours(RUN, 'tests run as a command'),
@@ -143,7 +166,6 @@ export const COPILOT_TOOLS: Readonly<Record<string, ToolMapping>> = {
   testfailure: none('there is no test-results view here; run the tests with run_command'),
   changes: none('there is no source-control view here; git runs through run_command'),
   searchresults: none('there is no search view here'),
-  new: none('creating a new workspace is not a tool here'),
   newworkspace: none('creating a new workspace is not a tool here'),
   getprojectsetupinfo: none('creating a new workspace is not a tool here'),
   extensions: none('browsing the marketplace is not a tool here'),
@@ -151,8 +173,9 @@ export const COPILOT_TOOLS: Readonly<Record<string, ToolMapping>> = {
   runcommand: none('VS Code commands are not tools here'),
   opensimplebrowser: none('there is no browser here'),
   memory: none('there is no memory tool here'),
-  runnotebooks: none('notebook cells do not run here'),
   runnotebookcell: none('notebook cells do not run here'),
+  runcell: none('notebook cells do not run here'),
+  runvscodecommand: none('VS Code commands are not tools here'),
   readnotebookcelloutput: none('notebook cells do not run here'),
   viewimage: none('images are not read here'),
   rename: none('there is no rename refactoring here'),
@@ -198,9 +221,16 @@ export function mapCopilotTool(name: string): ToolMapping {
   }
   const area = trimmed.slice(0, slash);
   const tool = trimmed.slice(slash + 1);
-  if (COPILOT_TOOL_SETS[key(area)]) {
-    if (tool === '*') return COPILOT_TOOL_SETS[key(area)]!;
-    return COPILOT_TOOLS[key(tool)] ?? none(`"${tool}" is not a tool of Copilot's "${area}" set that we know`);
+  const set = COPILOT_TOOL_SETS[key(area)];
+  if (set) {
+    if (tool === '*') return set;
+    const mapped = COPILOT_TOOLS[key(tool)] ?? none(`"${tool}" is not a tool of Copilot's "${area}" set that we know`);
+    // "read/editFiles" reads as a reader and would give edit_file: a tool gives no more than the set it is written under.
+    const within = set.kind === 'ours' ? set.tools : [];
+    if (mapped.kind === 'ours' && !mapped.tools.every((t) => within.includes(t))) {
+      return none(`"${tool}" is not a tool of Copilot's "${area}" set: it would give ${mapped.tools.join(', ')}, more than "${area}" gives${within.length ? ` (${within.join(', ')})` : ''}; name it under its own set`);
+    }
+    return mapped;
   }
   // A dot in the first part names a VS Code extension (ms-python.python/installPythonPackage).
   if (area.includes('.') && !/mcp/i.test(area)) return later(trimmed, 'tools of other VS Code extensions come with a later version');

@@ -49,12 +49,14 @@ export function validateAgentFile(text: string, info: AgentFileInfo, context: Ag
   const base = fileBaseName(info.path);
   const read = readFrontMatter(text, KNOWN_FIELD_NAMES);
   const fallbackId = slugify(base);
-  if (!read.ok) {
+  if (!read.ok && !read.partial) {
     const problem: ProfileProblem = { source: info.source, name: fallbackId, field: '', message: read.message, severity: 'error', code: read.code, path: info.path, range: read.range };
     return { info, id: fallbackId, origin: { path: info.path, ranges: {} }, problems: [problem] };
   }
-  const fm = read.frontMatter;
+  const fm = read.ok ? read.frontMatter : read.partial!;
   const check = new FileCheck(info, fm);
+  // A YAML error keeps the file out, and its other problems are still said: one fix at a time is slow.
+  if (!read.ok) check.add(read.code, 'error', '', read.message, read.range);
   check.ranges[''] = check.fileRange;
   const input: Record<string, unknown> = {};
   const id = readId(check, base, input);

@@ -1,4 +1,6 @@
 import { describeProfileProblem } from '../profiles/describeProfileProblem';
+import { agentIdOf } from '../../shared/agentId';
+import { findProfile } from '../profiles/findProfile';
 import type { Profile } from '../profiles/profile';
 import type { DelegationDeps } from './delegationTypes';
 
@@ -27,7 +29,8 @@ export function resolveAgents(deps: DelegationDeps, requested: readonly string[]
   const notAllowed: string[] = [];
   const invalid = new Map<string, string[]>();
   for (const raw of requested) {
-    const name = normalizeAgentName(raw);
+    // The name as written in its file (code.reviewer) or shown (Code Reviewer) finds the agent it became.
+    const name = findProfile(session.profiles.profiles, raw)?.name ?? idOrNormal(raw);
     const profile = byName.get(name);
     const problems = session.profiles.problems.filter((p) => p.name === name && p.severity === 'error'); // only errors keep a profile out
     if (profile) {
@@ -53,6 +56,12 @@ export function resolveAgents(deps: DelegationDeps, requested: readonly string[]
     return { error: `None of the requested agents (${requested.join(', ')}) is available here. Available agents: ${describeAgents(delegates)}.` };
   }
   return { profiles };
+}
+
+/** A name no enabled agent has: the id a file of that name would have, to find its problems by. */
+function idOrNormal(raw: string): string {
+  const normal = normalizeAgentName(raw);
+  return /[a-z0-9]/.test(normal) ? agentIdOf(normal) : normal;
 }
 
 function quoted(names: readonly string[]): string {

@@ -1,11 +1,13 @@
 import { nearest, slugify } from '../agentFiles/nearest';
 import type { Profile, ProfileProblem } from './profile';
+import { addReadToWriters } from './readWithWrite';
 
 /**
  * Checks across profiles, after the merge: an `agents` entry that names a display name becomes
  * that agent's id (Copilot files name each other so: `agents: ['SWE', 'QA']`); one that names no
  * agent is a warning; agents that name each other in a circle are a warning on each (at run time
- * an agent never delegates to one already working above it, so such a circle just stops).
+ * an agent never delegates to one already working above it, so such a circle just stops); an agent
+ * that may write gets read_file (readWithWrite.ts).
  */
 export function checkProfileSet(profiles: ReadonlyMap<string, Profile>): { profiles: Map<string, Profile>; problems: ProfileProblem[] } {
   const byDisplay = new Map<string, string>();
@@ -17,7 +19,10 @@ export function checkProfileSet(profiles: ReadonlyMap<string, Profile>): { profi
   }
   const out = new Map<string, Profile>();
   const problems: ProfileProblem[] = [];
-  for (const [name, profile] of profiles) {
+  for (const [name, written] of profiles) {
+    const readable = addReadToWriters(written);
+    problems.push(...readable.problems);
+    const profile = readable.profile;
     if (!profile.agents) {
       out.set(name, profile);
       continue;

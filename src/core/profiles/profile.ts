@@ -35,7 +35,14 @@ export const modelRefSchema = z.union([modelName, z.array(modelName).min(1)]);
 export const profileInputSchema = z.strictObject({
   description: z.string().trim().min(1, 'must say what this agent is for').max(2000),
   /** How people see it (Copilot's `name:`); the id stays the key. */
-  displayName: z.string().trim().min(1).max(200).optional(),
+  displayName: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    // A name is shown in lists, pickers and the terminal: control and bidi characters there only deceive.
+    .refine((name) => !/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(name), 'must not hold control characters or bidirectional overrides')
+    .optional(),
   instructions: z.string().max(100_000).optional(),
   model: modelRefSchema.optional(),
   tools: z.array(z.string().min(1)).optional(),

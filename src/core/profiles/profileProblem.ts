@@ -39,6 +39,7 @@ export type ProblemCode =
   | 'tool-approximate'
   | 'tool-unsupported'
   | 'no-usable-tools'
+  | 'write-without-read'
   | 'model-unknown'
   | 'model-unavailable'
   | 'agent-missing'

@@ -57,7 +57,8 @@ export function regexWorkerMain(port: Pick<MessagePort, 'on' | 'postMessage'>): 
       const end = lf < 0 ? text.length : lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf;
       const line = text.slice(start, Math.min(end, start + init.maxTestedChars));
       re.lastIndex = 0;
-      if (re.test(line)) matches.push(`${file.path}:${n}: ${line.trim().slice(0, init.maxShownChars)}`);
+      // The indentation stays: a model that reads code through its matches needs the code's shape (Python, YAML).
+      if (re.test(line)) matches.push(`${file.path}:${n}: ${line.trimEnd().slice(0, init.maxShownChars)}`);
       start = lf < 0 ? text.length + 1 : lf + 1;
     }
     const reply: RegexWorkerReply = { matches };

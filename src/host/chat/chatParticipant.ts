@@ -1,6 +1,7 @@
 import { newThreadId } from '../../core/threads/newThreadId';
 import type { PromptQueue } from '../../core/requests/promptQueue';
 import type { ProfileSet } from '../../core/profiles/profile';
+import { findAgentId } from '../../shared/agentId';
 import { errorText } from '../../shared/errorText';
 import { oneLine } from '../../shared/oneLine';
 import type { ChatCancellationToken, ChatContextShape, ChatRequestShape, ChatResultShape, ChatStreamShape } from './chatShapes';
@@ -77,7 +78,8 @@ export async function handleChatRequest(deps: ChatParticipantDeps, request: Chat
 /** `/run`'s agent: an id as the first word, or a display name (which may have spaces) at the start. */
 function pickAgent(profiles: ProfileSet['profiles'], text: string): { agent: string; task: string } | undefined {
   const [first = '', ...rest] = text.split(/\s+/);
-  if (profiles.has(first)) return { agent: first, task: rest.join(' ') };
+  const byId = findAgentId(profiles.keys(), first);
+  if (byId) return { agent: byId, task: rest.join(' ') };
   const lower = text.toLowerCase();
   const named = [...profiles.values()]
     .filter((p) => p.displayName && (lower === p.displayName.toLowerCase() || lower.startsWith(`${p.displayName.toLowerCase()} `)))

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from '../../shared/lazySchema';
+import { findProfile } from '../../core/profiles/findProfile';
 import { newThreadId } from '../../core/threads/newThreadId';
 import type { PromptQueue } from '../../core/requests/promptQueue';
 import type { ProfileSet } from '../../core/profiles/profile';
@@ -53,7 +54,7 @@ function checkedInput(deps: DelegateToolDeps, input: unknown): z.infer<typeof de
   if (!parsed.success) throw new Error(`subagents_delegate needs {agent, task, context?} with an agent name and a task: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'} ${i.message}`).join('; ')}.`);
   const profiles = deps.profiles().profiles;
   const name = parsed.data.agent;
-  const agent = profiles.has(name) ? name : [...profiles.values()].find((p) => p.displayName === name)?.name;
+  const agent = findProfile(profiles, name)?.name;
   if (!agent) throw new Error(`There is no enabled Subagents agent "${name}". Agents: ${[...profiles.keys()].join(', ') || '(none)'}.`);
   return { ...parsed.data, agent };
 }

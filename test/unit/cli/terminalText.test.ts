@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { terminalSafe } from '../../../src/cli/terminalText';
+import { jsonForTerminal, terminalSafe } from '../../../src/cli/terminalText';
 
 describe('terminalSafe', () => {
   it('takes out OSC, string sequences, CSI, C1 and other controls, and keeps text, newlines and tabs', () => {
@@ -16,5 +16,18 @@ describe('terminalSafe', () => {
       ['plain text, ünïcödé ✓', 'plain text, ünïcödé ✓'],
     ];
     for (const [input, expected] of cases) expect(terminalSafe(input), JSON.stringify(input)).toBe(expected);
+  });
+});
+
+describe('bidirectional controls and JSON (issue 40 item 6)', () => {
+  it('takes out bidi overrides and isolates, which make text show in another order than it has', () => {
+    expect(terminalSafe('access\u202e}gnirts\u2066 ok\u2069\u200f\u061c')).toBe('access}gnirts ok');
+  });
+
+  it('escapes in JSON what JSON.stringify leaves raw, and the JSON reads back as the same text', () => {
+    const value = { d: 'a\u001b]52;c;eA==\u0007b\u009b2J\u202eX\u2028' };
+    const line = jsonForTerminal(value);
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2028]/);
+    expect(JSON.parse(line)).toEqual(value);
   });
 });

@@ -44,6 +44,33 @@ describe('the agent-file language server', () => {
     expect(diagnostics[0]!.message).toBe('has no description: add "description:" saying what this agent is for and when to use it');
   });
 
+  it('a YAML error does not hide the file\'s other problems (issue 39 item 12)', async () => {
+    const text = '---\nname: checker\ncolr: blue\ntools:\n  - Zapp\n  - read_file\nmodel: [sonnet\n---\nCheck things.\n';
+    const root = workspace({ '.vscode/agents/checker.md': text });
+    const s = await server(root);
+    const uri = s.uri(join(root, '.vscode/agents/checker.md'));
+    s.open(uri, text);
+    const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
+    expect(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line])).toEqual([
+      ['bad-yaml', 1, 7],
+      ['no-description', 1, 0],
+      ['unknown-field', 2, 2],
+      ['tool-editor', 3, 4],
+    ]);
+    expect(diagnostics[0]!.message).toMatch(/^has front matter that no reader can read: .*the "model" value opens a list/);
+  });
+
+  it('warns about a profile that can write but not read, at its tools (issue 39 item 6)', async () => {
+    const text = '---\ndescription: Fixes\ntools: [edit_file, search_text]\n---\nFix.\n';
+    const root = workspace({ '.vscode/agents/fixer.md': text });
+    const s = await server(root);
+    const uri = s.uri(join(root, '.vscode/agents/fixer.md'));
+    s.open(uri, text);
+    const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
+    expect(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line])).toEqual([['write-without-read', 2, 2]]);
+    expect(diagnostics[0]!.message).toMatch(/read_file is added/);
+  });
+
   it('offers quick fixes that make the problem go away', async () => {
     const root = workspace({ '.vscode/agents/checker.md': BROKEN });
     const s = await server(root);

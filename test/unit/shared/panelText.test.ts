@@ -28,6 +28,11 @@ describe('@agent at the start of a prompt', () => {
     expect(parsePromptAgent('@Reviewer\ncheck it', agents)).toEqual({ ok: true, text: 'check it', agent: 'reviewer' });
     expect(parsePromptAgent('mail me@example.com', agents)).toEqual({ ok: true, text: 'mail me@example.com' });
   });
+  it('takes an agent by the dotted name its file gave it (code.reviewer is code-reviewer, issue 39 item 12)', () => {
+    expect(parsePromptAgent('@code.reviewer look at app.ts', ['code-reviewer'])).toEqual({ ok: true, text: 'look at app.ts', agent: 'code-reviewer' });
+    expect(parsePromptAgent('@Code_Reviewer look', ['code-reviewer'])).toEqual({ ok: true, text: 'look', agent: 'code-reviewer' });
+    expect(parsePromptAgent('@code.reviewer.x look', ['code-reviewer'])).toMatchObject({ ok: false });
+  });
   it('says what is wrong with an unknown name or an empty task', () => {
     expect(parsePromptAgent('@ghost do it', agents)).toEqual({ ok: false, error: 'There is no agent "ghost". Agents: @researcher, @reviewer.' });
     expect(parsePromptAgent('@researcher', agents)).toEqual({ ok: false, error: 'Say what @researcher should do after its name.' });

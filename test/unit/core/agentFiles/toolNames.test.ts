@@ -43,7 +43,7 @@ describe('the tool table', () => {
   });
 
   it('maps Copilot tool sets to all their tools, and namespaced and flat tools to ours', () => {
-    expect(ours(mapCopilotTool('search'))).toEqual(['find_files', 'search_text', 'list_dir']);
+    expect(ours(mapCopilotTool('search'))).toEqual(['find_files', 'search_text', 'list_dir', 'read_file']);
     expect(ours(mapCopilotTool('edit'))).toEqual(['edit_file', 'write_file']);
     expect(ours(mapCopilotTool('read'))).toEqual(['read_file']);
     expect(ours(mapCopilotTool('execute'))).toEqual(['run_command']);
@@ -58,7 +58,7 @@ describe('the tool table', () => {
     expect(ours(mapCopilotTool('search/fileSearch'))).toEqual(['find_files']);
     expect(ours(mapCopilotTool('search/textSearch'))).toEqual(['search_text']);
     expect(ours(mapCopilotTool('search/listDirectory'))).toEqual(['list_dir']);
-    expect(ours(mapCopilotTool('codebase'))).toEqual(['search_text', 'find_files']);
+    expect(ours(mapCopilotTool('codebase'))).toEqual(['search_text', 'find_files', 'read_file']);
     expect(ours(mapCopilotTool('runCommands'))).toEqual(['run_command']);
     expect(mapCopilotTool('read/problems')).toMatchObject({ kind: 'none' });
     expect(mapCopilotTool('ms-python.python/installPythonPackage')).toMatchObject({ kind: 'later' });

@@ -65,6 +65,25 @@ describe('validateAgentFile: Claude Code files', () => {
   });
 });
 
+describe('validateAgentFile: an agent whose tools are its own MCP server\'s (issue 39 item 12)', () => {
+  it('gives no "no tools at all" warning to a Copilot agent with only its own server\'s tools', () => {
+    const r = check('copilot', 'docs.agent.md', "---\ndescription: Answers from the docs\ntools: ['docs/*']\nmcp-servers:\n  docs:\n    type: stdio\n    command: docs-server\n---\nAnswer.");
+    expect(r.input).toMatchObject({ tools: ['mcp__docs__*'] });
+    expect(codes(r)).not.toContain('warning:no-usable-tools');
+  });
+
+  it('nor to a Claude Code agent with only mcp__<its server>__<tool>', () => {
+    const r = check('claude', 'gh.md', '---\nname: gh\ndescription: Reads issues\ntools: mcp__github__list_issues\nmcpServers:\n  github:\n    command: gh-mcp\n---\n');
+    expect(r.input).toMatchObject({ tools: ['mcp__github__list_issues'] });
+    expect(codes(r)).not.toContain('warning:no-usable-tools');
+  });
+
+  it('still warns when the only tools are of a server nobody declared', () => {
+    const r = check('claude', 'gh.md', '---\nname: gh\ndescription: Reads issues\ntools: mcp__github__list_issues\n---\n');
+    expect(codes(r)).toContain('warning:no-usable-tools');
+  });
+});
+
 describe('validateAgentFile: Copilot files', () => {
   it('takes the id from the file name (made a slug) and name: as the display name', () => {
     const r = check('copilot', 'devsquad.init.agent.md', "---\nname: 'C# Expert'\ndescription: Knows C#\ntools: ['search', 'edit/editFiles', 'execute/runInTerminal', 'github/*']\nmodel: ['GPT-5', 'Claude Sonnet 4.5']\nagents: ['SWE', 'devsquad.plan']\nhandoffs:\n  - label: Go\n---\nBody");
@@ -72,7 +91,7 @@ describe('validateAgentFile: Copilot files', () => {
     expect(r.input).toEqual({
       description: 'Knows C#',
       displayName: 'C# Expert',
-      tools: ['find_files', 'search_text', 'list_dir', 'edit_file', 'write_file', 'run_command'],
+      tools: ['find_files', 'search_text', 'list_dir', 'read_file', 'edit_file', 'write_file', 'run_command'],
       model: ['GPT-5', 'Claude Sonnet 4.5'],
       agents: ['swe', 'devsquad-plan'],
       instructions: 'Body',
@@ -94,7 +113,7 @@ describe('validateAgentFile: our own files', () => {
     expect(r.input).toMatchObject({ tools: ['read_file', 'find_files', 'search_text', 'list_dir'] });
     expect(r.problems.map((p) => [p.code, p.range!.start.line, p.fixes?.[0]?.newText])).toEqual([
       ['tool-foreign', 3, 'read_file'],
-      ['tool-foreign', 4, 'find_files\n  - search_text\n  - list_dir'],
+      ['tool-foreign', 4, 'find_files\n  - search_text\n  - list_dir\n  - read_file'],
     ]);
   });
 

@@ -92,6 +92,11 @@ describe('find_files and search_text', () => {
     expect((await call('search_text', { pattern: '(' })).error).toMatch(/not a valid regular expression/);
   });
 
+  it('search_text keeps each line\'s indentation, so code read through it keeps its shape (issue 39 item 6)', async () => {
+    await put('src/nested.py', 'def f():\n    if x:\n\treturn 1   \n');
+    expect(await call('search_text', { pattern: 'return|if', glob: 'src/*.py' })).toEqual({ matches: ['src/nested.py:2:     if x:', 'src/nested.py:3: \treturn 1'] });
+  });
+
   it('search_text caps its matches with a note', async () => {
     await put('many.txt', Array.from({ length: 300 }, () => 'hit').join('\n'));
     const result = await call('search_text', { pattern: 'hit' });
