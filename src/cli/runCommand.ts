@@ -25,6 +25,7 @@ import { readAll, stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
 import { cliMcpDeclarations, cliMcpHub } from './cliMcp';
 import { mcpToolSource } from '../core/mcp/runMcpTools';
+import { profileMcpServers } from '../core/mcp/mcpDeclarations';
 import { cliProfiles } from './cliProfiles';
 import { describeProfileProblemAndEffect } from '../core/profiles/describeProfileProblem';
 import { specsInUse } from '../core/models/specsInUse';
@@ -72,7 +73,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   }
   const declared = cliMcpDeclarations(config, cmd.workspace);
   const profiles = cliProfiles(config, cmd.workspace, process.env, declared.servers.map((s) => s.name));
-  const profileServers = [...profiles.profiles.values()].flatMap((p) => Object.keys(p.mcpServers ?? {}));
+  const profileServers = [...profiles.profiles.values()].flatMap((profile) => profileMcpServers(profile));
   const notes = profiles.problems.filter((p) => p.severity === 'information').length;
   for (const p of profiles.problems) if (p.severity !== 'information') logger.warn(describeProfileProblemAndEffect(p, profiles.profiles));
   if (notes > 0) io.stderr.write(`subagents: ${notes} note${notes === 1 ? '' : 's'} on agent files (what they say that is not honoured here): run "subagents profiles validate" to read them.\n`);
