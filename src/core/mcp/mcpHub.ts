@@ -8,6 +8,7 @@ import type { McpDeclarations, McpServerDecl } from './mcpDeclarations';
 import { prepareMcpLaunch, type PreparedLaunch } from './mcpLaunch';
 import { mcpApprovalKey, mcpServerKey } from './mcpServerKey';
 import type { ConnectMcpServer, McpConnection, ToolCallResult } from './mcpTypes';
+import { environmentFor, withheldKeysProblem } from './withheldKeys';
 
 /** Remembers which workspace-declared servers the user approved (the extension: per workspace). */
 export interface McpApprovalMemory {
@@ -204,8 +205,12 @@ export class McpHub {
     const began = this.clock.now();
     let prepared: PreparedLaunch | undefined;
     try {
+      const withheld = withheldKeysProblem(decl);
+      if (withheld) throw new Error(withheld);
       const connect = await (this.options.connect ?? loadClient)();
-      prepared = await this.oneAtATime(() => prepareMcpLaunch(decl, { root: this.options.root, home: this.options.home ?? homedir(), env: this.env, settings, warn }));
+      // A workspace's server expands its variables, and inherits, from an environment without our keys.
+      const env = environmentFor(decl, this.env);
+      prepared = await this.oneAtATime(() => prepareMcpLaunch(decl, { root: this.options.root, home: this.options.home ?? homedir(), env, settings, warn }));
       const connection = await connect(prepared.launch, { timeoutMs: this.startTimeoutMs, client: { name: 'subagents', version: this.options.version ?? '0.1.0' } });
       if (this.stopped) {
         await connection.close().catch(() => {});
