@@ -6,6 +6,7 @@ import type { Profile, ProfileProblem } from '../core/profiles/profile';
 import { cliMcpDeclarations } from './cliMcp';
 import { cliProfiles } from './cliProfiles';
 import { oneLine } from '../shared/oneLine';
+import { withTakenKeys } from '../core/secrets/processKeys';
 import { readWorkspaceSettings } from './workspaceSettings';
 
 type ProfilesCommand = Extract<Command, { name: `profiles ${string}` }>;
@@ -31,7 +32,7 @@ function count(problems: readonly ProfileProblem[]): string {
 export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<number> {
   const config = await readWorkspaceSettings(cmd.workspace);
   const servers = cliMcpDeclarations(config, cmd.workspace).servers.map((s) => s.name);
-  const set = cliProfiles(config, cmd.workspace, process.env, servers);
+  const set = cliProfiles(config, cmd.workspace, withTakenKeys(), servers);
   const profiles = [...set.profiles.values()];
   const errors = set.problems.filter((p) => p.severity === 'error');
   const instructions = (set.projectInstructions ?? []).map((i) => ({ name: i.name, path: i.path }));

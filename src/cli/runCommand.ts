@@ -14,6 +14,7 @@ import { ModelSpecError } from '../core/models/modelResolver';
 import type { ModelResolver } from '../core/models/modelResolver';
 import { keyOriginPolicy, userChosenSpecs } from '../core/models/keyOrigins';
 import { KEY_VARIABLES } from '../core/models/keyVariables';
+import { keyVariable, withTakenKeys } from '../core/secrets/processKeys';
 import { ScriptError } from '../core/models/scriptSchema';
 import { threadSnapshots } from '../core/changes/threadSnapshots';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
@@ -37,7 +38,7 @@ import { readWorkspaceSettings } from './workspaceSettings';
 type RunCommand = Extract<Command, { name: 'run' }>;
 
 function apiKey(provider: ApiKeyProvider): string | undefined {
-  return process.env[KEY_VARIABLES[provider]] || undefined;
+  return keyVariable(KEY_VARIABLES[provider]) || undefined;
 }
 
 /** Checks the main model before anything runs, so a bad spec or a missing key is exit 2, not a failed run. */
@@ -72,7 +73,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     throw new UsageError(`No model is set: pass --model SPEC (e.g. --model scripted:demo.json) or set "subagents.model" in ${config.path}.`);
   }
   const declared = cliMcpDeclarations(config, cmd.workspace);
-  const profiles = cliProfiles(config, cmd.workspace, process.env, declared.servers.map((s) => s.name));
+  const profiles = cliProfiles(config, cmd.workspace, withTakenKeys(), declared.servers.map((s) => s.name));
   const profileServers = [...profiles.profiles.values()].flatMap((profile) => profileMcpServers(profile));
   const notes = profiles.problems.filter((p) => p.severity === 'information').length;
   for (const p of profiles.problems) if (p.severity !== 'information') logger.warn(describeProfileProblemAndEffect(p, profiles.profiles));
