@@ -71,7 +71,8 @@ async function fetchWithin(request: FetchRequest, signal: AbortSignal): Promise<
     const response = await get(url, request, signal);
     const location = response.headers.location;
     if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location) {
-      response.resume();
+      // Not drained: a redirect's body may trickle forever, holding its socket after we moved on.
+      response.destroy();
       // The Location header is the server's text: it is not shown.
       if (hop === MAX_REDIRECTS) throw new FetchRefusal(`${request.url.href} redirected more than ${MAX_REDIRECTS} times; nothing was read`);
       url = new URL(location, url);

@@ -19,6 +19,7 @@ const TRICKLE_LIMIT_MS = 1500;
 let server: Server;
 let port: number;
 const sockets = new Set<Socket>();
+let redirectBodyClosed: Promise<void> | undefined;
 
 function trickle(res: ServerResponse, headers: Record<string, string>, byte: () => Buffer): void {
   res.writeHead(200, headers);
@@ -37,7 +38,13 @@ beforeAll(async () => {
     else if (path === '/redirect-phrase') res.writeHead(302, { location: `/${PHRASE}` }).end();
     else if (path === `/${PHRASE}`) res.writeHead(200, { 'content-type': 'text/plain' }).end('landed');
     else if (path.startsWith('/to/')) res.writeHead(302, { location: decodeURIComponent(path.slice(4)) }).end();
-    else if (path === '/trickle') trickle(res, { 'content-type': 'text/plain' }, () => Buffer.from('x'));
+    else if (path === '/redirect-trickle') {
+      res.writeHead(302, { location: '/redirect-phrase', 'content-type': 'text/plain' });
+      res.flushHeaders();
+      redirectBodyClosed = new Promise((resolve) => res.on('close', () => resolve()));
+      const timer = setInterval(() => res.write('x'), 100);
+      res.on('close', () => clearInterval(timer));
+    } else if (path === '/trickle') trickle(res, { 'content-type': 'text/plain' }, () => Buffer.from('x'));
     else if (path === '/trickle-gzip') {
       // Each write is a gzip member on its own: a valid stream the decoder waits on forever.
       trickle(res, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, () => gzipSync('x'));
@@ -108,6 +115,10 @@ describe('web_fetch against hostile servers', () => {
       expect(result.error).toContain(`did not finish within ${TRICKLE_LIMIT_MS} ms`);
       expect(Date.now() - started).toBeLessThan(TRICKLE_LIMIT_MS * 10);
     }
+    // A redirect whose body trickles forever: followed, and its connection closed, not drained for ever.
+    const followed = await tool().call('/redirect-trickle');
+    expect(followed.status).toBe(200);
+    await redirectBodyClosed;
   }, 30_000);
 
   it('still refuses a redirect from a named host to another private address, before asking', async () => {
