@@ -15,6 +15,7 @@ import type { ModelResolver } from '../core/models/modelResolver';
 import { keyOriginPolicy, userChosenSpecs } from '../core/models/keyOrigins';
 import { KEY_VARIABLES } from '../core/models/keyVariables';
 import { keyVariable, withTakenKeys } from '../core/secrets/processKeys';
+import { Redactor } from '../core/secrets/redactor';
 import { ScriptError } from '../core/models/scriptSchema';
 import { threadSnapshots } from '../core/changes/threadSnapshots';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
@@ -121,6 +122,8 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   // Worktrees of deleted threads, and ones a killed run left working, are dealt with first.
   await worktrees.cleanup(async (id) => (await store.get(id)) !== undefined).catch((error: unknown) => logger.warn(`Could not clean up old worktrees: ${errorText(error)}`));
   const engine = new Engine({
+    // The keys left process.env at start-up (processKeys.ts): the redactor is given them.
+    redactor: Redactor.fromEnvironment(withTakenKeys()),
     store,
     snapshots,
     worktrees,
