@@ -1,5 +1,6 @@
-import { declareMcpServers, type McpDeclarations } from '../core/mcp/mcpDeclarations';
+import { declareMcpServers, describeMcpDeclProblem, type McpDeclarations, type McpServerDecl } from '../core/mcp/mcpDeclarations';
 import { McpHub } from '../core/mcp/mcpHub';
+import { mcpApprovalKey, mcpServerKey } from '../core/mcp/mcpServerKey';
 import type { Logger } from '../core/ports';
 import { UsageError } from './cliError';
 import type { WorkspaceSettings } from './workspaceSettings';
@@ -13,12 +14,28 @@ export function cliMcpDeclarations(config: WorkspaceSettings, workspace: string)
   return declareMcpServers({ root: workspace, trusted: true, workspace: [{ source: config.path, value: config.mcpServers }] });
 }
 
-export function cliMcpHub(workspace: string, declared: McpDeclarations, allowed: readonly string[], profileServers: readonly string[], logger: Logger): McpHub {
-  const known = new Set([...declared.servers.map((s) => s.name), ...profileServers]);
+/**
+ * `--allow-mcp NAME` approves the declaration NAME has now (mcpApprovalKey): a server of that name
+ * written elsewhere later (an agent file a run writes) is asked about. A name declared differently
+ * in two places (settings, .mcp.json, .vscode/mcp.json, agent files) is refused: exit 2 naming them.
+ */
+export function cliMcpHub(workspace: string, declared: McpDeclarations, allowed: readonly string[], profileServers: readonly McpServerDecl[], logger: Logger): McpHub {
+  const all = [...declared.servers, ...profileServers];
+  const known = new Set([...all.map((s) => s.name), ...declared.problems.filter((p) => p.conflict).map((p) => p.server)]);
   const unknown = allowed.filter((name) => !known.has(name));
   if (unknown.length) {
     const names = [...known].join(', ') || 'none';
     throw new UsageError(`--allow-mcp ${unknown.join(', ')}: no MCP server of that name is declared here (declared: ${names}).`);
   }
-  return new McpHub({ root: workspace, declarations: () => declared, allowed, logger });
+  const allowedKeys: string[] = [];
+  for (const name of allowed) {
+    const conflict = declared.problems.find((p) => p.conflict && p.server === name);
+    if (conflict) throw new UsageError(`--allow-mcp ${name}: ${describeMcpDeclProblem(conflict)}`);
+    const decls = all.filter((s) => s.name === name);
+    if (new Set(decls.map((d) => mcpServerKey(d.config))).size > 1) {
+      throw new UsageError(`--allow-mcp ${name}: the MCP server "${name}" is declared differently in ${decls.map((d) => d.source).join(' and ')}, so the name does not say which one. Remove or rename all but one of them.`);
+    }
+    allowedKeys.push(...decls.map(mcpApprovalKey));
+  }
+  return new McpHub({ root: workspace, declarations: () => declared, allowedKeys, logger });
 }

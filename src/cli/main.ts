@@ -3,6 +3,7 @@ import { ScriptError } from '../core/models/scriptSchema';
 import { USAGE, parseCommandLine } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
 import { Redactor } from '../core/secrets/redactor';
+import { takeKeysOutOfEnvironment, withTakenKeys } from '../core/secrets/processKeys';
 import { processIo, redactingIo } from './cliIo';
 import type { CliIo } from './cliIo';
 import { profilesCommand } from './profilesCommand';
@@ -46,8 +47,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
  * Resolves with the exit code; never rejects.
  */
 export function runCli(): Promise<number> {
+  // The keys leave the environment before anything else runs (see processKeys.ts).
+  const notCleared = takeKeysOutOfEnvironment();
+  if (notCleared) process.stderr.write(`subagents: warning: ${notCleared}.\n`);
   // The keys a CLI run uses come from its environment: nothing it prints may show them.
-  return main(process.argv.slice(2), redactingIo(processIo, Redactor.fromEnvironment(process.env))).catch((error: unknown) => {
+  return main(process.argv.slice(2), redactingIo(processIo, Redactor.fromEnvironment(withTakenKeys()))).catch((error: unknown) => {
     process.stderr.write(`subagents: ${String(error)}\n`);
     return EXIT.runFailed;
   });

@@ -7,6 +7,7 @@ import { cliMcpDeclarations } from './cliMcp';
 import { cliProfiles } from './cliProfiles';
 import { oneLine } from '../shared/oneLine';
 import { jsonForTerminal, terminalSafe } from './terminalText';
+import { withTakenKeys } from '../core/secrets/processKeys';
 import { readWorkspaceSettings } from './workspaceSettings';
 
 type ProfilesCommand = Extract<Command, { name: `profiles ${string}` }>;
@@ -32,7 +33,7 @@ function count(problems: readonly ProfileProblem[]): string {
 export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<number> {
   const config = await readWorkspaceSettings(cmd.workspace);
   const servers = cliMcpDeclarations(config, cmd.workspace).servers.map((s) => s.name);
-  const set = cliProfiles(config, cmd.workspace, process.env, servers);
+  const set = cliProfiles(config, cmd.workspace, withTakenKeys(), servers);
   const profiles = [...set.profiles.values()];
   const errors = set.problems.filter((p) => p.severity === 'error');
   const instructions = (set.projectInstructions ?? []).map((i) => ({ name: i.name, path: i.path }));

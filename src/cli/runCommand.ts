@@ -15,6 +15,8 @@ import { ModelSpecError } from '../core/models/modelResolver';
 import type { ModelResolver } from '../core/models/modelResolver';
 import { keyOriginPolicy, userChosenSpecs } from '../core/models/keyOrigins';
 import { KEY_VARIABLES } from '../core/models/keyVariables';
+import { keyVariable, withTakenKeys } from '../core/secrets/processKeys';
+import { Redactor } from '../core/secrets/redactor';
 import { ScriptError } from '../core/models/scriptSchema';
 import { threadSnapshots } from '../core/changes/threadSnapshots';
 import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
@@ -26,6 +28,7 @@ import { readAll, stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
 import { cliMcpDeclarations, cliMcpHub } from './cliMcp';
 import { mcpToolSource } from '../core/mcp/runMcpTools';
+import { profileMcpServers } from '../core/mcp/mcpDeclarations';
 import { cliProfiles } from './cliProfiles';
 import { findProfile } from '../core/profiles/findProfile';
 import { describeProfileProblemAndEffect } from '../core/profiles/describeProfileProblem';
@@ -39,7 +42,7 @@ import { prepareStorage } from './defaultStorage';
 type RunCommand = Extract<Command, { name: 'run' }>;
 
 function apiKey(provider: ApiKeyProvider): string | undefined {
-  return process.env[KEY_VARIABLES[provider]] || undefined;
+  return keyVariable(KEY_VARIABLES[provider]) || undefined;
 }
 
 /** Checks the main model before anything runs, so a bad spec or a missing key is exit 2, not a failed run. */
@@ -74,8 +77,8 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     throw new UsageError(`No model is set: pass --model SPEC (e.g. --model scripted:demo.json) or set "subagents.model" in ${config.path}.`);
   }
   const declared = cliMcpDeclarations(config, cmd.workspace);
-  const profiles = cliProfiles(config, cmd.workspace, process.env, declared.servers.map((s) => s.name));
-  const profileServers = [...profiles.profiles.values()].flatMap((p) => Object.keys(p.mcpServers ?? {}));
+  const profiles = cliProfiles(config, cmd.workspace, withTakenKeys(), declared.servers.map((s) => s.name));
+  const profileServers = [...profiles.profiles.values()].flatMap((profile) => profileMcpServers(profile));
   const notes = profiles.problems.filter((p) => p.severity === 'information').length;
   for (const p of profiles.problems) if (p.severity !== 'information') logger.warn(describeProfileProblemAndEffect(p, profiles.profiles));
   if (notes > 0) io.stderr.write(`subagents: ${notes} note${notes === 1 ? '' : 's'} on agent files (what they say that is not honoured here): run "subagents profiles validate" to read them.\n`);
@@ -126,6 +129,8 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     .then(({ refused }) => refused.forEach(({ reason }) => logger.warn(terminalSafe(reason))))
     .catch((error: unknown) => logger.warn(`Could not clean up old worktrees: ${errorText(error)}`));
   const engine = new Engine({
+    // The keys left process.env at start-up (processKeys.ts): the redactor is given them.
+    redactor: Redactor.fromEnvironment(withTakenKeys()),
     store,
     snapshots,
     worktrees,

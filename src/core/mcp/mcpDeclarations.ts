@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseJsonc } from '../jsonc/parseJsonc';
 import type { Profile } from '../profiles/profile';
 import { mcpServerNameSchema, readMcpServerConfig, type McpServerConfig } from './mcpServerConfig';
+import { mcpServerKey } from './mcpServerKey';
 
 /**
  * Every MCP server this window or CLI process may start, from every place people declare them,
@@ -30,10 +31,15 @@ export interface McpDeclProblem {
   server: string;
   source: string;
   message: string;
+  /** Two declarations of one name: the message says what to do. */
+  conflict?: boolean;
 }
 
 export interface McpDeclarations {
-  /** By precedence: a later declaration of the same name replaces an earlier one. */
+  /**
+   * One per name. The same declaration written in two places is one server (the later place
+   * kept); two different ones under one name are a conflict (a problem), and neither is here.
+   */
   servers: McpServerDecl[];
   problems: McpDeclProblem[];
 }
@@ -62,12 +68,26 @@ const readIfThere = (path: string): string | undefined => {
   }
 };
 
-/** Lowest precedence first: user settings < .mcp.json < .vscode/mcp.json < workspace settings. */
+/**
+ * Read in this order: user settings, .mcp.json, .vscode/mcp.json, workspace settings. A name
+ * declared differently in two of them is a conflict: approving "github" approves one declaration,
+ * and a second one under the same name (another file, another folder's settings) must not ride
+ * on it, nor silently replace the user's own.
+ */
 export function declareMcpServers(sources: McpSources): McpDeclarations {
   const found = new Map<string, McpServerDecl>();
+  const conflicts = new Map<string, string[]>();
   const problems: McpDeclProblem[] = [];
   const take = (record: unknown, origin: McpOrigin, source: string, bareNames: boolean) => {
-    for (const decl of readServerRecord(record, { origin, source, bareNames }, problems)) found.set(decl.name, decl);
+    for (const decl of readServerRecord(record, { origin, source, bareNames }, problems)) {
+      const earlier = found.get(decl.name);
+      const clash = conflicts.get(decl.name);
+      if (clash) clash.push(decl.source);
+      else if (earlier && mcpServerKey(earlier.config) !== mcpServerKey(decl.config)) {
+        conflicts.set(decl.name, [earlier.source, decl.source]);
+        found.delete(decl.name);
+      } else found.set(decl.name, earlier?.origin === 'workspace' ? { ...decl, origin: 'workspace' } : decl);
+    }
   };
   if (sources.user !== undefined) take(sources.user, 'user', 'user settings', false);
   if (sources.trusted && sources.root) {
@@ -85,7 +105,19 @@ export function declareMcpServers(sources: McpSources): McpDeclarations {
     }
     for (const layer of sources.workspace ?? []) if (layer.value !== undefined) take(layer.value, 'workspace', layer.source, false);
   }
+  for (const [name, places] of conflicts) problems.push(conflictProblem(name, places));
   return { servers: [...found.values()], problems };
+}
+
+/** Two or more different declarations of one name: where each is, and what to do. */
+export function conflictProblem(name: string, places: readonly string[]): McpDeclProblem {
+  const [first, ...others] = [...new Set(places)];
+  return {
+    server: name,
+    source: first ?? '',
+    message: `is declared differently in ${others.join(' and ') || 'another place'} too, so neither is started (an approval names one declaration, and these cannot be told apart by name). Remove or rename all but one of them`,
+    conflict: true,
+  };
 }
 
 /**
@@ -129,5 +161,6 @@ function readServerRecord(record: unknown, base: Omit<McpServerDecl, 'name' | 'c
 /** A declaration problem as one sentence, for the run's node, the log and the CLI. */
 export function describeMcpDeclProblem(p: McpDeclProblem): string {
   const what = p.server ? `The MCP server "${p.server}" in ${p.source}` : p.source;
+  if (p.conflict) return `${what} ${p.message}.`;
   return `${what} ${p.message}; it is not started. Fix the declaration to use it.`;
 }

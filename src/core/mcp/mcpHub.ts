@@ -6,8 +6,9 @@ import type { LauncherSettings } from '../sandbox/commandLauncher';
 import { mentionsSandboxSetupFailure } from '../sandbox/sandboxSetupFailure';
 import type { McpDeclarations, McpServerDecl } from './mcpDeclarations';
 import { prepareMcpLaunch, type PreparedLaunch } from './mcpLaunch';
-import { mcpServerKey } from './mcpServerKey';
+import { mcpApprovalKey, mcpServerKey } from './mcpServerKey';
 import type { ConnectMcpServer, McpConnection, ToolCallResult } from './mcpTypes';
+import { environmentFor, withheldKeysProblem } from './withheldKeys';
 
 /** Remembers which workspace-declared servers the user approved (the extension: per workspace). */
 export interface McpApprovalMemory {
@@ -20,8 +21,8 @@ export interface McpHubOptions {
   /** What is declared now; read at the start of every run, like settings. */
   declarations: () => McpDeclarations;
   memory?: McpApprovalMemory;
-  /** Servers approved up front by name (the CLI's --allow-mcp). */
-  allowed?: readonly string[];
+  /** Declarations approved up front, by mcpApprovalKey (the CLI's --allow-mcp NAME, bound to what NAME was when it started). */
+  allowedKeys?: readonly string[];
   env?: Readonly<Record<string, string | undefined>>;
   home?: string;
   /** Default: MCP_TIMEOUT (Claude Code's variable), else 30 s. */
@@ -94,11 +95,12 @@ export class McpHub {
     return fresh;
   }
 
-  /** Whether this server may start without asking: the user's own, approved before, or named by --allow-mcp. */
+  /** Whether this server may start without asking: the user's own, or this very declaration approved before or by --allow-mcp. */
   preApproved(decl: McpServerDecl): boolean {
     if (decl.origin === 'user') return true;
-    if (this.options.allowed?.includes(decl.name)) return true;
-    return this.options.memory?.isApproved(mcpServerKey(decl.config)) ?? false;
+    const key = mcpApprovalKey(decl);
+    if (this.options.allowedKeys?.includes(key)) return true;
+    return this.options.memory?.isApproved(key) ?? false;
   }
 
   /**
@@ -107,7 +109,7 @@ export class McpHub {
    * `ask` resolves undefined when no one answered.
    */
   approval(decl: McpServerDecl, ask: () => Promise<boolean | undefined>): Promise<boolean> {
-    const key = mcpServerKey(decl.config);
+    const key = mcpApprovalKey(decl);
     let decided = this.decided.get(key);
     if (!decided) {
       decided = ask().then((approved) => {
@@ -203,8 +205,12 @@ export class McpHub {
     const began = this.clock.now();
     let prepared: PreparedLaunch | undefined;
     try {
+      const withheld = withheldKeysProblem(decl);
+      if (withheld) throw new Error(withheld);
       const connect = await (this.options.connect ?? loadClient)();
-      prepared = await this.oneAtATime(() => prepareMcpLaunch(decl, { root: this.options.root, home: this.options.home ?? homedir(), env: this.env, settings, warn }));
+      // A workspace's server expands its variables, and inherits, from an environment without our keys.
+      const env = environmentFor(decl, this.env);
+      prepared = await this.oneAtATime(() => prepareMcpLaunch(decl, { root: this.options.root, home: this.options.home ?? homedir(), env, settings, warn }));
       const connection = await connect(prepared.launch, { timeoutMs: this.startTimeoutMs, client: { name: 'subagents', version: this.options.version ?? '0.1.0' } });
       if (this.stopped) {
         await connection.close().catch(() => {});

@@ -4,7 +4,8 @@ import type { Profile } from '../profiles/profile';
 import { barsServer, listsServer } from '../tools/toolPatterns';
 import type { RunToolSource, RunToolSourceRequest } from '../tools/runToolSource';
 import type { AnyToolSpec } from '../tools/toolSpec';
-import { describeMcpDeclProblem, profileMcpServers, type McpServerDecl } from './mcpDeclarations';
+import { conflictProblem, describeMcpDeclProblem, profileMcpServers, type McpServerDecl } from './mcpDeclarations';
+import { mcpServerKey } from './mcpServerKey';
 import type { McpHub } from './mcpHub';
 import { mcpToolSpecs } from './mcpToolSpecs';
 
@@ -35,16 +36,36 @@ export const MCP_SERVER_APPROVAL = 'mcp_server';
  */
 export async function mcpToolsForRun(request: McpRunRequest): Promise<AnyToolSpec[]> {
   const { hub, emit } = request;
-  for (const message of hub.unreported(hub.declarations().problems.map(describeMcpDeclProblem))) emit({ kind: 'warning', code: 'mcp', message });
-  const tools = await Promise.all(mcpServersForRun(hub, request.profile).map((decl) => serverTools(request, decl)));
+  const { servers, conflicts } = serversOfRun(hub, request.profile);
+  for (const message of hub.unreported([...hub.declarations().problems, ...conflicts].map(describeMcpDeclProblem))) emit({ kind: 'warning', code: 'mcp', message });
+  const tools = await Promise.all(servers.map((decl) => serverTools(request, decl)));
   return tools.flat();
 }
 
 /** The servers a run of `profile` would use: the declared ones its lists allow, and its own. */
 export function mcpServersForRun(hub: McpHub, profile: Profile): McpServerDecl[] {
+  return serversOfRun(hub, profile).servers;
+}
+
+/**
+ * A profile's own server under the name of a declared one, declared differently, is a conflict:
+ * neither starts for this profile's runs (approving one must not approve the other).
+ */
+function serversOfRun(hub: McpHub, profile: Profile): { servers: McpServerDecl[]; conflicts: ReturnType<typeof conflictProblem>[] } {
   const byName = new Map<string, McpServerDecl>();
-  for (const decl of [...hub.declarations().servers, ...profileMcpServers(profile)]) byName.set(decl.name, decl);
-  return [...byName.values()].filter((d) => wanted(profile, d.name));
+  const conflicts: ReturnType<typeof conflictProblem>[] = [];
+  const clashing = new Set<string>();
+  for (const decl of hub.declarations().servers) byName.set(decl.name, decl);
+  for (const own of profileMcpServers(profile)) {
+    const declared = byName.get(own.name);
+    if (declared && !clashing.has(own.name) && mcpServerKey(declared.config) !== mcpServerKey(own.config)) {
+      conflicts.push(conflictProblem(own.name, [declared.source, own.source]));
+      clashing.add(own.name);
+    }
+    if (!clashing.has(own.name)) byName.set(own.name, own);
+  }
+  for (const name of clashing) byName.delete(name);
+  return { servers: [...byName.values()].filter((d) => wanted(profile, d.name)), conflicts };
 }
 
 function wanted(profile: Profile, server: string): boolean {

@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { addAbortSignal, pipeline, type Readable } from 'node:stream';
 import { privateAddressReason } from './privateAddress';
 
 /** Redirects followed, each judged again: more is a loop or a trap. */
@@ -43,7 +43,24 @@ export interface FetchedPage {
  * redirects followed by hand, at most MAX_REDIRECTS, each checked and judged again.
  */
 export async function fetchPage(request: FetchRequest): Promise<FetchedPage> {
-  const signal = AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)]);
+  // The time limit covers the whole fetch, body included (a server may trickle a byte at a time),
+  // on a timer this function holds and clears: AbortSignal.timeout's timer is unref'd and its
+  // signal may be collected while nothing else refers to it.
+  const limit = new AbortController();
+  const timeout = new FetchRefusal(`${request.url.href} did not finish within ${request.timeoutMs} ms: nothing was returned. The server may be slow or sending the page very slowly; try again later or another address.`);
+  const timer = setTimeout(() => limit.abort(timeout), request.timeoutMs);
+  const signal = AbortSignal.any([request.signal, limit.signal]);
+  try {
+    return await fetchWithin(request, signal);
+  } catch (error) {
+    if (limit.signal.aborted && !request.signal.aborted) throw timeout;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function fetchWithin(request: FetchRequest, signal: AbortSignal): Promise<FetchedPage> {
   let url = request.url;
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefusal(`${url.href} is not an http or https address`);
@@ -54,12 +71,14 @@ export async function fetchPage(request: FetchRequest): Promise<FetchedPage> {
     const response = await get(url, request, signal);
     const location = response.headers.location;
     if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location) {
-      response.resume();
-      if (hop === MAX_REDIRECTS) throw new FetchRefusal(`${request.url.href} redirected more than ${MAX_REDIRECTS} times (last to ${location}); nothing was read`);
+      // Not drained: a redirect's body may trickle forever, holding its socket after we moved on.
+      response.destroy();
+      // The Location header is the server's text: it is not shown.
+      if (hop === MAX_REDIRECTS) throw new FetchRefusal(`${request.url.href} redirected more than ${MAX_REDIRECTS} times; nothing was read`);
       url = new URL(location, url);
       continue;
     }
-    const { body, truncated } = await readBody(response, request.maxBytes);
+    const { body, truncated } = await readBody(response, request.maxBytes, signal);
     return { url: url.href, status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body, truncated };
   }
 }
@@ -101,7 +120,7 @@ function get(url: URL, request: FetchRequest, signal: AbortSignal): Promise<Inco
   };
   return new Promise((resolve, reject) => {
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options, resolve);
-    req.on('error', (error) => reject(signal.aborted && !request.signal.aborted ? new FetchRefusal(`${url.href} did not answer within ${request.timeoutMs} ms`) : error));
+    req.on('error', reject);
     req.end();
   });
 }
@@ -116,9 +135,11 @@ function refuseIfPrivate(url: URL, address: string, allowPrivate: boolean): void
   }
 }
 
-async function readBody(response: IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+async function readBody(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<{ body: Buffer; truncated: boolean }> {
   const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
-  const stream: Readable = encoding === 'gzip' ? response.pipe(createGunzip()) : encoding === 'deflate' ? response.pipe(createInflate()) : encoding === 'br' ? response.pipe(createBrotliDecompress()) : response;
+  const decoder = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  // pipeline, not pipe: a response cut or aborted ends the decoder too, so the read below never waits forever.
+  const stream: Readable = addAbortSignal(signal, decoder ? pipeline(response, decoder, () => {}) : response);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {

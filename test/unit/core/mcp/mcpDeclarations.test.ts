@@ -3,7 +3,7 @@ import { validateAgentFile } from '../../../../src/core/agentFiles/validateAgent
 import { expandVariables } from '../../../../src/core/mcp/expandVariables';
 import { declareMcpServers, describeMcpDeclProblem, profileMcpServers } from '../../../../src/core/mcp/mcpDeclarations';
 import { McpHub } from '../../../../src/core/mcp/mcpHub';
-import { mcpServerKey } from '../../../../src/core/mcp/mcpServerKey';
+import { mcpApprovalKey, mcpServerKey } from '../../../../src/core/mcp/mcpServerKey';
 import { readMcpServerConfig, type McpServerConfig } from '../../../../src/core/mcp/mcpServerConfig';
 import { mcpToolName } from '../../../../src/core/mcp/mcpToolName';
 import { listsServer, listsTool, barsServer } from '../../../../src/core/tools/toolPatterns';
@@ -14,7 +14,7 @@ const files = (entries: Record<string, unknown>) => (path: string) => {
 };
 
 describe('where MCP servers are declared', () => {
-  it('reads user settings, .mcp.json, .vscode/mcp.json and workspace settings, later ones winning, each with who declared it', () => {
+  it('reads user settings, .mcp.json, .vscode/mcp.json and workspace settings, each with who declared it; one name declared differently twice is a conflict', () => {
     const declared = declareMcpServers({
       root: '/ws',
       trusted: true,
@@ -22,11 +22,12 @@ describe('where MCP servers are declared', () => {
       workspace: [{ source: '.vscode/settings.json', value: { d: { url: 'https://d.example/mcp' } } }],
       readText: files({ '.mcp.json': { mcpServers: { b: { command: 'b-claude' }, c: { type: 'sse', url: 'https://c.example/sse' } } }, '.vscode/mcp.json': '{ // VS Code allows comments\n "servers": { "c": { "type": "stdio", "command": "c-vscode" } } }' }),
     });
-    expect(declared.problems).toEqual([]);
+    expect(declared.problems.map((p) => [p.server, p.source, p.conflict])).toEqual([
+      ['b', 'user settings', true],
+      ['c', '.mcp.json', true],
+    ]);
     expect(declared.servers.map((s) => [s.name, s.origin, s.source, s.config.transport])).toEqual([
       ['a', 'user', 'user settings', 'stdio'],
-      ['b', 'workspace', '.mcp.json', 'stdio'],
-      ['c', 'workspace', '.vscode/mcp.json', 'stdio'],
       ['d', 'workspace', '.vscode/settings.json', 'http'],
     ]);
   });
@@ -111,7 +112,9 @@ describe('approvals of workspace servers', () => {
     expect(next.preApproved(decl(['a.js']))).toBe(true);
     expect(next.preApproved(decl(['b.js']))).toBe(false);
     // The CLI's --allow-mcp names it; user settings need no approval at all.
-    expect(new McpHub({ root: '/ws', declarations: () => ({ servers: [], problems: [] }), allowed: ['fx'] }).preApproved(decl(['c.js']))).toBe(true);
+    const allowed = new McpHub({ root: '/ws', declarations: () => ({ servers: [], problems: [] }), allowedKeys: [mcpApprovalKey(decl(['c.js']))] });
+    expect(allowed.preApproved(decl(['c.js']))).toBe(true);
+    expect(allowed.preApproved(decl(['other.js']))).toBe(false);
     expect(hub.preApproved({ ...decl(['d.js']), origin: 'user' })).toBe(true);
     // No answer (the run stopped): asked again next time; a denial is kept for the process.
     expect(await hub.approval(decl(['e.js']), async () => undefined)).toBe(false);
