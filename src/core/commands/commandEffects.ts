@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { hasOption, known, optionValues, parseArgs, UNKNOWN_INPUT, type Arg } from './args';
+import { hasLongOption, hasOption, known, optionValues, parseArgs, UNKNOWN_INPUT, type Arg } from './args';
+import { DISGUISED_RULES } from './disguisedEffects';
 import type { Effects } from './effects';
 import { gitEffects } from './gitEffects';
 import { sedScriptConcern } from './sedScript';
@@ -50,7 +51,6 @@ const WRAPPERS: Record<string, string[]> = {
   builtin: [],
   nohup: [],
   setsid: [],
-  time: ['-f', '-o', '--format', '--output'],
   nice: ['-n', '--adjustment'],
   ionice: ['-c', '-n', '-p', '--class', '--classdata'],
   stdbuf: ['-i', '-o', '-e', '--input', '--output', '--error'],
@@ -86,7 +86,7 @@ function tar(args: Arg[]): Partial<Effects> {
   // `tar xzf a.tgz`: the first word may be options without a dash.
   const normalized = known(first) && /^[A-Za-z]+$/.test(first.value) && !first.value.startsWith('-') ? [{ value: `-${first.value}` }, ...args.slice(1)] : args;
   const parsed = parseArgs(normalized, ['-f', '--file', '-C', '--directory', '-I', '--use-compress-program', '-F', '--info-script', '--to-command', '--rsh-command', '-T', '-X']);
-  if (hasOption(parsed, '-I', '--use-compress-program', '-F', '--info-script', '--new-volume-script', '--to-command', '--rsh-command', '--checkpoint-action')) {
+  if (hasOption(parsed, '-I', '-F') || hasLongOption(parsed, '--use-compress-program', '--info-script', '--new-volume-script', '--to-command', '--rsh-command', '--checkpoint-action')) {
     return { opaque: 'tar runs a program given in its options' };
   }
   if (hasOption(parsed, '-x', '--extract', '--get')) return { opaque: 'tar extracts files named inside the archive, which the judge cannot see' };
@@ -122,16 +122,6 @@ function xargs(args: Arg[]): Partial<Effects> {
   const inner = parsed.rest.length ? parsed.rest : [{ value: 'echo' }];
   // What it appends (or puts in place of -I's string) comes from its input.
   return { inner: [...inner.map((a) => (known(a) && hasOption(parsed, '-I', '-i', '--replace') && a.value.includes('{}') ? UNKNOWN_INPUT : a)), UNKNOWN_INPUT], launcher: true };
-}
-
-function env(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'], true);
-  const split = optionValues(parsed, '-S', '--split-string')[0];
-  if (split) return { script: split, launcher: true };
-  if (hasOption(parsed, '-C', '--chdir')) return { opaque: 'env -C runs its command in another folder', launcher: true };
-  const rest = [...parsed.rest];
-  while (rest.length && known(rest[0]) && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].value)) rest.shift();
-  return rest.length ? { inner: rest, launcher: true } : { readsOnly: true, launcher: true };
 }
 
 function timeout(args: Arg[]): Partial<Effects> {
@@ -204,11 +194,6 @@ function uniq(args: Arg[]): Partial<Effects> {
   return { writes: parsed.operands.slice(1) };
 }
 
-function sort(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-o', '--output', '-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '-T', '--temporary-directory', '--files0-from']);
-  return { writes: optionValues(parsed, '-o', '--output'), readsOnly: !hasOption(parsed, '-o', '--output') };
-}
-
 function dd(args: Arg[]): Partial<Effects> {
   return { writes: args.filter((a) => !known(a) || a.value.startsWith('of=')).map((a) => (known(a) ? { value: a.value.slice(3) } : a)) };
 }
@@ -237,7 +222,6 @@ const RULES: Record<string, Rule> = {
   unzip,
   find,
   xargs,
-  env,
   timeout,
   sed,
   awk,
@@ -247,7 +231,6 @@ const RULES: Record<string, Rule> = {
   curl,
   wget,
   uniq,
-  sort,
   git: gitEffects,
   eval: (args) => ({ script: args.every(known) ? { value: args.map((a) => a.value).join(' ') } : { unknown: 'eval …', variable: false, why: 'the code it runs is known only when it runs' }, launcher: true }),
   source: () => ({ launcher: true }),
@@ -256,6 +239,7 @@ const RULES: Record<string, Rule> = {
     const rest = parseArgs(args, ['-n', '--interval', '-d', '--differences'], true).rest;
     return { script: rest.every(known) ? { value: rest.map((a) => a.value).join(' ') } : { unknown: 'watch …', variable: false, why: 'the code it runs is known only when it runs' }, launcher: true };
   },
+  ...DISGUISED_RULES,
 };
 
 /** The effects of `argv` (name first); a command it does not know writes nothing it can name. */

@@ -46,8 +46,8 @@ describe('the CLI without a terminal', () => {
     await scriptCalls();
     const r = await run('run', '--model', 'scripted:script.json', '--storage', join(ws, '.store'), 'go');
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/denied write_file .*no terminal to ask/);
-    expect(r.stderr).toMatch(/denied run_command/);
+    expect(r.stderr).toMatch(/not run: write_file .*no terminal to ask/);
+    expect(r.stderr).toMatch(/not run: run_command/);
     expect(existsSync(join(ws, 'notes.txt'))).toBe(false);
     expect(existsSync(join(ws, 'ran.txt'))).toBe(false);
     expect(existsSync(join(ws, '.vscode'))).toBe(false);
@@ -59,7 +59,7 @@ describe('the CLI without a terminal', () => {
     expect(r.code).toBe(0);
     expect(await readFile(join(ws, 'notes.txt'), 'utf8')).toBe('written');
     expect(await readFile(join(ws, 'ran.txt'), 'utf8')).toBe('ran\n');
-    expect(r.stderr).toMatch(/denied write_file \(Protected file/);
+    expect(r.stderr).toMatch(/not run: write_file \(Protected file/);
     expect(existsSync(join(ws, '.vscode'))).toBe(false);
   });
 });

@@ -120,12 +120,12 @@ describe('shell code inside a command is judged as a command line', () => {
 describe('wrappers and interpreters never match the allowlist by their own name', () => {
   const allow = ['bash', 'sh', 'env', 'xargs', 'node', 'python3', 'exec', 'nice', 'echo', 'cat'];
   for (const [command, reason] of [
-    ["bash -c 'rm README.md'", /`rm README.md` is not in/],
-    ['env rm README.md', /is not in/],
-    ['nice -n 5 rm README.md', /is not in/],
-    ['exec rm README.md', /is not in/],
+    ["bash -c 'rm README.md'", /`rm` \(in `rm README.md`\) is not among/],
+    ['env rm README.md', /is not among/],
+    ['nice -n 5 rm README.md', /is not among/],
+    ['exec rm README.md', /is not among/],
     ['echo README.md | xargs rm', /known only when it runs/],
-    ['bash script.sh', /is not in/],
+    ['bash script.sh', /is not among/],
     ['node -e "1"', /inline/],
     ['FOO=1 cat README.md', /sets FOO/],
   ] as const) {
