@@ -246,6 +246,8 @@ const RULES: Record<string, Rule> = {
 export function commandEffects(argv: readonly Arg[]): Effects {
   const effects: Effects = { writes: [], linkSources: [], readsOnly: false, launcher: false };
   const [name, ...args] = argv;
+  // Assignments alone (`x=1`, `for ((i = 0; …))`) run nothing; they are judged as assignments.
+  if (name === undefined) return { ...effects, readsOnly: true };
   if (!known(name)) return { ...effects, opaque: `the command name ${name ? 'unknown' in name ? name.unknown : '' : ''} is known only when it runs` };
   const command = basename(name.value);
   let found: Partial<Effects> | undefined;

@@ -121,8 +121,9 @@ function notAllowed(command: JudgedCommand, policy: CommandPolicy): string {
   const words = command.argv.filter(known).map((a) => a.value);
   const [first, second] = words;
   const prefix = first && second && SUBCOMMAND_TOOLS.has(first) && /^[\w:@.-]+$/.test(second) && !second.startsWith('-') ? `${first} ${second}` : (first ?? '');
-  const part = command.argv[0] && known(command.argv[0]) && command.argv[0].value !== show(command) ? `\`${prefix}\` (in \`${show(command)}\`)` : `\`${prefix}\``;
-  return `${part} is not among the commands allowed without asking (read-only commands and the allowed prefixes); to allow it, ${(policy.allowHint ?? SETTING_ALLOW_HINT)(prefix)}.`;
+  const part = prefix !== show(command) ? `\`${prefix}\` (in \`${show(command)}\`)` : `\`${prefix}\``;
+  const runs = command.effects.opaque ? ` (${command.effects.opaque})` : '';
+  return `${part}${runs} is not among the commands allowed without asking (read-only commands and the allowed prefixes); to allow it, ${(policy.allowHint ?? SETTING_ALLOW_HINT)(prefix)}.`;
 }
 
 function ask(reason: string): CommandVerdict {
