@@ -14,7 +14,7 @@ beforeEach(async () => {
 afterEach(() => world.cleanup());
 
 const write = { tool: 'write_file', input: { path: 'notes.txt', content: 'x' } };
-const command = { tool: 'run_command', input: { command: 'echo hi' } };
+const command = { tool: 'run_command', input: { command: 'mkdir -p out && echo hi' } };
 const install = { tool: 'install_package', input: { manager: 'npm', name: 'left-pad' } };
 
 describe('approval modes', () => {
