@@ -53,6 +53,24 @@ describe('the CLI without a terminal', () => {
     expect(existsSync(join(ws, '.vscode'))).toBe(false);
   });
 
+  it('in autoEdit with the runner allowed, read-only helpers run; a refusal names --allow-command, never the setting the CLI ignores (issue 39 item 5)', async () => {
+    const commands = ['git --version | head -n 1 && wc -l script.json | head', 'npx vitest run 2>&1 | tail -n 40'];
+    const script = { agents: { supervisor: [{ toolCalls: commands.map((command) => ({ tool: 'run_command', input: { command } })) }, { text: 'done' }] } };
+    await writeFile(join(ws, 'script.json'), JSON.stringify(script));
+    const r = await run('run', '--json', '--model', 'scripted:script.json', '--storage', join(ws, '.store'), '--approval', 'autoEdit', '--allow-command', 'git --version', '--sandbox', 'off', 'go');
+    expect(r.code).toBe(0);
+    const finished = r.stdout
+      .split('\n')
+      .filter((line) => line.includes('"tool.finished"'))
+      .map((line) => JSON.parse(line) as { output: { output?: string; error?: string } });
+    expect(finished.map((e) => e.output.output ?? '').join('')).toMatch(/git version .*\n0 script\.json/s);
+    const refusal = finished.map((e) => e.output.error).find(Boolean) ?? '';
+    expect(refusal).toMatch(/^run_command was not run: `npx vitest` \(in `npx vitest run[^`]*`\) is not among the commands allowed without asking/);
+    expect(refusal).toContain("--allow-command 'npx vitest'");
+    expect(refusal).not.toMatch(/user denied|autoApproveCommands/i);
+    expect(r.stderr).toMatch(/not run: run_command .*--allow-command 'npx vitest'/);
+  });
+
   it('with --approval trust edits and runs commands, but still denies a protected file', async () => {
     await scriptCalls();
     const r = await run('run', '--model', 'scripted:script.json', '--storage', join(ws, '.store'), '--approval', 'trust', 'go');
