@@ -195,6 +195,9 @@ class PathJudge {
     const candidates = [arg.value];
     const eq = arg.value.indexOf('=');
     if (eq >= 0) candidates.push(arg.value.slice(eq + 1));
+    // git's `REV:path` (`git show HEAD:.env`) reads that file as the commit has it.
+    const colon = arg.value.lastIndexOf(':');
+    if (colon > 0 && !arg.value.startsWith('-')) candidates.push(arg.value.slice(colon + 1));
     for (const candidate of candidates) {
       if (!candidate || candidate.startsWith('-')) continue;
       for (const abs of (await this.resolveAll(candidate, cwd)) ?? []) {

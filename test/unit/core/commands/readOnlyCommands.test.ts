@@ -15,6 +15,7 @@ let root = '';
 beforeAll(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'subagents-readonly-')));
   await writeFile(join(root, 'README.md'), 'hello\n');
+  await writeFile(join(root, '.env'), 'TOKEN=1\n');
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -158,6 +159,22 @@ describe('writers and runners in disguise (issue 40 item 2)', () => {
     { line: 'cat() { rm -f README.md; }; cat README.md', expect: /`rm` .*is not among/ },
     { line: 'cat <(rm README.md)', expect: /`rm` .*is not among/ },
     { line: 'sudo cat README.md', expect: /is not among/ },
+    // Secrets stay behind a question, however they are read.
+    { line: 'cat .env', mode: 'trust', expect: /protected path/ },
+    { line: 'tail -n 1 .e*', expect: /protected path/ },
+    { line: 'git show HEAD:.env', expect: /protected path/ },
+    { line: 'git show HEAD:config/.env.local | head', expect: /protected path/ },
+    { line: 'diff <(cat .env) README.md', expect: /protected path/ },
+    { line: 'grep -r token ~', expect: /outside the workspace/ },
+    { line: 'head -c 100 /dev/zero', expect: /outside the workspace/ },
+    { line: 'git blame --contents=/etc/passwd README.md', expect: /outside the workspace/ },
+    { line: 'git show --output=/tmp/x', expect: /outside the workspace/ },
+    // Builtins reached through wrappers are judged as themselves.
+    { line: "builtin printf -v 'a[$(touch marker)]' x", mode: 'trust', sandboxed: false, expect: /array subscript/ },
+    { line: "command test -v 'a[$(touch marker)]'", mode: 'trust', sandboxed: false, expect: /array subscript/ },
+    { line: 'shopt -s expand_aliases; alias ls="rm -f README.md"; ls', expect: /is not among/ },
+    { line: 'PATH=. cat README.md', expect: /sets PATH/ },
+    { line: 'git branch --edit-description', expect: /is not among/ },
   ]);
 });
 
