@@ -151,12 +151,14 @@ function interpreter(flags: string[]): Rule {
 }
 
 function awk(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-F', '-v', '-f', '--file', '--field-separator', '--assign']);
-  if (hasOption(parsed, '-f', '--file')) return { opaque: 'awk runs a program from a file', launcher: true };
+  const parsed = parseArgs(args, ['-F', '-v', '-f', '--file', '--field-separator', '--assign', '-E', '--exec', '-i', '--include', '-l', '--load']);
+  if (hasOption(parsed, '-f', '--file', '-E', '--exec', '-i', '--include')) return { opaque: 'awk runs a program from a file', launcher: true };
+  // gawk -l loads a shared library: native code.
+  if (hasOption(parsed, '-l', '--load')) return { opaque: 'awk loads an extension library', launcher: true };
   const program = parsed.operands[0];
   if (!known(program)) return { opaque: 'awk runs a program known only when it runs', launcher: true };
   // Output redirection, pipes and system() inside the program write files or run commands.
-  if (/\bsystem\s*\(|\||\b(print|printf)\b[^;{}]*>/.test(program.value)) return { opaque: 'its awk program writes files or runs commands', launcher: true };
+  if (/\bsystem\s*\(|\||\b(print|printf)\b[^;{}]*>|@load|@include/.test(program.value)) return { opaque: 'its awk program writes files or runs commands', launcher: true };
   return { readsOnly: true };
 }
 
