@@ -78,6 +78,14 @@ function file(args: Arg[]): Partial<Effects> {
   return { readsOnly: true };
 }
 
+/** man runs `-P`'s pager and `-H`'s browser, any program. */
+function man(args: Arg[]): Partial<Effects> {
+  const parsed = parseArgs(args, ['-P', '--pager', '-H', '--html', '-M', '--manpath', '-C', '--config-file', '-p', '--preprocessor', '-L', '--locale', '-m', '--systems', '-S', '-s', '--sections', '-e', '--extension', '-R', '--recode', '-E', '--encoding', '-T', '--troff-device']);
+  if (hasOption(parsed, '-P', '-H') || hasLongOption(parsed, '--pager', '--html')) return { opaque: 'man runs the pager or browser given in its options' };
+  if (hasOption(parsed, '-C') || hasLongOption(parsed, '--config-file')) return { opaque: 'man reads a config file that names the programs it runs' };
+  return { readsOnly: true };
+}
+
 /**
  * bash evaluates an indexed array's subscript as arithmetic, and arithmetic expands `$(…)`: a name
  * such as `a[$(cmd)]` given to printf -v, test -v, read, declare and the like runs cmd although
@@ -124,4 +132,4 @@ const NAME_TAKERS: Record<string, Rule> = {
   let: (args) => (args.some((a) => !known(a) || /[$`]/.test(a.value)) ? { opaque: 'let evaluates arithmetic that holds an expansion, which can run commands' } : {}),
 };
 
-export const DISGUISED_RULES: Record<string, Rule> = { time, env, rg, sort, tree, xxd, date, file, ...NAME_TAKERS };
+export const DISGUISED_RULES: Record<string, Rule> = { time, env, rg, sort, tree, xxd, date, file, man, ...NAME_TAKERS };
