@@ -6,7 +6,7 @@ import { isInside } from '../tools/workspacePath';
 import { analyzeCommandLine, type JudgedCommand } from './analyzeCommandLine';
 import { known, shown, type Arg } from './args';
 import { physicalPath } from './physicalPath';
-import { isPlainWrapperPath, isReadOnlyCommand } from './readOnlyMatch';
+import { isPlainWrapperPath, isReadOnlyCommand, wordsThatAreNotPaths } from './readOnlyMatch';
 import type { Cwd } from './walkCommandLine';
 
 /** Whether a command line may run unasked, and if not, why, in words the user reads. */
@@ -100,8 +100,9 @@ async function concernUnlessTrusted(command: JudgedCommand, paths: PathJudge, po
   if (unknownArg) return `${where} uses ${unknownArg.unknown}, whose value is known only when it runs.`;
   if (!('known' in facts.cwd)) return `${where} runs where ${facts.cwd.unknown}.`;
   if (facts.cwd.known.some((p) => !isInside(paths.root, p.physical))) return `${where} runs outside the workspace.`;
+  const notPaths = wordsThatAreNotPaths(command, policy.sandboxed === true);
   for (const arg of argv.slice(1)) {
-    if (known(arg) && !(await paths.inside(pathPart(arg.value), facts.cwd))) return `${where} names a path outside the workspace (${arg.value}).`;
+    if (known(arg) && !notPaths.has(arg) && !(await paths.inside(pathPart(arg.value), facts.cwd))) return `${where} names a path outside the workspace (${arg.value}).`;
   }
   if (policy.mode === 'ask') {
     if (facts.redirects.some((r) => r.writes)) return `${where} writes its output to a file.`;

@@ -68,6 +68,18 @@ export const READ_ONLY_GIT_VERBS: ReadonlySet<string> = new Set([
  */
 export const READ_ONLY_GIT_GLOBALS: ReadonlySet<string> = new Set(['--no-pager', '-P', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs']);
 
+/** Commands none of whose words is a file they open (`echo /api`, `tr / .`): no word of theirs is judged as a path. */
+export const NO_PATH_WORDS: ReadonlySet<string> = new Set(['echo', 'printf', 'tr', 'expr', 'seq', 'numfmt', 'true', 'false', 'sleep']);
+
+/** Commands whose first operand is a pattern or a program, not a file, unless a pattern is given by option. */
+export const PATTERN_FIRST: Readonly<Record<string, readonly string[]>> = {
+  grep: ['-e', '--regexp', '-f', '--file'],
+  egrep: ['-e', '--regexp', '-f', '--file'],
+  fgrep: ['-e', '--regexp', '-f', '--file'],
+  rg: ['-e', '--regexp', '-f', '--file'],
+  jq: ['-f', '--from-file'],
+};
+
 /** For run_command's description: what runs unasked, in a line. */
 export const READ_ONLY_SUMMARY =
   'read-only commands (cat, head, tail, wc, grep, rg, find, ls, sort, diff, echo, jq…) and, inside the OS sandbox, read-only git (status, diff, log, show, blame, grep, branch…)';

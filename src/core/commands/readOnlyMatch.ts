@@ -2,7 +2,7 @@ import { isAbsolute } from 'node:path';
 import { isInside } from '../tools/workspacePath';
 import type { JudgedCommand } from './analyzeCommandLine';
 import { known, type Arg } from './args';
-import { READ_ONLY_COMMANDS, READ_ONLY_GIT_GLOBALS, READ_ONLY_GIT_VERBS } from './readOnlyCommands';
+import { NO_PATH_WORDS, PATTERN_FIRST, READ_ONLY_COMMANDS, READ_ONLY_GIT_GLOBALS, READ_ONLY_GIT_VERBS } from './readOnlyCommands';
 
 /** Wrappers that only time, slow down or limit the command they run. */
 const PLAIN_WRAPPERS = new Set(['time', 'nice', 'timeout', 'stdbuf', 'nohup', 'command', 'builtin', 'exec', 'env']);
@@ -48,4 +48,30 @@ function readOnlyGit(args: Arg[]): boolean {
   if (rest.some((a) => !known(a) || BRANCH_CHANGES.test(a.value))) return false;
   const listing = rest.some((a) => known(a) && (a.value === '--list' || a.value === '-l'));
   return listing || rest.every((a) => known(a) && a.value.startsWith('-'));
+}
+
+/**
+ * The words of a read-only command that are not files it opens (`grep "/api/" src`'s pattern,
+ * `echo /x`), so that a path outside the workspace there is no reason to ask.
+ */
+export function wordsThatAreNotPaths(command: JudgedCommand, sandboxed: boolean): ReadonlySet<Arg> {
+  if (!isReadOnlyCommand(command, sandboxed)) return new Set();
+  const [name, ...args] = command.argv;
+  if (!known(name)) return new Set();
+  if (NO_PATH_WORDS.has(name.value)) return new Set(args);
+  const patternOptions = PATTERN_FIRST[name.value];
+  if (!patternOptions) return new Set();
+  // A short one may end a cluster or carry its value (`-rf/etc/p`, `-ie x`): any short option word holding its letter counts.
+  const byOption = args.some((a) => known(a) && patternOptions.some((o) => (o.startsWith('--') ? a.value === o || a.value.startsWith(`${o}=`) : new RegExp(`^-[A-Za-z]*${o[1]}`).test(a.value))));
+  if (byOption) return new Set();
+  // The first word that is not an option (options that take a value are rare before it: -A 3, -m 1 are caught by the number check).
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!known(arg)) return new Set();
+    if (arg.value === '--') return args[i + 1] ? new Set([args[i + 1]!]) : new Set();
+    if (arg.value.startsWith('-')) continue;
+    if (/^\d+$/.test(arg.value) && i > 0) continue;
+    return new Set([arg]);
+  }
+  return new Set();
 }

@@ -61,6 +61,15 @@ describe('read-only helpers run unasked (issue 39 item 4)', () => {
     { line: 'timeout 5 tail -n 3 README.md', mode: 'ask', expect: 'runs' },
     { line: '[[ -f README.md ]] && head -c 100 README.md', mode: 'ask', expect: 'runs' },
     { line: 'echo $((1 + 2)); for ((i = 0; i < 3; i++)); do echo $i; done', mode: 'trust', sandboxed: false, expect: 'runs' },
+    // A pattern or a printed word is not a file: "/api/" is no path outside the workspace.
+    { line: 'grep -rn "/api/" . | head -n 20', expect: 'runs' },
+    { line: 'rg -n -A 3 "/v1/users" .', expect: 'runs' },
+    { line: 'echo /etc/passwd | tr / .', expect: 'runs' },
+    { line: 'grep -e /api/ /etc/passwd', expect: /outside the workspace/ },
+    { line: 'grep root /etc/passwd', expect: /outside the workspace/ },
+    { line: 'grep -f /etc/patterns .', expect: /outside the workspace/ },
+    { line: 'grep -rf/etc/passwd /home', expect: /outside the workspace/ },
+    { line: 'rg -ie x /etc', expect: /outside the workspace/ },
   ]);
 });
 
