@@ -78,6 +78,13 @@ function file(args: Arg[]): Partial<Effects> {
   return { readsOnly: true };
 }
 
+/** `command -v name` only says what name is; `command name …` runs it, judged in its place. */
+function command(args: Arg[]): Partial<Effects> {
+  const parsed = parseArgs(args, [], true);
+  if (hasOption(parsed, '-v', '-V')) return { readsOnly: true };
+  return { inner: parsed.rest, launcher: true };
+}
+
 /** man runs `-P`'s pager and `-H`'s browser, any program. */
 function man(args: Arg[]): Partial<Effects> {
   const parsed = parseArgs(args, ['-P', '--pager', '-H', '--html', '-M', '--manpath', '-C', '--config-file', '-p', '--preprocessor', '-L', '--locale', '-m', '--systems', '-S', '-s', '--sections', '-e', '--extension', '-R', '--recode', '-E', '--encoding', '-T', '--troff-device']);
@@ -132,4 +139,4 @@ const NAME_TAKERS: Record<string, Rule> = {
   let: (args) => (args.some((a) => !known(a) || /[$`]/.test(a.value)) ? { opaque: 'let evaluates arithmetic that holds an expansion, which can run commands' } : {}),
 };
 
-export const DISGUISED_RULES: Record<string, Rule> = { time, env, rg, sort, tree, xxd, date, file, man, ...NAME_TAKERS };
+export const DISGUISED_RULES: Record<string, Rule> = { time, env, command, rg, sort, tree, xxd, date, file, man, ...NAME_TAKERS };

@@ -23,8 +23,8 @@ export const READ_ONLY_GROUPS: readonly { why: string; names: readonly string[] 
     names: ['grep', 'egrep', 'fgrep', 'rg', 'find'],
   },
   {
-    why: 'They describe files and paths without opening them for writing (tree -o and file -C are judged as writes).',
-    names: ['ls', 'tree', 'stat', 'file', 'du', 'df', 'pwd', 'basename', 'dirname', 'realpath', 'readlink', 'which'],
+    why: 'They describe files, paths and command names without opening them for writing (tree -o and file -C are judged as writes; `command name` runs name, which is judged instead).',
+    names: ['ls', 'tree', 'stat', 'file', 'du', 'df', 'pwd', 'basename', 'dirname', 'realpath', 'readlink', 'which', 'type', 'command'],
   },
   {
     why: 'They print values: their own arguments, numbers, dates, JSON (jq cannot write files or run programs; printf -v and test -v are judged for array subscripts bash evaluates).',

@@ -59,6 +59,8 @@ describe('read-only helpers run unasked (issue 39 item 4)', () => {
     { line: 'ls -la && pwd && echo done', mode: 'ask', expect: 'runs' },
     { line: 'rg -n hello . ; find . -name "*.md"', mode: 'ask', expect: 'runs' },
     { line: 'timeout 5 tail -n 3 README.md', mode: 'ask', expect: 'runs' },
+    { line: 'command -v npx || type node', mode: 'ask', expect: 'runs' },
+    { line: 'command rm README.md', expect: /`rm` .*is not among/ },
     { line: '[[ -f README.md ]] && head -c 100 README.md', mode: 'ask', expect: 'runs' },
     { line: 'echo $((1 + 2)); for ((i = 0; i < 3; i++)); do echo $i; done', mode: 'trust', sandboxed: false, expect: 'runs' },
     // A pattern or a printed word is not a file: "/api/" is no path outside the workspace.
