@@ -184,6 +184,8 @@ describe('writers and runners in disguise (issue 40 item 2)', () => {
     { line: 'git show HEAD:config/.env.local | head', expect: /protected path/ },
     { line: 'diff <(cat .env) README.md', expect: /protected path/ },
     { line: 'grep -r token ~', expect: /outside the workspace/ },
+    { line: 'cat /proc/self/environ', expect: /outside the workspace/ },
+    { line: 'strings /proc/$PPID/environ', expect: /\$PPID|outside/ },
     { line: 'head -c 100 /dev/zero', expect: /outside the workspace/ },
     { line: 'git blame --contents=/etc/passwd README.md', expect: /outside the workspace/ },
     { line: 'git show --output=/tmp/x', expect: /outside the workspace/ },
