@@ -120,6 +120,12 @@ function afterV(args: Arg[]): Arg[] {
   return args.flatMap((a, i) => (known(a) && a.value === '-v' && args[i + 1] ? [args[i + 1]!] : known(a) && /^-v./.test(a.value) ? [{ value: a.value.slice(2) }] : []));
 }
 
+/** `declare -i x`: every value later assigned to x is evaluated as arithmetic (`x=$(cat f)` runs f's subscripts). */
+function declaration(args: Arg[]): Partial<Effects> {
+  if (args.some((a) => known(a) && /^[-+][a-zA-Z]*i/.test(a.value))) return { opaque: 'it declares integer variables, whose every assigned value bash evaluates as arithmetic, which can run commands' };
+  return namesEach((all) => all)(args);
+}
+
 /** Builtins that take variable names, or arithmetic (`let`), as their words. */
 const NAME_TAKERS: Record<string, Rule> = {
   printf: namesEach(afterV),
@@ -130,11 +136,11 @@ const NAME_TAKERS: Record<string, Rule> = {
   readarray: namesEach((args) => args.filter((a) => !known(a) || !a.value.startsWith('-'))),
   wait: namesEach(afterV),
   getopts: namesEach((args) => args.slice(1, 2)),
-  declare: namesEach((args) => args),
-  typeset: namesEach((args) => args),
-  local: namesEach((args) => args),
-  export: namesEach((args) => args),
-  readonly: namesEach((args) => args),
+  declare: declaration,
+  typeset: declaration,
+  local: declaration,
+  export: declaration,
+  readonly: declaration,
   unset: namesEach((args) => args),
   let: (args) => (args.some((a) => !known(a) || /[$`]/.test(a.value)) ? { opaque: 'let evaluates arithmetic that holds an expansion, which can run commands' } : {}),
 };

@@ -112,7 +112,7 @@ class Walker {
           // Its words too: a name such as 'a[$(cmd)]' is evaluated (disguisedEffects.ts).
           const argv: Arg[] = [{ value: node.child(0)?.text ?? node.type }];
           for (const child of node.namedChildren) {
-            if (child?.type === 'variable_assignment') argv.push({ value: child.text });
+            if (child?.type === 'variable_assignment' || child?.type === 'variable_name') argv.push({ value: child.text });
             else if (child && isWordNode(child)) argv.push(...(await this.expand(child, scope)));
           }
           this.out.push({ text: node.text, argv, assignments: [], redirects: [], cwd: scope.cwd });

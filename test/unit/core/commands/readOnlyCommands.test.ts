@@ -216,6 +216,11 @@ describe('code bash runs from arithmetic and array subscripts (issue 40 item 2)'
     { line: "read 'a[$(touch marker)]' < README.md", mode: 'trust', sandboxed: false, expect: /array subscript/ },
     { line: "declare 'a[$(touch marker)]=1'", mode: 'trust', sandboxed: false, expect: /array subscript/ },
     { line: "let 'a[$(touch marker)]'", mode: 'trust', sandboxed: false, expect: /let evaluates/ },
+    { line: 'echo $[ $(cat README.md) ]', mode: 'trust', sandboxed: false, expect: /arithmetic/ },
+    { line: 'declare -i x; x=$(cat README.md)', mode: 'trust', sandboxed: false, expect: /integer variables/ },
+    { line: 'f() { local -i n=$(cat README.md); }; f', mode: 'trust', sandboxed: false, expect: /integer variables/ },
+    { line: 'x=$(cat README.md); a=(1 2); echo ${a[x]}', mode: 'trust', sandboxed: false, expect: /arithmetic/ },
+    { line: 'declare x=1; export Y=2', mode: 'trust', sandboxed: false, expect: 'runs' },
     { line: "printf -v 'a[$(touch marker)]' x", expect: /array subscript/ },
     { line: "printf '%s\\n' 'a[$(not run)]'", mode: 'ask', expect: 'runs' },
   ]);
