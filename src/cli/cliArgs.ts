@@ -40,7 +40,9 @@ Options:
 What agents may do without asking comes from these flags only, never from the workspace:
   --approval MODE       ask (default) | autoEdit | trust
   --allow-command PREFIX
-                        A command prefix that runs unasked in ask and autoEdit modes (repeatable)
+                        A command prefix that runs unasked in ask and autoEdit modes (repeatable;
+                        read-only commands such as cat, tail, wc, grep need none, nor git status,
+                        diff, log inside the OS sandbox)
   --trusted-domain HOST A host web_fetch reaches unasked (repeatable; example.com, *.example.com,
                         localhost:8080); only a host named here may be on this machine or the LAN
   --sandbox MODE        auto (default: the OS sandbox where there is one) | on | off

@@ -13,6 +13,11 @@ function summarize(input: unknown): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
+/** A prefix as the user would type it after --allow-command. */
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 /**
  * Answers the engine's approval requests in a terminal, y/N on stderr. The approval mode is
  * applied before a request gets here (in trust mode only protected files and command lines that
@@ -21,11 +26,13 @@ function summarize(input: unknown): string {
  */
 export function terminalApprover(options: TerminalApproverOptions): Approver {
   return {
+    canAsk: () => options.prompt.interactive,
+    allowCommandHint: (prefix) => `run with --allow-command ${shellQuote(prefix)}`,
     async request(request: ApprovalRequest, signal) {
       if (!options.prompt.interactive) {
         options.output.write(
-          `subagents: denied ${terminalSafe(request.tool)} (${terminalSafe(request.reason)}): no terminal to ask. ` +
-            'Use --approval trust to let agents edit and run commands unasked; protected files always need a person.\n',
+          `subagents: not run: ${terminalSafe(request.tool)} (${terminalSafe(request.reason)}): no terminal to ask. ` +
+            'Use --allow-command PREFIX for a command, or --approval autoEdit or trust; protected files always need a person.\n',
         );
         return 'denied';
       }

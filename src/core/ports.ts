@@ -38,6 +38,10 @@ export interface ApprovalRequest {
 export interface Approver {
   /** Resolves with the user's decision; a signal abort resolves it as denied. */
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+  /** False when no person can answer (the CLI without a terminal): a refusal is then the policy's, not a person's. */
+  canAsk?(): boolean;
+  /** How a user of this host lets commands that start with `prefix` run unasked; the setting when absent. */
+  allowCommandHint?(prefix: string): string;
 }
 
 /** How to start a command: the program, its arguments and its whole environment. */

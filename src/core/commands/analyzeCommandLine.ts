@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { arithmeticCode } from './arithmeticCode';
 import { known, type Arg } from './args';
 import { commandEffects, type Effects } from './commandEffects';
 import type { BashParser } from './treeSitterBash';
@@ -46,17 +47,28 @@ async function analyzeInto(line: string, start: Cwd, home: string, depth: number
   const tree = (await bashParser()).parse(line);
   try {
     if (tree.rootNode.hasError) return syntaxError(tree.rootNode);
+    const hidden = arithmeticCode(tree.rootNode);
+    if (hidden) {
+      const facts: CommandFacts = { text: tree.rootNode.text, argv: [], assignments: [], redirects: [], cwd: start };
+      out.push({ facts, argv: [], effects: { writes: [], linkSources: [], readsOnly: false, launcher: false, opaque: hidden }, wrappers: [], nested: depth > 0 });
+    }
     const facts = await walkCommandLine(tree.rootNode, start, { home });
     for (const f of facts) {
       let argv = f.argv;
       let effects = commandEffects(argv);
       const wrappers: string[] = [];
+      // What the wrappers do themselves (`time -o f`, `env -u X`) stays with the command they run.
+      const carried = { writes: [] as Arg[], sets: [] as string[], opaque: undefined as string | undefined };
       while (effects.inner && wrappers.length < MAX_WRAPPERS) {
         const head = argv[0];
         wrappers.push(known(head) ? head.value : '?');
+        carried.writes.push(...effects.writes);
+        carried.sets.push(...(effects.sets ?? []));
+        carried.opaque ??= effects.opaque;
         argv = effects.inner;
         effects = argv.length ? commandEffects(argv) : { writes: [], linkSources: [], readsOnly: true, launcher: false };
       }
+      if (wrappers.length) effects = withCarried(effects, carried);
       const judged: JudgedCommand = { facts: f, argv, effects, wrappers, nested: depth > 0 };
       out.push(judged);
       if (effects.script) {
@@ -72,6 +84,17 @@ async function analyzeInto(line: string, start: Cwd, home: string, depth: number
   } finally {
     tree.delete();
   }
+}
+
+function withCarried(effects: Effects, carried: { writes: Arg[]; sets: string[]; opaque: string | undefined }): Effects {
+  const sets = [...carried.sets, ...(effects.sets ?? [])];
+  return {
+    ...effects,
+    writes: [...carried.writes, ...effects.writes],
+    readsOnly: effects.readsOnly && carried.writes.length === 0,
+    ...(sets.length ? { sets } : {}),
+    ...(effects.opaque ?? carried.opaque ? { opaque: effects.opaque ?? carried.opaque } : {}),
+  };
 }
 
 /** Where tree-sitter found the first error, in words. */

@@ -46,7 +46,7 @@ export function parseArgs(args: readonly Arg[], valued: readonly string[], stopA
     }
     if (text.startsWith('--')) {
       const eq = text.indexOf('=');
-      const name = eq < 0 ? text : text.slice(0, eq);
+      const name = longName(eq < 0 ? text : text.slice(0, eq), valued);
       if (eq >= 0) add(name, { value: text.slice(eq + 1) });
       else if (valued.includes(name) && i + 1 < args.length) add(name, args[++i]);
       else add(name);
@@ -66,6 +66,21 @@ export function parseArgs(args: readonly Arg[], valued: readonly string[], stopA
     }
   }
   return { options, operands, rest: [] };
+}
+
+/**
+ * GNU's getopt_long takes any unambiguous prefix of a long option (`sort --out=f` is
+ * `--output=f`): a prefix of one that takes a value is read as that option, the first listed when
+ * several share it (a program would refuse an ambiguous one, so reading it as any is safe).
+ */
+function longName(name: string, valued: readonly string[]): string {
+  if (valued.includes(name) || name.length < 4) return name;
+  return valued.find((v) => v.startsWith('--') && v.startsWith(name)) ?? name;
+}
+
+/** Whether any of these long options was given, whole or as a GNU abbreviation (`--compress` for `--compress-program`). */
+export function hasLongOption(parsed: ParsedArgs, ...names: string[]): boolean {
+  return [...parsed.options.keys()].some((k) => names.some((n) => k === n || (k.startsWith('--') && k.length >= 4 && n.startsWith(k))));
 }
 
 /** The values of any of these options, in order. */

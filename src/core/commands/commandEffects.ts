@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { hasOption, known, optionValues, parseArgs, UNKNOWN_INPUT, type Arg } from './args';
+import { hasLongOption, hasOption, known, optionValues, parseArgs, UNKNOWN_INPUT, type Arg } from './args';
+import { DISGUISED_RULES } from './disguisedEffects';
 import type { Effects } from './effects';
 import { gitEffects } from './gitEffects';
 import { sedScriptConcern } from './sedScript';
@@ -50,7 +51,6 @@ const WRAPPERS: Record<string, string[]> = {
   builtin: [],
   nohup: [],
   setsid: [],
-  time: ['-f', '-o', '--format', '--output'],
   nice: ['-n', '--adjustment'],
   ionice: ['-c', '-n', '-p', '--class', '--classdata'],
   stdbuf: ['-i', '-o', '-e', '--input', '--output', '--error'],
@@ -86,7 +86,7 @@ function tar(args: Arg[]): Partial<Effects> {
   // `tar xzf a.tgz`: the first word may be options without a dash.
   const normalized = known(first) && /^[A-Za-z]+$/.test(first.value) && !first.value.startsWith('-') ? [{ value: `-${first.value}` }, ...args.slice(1)] : args;
   const parsed = parseArgs(normalized, ['-f', '--file', '-C', '--directory', '-I', '--use-compress-program', '-F', '--info-script', '--to-command', '--rsh-command', '-T', '-X']);
-  if (hasOption(parsed, '-I', '--use-compress-program', '-F', '--info-script', '--new-volume-script', '--to-command', '--rsh-command', '--checkpoint-action')) {
+  if (hasOption(parsed, '-I', '-F') || hasLongOption(parsed, '--use-compress-program', '--info-script', '--new-volume-script', '--to-command', '--rsh-command', '--checkpoint-action')) {
     return { opaque: 'tar runs a program given in its options' };
   }
   if (hasOption(parsed, '-x', '--extract', '--get')) return { opaque: 'tar extracts files named inside the archive, which the judge cannot see' };
@@ -124,16 +124,6 @@ function xargs(args: Arg[]): Partial<Effects> {
   return { inner: [...inner.map((a) => (known(a) && hasOption(parsed, '-I', '-i', '--replace') && a.value.includes('{}') ? UNKNOWN_INPUT : a)), UNKNOWN_INPUT], launcher: true };
 }
 
-function env(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'], true);
-  const split = optionValues(parsed, '-S', '--split-string')[0];
-  if (split) return { script: split, launcher: true };
-  if (hasOption(parsed, '-C', '--chdir')) return { opaque: 'env -C runs its command in another folder', launcher: true };
-  const rest = [...parsed.rest];
-  while (rest.length && known(rest[0]) && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].value)) rest.shift();
-  return rest.length ? { inner: rest, launcher: true } : { readsOnly: true, launcher: true };
-}
-
 function timeout(args: Arg[]): Partial<Effects> {
   const parsed = parseArgs(args, ['-s', '-k', '--signal', '--kill-after'], true);
   return { inner: parsed.rest.slice(1), launcher: true };
@@ -161,12 +151,14 @@ function interpreter(flags: string[]): Rule {
 }
 
 function awk(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-F', '-v', '-f', '--file', '--field-separator', '--assign']);
-  if (hasOption(parsed, '-f', '--file')) return { opaque: 'awk runs a program from a file', launcher: true };
+  const parsed = parseArgs(args, ['-F', '-v', '-f', '--file', '--field-separator', '--assign', '-E', '--exec', '-i', '--include', '-l', '--load']);
+  if (hasOption(parsed, '-f', '--file', '-E', '--exec', '-i', '--include')) return { opaque: 'awk runs a program from a file', launcher: true };
+  // gawk -l loads a shared library: native code.
+  if (hasOption(parsed, '-l', '--load')) return { opaque: 'awk loads an extension library', launcher: true };
   const program = parsed.operands[0];
   if (!known(program)) return { opaque: 'awk runs a program known only when it runs', launcher: true };
   // Output redirection, pipes and system() inside the program write files or run commands.
-  if (/\bsystem\s*\(|\||\b(print|printf)\b[^;{}]*>/.test(program.value)) return { opaque: 'its awk program writes files or runs commands', launcher: true };
+  if (/\bsystem\s*\(|\||\b(print|printf)\b[^;{}]*>|@load|@include/.test(program.value)) return { opaque: 'its awk program writes files or runs commands', launcher: true };
   return { readsOnly: true };
 }
 
@@ -204,11 +196,6 @@ function uniq(args: Arg[]): Partial<Effects> {
   return { writes: parsed.operands.slice(1) };
 }
 
-function sort(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-o', '--output', '-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '-T', '--temporary-directory', '--files0-from']);
-  return { writes: optionValues(parsed, '-o', '--output'), readsOnly: !hasOption(parsed, '-o', '--output') };
-}
-
 function dd(args: Arg[]): Partial<Effects> {
   return { writes: args.filter((a) => !known(a) || a.value.startsWith('of=')).map((a) => (known(a) ? { value: a.value.slice(3) } : a)) };
 }
@@ -237,7 +224,6 @@ const RULES: Record<string, Rule> = {
   unzip,
   find,
   xargs,
-  env,
   timeout,
   sed,
   awk,
@@ -247,7 +233,6 @@ const RULES: Record<string, Rule> = {
   curl,
   wget,
   uniq,
-  sort,
   git: gitEffects,
   eval: (args) => ({ script: args.every(known) ? { value: args.map((a) => a.value).join(' ') } : { unknown: 'eval …', variable: false, why: 'the code it runs is known only when it runs' }, launcher: true }),
   source: () => ({ launcher: true }),
@@ -256,12 +241,15 @@ const RULES: Record<string, Rule> = {
     const rest = parseArgs(args, ['-n', '--interval', '-d', '--differences'], true).rest;
     return { script: rest.every(known) ? { value: rest.map((a) => a.value).join(' ') } : { unknown: 'watch …', variable: false, why: 'the code it runs is known only when it runs' }, launcher: true };
   },
+  ...DISGUISED_RULES,
 };
 
 /** The effects of `argv` (name first); a command it does not know writes nothing it can name. */
 export function commandEffects(argv: readonly Arg[]): Effects {
   const effects: Effects = { writes: [], linkSources: [], readsOnly: false, launcher: false };
   const [name, ...args] = argv;
+  // Assignments alone (`x=1`, `for ((i = 0; …))`) run nothing; they are judged as assignments.
+  if (name === undefined) return { ...effects, readsOnly: true };
   if (!known(name)) return { ...effects, opaque: `the command name ${name ? 'unknown' in name ? name.unknown : '' : ''} is known only when it runs` };
   const command = basename(name.value);
   let found: Partial<Effects> | undefined;

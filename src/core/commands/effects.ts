@@ -18,6 +18,12 @@ export interface Effects {
   inner?: Arg[];
   /** Shell code it runs (`bash -c`, `eval`), judged as a command line of its own. */
   script?: Arg;
+  /**
+   * The environment variables a wrapper sets or unsets for the command it runs (`env X=1`,
+   * `env -u GIT_CONFIG_COUNT`, `env -i`: `*`): they can change what that command runs (LD_PRELOAD,
+   * GIT_EXTERNAL_DIFF, PAGER) or take away the settings that keep git from running programs.
+   */
+  sets?: string[];
   /** A wrapper or an interpreter: an allowlist entry of its name alone never matches it. */
   launcher: boolean;
 }

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { hasOption, known, optionValues, parseArgs, type Arg } from './args';
+import { hasLongOption, hasOption, known, optionValues, parseArgs, type Arg } from './args';
 import type { Effects } from './effects';
 
 /** git's own options before the subcommand, and those that take a value. */
@@ -19,6 +19,8 @@ const RUNS_PROGRAM: Record<string, string[]> = {
   diff: ['--ext-diff'],
   log: ['--ext-diff'],
   show: ['--ext-diff'],
+  // `git grep -O` opens the files it found in a pager, which may be any program.
+  grep: ['-O', '--open-files-in-pager'],
 };
 
 /** Subcommands that change the files they name in the working tree. */
@@ -47,7 +49,7 @@ export function gitEffects(args: Arg[]): Partial<Effects> {
   const name = sub.value;
   if (OPAQUE[name]) return { opaque: OPAQUE[name] };
   const parsed = parseArgs(rest, ['-o', '--output', '--output-directory', '-b', '-B', '--branch', '--depth', '--reference', '--origin', '-m', '--message', '-F', '--file', '--format', '--prefix', '--remote', '--exec', '--upload-pack', '--receive-pack', '--template', '--separate-git-dir', '--config', '-c', '--strategy']);
-  if (hasOption(parsed, ...(RUNS_PROGRAM[name] ?? []))) return { opaque: `git ${name} is given a program to run in its options` };
+  if (hasLongOption(parsed, ...(RUNS_PROGRAM[name] ?? []))) return { opaque: `git ${name} is given a program to run in its options` };
   const out = optionValues(parsed, '-o', '--output', '--output-directory', '--separate-git-dir');
   const gitDirs = [...optionValues(global, '--git-dir'), ...optionValues(global, '--work-tree')];
   const writes = [...out, ...gitDirs];

@@ -6,6 +6,7 @@ import { isInside } from '../tools/workspacePath';
 import { analyzeCommandLine, type JudgedCommand } from './analyzeCommandLine';
 import { known, shown, type Arg } from './args';
 import { physicalPath } from './physicalPath';
+import { isPlainWrapperPath, isReadOnlyCommand, wordsThatAreNotPaths } from './readOnlyMatch';
 import type { Cwd } from './walkCommandLine';
 
 /** Whether a command line may run unasked, and if not, why, in words the user reads. */
@@ -19,7 +20,12 @@ export interface CommandPolicy {
   autoApprove: readonly string[];
   /** It will run in the OS sandbox, which holds what no text check can see (inline code, archives). */
   sandboxed?: boolean;
+  /** How the user lets a command run unasked, in the host's words, for the prefix it would take. */
+  allowHint?: ((prefix: string) => string) | undefined;
 }
+
+/** The extension's way: the user setting (the CLI names its --allow-command flag instead). */
+export const SETTING_ALLOW_HINT = (prefix: string): string => `add "${prefix}" to the user setting subagents.autoApproveCommands`;
 
 /**
  * Judges a command line command by command, after bash's static expansions (braces, `~`, globs
@@ -27,8 +33,9 @@ export interface CommandPolicy {
  * command writes (by redirection or by argument: `cp`, `tee`, `sed -i`…) a protected file, a file
  * outside the workspace or one known only when it runs, when it names a protected path, and when
  * it does what no text check can see (inline code, an archive's contents) outside the sandbox.
- * In ask and autoEdit it also asks unless every command matches an allowlisted prefix, wrappers
- * and interpreters never by their own name; in ask mode a write to a file is an edit and asks.
+ * In ask and autoEdit it also asks unless every command matches an allowlisted prefix (wrappers
+ * and interpreters never by their own name) or is a read-only command (readOnlyCommands.ts); in
+ * ask mode a write to a file is an edit and asks.
  */
 export async function judgeCommand(line: string, policy: CommandPolicy): Promise<CommandVerdict> {
   const realRoot = await realpath(policy.root);
@@ -72,21 +79,30 @@ async function concernInEveryMode(command: JudgedCommand, paths: PathJudge, poli
 async function concernUnlessTrusted(command: JudgedCommand, paths: PathJudge, policy: CommandPolicy): Promise<string | undefined> {
   const { facts, effects, argv } = command;
   const where = `\`${show(command)}\``;
+  // Code bash runs where no command is written (arithmetic subscripts, see arithmeticCode.ts).
+  if (argv.length === 0 && effects.opaque) return `${where}: ${effects.opaque}.`;
   if (command.nested && argv.length === 0) return undefined;
   if (facts.assignments.length > 0) {
     return `${where} sets ${facts.assignments.map((a) => a.split('=')[0]).join(', ')}, which can change what the commands run.`;
+  }
+  if (effects.sets?.length) {
+    const names = effects.sets.map((n) => (n === '*' ? 'the whole environment' : n)).join(', ');
+    return `${where} changes ${names} in the environment of the command it runs, which can change what that command runs.`;
   }
   // A shell given code (`bash -c '…'`) is judged by the commands of that code, listed after it.
   const judgedInside = effects.script !== undefined && known(effects.script);
   // `cd` only moves the commands after it, which are judged where it leads.
   const movesOnly = known(argv[0]) && FOLDER_MOVES.has(argv[0].value) && command.wrappers.length === 0;
-  if (argv.length > 0 && !judgedInside && !movesOnly && !matchesAllowlist(command, policy)) return `${where} is not in subagents.autoApproveCommands.`;
+  if (argv.length > 0 && !judgedInside && !movesOnly && !matchesAllowlist(command, policy) && !isReadOnlyCommand(command, policy.sandboxed === true)) {
+    return notAllowed(command, policy);
+  }
   const unknownArg = argv.find((a): a is Extract<Arg, { unknown: string }> => !known(a));
   if (unknownArg) return `${where} uses ${unknownArg.unknown}, whose value is known only when it runs.`;
   if (!('known' in facts.cwd)) return `${where} runs where ${facts.cwd.unknown}.`;
   if (facts.cwd.known.some((p) => !isInside(paths.root, p.physical))) return `${where} runs outside the workspace.`;
+  const notPaths = wordsThatAreNotPaths(command, policy.sandboxed === true);
   for (const arg of argv.slice(1)) {
-    if (known(arg) && !(await paths.inside(pathPart(arg.value), facts.cwd))) return `${where} names a path outside the workspace (${arg.value}).`;
+    if (known(arg) && !notPaths.has(arg) && !(await paths.inside(pathPart(arg.value), facts.cwd))) return `${where} names a path outside the workspace (${arg.value}).`;
   }
   if (policy.mode === 'ask') {
     if (facts.redirects.some((r) => r.writes)) return `${where} writes its output to a file.`;
@@ -97,6 +113,19 @@ async function concernUnlessTrusted(command: JudgedCommand, paths: PathJudge, po
 }
 
 const FOLDER_MOVES = new Set(['cd', 'pushd', 'popd']);
+
+/** Tools whose second word says what they do (`npx vitest`, `git push`): the prefix to allow has both. */
+const SUBCOMMAND_TOOLS = new Set(['npx', 'npm', 'pnpm', 'yarn', 'bun', 'bunx', 'deno', 'git', 'cargo', 'go', 'dotnet', 'mvn', 'gradle', 'docker', 'kubectl', 'pip', 'pip3', 'uv', 'poetry', 'make']);
+
+/** Which part of the line is not allowed, and how the user would allow it. */
+function notAllowed(command: JudgedCommand, policy: CommandPolicy): string {
+  const words = command.argv.filter(known).map((a) => a.value);
+  const [first, second] = words;
+  const prefix = first && second && SUBCOMMAND_TOOLS.has(first) && /^[\w:@.-]+$/.test(second) && !second.startsWith('-') ? `${first} ${second}` : (first ?? '');
+  const part = prefix !== show(command) ? `\`${prefix}\` (in \`${show(command)}\`)` : `\`${prefix}\``;
+  const runs = command.effects.opaque ? ` (${command.effects.opaque})` : '';
+  return `${part}${runs} is not among the commands allowed without asking (read-only commands and the allowed prefixes); to allow it, ${(policy.allowHint ?? SETTING_ALLOW_HINT)(prefix)}.`;
+}
 
 function ask(reason: string): CommandVerdict {
   return { ask: true, reason };
@@ -109,6 +138,8 @@ function ask(reason: string): CommandVerdict {
  */
 function matchesAllowlist(command: JudgedCommand, policy: CommandPolicy): boolean {
   const { argv, effects } = command;
+  // `./nice npm test` runs ./nice, a program of the workspace, not the allowed `npm test`.
+  if (!command.wrappers.every((w) => isPlainWrapperPath(w, policy.root))) return false;
   return policy.autoApprove.some((prefix) => {
     const wanted = prefix.trim().split(/\s+/).filter(Boolean);
     if (wanted.length === 0 || wanted.length > argv.length) return false;
@@ -165,6 +196,9 @@ class PathJudge {
     const candidates = [arg.value];
     const eq = arg.value.indexOf('=');
     if (eq >= 0) candidates.push(arg.value.slice(eq + 1));
+    // git's `REV:path` (`git show HEAD:.env`) reads that file as the commit has it.
+    const colon = arg.value.lastIndexOf(':');
+    if (colon > 0 && !arg.value.startsWith('-')) candidates.push(arg.value.slice(colon + 1));
     for (const candidate of candidates) {
       if (!candidate || candidate.startsWith('-')) continue;
       for (const abs of (await this.resolveAll(candidate, cwd)) ?? []) {

@@ -109,7 +109,13 @@ class Walker {
           else await this.visit(child, scope, []);
         }
         if (node.type === 'declaration_command' || node.type === 'unset_command') {
-          this.out.push({ text: node.text, argv: [{ value: node.child(0)?.text ?? node.type }], assignments: [], redirects: [], cwd: scope.cwd });
+          // Its words too: a name such as 'a[$(cmd)]' is evaluated (disguisedEffects.ts).
+          const argv: Arg[] = [{ value: node.child(0)?.text ?? node.type }];
+          for (const child of node.namedChildren) {
+            if (child?.type === 'variable_assignment' || child?.type === 'variable_name') argv.push({ value: child.text });
+            else if (child && isWordNode(child)) argv.push(...(await this.expand(child, scope)));
+          }
+          this.out.push({ text: node.text, argv, assignments: [], redirects: [], cwd: scope.cwd });
         }
       }
     }

@@ -50,7 +50,7 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
           : 'denied';
         if (signal.aborted) decision = 'denied';
         deps.emit({ kind: 'approval.resolved', approvalId, toolCallId, tool, input: shown, decision });
-        if (decision === 'denied') return { ok: false, error: deniedMessage(tool, verdict.reason, deps.approver !== undefined) };
+        if (decision === 'denied') return { ok: false, error: deniedMessage(tool, verdict.reason, deps.approver !== undefined && deps.approver.canAsk?.() !== false) };
         // The approval covers the arguments the user saw; if the call's own input changed meanwhile, that is a new question.
         if (argsHash(input) === bound) return { ok: true, asked: true };
         verdict = { ask: true, reason: `The arguments changed after they were approved. ${verdict.reason}` };
@@ -61,9 +61,14 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
   };
 }
 
-function deniedMessage(tool: string, reason: string, anyoneAsked: boolean): string {
-  const who = anyoneAsked ? 'The user denied' : 'No one is here to approve';
-  return `${who} this ${tool} call (${reason}) Nothing was done. Do not retry it or work around it; if it is needed, say so in your answer and explain why.`;
+/**
+ * What the model reads when the call did not go ahead: a person's denial only when a person was
+ * asked; otherwise the policy's refusal, in its own words (which part, and how it is allowed).
+ */
+function deniedMessage(tool: string, reason: string, personAsked: boolean): string {
+  const advice = 'Nothing was done. Do not retry it or work around it; if it is needed, say so in your answer and explain why.';
+  if (personAsked) return `The user denied this ${tool} call (${reason}) ${advice}`;
+  return `${tool} was not run: ${reason} It needs approval and no one is here to give it. ${advice}`;
 }
 
 /** A deep copy that cannot be changed: tool inputs are JSON, so structuredClone copies them whole. */

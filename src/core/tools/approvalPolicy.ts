@@ -24,6 +24,8 @@ export interface ApprovalSettings {
   mode: ApprovalMode;
   root: string;
   autoApproveCommands: readonly string[];
+  /** How this host's user lets a command prefix run unasked, for refusals (the CLI: its flag). */
+  allowCommandHint?: ((prefix: string) => string) | undefined;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function decideApproval(need: ApprovalNeed, settings: ApprovalSetti
       return settings.mode === 'ask' ? { ask: true, reason: `Writes ${need.path}.` } : { ask: false };
     }
     case 'command':
-      return judgeCommand(need.command, { mode: settings.mode, root: settings.root, autoApprove: settings.autoApproveCommands, sandboxed: need.sandboxed ?? false });
+      return judgeCommand(need.command, { mode: settings.mode, root: settings.root, autoApprove: settings.autoApproveCommands, sandboxed: need.sandboxed ?? false, allowHint: settings.allowCommandHint });
     case 'install':
       return settings.mode === 'trust' ? { ask: false } : { ask: true, reason: `Installs ${need.what}.` };
     case 'external':

@@ -41,7 +41,7 @@ export interface RunToolsRequest {
 export async function runTools(request: RunToolsRequest): Promise<RunToolSelection> {
   const { workspace, settings, profile } = request;
   const gate = createApprovalGate({
-    settings: { mode: settings.approval, root: workspace.root, autoApproveCommands: settings.autoApproveCommands },
+    settings: { mode: settings.approval, root: workspace.root, autoApproveCommands: settings.autoApproveCommands, allowCommandHint: request.approver?.allowCommandHint?.bind(request.approver) },
     approver: request.approver,
     emit: request.emit,
     agent: profile.name,

@@ -46,11 +46,29 @@ describe('the CLI without a terminal', () => {
     await scriptCalls();
     const r = await run('run', '--model', 'scripted:script.json', '--storage', join(ws, '.store'), 'go');
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/denied write_file .*no terminal to ask/);
-    expect(r.stderr).toMatch(/denied run_command/);
+    expect(r.stderr).toMatch(/not run: write_file .*no terminal to ask/);
+    expect(r.stderr).toMatch(/not run: run_command/);
     expect(existsSync(join(ws, 'notes.txt'))).toBe(false);
     expect(existsSync(join(ws, 'ran.txt'))).toBe(false);
     expect(existsSync(join(ws, '.vscode'))).toBe(false);
+  });
+
+  it('in autoEdit with the runner allowed, read-only helpers run; a refusal names --allow-command, never the setting the CLI ignores (issue 39 item 5)', async () => {
+    const commands = ['git --version | head -n 1 && wc -l script.json | head', 'npx vitest run 2>&1 | tail -n 40'];
+    const script = { agents: { supervisor: [{ toolCalls: commands.map((command) => ({ tool: 'run_command', input: { command } })) }, { text: 'done' }] } };
+    await writeFile(join(ws, 'script.json'), JSON.stringify(script));
+    const r = await run('run', '--json', '--model', 'scripted:script.json', '--storage', join(ws, '.store'), '--approval', 'autoEdit', '--allow-command', 'git --version', '--sandbox', 'off', 'go');
+    expect(r.code).toBe(0);
+    const finished = r.stdout
+      .split('\n')
+      .filter((line) => line.includes('"tool.finished"'))
+      .map((line) => JSON.parse(line) as { output: { output?: string; error?: string } });
+    expect(finished.map((e) => e.output.output ?? '').join('')).toMatch(/git version .*\n0 script\.json/s);
+    const refusal = finished.map((e) => e.output.error).find(Boolean) ?? '';
+    expect(refusal).toMatch(/^run_command was not run: `npx vitest` \(in `npx vitest run[^`]*`\) is not among the commands allowed without asking/);
+    expect(refusal).toContain("--allow-command 'npx vitest'");
+    expect(refusal).not.toMatch(/user denied|autoApproveCommands/i);
+    expect(r.stderr).toMatch(/not run: run_command .*--allow-command 'npx vitest'/);
   });
 
   it('with --approval trust edits and runs commands, but still denies a protected file', async () => {
@@ -59,7 +77,7 @@ describe('the CLI without a terminal', () => {
     expect(r.code).toBe(0);
     expect(await readFile(join(ws, 'notes.txt'), 'utf8')).toBe('written');
     expect(await readFile(join(ws, 'ran.txt'), 'utf8')).toBe('ran\n');
-    expect(r.stderr).toMatch(/denied write_file \(Protected file/);
+    expect(r.stderr).toMatch(/not run: write_file \(Protected file/);
     expect(existsSync(join(ws, '.vscode'))).toBe(false);
   });
 });

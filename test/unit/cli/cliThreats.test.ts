@@ -163,8 +163,8 @@ describe('workspace settings cannot raise trust in the CLI', () => {
       expect(r.stderr).toContain(`"subagents.${setting}" in ${join(ws, '.vscode', 'settings.json')} is ignored`);
     }
     // Nobody at a terminal, approval "ask": both are denied; nothing was written.
-    expect(r.stderr).toMatch(/denied write_file/);
-    expect(r.stderr).toMatch(/denied run_command/);
+    expect(r.stderr).toMatch(/not run: write_file/);
+    expect(r.stderr).toMatch(/not run: run_command/);
     expect(existsSync(join(ws, 'marker.txt'))).toBe(false);
     expect(existsSync(join(ws, 'ran.txt'))).toBe(false);
     expect(await readFile(join(ws, '.vscode', 'settings.json'), 'utf8')).toBe(before);

@@ -53,29 +53,29 @@ describe("the panel's Approve once / Deny", () => {
 });
 
 describe('"Always allow <prefix>" on a command approval', () => {
-  const echo = { tool: 'run_command', input: { command: 'echo always   allowed' } };
+  const echo = { tool: 'run_command', input: { command: 'touch always   allowed' } };
 
   it('asks once, adds the first words to the user allowlist, and approves this command once', async () => {
     const { controller, posted, requested, finished, allowed, asked, commands } = setup(echo);
     await controller.receive({ type: 'send', text: 'go' });
     const id = await requested;
-    await controller.receive({ type: 'alwaysAllow', approvalId: id, prefix: ' echo  always ' });
+    await controller.receive({ type: 'alwaysAllow', approvalId: id, prefix: ' touch  always ' });
     await finished;
-    expect(asked).toEqual(['Let agents run commands that start with "echo always" without asking? [Always Allow]']);
-    expect(allowed).toEqual(['echo always']);
-    expect(commands.map((c) => c.command)).toEqual(['echo always   allowed']);
-    expect(posted.filter((m) => m.type === 'notice').at(-1)).toMatchObject({ level: 'info', message: expect.stringMatching(/^Commands that start with "echo always" now run without asking/) });
+    expect(asked).toEqual(['Let agents run commands that start with "touch always" without asking? [Always Allow]']);
+    expect(allowed).toEqual(['touch always']);
+    expect(commands.map((c) => c.command)).toEqual(['touch always   allowed']);
+    expect(posted.filter((m) => m.type === 'notice').at(-1)).toMatchObject({ level: 'info', message: expect.stringMatching(/^Commands that start with "touch always" now run without asking/) });
     // A stale id is refused, and nothing more is added.
-    await controller.receive({ type: 'alwaysAllow', approvalId: id, prefix: 'echo' });
+    await controller.receive({ type: 'alwaysAllow', approvalId: id, prefix: 'touch' });
     expect(posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: 'That approval is no longer waiting: its run has already moved on.' });
-    expect(allowed).toEqual(['echo always']);
+    expect(allowed).toEqual(['touch always']);
   });
 
   it('adds nothing when the user says no, and the request still waits for Approve once or Deny', async () => {
     const { controller, requested, finished, allowed, commands, h } = setup(echo, false);
     await controller.receive({ type: 'send', text: 'go' });
     const id = await requested;
-    await controller.receive({ type: 'alwaysAllow', approvalId: id, prefix: 'echo' });
+    await controller.receive({ type: 'alwaysAllow', approvalId: id, prefix: 'touch' });
     expect(allowed).toEqual([]);
     await controller.receive({ type: 'resolveApproval', approvalId: id, decision: 'denied' });
     await finished;
@@ -89,8 +89,8 @@ describe('"Always allow <prefix>" on a command approval', () => {
     const id = await cmd.requested;
     for (const [prefix, why] of [
       ['rm', /"rm" is not how this command starts/],
-      ['echo always allowed; rm -rf /', /not a plain command prefix/],
-      ['echo alw', /not how this command starts/],
+      ['touch always allowed; rm -rf /', /not a plain command prefix/],
+      ['touch alw', /not how this command starts/],
     ] as const) {
       await cmd.controller.receive({ type: 'alwaysAllow', approvalId: id, prefix });
       expect(cmd.posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: expect.stringMatching(why) });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
+import { READ_ONLY_SUMMARY } from '../../commands/readOnlyCommands';
 import type { CommandResult } from '../../ports';
 import type { PreparedCommand } from '../../sandbox/commandLauncher';
 import { isSandboxSetupFailure } from '../../sandbox/sandboxSetupFailure';
@@ -40,7 +41,8 @@ export function runCommandTool({ workspace, gate, agent, commands, files }: Work
     name: 'run_command',
     description:
       'Run a shell command in the workspace root and wait for it to end, e.g. to build or run tests. No input can be typed into it; ' +
-      'long-running servers and watchers are killed at the timeout, and background jobs when the command ends. May wait for the user to approve. ' +
+      'long-running servers and watchers are killed at the timeout, and background jobs when the command ends. ' +
+      `Run unasked: ${READ_ONLY_SUMMARY}, piped or chained, and the prefixes the user allowed; anything else, and writes outside the workspace or to protected files, may wait for the user to approve. ` +
       'Where the OS sandbox is on, only the workspace is writable (protected files are read-only) and the network is closed except for the hosts the user allowed. ' +
       `Returns {exitCode, output} (stdout and stderr together, at most ${MAX_COMMAND_OUTPUT} characters).`,
     capabilities: ['exec'],

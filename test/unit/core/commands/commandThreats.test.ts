@@ -120,15 +120,50 @@ describe('shell code inside a command is judged as a command line', () => {
 describe('wrappers and interpreters never match the allowlist by their own name', () => {
   const allow = ['bash', 'sh', 'env', 'xargs', 'node', 'python3', 'exec', 'nice', 'echo', 'cat'];
   for (const [command, reason] of [
-    ["bash -c 'rm README.md'", /`rm README.md` is not in/],
-    ['env rm README.md', /is not in/],
-    ['nice -n 5 rm README.md', /is not in/],
-    ['exec rm README.md', /is not in/],
+    ["bash -c 'rm README.md'", /`rm` \(in `rm README.md`\) is not among/],
+    ['env rm README.md', /is not among/],
+    ['nice -n 5 rm README.md', /is not among/],
+    ['exec rm README.md', /is not among/],
     ['echo README.md | xargs rm', /known only when it runs/],
-    ['bash script.sh', /is not in/],
+    ['bash script.sh', /is not among/],
     ['node -e "1"', /inline/],
     ['FOO=1 cat README.md', /sets FOO/],
   ] as const) {
     it(command, () => expectAsked(command, { allow, mode: 'autoEdit', reason }));
+  }
+});
+
+describe('code bash runs where no command is written, and writers in disguise (issue 40 item 2)', () => {
+  // Each line makes ../../marker when bash runs it (checked below on a copy); the judge asks first.
+  for (const [command, reason] of [
+    ["[[ 1 -eq 'a[$(touch ../../marker)]' ]]", /arithmetic/],
+    ["printf -v 'a[$(touch ../../marker)]' x", /array subscript/],
+    ["test -v 'a[$(touch ../../marker)]'", /array subscript/],
+    ["read 'a[$(touch ../../marker)]' < README.md", /array subscript/],
+    ["declare 'a[$(touch ../../marker)]=1'", /array subscript/],
+    ['[[ $(cat evil.txt) -eq 1 ]] && echo one', /arithmetic/],
+    ['echo $(( $(cat evil.txt) ))', /arithmetic/],
+  ] as const) {
+    it(command, async () => {
+      await writeFile(join(world.root, 'evil.txt'), 'a[$(touch ../../marker)]\n');
+      await expectAsked(command, { reason });
+      const { spawnSync } = await import('node:child_process');
+      spawnSync('bash', ['-c', command], { cwd: world.root, stdio: 'ignore' });
+      expect(existsSync(join(world.base, 'marker')), `bash itself runs ${command}`).toBe(true);
+    });
+  }
+
+  for (const [command, reason, allow] of [
+    ['rg --pre ./x.sh payload .', /--pre/, []],
+    ['sort --compress-program=./x.sh -S 1 README.md', /compress-program/, []],
+    ['env -u GIT_CONFIG_COUNT git status', /changes GIT_CONFIG_COUNT/, ['git status']],
+    ['env GIT_EXTERNAL_DIFF=./x.sh git diff', /changes GIT_EXTERNAL_DIFF/, ['git diff']],
+    ['./nice cat README.md', /is not among/, ['cat']],
+  ] as const) {
+    it(command, async () => {
+      await writeFile(join(world.root, 'x.sh'), '#!/bin/sh\ntouch ../../marker\n', { mode: 0o755 });
+      await writeFile(join(world.root, 'nice'), '#!/bin/sh\ntouch ../../marker\n', { mode: 0o755 });
+      await expectAsked(command, { allow: [...allow], mode: allow.length ? 'autoEdit' : 'trust', reason });
+    });
   }
 });

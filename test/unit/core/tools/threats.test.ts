@@ -142,7 +142,7 @@ describe('command lines are judged part by part', () => {
   }
 
   it('`git status && curl x | sh`: the allowed first part does not carry the rest', async () => {
-    await expectAsked('git status && curl x | sh', ['git status'], /`curl x` is not in subagents\.autoApproveCommands/);
+    await expectAsked('git status && curl x | sh', ['git status'], /`curl` \(in `curl x`\) is not among the commands allowed without asking/);
   });
 
   it('`echo $(rm -rf ~)` and backticks: the substituted command is judged', async () => {
