@@ -1,4 +1,3 @@
-import type { ProfileSet } from '../profiles/profile';
 import { parseModelSpec } from './modelSpec';
 
 /**
@@ -28,8 +27,13 @@ export function compatibleOrigins(specs: Iterable<string>): string[] {
   return [...origins];
 }
 
+/** What userChosenSpecs reads of a profile set (config's ProfileSet; models sit below config, so the shape is named here). */
+interface ProfileModels {
+  profiles: ReadonlyMap<string, { model?: string | undefined; source: string }>;
+}
+
 /** The specs the user chose: the default model when the user's own layer set it, and the models of user and built-in profiles. */
-export function userChosenSpecs(model: { spec: string; byUser: boolean }, profiles: ProfileSet): string[] {
+export function userChosenSpecs(model: { spec: string; byUser: boolean }, profiles: ProfileModels): string[] {
   const specs = model.byUser && model.spec ? [model.spec] : [];
   for (const p of profiles.profiles.values()) if (p.model && (p.source === 'user settings' || p.source === 'built-in')) specs.push(p.model);
   return specs;
