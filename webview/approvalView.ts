@@ -3,7 +3,7 @@ import { commandPrefix } from '../src/shared/commandPrefix';
 import type { ApprovalOutcome, ToolCallNode } from '../src/shared/runTree';
 import { codicon, h } from './dom';
 import { button, setButtonDisabled } from './toolkit';
-import type { ToolCallContext } from './toolCallView';
+import type { ToolCallContext } from './toolCallContext';
 
 /**
  * The approval under a tool call that waits for the user: Approve once, Deny and, for a command,

@@ -1,6 +1,7 @@
 import type { RunNode, RunTree } from '../src/shared/runTree';
 import { DELEGATION_TOOLS } from '../src/shared/toolSummary';
-import { ToolCallView, type ToolCallContext } from './toolCallView';
+import type { ToolCallContext } from './toolCallContext';
+import { ToolCallView } from './toolCallView';
 
 /**
  * What is shown under a run, in the order it happened: its tool calls, where a delegation call

@@ -5,7 +5,7 @@ import { LazyMarkdown } from './lazyMarkdown';
 import type { RenderQueue } from './renderQueue';
 import { runIconClass, runStateLabel } from './stateIcons';
 import { renderTodoList } from './todoListView';
-import type { ToolCallContext } from './toolCallView';
+import type { ToolCallContext } from './toolCallContext';
 import type { VisibilityWatcher } from './visibility';
 
 /**

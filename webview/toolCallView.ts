@@ -1,11 +1,10 @@
-import type { ApprovalDecision } from '../src/shared/events';
 import type { ToolCallNode } from '../src/shared/runTree';
 import { summarizeToolCall, summaryText, type SummaryPart } from '../src/shared/toolSummary';
 import { fileLink, h, setAttr, setClass } from './dom';
 import { ApprovalView } from './approvalView';
 import { toolIconClass } from './stateIcons';
 import { toolDetailView } from './toolDetailView';
-import type { UiState } from './uiState';
+import type { ToolCallContext } from './toolCallContext';
 
 /**
  * One tool call: a tree item whose row is the call's one-line summary ("Read src/invoice.ts lines
@@ -13,12 +12,6 @@ import type { UiState } from './uiState';
  * approval prompt below while the call waits for the user. The detail is built only when opened:
  * most calls are never looked at.
  */
-
-export interface ToolCallContext {
-  ui: UiState;
-  resolveApproval(approvalId: string, decision: ApprovalDecision): void;
-  alwaysAllow(approvalId: string, prefix: string): void;
-}
 
 // Cloning a prepared subtree is faster than building it element by element.
 let prototype: HTMLLIElement | undefined;
