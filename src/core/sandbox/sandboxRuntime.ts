@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
+import { lstatSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { isInside } from '../fileAccess/isInside';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
 import { removeStaleSandboxSockets } from './deadProcessLeftovers';
 import { placeholderExcludes } from './placeholderExcludes';
 import type { SandboxPolicy } from './sandboxPolicy';
+import { forgetPlaceholders, notePlaceholders } from './sandboxPlaceholders';
 
 /**
  * The OS sandbox over @anthropic-ai/sandbox-runtime (bubblewrap on Linux, Seatbelt on macOS).
@@ -88,13 +92,54 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
       live++;
       // sandbox-runtime adds its own protected names (.bashrc, .idea…) relative to this process's folder.
       const denied = process.platform === 'linux' ? [...p.denyWrite, ...linuxGetCwdMandatoryDenyPaths()] : [];
+      notePlaceholders(placeholdersOf(denied, p.allowWrite));
       const gitExcludesFile = p.allowWrite[0] ? placeholderExcludes(p.allowWrite[0], denied) : undefined;
       return gitExcludesFile ? { line, gitExcludesFile } : { line };
     },
     release: () => {
       live = Math.max(0, live - 1);
-      if (live === 0) SandboxManager.cleanupAfterCommand();
+      if (live > 0) return;
+      SandboxManager.cleanupAfterCommand();
+      forgetPlaceholders();
     },
-    stop: () => SandboxManager.reset(),
+    stop: async () => {
+      await SandboxManager.reset();
+      forgetPlaceholders();
+    },
   };
+}
+
+/**
+ * Where bubblewrap will make a placeholder for `denied` (sandbox-runtime's rule, linux-sandbox-utils):
+ * at the first missing component of a missing path whose nearest existing folder is writable, or
+ * at an empty file with no write bits an earlier sandbox left (it is taken over and removed).
+ */
+export function placeholdersOf(denied: readonly string[], allowWrite: readonly string[]): string[] {
+  const out = new Set<string>();
+  const writable = (path: string) => allowWrite.some((w) => isInside(w, path));
+  for (const given of denied) {
+    const path = realFolderOf(given);
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (info) {
+      if (info.isFile() && info.size === 0 && (info.mode & 0o222) === 0 && writable(dirname(path))) out.add(path);
+      continue;
+    }
+    let first = path;
+    let above = dirname(path);
+    while (above !== dirname(above) && !lstatSync(above, { throwIfNoEntry: false })) {
+      first = above;
+      above = dirname(above);
+    }
+    if (lstatSync(above, { throwIfNoEntry: false })?.isDirectory() && writable(above)) out.add(first);
+  }
+  return [...out];
+}
+
+/** `path` with the links of its folder resolved (the leaf may be missing), as sandbox-runtime spells it. */
+function realFolderOf(path: string): string {
+  try {
+    return join(realpathSync(dirname(path)), basename(path));
+  } catch {
+    return path;
+  }
 }
