@@ -95,13 +95,16 @@ const GIT_WRITABLE = new Set([
 const GIT_WRITABLE_PATTERN = /^(BISECT_[A-Z_]+|sharedindex\.[0-9a-f]+|.+\.lock)$/;
 
 /**
- * What in `.git` steers git to run code or read another repository, kept from being created when
- * missing: folders (an empty read-only folder stands in for them meanwhile, as git expects a folder
- * there) and files (an empty read-only file). `commondir` and `gitdir` cannot be: an empty file
- * there breaks git itself; the product's own git does not trust them (src/core/git/).
+ * What in `.git` steers git to run code or read another repository, read-only, and kept from being
+ * created when missing: folders (an empty read-only folder stands in for them meanwhile, as git
+ * expects a folder there) and the config (an empty read-only file). `objects/info` holds
+ * `alternates` (another repository's objects); only `git gc` writes there (its commit-graph).
+ * Not guarded when missing: `commondir` and `gitdir` (a stand-in there breaks git itself; the
+ * product's own git must not trust them) and `config.worktree` (read only when the read-only config
+ * turns it on, and a stand-in makes git warn on every command).
  */
-const GIT_GUARDED_FOLDERS = ['hooks', 'info', 'modules', 'worktrees', 'branches', 'remotes'];
-const GIT_GUARDED_FILES = ['config', 'config.worktree', 'objects/info/alternates', 'objects/info/http-alternates'];
+const GIT_GUARDED_FOLDERS = ['hooks', 'info', 'modules', 'worktrees', 'branches', 'remotes', 'objects/info'];
+const GIT_GUARDED_FILES = ['config'];
 
 /** Paths for sandbox-runtime: a missing folder is guarded by naming a path below it, so its stand-in is an empty folder, not a file. */
 const standInFolder = (path: string) => join(path, 'sandbox-read-only');
@@ -166,7 +169,7 @@ function gitReadOnly(git: string): string[] {
     // Unreadable: the guarded names below still apply.
   }
   for (const name of names) if (!GIT_WRITABLE.has(name) && !GIT_WRITABLE_PATTERN.test(name)) out.push(join(git, name));
-  for (const name of GIT_GUARDED_FOLDERS) if (!names.includes(name)) out.push(standInFolder(join(git, name)));
+  for (const name of GIT_GUARDED_FOLDERS) out.push(existsSync(join(git, name)) ? join(git, name) : standInFolder(join(git, name)));
   for (const name of GIT_GUARDED_FILES) out.push(join(git, name));
   const unique = [...new Set(out)];
   // A path under another read-only one is read-only already.
