@@ -220,9 +220,10 @@ export class McpHub {
       return connection;
     } catch (error) {
       if (prepared) sweep(prepared);
-      const message = errorText(error);
+      // A sandboxed server's failure names the sandbox and the setting that changes it (mcpLaunch.ts).
+      const message = prepared ? prepared.explainFailure(errorText(error)) : errorText(error);
       state.startFailure = { message, at: this.clock.now() };
-      throw error instanceof Error ? error : new Error(message);
+      throw error instanceof Error && message === error.message ? error : new Error(message, { cause: error });
     }
   }
 

@@ -105,8 +105,9 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
       const runtime = await sharedSandbox(realRoot(), settings);
       const temp = newCommandTempFolder();
       let wrapped;
+      let policy;
       try {
-        const policy = sandboxPolicy(realRoot(), homedir(), settings['sandbox.allowedHosts'], { alsoWritable: [...(paths.alsoWritable ?? []), temp], readOnly: (paths.readOnly ?? []).map(realpathOfMaybeMissing) });
+        policy = sandboxPolicy(realRoot(), homedir(), settings['sandbox.allowedHosts'], { alsoWritable: [...(paths.alsoWritable ?? []), temp], readOnly: (paths.readOnly ?? []).map(realpathOfMaybeMissing) });
         wrapped = await runtime.wrap(withTempFolder(command, temp), policy);
       } catch (error) {
         await removeCommandTempFolder(temp);
@@ -118,7 +119,7 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
       return {
         launch: { file: '/bin/sh', args: ['-c', wrapped.line], env: sandboxEnv },
         release: () => {
-          released ??= (runtime.release(), removeCommandTempFolder(temp));
+          released ??= (runtime.release(policy.allowedHosts), removeCommandTempFolder(temp));
           return released;
         },
       };

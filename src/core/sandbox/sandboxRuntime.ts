@@ -23,8 +23,11 @@ export interface SandboxRuntime {
    * file that hides the placeholders of missing protected paths from git, if any appear.
    */
   wrap(command: string, policy: SandboxPolicy): Promise<{ line: string; gitExcludesFile?: string }>;
-  /** After each wrapped command: once none is left running, removes the placeholders made for missing protected paths. */
-  release(): void;
+  /**
+   * After each wrapped command, with its policy's hosts: once none is left running, removes the
+   * placeholders made for missing protected paths.
+   */
+  release(allowedHosts: readonly string[]): void;
   /**
    * Ends the sandbox's proxy (its processes, and its sockets in the temp folder). sandbox-runtime
    * does this itself only from an `exit` handler, where its async teardown never gets to the
@@ -76,19 +79,37 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
     await SandboxManager.reset();
     return down(`a test command failed in it: ${failed}`);
   }
+  // sandbox-runtime's proxy is one per process and reads one host list per request: it allows the
+  // hosts of every command (and MCP server) still running, each counted while it runs, so one
+  // starting with other hosts does not close the network under another.
+  const hostCounts = new Map<string, number>();
   let hosts = JSON.stringify(policy.allowedHosts);
+  const countHosts = (list: readonly string[], by: 1 | -1) => {
+    for (const host of new Set(list)) {
+      const n = (hostCounts.get(host) ?? 0) + by;
+      if (n > 0) hostCounts.set(host, n);
+      else hostCounts.delete(host);
+    }
+    const now = [...hostCounts.keys()].sort();
+    if (JSON.stringify(now) === hosts) return;
+    SandboxManager.updateConfig(runtimeConfig({ ...policy, allowedHosts: now }));
+    hosts = JSON.stringify(now);
+  };
   // Placeholders are shared by every command in flight: only the last one to end removes them,
   // or a command (or a long-lived MCP server) starting beside it would find them gone.
   let live = 0;
   return {
     unavailable: undefined,
     async wrap(command, p) {
-      // The proxy reads the host lists per request; the file rules go with each command.
-      if (JSON.stringify(p.allowedHosts) !== hosts) {
-        SandboxManager.updateConfig(runtimeConfig(p));
-        hosts = JSON.stringify(p.allowedHosts);
+      // The file rules go with each command; the hosts, with every command that runs (above).
+      countHosts(p.allowedHosts, 1);
+      let line: string;
+      try {
+        line = await wrap(command, p);
+      } catch (error) {
+        countHosts(p.allowedHosts, -1);
+        throw error;
       }
-      const line = await wrap(command, p);
       live++;
       // sandbox-runtime adds its own protected names (.bashrc, .idea…) relative to this process's folder.
       const denied = process.platform === 'linux' ? [...p.denyWrite, ...linuxGetCwdMandatoryDenyPaths()] : [];
@@ -96,7 +117,8 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
       const gitExcludesFile = p.allowWrite[0] ? placeholderExcludes(p.allowWrite[0], denied) : undefined;
       return gitExcludesFile ? { line, gitExcludesFile } : { line };
     },
-    release: () => {
+    release: (allowedHosts) => {
+      countHosts(allowedHosts, -1);
       live = Math.max(0, live - 1);
       if (live > 0) return;
       SandboxManager.cleanupAfterCommand();
