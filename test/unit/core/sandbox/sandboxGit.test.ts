@@ -52,6 +52,19 @@ describe('.git in the sandbox', () => {
     expect(existsSync(join(w.root, 'old'))).toBe(false);
   });
 
+  it('attack: a hard link to .git/config (beside it, in the workspace, in the temp folder) cannot be made to write it', async () => {
+    const w = await gitWorld({ 'a.txt': 'a\n' });
+    cleanup = w.cleanup;
+    const config = await readFile(join(w.root, '.git', 'config'), 'utf8');
+    await writeFile(
+      join(w.root, 'hardlink.js'),
+      "const fs = require('fs'); for (const to of ['.git/cfg', 'cfg', process.env.TMPDIR + '/cfg']) { try { fs.linkSync('.git/config', to); fs.appendFileSync(to, '[core]\\n\\tfsmonitor = touch /tmp/x\\n'); console.log('WROTE') } catch (e) { console.log(e.code) } }",
+    );
+    const { outputs } = await runCommands(w.root, ['node hardlink.js']);
+    expect(outputs[0]!.output).toMatch(/^(E[A-Z]+\n){3}$/);
+    expect(await readFile(join(w.root, '.git', 'config'), 'utf8')).toBe(config);
+  });
+
   it('a workspace that is no repository cannot become one: no git init, no .git, and nothing left behind', async () => {
     const w = await plainWorld({ 'a.txt': 'a\n' });
     cleanup = w.cleanup;
@@ -73,9 +86,12 @@ describe("the engine's folders in the sandbox", () => {
     await mkdir(join(store, 'worktrees'), { recursive: true });
     await writeFile(join(store, 'worktrees', 'run-1.json'), '{}\n');
     const forged = ['.subagents/worktrees/run-2.json', '.subagents/worktrees/run-1.json', '.subagents/index.json', '.subagents/threads/x.jsonl'];
-    const { outputs } = await runCommands(w.root, [...forged.map((t) => nodeWrite(t)), nodeWrite('ok.txt')], { untracked: [store] });
+    // Attack: moved away and made again, it would be the command's.
+    await writeFile(join(w.root, 'swap.js'), "try { require('fs').renameSync('.subagents', 'old'); console.log('SWAPPED') } catch (e) { console.log(e.code) }");
+    const { outputs } = await runCommands(w.root, [...forged.map((t) => nodeWrite(t)), 'node swap.js', nodeWrite('ok.txt')], { untracked: [store] });
     forged.forEach((t, i) => expect(outputs[i]!.output, t).toMatch(refused));
-    expect(outputs[forged.length]!.output).toBe('WROTE\n');
+    expect(outputs[forged.length]!.output).toMatch(refused);
+    expect(outputs[forged.length + 1]!.output).toBe('WROTE\n');
     expect(await readFile(join(store, 'worktrees', 'run-1.json'), 'utf8')).toBe('{}\n');
 
     const missing = join(w.root, 'elsewhere-store');
