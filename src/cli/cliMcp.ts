@@ -13,12 +13,13 @@ export function cliMcpDeclarations(config: WorkspaceSettings, workspace: string)
   return declareMcpServers({ root: workspace, trusted: true, workspace: [{ source: config.path, value: config.mcpServers }] });
 }
 
-export function cliMcpHub(workspace: string, declared: McpDeclarations, allowed: readonly string[], profileServers: readonly string[], logger: Logger): McpHub {
+export function cliMcpHub(workspace: string, declared: McpDeclarations, allowed: readonly string[], profileServers: readonly string[], logger: Logger, storage?: string): McpHub {
   const known = new Set([...declared.servers.map((s) => s.name), ...profileServers]);
   const unknown = allowed.filter((name) => !known.has(name));
   if (unknown.length) {
     const names = [...known].join(', ') || 'none';
     throw new UsageError(`--allow-mcp ${unknown.join(', ')}: no MCP server of that name is declared here (declared: ${names}).`);
   }
-  return new McpHub({ root: workspace, declarations: () => declared, allowed, logger });
+  // The thread storage may be in the workspace (the default): a sandboxed server may not write it, as commands may not.
+  return new McpHub({ root: workspace, declarations: () => declared, allowed, logger, ...(storage ? { readOnly: [storage] } : {}) });
 }

@@ -17,6 +17,8 @@ export interface McpApprovalMemory {
 
 export interface McpHubOptions {
   root: string;
+  /** Folders a sandboxed server may not write wherever they lie: the thread storage (the sandbox policy's `readOnly`). */
+  readOnly?: readonly string[];
   /** What is declared now; read at the start of every run, like settings. */
   declarations: () => McpDeclarations;
   memory?: McpApprovalMemory;
@@ -204,7 +206,7 @@ export class McpHub {
     let prepared: PreparedLaunch | undefined;
     try {
       const connect = await (this.options.connect ?? loadClient)();
-      prepared = await this.oneAtATime(() => prepareMcpLaunch(decl, { root: this.options.root, home: this.options.home ?? homedir(), env: this.env, settings, warn }));
+      prepared = await this.oneAtATime(() => prepareMcpLaunch(decl, { root: this.options.root, readOnly: this.options.readOnly ?? [], home: this.options.home ?? homedir(), env: this.env, settings, warn }));
       const connection = await connect(prepared.launch, { timeoutMs: this.startTimeoutMs, client: { name: 'subagents', version: this.options.version ?? '0.1.0' } });
       if (this.stopped) {
         await connection.close().catch(() => {});

@@ -21,6 +21,8 @@ export const PACKAGE_REGISTRY_HOSTS = ['registry.npmjs.org', 'pypi.org', 'files.
 
 export interface LaunchContext {
   root: string;
+  /** Folders the server may not write in the sandbox (the thread storage), wherever they lie. */
+  readOnly?: readonly string[];
   home: string;
   env: Readonly<Record<string, string | undefined>>;
   settings: LauncherSettings;
@@ -53,7 +55,7 @@ export async function prepareMcpLaunch(decl: McpServerDecl, context: LaunchConte
   };
   if (decl.origin === 'user') return unsandboxed();
   const settings = { ...context.settings, 'sandbox.allowedHosts': [...new Set([...context.settings['sandbox.allowedHosts'], ...PACKAGE_REGISTRY_HOSTS])] };
-  const launcher = commandLauncher(context.root, settings, context.warn);
+  const launcher = commandLauncher(context.root, settings, context.warn, { readOnly: context.readOnly ?? [] });
   const sandbox = await launcher.state();
   if (sandbox.refusal) {
     throw new Error(`${sandbox.refusal.replace(/^Commands must/, `The MCP server "${decl.name}" (${decl.source}), like commands, must`).replace(/ Nothing was run\.$/, '')} Declared in your user settings (subagents.mcpServers), it would start unsandboxed.`);

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -66,6 +67,19 @@ describe('where an MCP server starts', () => {
     }
     // Gone with it: the agents' commands get the hosts of subagents.sandbox.allowedHosts alone.
     expect(allowed()).toEqual([]);
+  });
+
+  it('attack: a workspace server in the sandbox cannot write the thread storage in the workspace (the CLI default)', async () => {
+    const store = join(root, '.subagents');
+    await mkdir(store);
+    const script = "try { require('fs').writeFileSync('.subagents/index.json', '{}'); console.log('WROTE') } catch (e) { console.log(e.code) }";
+    const prepared = await prepareMcpLaunch(declared('workspace', { command: process.execPath, args: ['-e', script] }), { ...context(), readOnly: [store] });
+    try {
+      expect(runLaunch(prepared.launch)).toMatch(/^E[A-Z]+\n$/);
+    } finally {
+      prepared.release();
+    }
+    expect(existsSync(join(store, 'index.json'))).toBe(false);
   });
 
   it('a workspace server whose start fails in the sandbox says so and names the settings that change it', async () => {
