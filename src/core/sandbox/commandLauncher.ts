@@ -7,6 +7,7 @@ import { errorText } from '../../shared/errorText';
 import { commandEnvironment } from './commandEnv';
 import { withGitConfig, withGitHardening } from './gitHardening';
 import { newCommandTempFolder, removeCommandTempFolder, withTempFolder } from './commandTempFolder';
+import { forgetPlaceholders, notePlaceholders } from './sandboxPlaceholders';
 import { sandboxPolicy, type PolicyPaths } from './sandboxPolicy';
 import type { SandboxRuntime } from './sandboxRuntime';
 
@@ -53,6 +54,7 @@ export async function stopSandbox(logger: Logger): Promise<void> {
   if (!started) return;
   try {
     await (await started).stop();
+    forgetPlaceholders();
   } catch (error) {
     logger.warn(`The sandbox did not stop cleanly: ${errorText(error)}`);
   }
@@ -113,13 +115,15 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
         await removeCommandTempFolder(temp);
         throw error;
       }
+      notePlaceholders(wrapped.placeholders);
       const tempEnv = { TMPDIR: temp, TMP: temp, TEMP: temp };
       const sandboxEnv = { ...(wrapped.gitExcludesFile ? withGitConfig(env, [['core.excludesFile', wrapped.gitExcludesFile]]) : env), ...tempEnv };
       let released: Promise<void> | undefined;
       return {
         launch: { file: '/bin/sh', args: ['-c', wrapped.line], env: sandboxEnv },
         release: () => {
-          released ??= (runtime.release(policy.allowedHosts), removeCommandTempFolder(temp));
+          if (!released && runtime.release(policy.allowedHosts)) forgetPlaceholders();
+          released ??= removeCommandTempFolder(temp);
           return released;
         },
       };

@@ -7,7 +7,9 @@ import { isInside } from '../fileAccess/isInside';
  * runs, where a protected path is missing (`.env`, `.mcp.json`, `.bashrc`…: it mounts over them so
  * they cannot be created). They are the sandbox's, not a command's: the change recording leaves
  * them out (src/core/changes/workspaceWatch.ts), so a command never "created" them and a revert
- * has none to skip. Noted when a command is wrapped, forgotten when sandbox-runtime removes them.
+ * has none to skip. Noted when a command is wrapped, forgotten when sandbox-runtime removes them,
+ * by the launcher (commandLauncher.ts): sandboxRuntime.ts is a bundle of its own, and this list
+ * must be the one the change recording reads.
  */
 const live = new Set<string>();
 

@@ -7,7 +7,6 @@ import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dis
 import { removeStaleSandboxSockets } from './deadProcessLeftovers';
 import { placeholderExcludes } from './placeholderExcludes';
 import type { SandboxPolicy } from './sandboxPolicy';
-import { forgetPlaceholders, notePlaceholders } from './sandboxPlaceholders';
 
 /**
  * The OS sandbox over @anthropic-ai/sandbox-runtime (bubblewrap on Linux, Seatbelt on macOS).
@@ -22,12 +21,12 @@ export interface SandboxRuntime {
    * The shell command line that runs `command` in the sandbox of `policy`, and the git excludes
    * file that hides the placeholders of missing protected paths from git, if any appear.
    */
-  wrap(command: string, policy: SandboxPolicy): Promise<{ line: string; gitExcludesFile?: string }>;
+  wrap(command: string, policy: SandboxPolicy): Promise<{ line: string; gitExcludesFile?: string; placeholders: string[] }>;
   /**
    * After each wrapped command, with its policy's hosts: once none is left running, removes the
-   * placeholders made for missing protected paths.
+   * placeholders made for missing protected paths, and says so (true).
    */
-  release(allowedHosts: readonly string[]): void;
+  release(allowedHosts: readonly string[]): boolean;
   /**
    * Ends the sandbox's proxy (its processes, and its sockets in the temp folder). sandbox-runtime
    * does this itself only from an `exit` handler, where its async teardown never gets to the
@@ -58,7 +57,7 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
   const down = (why: string): SandboxRuntime => ({
     unavailable: why,
     wrap: () => Promise.reject(new Error(why)),
-    release: () => {},
+    release: () => false,
     stop: () => Promise.resolve(),
   });
   if (process.platform === 'win32') return down("sandbox-runtime's Windows support is an alpha that needs an administrator's one-time setup");
@@ -113,21 +112,19 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
       live++;
       // sandbox-runtime adds its own protected names (.bashrc, .idea…) relative to this process's folder.
       const denied = process.platform === 'linux' ? [...p.denyWrite, ...linuxGetCwdMandatoryDenyPaths()] : [];
-      notePlaceholders(placeholdersOf(denied, p.allowWrite));
+      // Told to the caller, not kept here: this is a bundle of its own, the change recording another's.
+      const placeholders = placeholdersOf(denied, p.allowWrite);
       const gitExcludesFile = p.allowWrite[0] ? placeholderExcludes(p.allowWrite[0], denied) : undefined;
-      return gitExcludesFile ? { line, gitExcludesFile } : { line };
+      return gitExcludesFile ? { line, gitExcludesFile, placeholders } : { line, placeholders };
     },
     release: (allowedHosts) => {
       countHosts(allowedHosts, -1);
       live = Math.max(0, live - 1);
-      if (live > 0) return;
+      if (live > 0) return false;
       SandboxManager.cleanupAfterCommand();
-      forgetPlaceholders();
+      return true;
     },
-    stop: async () => {
-      await SandboxManager.reset();
-      forgetPlaceholders();
-    },
+    stop: () => SandboxManager.reset(),
   };
 }
 
