@@ -150,6 +150,11 @@ export function sandboxPolicy(root: string, home: string, allowedHosts: readonly
     // None: an empty read-only folder stands in (git, finding no repository in it, looks on as before).
     denyWrite.add(standInFolder(git));
   }
+  // A worktree run's own git folder (it has a `commondir`): what points git at its repository and config stays.
+  for (const dir of paths.alsoWritable ?? []) {
+    if (!existsSync(join(dir, 'commondir'))) continue;
+    for (const name of ['commondir', 'gitdir', 'config.worktree', 'hooks']) if (existsSync(join(dir, name))) denyWrite.add(join(dir, name));
+  }
   for (const path of paths.readOnly ?? []) {
     // Only where a writable folder holds it; one that holds a writable folder (a worktree run's own root) is left alone.
     if (!allowWrite.some((w) => isInside(w, path) && w !== path)) continue;
