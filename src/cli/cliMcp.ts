@@ -19,7 +19,7 @@ export function cliMcpDeclarations(config: WorkspaceSettings, workspace: string)
  * written elsewhere later (an agent file a run writes) is asked about. A name declared differently
  * in two places (settings, .mcp.json, .vscode/mcp.json, agent files) is refused: exit 2 naming them.
  */
-export function cliMcpHub(workspace: string, declared: McpDeclarations, allowed: readonly string[], profileServers: readonly McpServerDecl[], logger: Logger): McpHub {
+export function cliMcpHub(workspace: string, declared: McpDeclarations, allowed: readonly string[], profileServers: readonly McpServerDecl[], logger: Logger, storage?: string): McpHub {
   const all = [...declared.servers, ...profileServers];
   const known = new Set([...all.map((s) => s.name), ...declared.problems.filter((p) => p.conflict).map((p) => p.server)]);
   const unknown = allowed.filter((name) => !known.has(name));
@@ -37,5 +37,6 @@ export function cliMcpHub(workspace: string, declared: McpDeclarations, allowed:
     }
     allowedKeys.push(...decls.map(mcpApprovalKey));
   }
-  return new McpHub({ root: workspace, declarations: () => declared, allowedKeys, logger });
+  // The thread storage may be in the workspace (the default): a sandboxed server may not write it, as commands may not.
+  return new McpHub({ root: workspace, declarations: () => declared, allowedKeys, logger, ...(storage ? { readOnly: [storage] } : {}) });
 }

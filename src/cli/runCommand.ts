@@ -120,7 +120,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     if (!(await store.get(cmd.thread))) throw new UsageError(`There is no thread "${cmd.thread}" in ${cmd.storage}. See "subagents threads list".`);
   }
   const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
-  const mcp = cliMcpHub(cmd.workspace, declared, cmd.trust.allowMcp, profileServers, logger);
+  const mcp = cliMcpHub(cmd.workspace, declared, cmd.trust.allowMcp, profileServers, logger, cmd.storage);
   const snapshots = threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => settings['snapshots.maxMB'], logger });
   const worktrees = new Worktrees(join(cmd.storage, 'worktrees'));
   // Worktrees of deleted threads, and ones a killed run left working, are dealt with first.

@@ -51,7 +51,10 @@ export interface EngineOptions {
   toolSources?: readonly RunToolSource[];
   /** Where the contents behind reverts and diffs are kept (default: in memory, gone with the process). */
   snapshots?: SnapshotStore;
-  /** Folders whose changes are never a command's: the thread storage, when it is inside the workspace. */
+  /**
+   * The thread storage: its changes are never a command's, and sandboxed commands cannot write in
+   * it (with the worktrees root), so nothing the product later acts on is theirs to forge.
+   */
   untracked?: readonly string[];
   /** Where runs of `isolation: "worktree"` profiles get their worktrees (beside the threads); without it such a profile is refused. */
   worktrees?: Worktrees;
@@ -126,6 +129,11 @@ export class Engine {
     void this.pruneThreads();
   }
 
+  /** What sandboxed commands may never write: the thread storage and the worktrees root (the sandbox policy's `readOnly`). */
+  private readOnlyToCommands(): string[] {
+    return [...(this.options.untracked ?? []), ...(this.options.worktrees ? [this.options.worktrees.dir] : [])];
+  }
+
   /**
    * Deletes the threads `subagents.threads.retention` lets go (never one that works, here or in
    * another window); resolves with how many. Runs at start-up and after each turn by itself.
@@ -182,6 +190,7 @@ export class Engine {
         redactor: this.redactor,
         toolSources: this.options.toolSources,
         changes: this.changes,
+        readOnlyToCommands: this.readOnlyToCommands(),
         ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
         publish: (event) => this.publish(event),
         ...(request.model ? { modelOrigin: REQUEST_MODEL_ORIGIN } : this.options.modelOrigin ? { modelOrigin: this.options.modelOrigin } : {}),

@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit, repositoryOf } from '../git/runGit';
+import { placeholdersUnder } from '../sandbox/sandboxPlaceholders';
 import type { SnapshotStore } from './snapshotStore';
 import { listVolatile, stateOf, type FileState, type TreeState } from './treeState';
 
@@ -33,7 +34,7 @@ export class WorkspaceWatch {
 
   async before(): Promise<TreeState> {
     const repo = await this.repository();
-    const [rels, head] = await Promise.all([listVolatile(this.root, repo, this.exclude), repo ? headOf(this.root) : undefined]);
+    const [rels, head] = await Promise.all([this.listVolatile(repo), repo ? headOf(this.root) : undefined]);
     const files = await stateOf(this.root, rels, this.cache, this.snapshots);
     this.snapshots.retain(this, [...this.cache.values()].map((f) => f.hash));
     return { files, head, repo };
@@ -41,7 +42,7 @@ export class WorkspaceWatch {
 
   async after(before: TreeState): Promise<TreeChange[]> {
     const { repo } = before;
-    const [now, head] = await Promise.all([listVolatile(this.root, repo, this.exclude), repo ? headOf(this.root) : undefined]);
+    const [now, head] = await Promise.all([this.listVolatile(repo), repo ? headOf(this.root) : undefined]);
     const candidates = new Set([...before.files.keys(), ...now]);
     if (repo && before.head && head && head !== before.head) for (const rel of await changedBetween(this.root, repo.prefix, before.head, head)) candidates.add(rel);
     const after = await stateOf(this.root, [...candidates], this.cache, this.snapshots);
@@ -64,6 +65,13 @@ export class WorkspaceWatch {
     const kept: TreeChange[] = [];
     for (const c of changes) if (c.afterHash !== null || !(await lstat(join(this.root, c.rel)).then(() => true, () => false))) kept.push(c);
     return kept.sort((a, b) => (a.rel < b.rel ? -1 : 1));
+  }
+
+  /** The files a command may change, without the sandbox's placeholders (sandboxPlaceholders.ts): those are no one's change. */
+  private async listVolatile(repo: TreeState['repo']): Promise<string[]> {
+    const rels = await listVolatile(this.root, repo, this.exclude);
+    const placeholders = placeholdersUnder(this.root);
+    return placeholders.size === 0 ? rels : rels.filter((rel) => !placeholders.has(rel));
   }
 
   private repository(): Promise<TreeState['repo']> {

@@ -37,6 +37,8 @@ export interface Session {
   toolSources?: readonly RunToolSource[] | undefined;
   /** Who changed which file, the snapshots, the conflict guard's journal (src/core/changes/). */
   changes: FileChanges;
+  /** The engine's folders sandboxed commands may not write (the thread storage, the worktrees root). */
+  readOnlyToCommands?: readonly string[];
   /** Where worktree runs (isolation: worktree) get their worktrees; absent: such a profile is refused. */
   worktrees?: Worktrees;
   /** Set for the runs confined to a worktree: its root and what their commands may write besides. */

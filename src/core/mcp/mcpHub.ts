@@ -18,6 +18,8 @@ export interface McpApprovalMemory {
 
 export interface McpHubOptions {
   root: string;
+  /** Folders a sandboxed server may not write wherever they lie: the thread storage (the sandbox policy's `readOnly`). */
+  readOnly?: readonly string[];
   /** What is declared now; read at the start of every run, like settings. */
   declarations: () => McpDeclarations;
   memory?: McpApprovalMemory;
@@ -210,7 +212,7 @@ export class McpHub {
       const connect = await (this.options.connect ?? loadClient)();
       // A workspace's server expands its variables, and inherits, from an environment without our keys.
       const env = environmentFor(decl, this.env);
-      prepared = await this.oneAtATime(() => prepareMcpLaunch(decl, { root: this.options.root, home: this.options.home ?? homedir(), env, settings, warn }));
+      prepared = await this.oneAtATime(() => prepareMcpLaunch(decl, { root: this.options.root, readOnly: this.options.readOnly ?? [], home: this.options.home ?? homedir(), env, settings, warn }));
       const connection = await connect(prepared.launch, { timeoutMs: this.startTimeoutMs, client: { name: 'subagents', version: this.options.version ?? '0.1.0' } });
       if (this.stopped) {
         await connection.close().catch(() => {});
@@ -226,9 +228,10 @@ export class McpHub {
       return connection;
     } catch (error) {
       if (prepared) sweep(prepared);
-      const message = errorText(error);
+      // A sandboxed server's failure names the sandbox and the setting that changes it (mcpLaunch.ts).
+      const message = prepared ? prepared.explainFailure(errorText(error)) : errorText(error);
       state.startFailure = { message, at: this.clock.now() };
-      throw error instanceof Error ? error : new Error(message);
+      throw error instanceof Error && message === error.message ? error : new Error(message, { cause: error });
     }
   }
 

@@ -12,10 +12,17 @@ export interface PreparedLaunch {
   sandboxed: boolean;
   /** Once the server has stopped. */
   release(): void;
+  /** A start that failed: its message, with what the sandbox had to do with it and the setting that changes it. */
+  explainFailure(message: string): string;
 }
+
+/** The package registries a workspace-declared server reaches from the sandbox, so `npx -y`, `uvx` and `pipx run` start it. */
+export const PACKAGE_REGISTRY_HOSTS = ['registry.npmjs.org', 'pypi.org', 'files.pythonhosted.org'];
 
 export interface LaunchContext {
   root: string;
+  /** Folders the server may not write in the sandbox (the thread storage), wherever they lie. */
+  readOnly?: readonly string[];
   home: string;
   env: Readonly<Record<string, string | undefined>>;
   settings: LauncherSettings;
@@ -24,31 +31,54 @@ export interface LaunchContext {
 }
 
 /**
- * How to reach a declared server, its variables expanded. A stdio server starts like an agent's
- * command: in the OS sandbox where it is on, with the same environment (the product's keys and
- * the user's exclusions taken out) plus the server's own `env`.
+ * How to reach a declared server, its variables expanded. A stdio server the user declared (user
+ * settings, their own agent files) starts as they would run it, as VS Code and Claude Code start
+ * them: unsandboxed. One a workspace declared starts like an agent's command, in the OS sandbox
+ * where it is on, with the package registries reachable besides subagents.sandbox.allowedHosts.
+ * Both get the commands' environment (the product's keys and the user's exclusions taken out)
+ * plus the server's own `env`.
  */
 export async function prepareMcpLaunch(decl: McpServerDecl, context: LaunchContext): Promise<PreparedLaunch> {
   const vars: VariableContext = { env: context.env, workspaceFolder: context.root, userHome: context.home, bareNames: decl.bareNames };
   const config = decl.config;
   if (config.transport !== 'stdio') {
-    return { launch: { transport: config.transport, url: expandVariables(config.url, vars), headers: expandRecord(config.headers, vars) }, sandboxed: false, release: () => {} };
+    return { launch: { transport: config.transport, url: expandVariables(config.url, vars), headers: expandRecord(config.headers, vars) }, sandboxed: false, release: () => {}, explainFailure: (m) => m };
   }
   const command = expandVariables(config.command, vars);
   const args = config.args.map((a) => expandVariables(a, vars));
   const own = expandRecord(config.env, vars);
   const cwdText = config.cwd === undefined ? context.root : expandVariables(config.cwd, vars);
   const cwd = isAbsolute(cwdText) ? cwdText : resolve(context.root, cwdText);
-  const launcher = commandLauncher(context.root, context.settings, context.warn);
-  const sandbox = await launcher.state();
-  if (sandbox.refusal) throw new Error(sandbox.refusal.replace(/^Commands must/, 'MCP servers, like commands, must').replace(/ Nothing was run\.$/, ''));
-  if (!sandbox.sandboxed) {
+  const unsandboxed = (): PreparedLaunch => {
     const env = { ...commandEnvironment(context.env, context.settings['commandEnv.exclude']), ...own };
-    return { launch: { transport: 'stdio', file: command, args, env, cwd }, token: env[COMMAND_TOKEN], sandboxed: false, release: () => {} };
+    return { launch: { transport: 'stdio', file: command, args, env, cwd }, token: env[COMMAND_TOKEN], sandboxed: false, release: () => {}, explainFailure: (m) => m };
+  };
+  if (decl.origin === 'user') return unsandboxed();
+  const settings = { ...context.settings, 'sandbox.allowedHosts': [...new Set([...context.settings['sandbox.allowedHosts'], ...PACKAGE_REGISTRY_HOSTS])] };
+  const launcher = commandLauncher(context.root, settings, context.warn, { readOnly: context.readOnly ?? [] });
+  const sandbox = await launcher.state();
+  if (sandbox.refusal) {
+    throw new Error(`${sandbox.refusal.replace(/^Commands must/, `The MCP server "${decl.name}" (${decl.source}), like commands, must`).replace(/ Nothing was run\.$/, '')} Declared in your user settings (subagents.mcpServers), it would start unsandboxed.`);
   }
+  if (!sandbox.sandboxed) return unsandboxed();
   const prepared = await launcher.prepare(shellLine([command, ...args]), { sandboxed: true, hardenGit: false });
   const env = { ...prepared.launch.env, ...own };
-  return { launch: { transport: 'stdio', file: prepared.launch.file, args: prepared.launch.args, env, cwd }, token: env[COMMAND_TOKEN], sandboxed: true, release: () => prepared.release() };
+  return {
+    launch: { transport: 'stdio', file: prepared.launch.file, args: prepared.launch.args, env, cwd },
+    token: env[COMMAND_TOKEN],
+    sandboxed: true,
+    release: () => void prepared.release(),
+    explainFailure: (message) => `${message.replace(/\.?$/, '.')} ${sandboxedServerNote(decl)}`,
+  };
+}
+
+/** What a workspace-declared server in the sandbox may do, and the settings that change it. */
+function sandboxedServerNote(decl: McpServerDecl): string {
+  return (
+    `It ran in the OS sandbox, as ${decl.source} is the workspace's: it may write only the workspace and reach only the package registries (${PACKAGE_REGISTRY_HOSTS.join(', ')}) ` +
+    'and the hosts in subagents.sandbox.allowedHosts. Add the hosts it needs there, declare the server in your user settings (subagents.mcpServers: those start unsandboxed, ' +
+    'as you would run them), or set subagents.sandbox.mode to "off".'
+  );
 }
 
 /** Words as one POSIX shell line, each quoted, for the sandbox (which wraps a command line). */

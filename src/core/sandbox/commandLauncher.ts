@@ -1,11 +1,14 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import type { EngineSettings } from '../engineSettings';
 import type { CommandLaunch, Logger } from '../ports';
 import { errorText } from '../../shared/errorText';
 import { commandEnvironment } from './commandEnv';
 import { withGitConfig, withGitHardening } from './gitHardening';
-import { sandboxPolicy } from './sandboxPolicy';
+import { newCommandTempFolder, removeCommandTempFolder, withTempFolder } from './commandTempFolder';
+import { forgetPlaceholders, notePlaceholders } from './sandboxPlaceholders';
+import { sandboxPolicy, type PolicyPaths } from './sandboxPolicy';
 import type { SandboxRuntime } from './sandboxRuntime';
 
 /** Whether the next command runs in the sandbox, or why no command may run. */
@@ -13,8 +16,8 @@ export type SandboxState = { sandboxed: boolean; refusal?: undefined } | { sandb
 
 export interface PreparedCommand {
   launch: CommandLaunch;
-  /** Call once the command has ended. */
-  release(): void;
+  /** Call once the command has ended: removes its temp folder (never throws). */
+  release(): Promise<void>;
 }
 
 export interface CommandLauncher {
@@ -51,6 +54,7 @@ export async function stopSandbox(logger: Logger): Promise<void> {
   if (!started) return;
   try {
     await (await started).stop();
+    forgetPlaceholders();
   } catch (error) {
     logger.warn(`The sandbox did not stop cleanly: ${errorText(error)}`);
   }
@@ -66,9 +70,11 @@ export function shellLaunch(command: string, env: Record<string, string>): Comma
  * Starts agents' commands for one run in the workspace `root`: sandboxed per `subagents.sandbox.mode`
  * (auto: where the platform has one, `on`: never without it), in an environment without the
  * product's keys. Where no sandbox can start in auto mode, `warn` is told once. A worktree run's
- * commands may also write `alsoWritable` (its git paths).
+ * commands may also write `paths.alsoWritable` (its git paths); `paths.readOnly` (the engine's
+ * thread store and worktrees root) stay read-only to them wherever they lie. Each sandboxed
+ * command gets a temp folder of its own (commandTempFolder.ts).
  */
-export function commandLauncher(root: string, settings: LauncherSettings, warn: (message: string) => void, alsoWritable: readonly string[] = []): CommandLauncher {
+export function commandLauncher(root: string, settings: LauncherSettings, warn: (message: string) => void, paths: PolicyPaths = {}): CommandLauncher {
   const mode = settings['sandbox.mode'];
   // Found at the first command, not when the run's tools are made: most runs never start one, and this
   // is a blocking call on the host's thread.
@@ -97,20 +103,41 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
     async prepare(command, { sandboxed, hardenGit }) {
       const base = commandEnvironment(process.env, settings['commandEnv.exclude']);
       const env = hardenGit ? withGitHardening(base) : base;
-      if (!sandboxed) return { launch: shellLaunch(command, env), release: () => {} };
+      if (!sandboxed) return { launch: shellLaunch(command, env), release: () => Promise.resolve() };
       const runtime = await sharedSandbox(realRoot(), settings);
-      const wrapped = await runtime.wrap(command, sandboxPolicy(realRoot(), homedir(), settings['sandbox.allowedHosts'], alsoWritable));
-      const sandboxEnv = wrapped.gitExcludesFile ? withGitConfig(env, [['core.excludesFile', wrapped.gitExcludesFile]]) : env;
-      let released = false;
+      const temp = newCommandTempFolder();
+      let wrapped;
+      let policy;
+      try {
+        policy = sandboxPolicy(realRoot(), homedir(), settings['sandbox.allowedHosts'], { alsoWritable: [...(paths.alsoWritable ?? []), temp], readOnly: (paths.readOnly ?? []).map(realpathOfMaybeMissing) });
+        wrapped = await runtime.wrap(withTempFolder(command, temp), policy);
+      } catch (error) {
+        await removeCommandTempFolder(temp);
+        throw error;
+      }
+      notePlaceholders(wrapped.placeholders);
+      const tempEnv = { TMPDIR: temp, TMP: temp, TEMP: temp };
+      const sandboxEnv = { ...(wrapped.gitExcludesFile ? withGitConfig(env, [['core.excludesFile', wrapped.gitExcludesFile]]) : env), ...tempEnv };
+      let released: Promise<void> | undefined;
       return {
         launch: { file: '/bin/sh', args: ['-c', wrapped.line], env: sandboxEnv },
         release: () => {
-          if (!released) runtime.release();
-          released = true;
+          if (!released && runtime.release(policy.allowedHosts)) forgetPlaceholders();
+          released ??= removeCommandTempFolder(temp);
+          return released;
         },
       };
     },
   };
+}
+
+/** The path with its links resolved; one that does not exist yet, its folder's real path and its name. */
+function realpathOfMaybeMissing(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return join(realpathOrSelf(dirname(path)), basename(path));
+  }
 }
 
 /** The path with its links resolved, or as given when it cannot be (it will fail where it is used). */

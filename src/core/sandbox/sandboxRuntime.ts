@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { lstatSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { isInside } from '../fileAccess/isInside';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
 import { removeStaleSandboxSockets } from './deadProcessLeftovers';
@@ -18,9 +21,12 @@ export interface SandboxRuntime {
    * The shell command line that runs `command` in the sandbox of `policy`, and the git excludes
    * file that hides the placeholders of missing protected paths from git, if any appear.
    */
-  wrap(command: string, policy: SandboxPolicy): Promise<{ line: string; gitExcludesFile?: string }>;
-  /** After each wrapped command: once none is left running, removes the placeholders made for missing protected paths. */
-  release(): void;
+  wrap(command: string, policy: SandboxPolicy): Promise<{ line: string; gitExcludesFile?: string; placeholders: string[] }>;
+  /**
+   * After each wrapped command, with its policy's hosts: once none is left running, removes the
+   * placeholders made for missing protected paths, and says so (true).
+   */
+  release(allowedHosts: readonly string[]): boolean;
   /**
    * Ends the sandbox's proxy (its processes, and its sockets in the temp folder). sandbox-runtime
    * does this itself only from an `exit` handler, where its async teardown never gets to the
@@ -51,7 +57,7 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
   const down = (why: string): SandboxRuntime => ({
     unavailable: why,
     wrap: () => Promise.reject(new Error(why)),
-    release: () => {},
+    release: () => false,
     stop: () => Promise.resolve(),
   });
   if (process.platform === 'win32') return down("sandbox-runtime's Windows support is an alpha that needs an administrator's one-time setup");
@@ -72,29 +78,87 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
     await SandboxManager.reset();
     return down(`a test command failed in it: ${failed}`);
   }
+  // sandbox-runtime's proxy is one per process and reads one host list per request: it allows the
+  // hosts of every command (and MCP server) still running, each counted while it runs, so one
+  // starting with other hosts does not close the network under another.
+  const hostCounts = new Map<string, number>();
   let hosts = JSON.stringify(policy.allowedHosts);
+  const countHosts = (list: readonly string[], by: 1 | -1) => {
+    for (const host of new Set(list)) {
+      const n = (hostCounts.get(host) ?? 0) + by;
+      if (n > 0) hostCounts.set(host, n);
+      else hostCounts.delete(host);
+    }
+    const now = [...hostCounts.keys()].sort();
+    if (JSON.stringify(now) === hosts) return;
+    SandboxManager.updateConfig(runtimeConfig({ ...policy, allowedHosts: now }));
+    hosts = JSON.stringify(now);
+  };
   // Placeholders are shared by every command in flight: only the last one to end removes them,
   // or a command (or a long-lived MCP server) starting beside it would find them gone.
   let live = 0;
   return {
     unavailable: undefined,
     async wrap(command, p) {
-      // The proxy reads the host lists per request; the file rules go with each command.
-      if (JSON.stringify(p.allowedHosts) !== hosts) {
-        SandboxManager.updateConfig(runtimeConfig(p));
-        hosts = JSON.stringify(p.allowedHosts);
+      // The file rules go with each command; the hosts, with every command that runs (above).
+      countHosts(p.allowedHosts, 1);
+      let line: string;
+      try {
+        line = await wrap(command, p);
+      } catch (error) {
+        countHosts(p.allowedHosts, -1);
+        throw error;
       }
-      const line = await wrap(command, p);
       live++;
       // sandbox-runtime adds its own protected names (.bashrc, .idea…) relative to this process's folder.
       const denied = process.platform === 'linux' ? [...p.denyWrite, ...linuxGetCwdMandatoryDenyPaths()] : [];
+      // Told to the caller, not kept here: this is a bundle of its own, the change recording another's.
+      const placeholders = placeholdersOf(denied, p.allowWrite);
       const gitExcludesFile = p.allowWrite[0] ? placeholderExcludes(p.allowWrite[0], denied) : undefined;
-      return gitExcludesFile ? { line, gitExcludesFile } : { line };
+      return gitExcludesFile ? { line, gitExcludesFile, placeholders } : { line, placeholders };
     },
-    release: () => {
+    release: (allowedHosts) => {
+      countHosts(allowedHosts, -1);
       live = Math.max(0, live - 1);
-      if (live === 0) SandboxManager.cleanupAfterCommand();
+      if (live > 0) return false;
+      SandboxManager.cleanupAfterCommand();
+      return true;
     },
     stop: () => SandboxManager.reset(),
   };
+}
+
+/**
+ * Where bubblewrap will make a placeholder for `denied` (sandbox-runtime's rule, linux-sandbox-utils):
+ * at the first missing component of a missing path whose nearest existing folder is writable, or
+ * at an empty file with no write bits an earlier sandbox left (it is taken over and removed).
+ */
+export function placeholdersOf(denied: readonly string[], allowWrite: readonly string[]): string[] {
+  const out = new Set<string>();
+  const writable = (path: string) => allowWrite.some((w) => isInside(w, path));
+  for (const given of denied) {
+    const path = realFolderOf(given);
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (info) {
+      if (info.isFile() && info.size === 0 && (info.mode & 0o222) === 0 && writable(dirname(path))) out.add(path);
+      continue;
+    }
+    let first = path;
+    let above = dirname(path);
+    while (above !== dirname(above) && !lstatSync(above, { throwIfNoEntry: false })) {
+      first = above;
+      above = dirname(above);
+    }
+    if (lstatSync(above, { throwIfNoEntry: false })?.isDirectory() && writable(above)) out.add(first);
+  }
+  return [...out];
+}
+
+/** `path` with the links of its folder resolved (the leaf may be missing), as sandbox-runtime spells it. */
+function realFolderOf(path: string): string {
+  try {
+    return join(realpathSync(dirname(path)), basename(path));
+  } catch {
+    return path;
+  }
 }

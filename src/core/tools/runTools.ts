@@ -35,6 +35,8 @@ export interface RunToolsRequest {
    * that cannot be confined to it (MCP servers, other extensions' editor tools) are not offered.
    */
   isolation?: { root: string; writable: readonly string[]; readyAt: number } | undefined;
+  /** The engine's folders its commands may not write, wherever they lie (the thread storage, the worktrees root). */
+  readOnlyToCommands?: readonly string[] | undefined;
 }
 
 /** The tools of one run: workspace tools with this run's approval gate, plus delegation and outside tools, filtered. */
@@ -46,7 +48,10 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
     emit: request.emit,
     agent: profile.name,
   });
-  const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }), request.isolation?.writable);
+  const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }), {
+    alsoWritable: request.isolation?.writable ?? [],
+    readOnly: request.readOnlyToCommands ?? [],
+  });
   const outside = await outsideTools(request, gate);
   const files = request.changes.forRun({ runId: request.run.runId, agent: profile.name, workspace, emit: request.emit, settledAt: request.isolation?.readyAt });
   const own = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }), ...request.delegation];

@@ -41,6 +41,8 @@ export interface HarnessOptions {
   worktrees?: Worktrees;
   /** Where the snapshots behind reverts and diffs go (default: in memory). */
   snapshots?: SnapshotStore;
+  /** The thread storage folder(s): never a command's change, read-only to sandboxed commands. */
+  untracked?: string[];
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -61,6 +63,7 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.worktrees ? { worktrees: options.worktrees } : {}),
     ...(options.snapshots ? { snapshots: options.snapshots } : {}),
+    ...(options.untracked ? { untracked: options.untracked } : {}),
     profiles: () => ({ profiles, problems: options.problems ?? [], ...(options.projectInstructions ? { projectInstructions: options.projectInstructions } : {}) }),
     settings: () => settings,
     createModelResolver:

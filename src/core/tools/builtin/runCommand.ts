@@ -68,14 +68,14 @@ export function runCommandTool({ workspace, gate, agent, commands, files }: Work
         let result = await runOnce();
         // The sandbox did not set up (see sandboxSetupFailure.ts): nothing ran, so once more.
         if (sandbox.sandboxed && result.exitCode === 1 && isSandboxSetupFailure(result.output) && !context.signal.aborted) {
-          prepared?.release();
+          await prepared?.release();
           result = await runOnce();
         }
         return commandOutcome(result, timeoutMs);
       } catch (error) {
         return { error: `The command could not be started: ${errorText(error)}` };
       } finally {
-        prepared?.release();
+        await prepared?.release();
       }
     },
   });

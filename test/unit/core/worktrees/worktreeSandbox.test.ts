@@ -32,6 +32,8 @@ describe('a worktree run in the OS sandbox', () => {
       `echo b > b.txt && git add b.txt && ${identity} git commit -qm "from the run" && git log --format=%s -1`,
       nodeWrite(w.root, 'escape.txt'),
       nodeWrite(w.root, '.git', 'config'),
+      // Attack: its own git folder's pointer at the repository (the product's git later reads it).
+      'node -e "try { require(\'fs\').writeFileSync(process.argv[1] + \'/commondir\', \'/tmp\'); console.log(\'WROTE\') } catch (e) { console.log(e.code) }" "$(git rev-parse --absolute-git-dir)"',
     ];
     const worktrees = new Worktrees(join(w.base, 'storage', 'worktrees'));
     const h = makeEngine(
@@ -50,6 +52,7 @@ describe('a worktree run in the OS sandbox', () => {
     expect(outputs[0]).toMatchObject({ exitCode: 0, output: 'from the run\n' });
     expect(outputs[1]!.output).toMatch(/^E[A-Z]+\n$/);
     expect(outputs[2]!.output).toMatch(/^E[A-Z]+\n$/);
+    expect(outputs[3]!.output).toMatch(/^E[A-Z]+\n$/);
     expect(existsSync(join(w.root, 'escape.txt'))).toBe(false);
     expect(await readFile(join(w.root, '.git', 'config'), 'utf8')).not.toContain('pwned');
     const child = h.runs().find((r) => r.agent === 'isolated')!;
