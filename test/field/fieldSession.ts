@@ -74,7 +74,9 @@ export function exitCodeOf(output: unknown): number | undefined {
 
 /** The text a command printed, whatever shape its result has. */
 export function commandText(output: unknown): string {
-  return typeof output === 'string' ? output : JSON.stringify(output);
+  if (typeof output === 'string') return output;
+  const printed = (output as { output?: unknown } | null)?.output;
+  return typeof printed === 'string' ? printed : JSON.stringify(output);
 }
 
 /**
