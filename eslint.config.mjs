@@ -19,7 +19,7 @@ export default tseslint.config(
   },
   {
     // No import cycles in the product code: a module that needs another's types imports them
-    // from where both can (src/core/delegation/delegationTypes.ts, say), never in a circle.
+    // from where both can (src/core/run/delegation/delegationTypes.ts, say), never in a circle.
     files: ['src/**'],
     plugins: { 'import-x': importX },
     settings: {

@@ -83,7 +83,7 @@ export function activationBench(runs = 15) {
 }
 
 /**
- * engine.js and each lazy bundle loaded as the extension loads them (src/core/codeCache/), in
+ * engine.js and each lazy bundle loaded as the extension loads them (src/core/platform/codeCache/), in
  * fresh processes, alternating: without a cache (a first window: the hash and the compile) and
  * with the caches a first load wrote (every later window). A lazy bundle's load is timed after
  * engine.js's, as the first run needing it loads it.
@@ -92,7 +92,7 @@ async function codeCacheLoads(engine, lazy, runs) {
   const { build } = await import('esbuild');
   const work = mkdtempSync(join(tmpdir(), 'subagents-code-cache-'));
   try {
-    await build({ entryPoints: ['src/core/codeCache/requireWithCodeCache.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: join(work, 'loader.js'), logLevel: 'error' });
+    await build({ entryPoints: ['src/core/platform/codeCache/requireWithCodeCache.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: join(work, 'loader.js'), logLevel: 'error' });
     const child = (files, cacheDir) => `${standIn}
 const { requireWithCodeCache } = require(${JSON.stringify(join(work, 'loader.js'))});
 const options = { cacheDir: ${JSON.stringify(cacheDir)}, onProblem: (m) => { throw new Error(m); } };

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { loadWorkspaceProfiles } from '../src/core/profiles/workspaceProfiles';
-import type { ProfileProblem } from '../src/core/profiles/profileProblem';
+import { loadWorkspaceProfiles } from '../src/core/config/profiles/workspaceProfiles';
+import type { ProfileProblem } from '../src/core/config/profiles/profileProblem';
 import type { ModelAvailability } from '../src/core/models/modelAliases';
 import { formatMs, summarize } from './stats';
 

@@ -12,7 +12,7 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
-import { loadWorkspaceProfiles } from '../src/core/profiles/workspaceProfiles';
+import { loadWorkspaceProfiles } from '../src/core/config/profiles/workspaceProfiles';
 import { startAgentServer } from '../src/server/agentServer';
 import { formatMs, summarize, table } from './stats';
 

@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { Engine } from '../src/core/engine';
-import { DEFAULT_SETTINGS, SUPERVISOR } from '../src/core/engineSettings';
+import { Engine } from '../src/core/engine/engine';
+import { DEFAULT_SETTINGS, SUPERVISOR } from '../src/core/config/settings/engineSettings';
 import type { ModelResolver } from '../src/core/models/modelResolver';
-import { nodeWorkspace } from '../src/core/nodeAdapters/nodeWorkspace';
-import type { Profile } from '../src/core/profiles/profile';
-import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
+import { nodeWorkspace } from '../src/core/engine/nodeWorkspace';
+import type { Profile } from '../src/core/config/profiles/profile';
+import { MemoryThreadStore } from '../src/core/storage/threads/memoryThreadStore';
 import { formatMs, summarize } from './stats';
 
 // Stop on one child's node, while the child runs a command that ignores SIGTERM (so it takes the

@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileSnapshotStore } from '../src/core/changes/fileSnapshotStore';
-import { listBlobs } from '../src/core/changes/snapshotCap';
-import { WorkspaceWatch } from '../src/core/changes/workspaceWatch';
-import { runGit } from '../src/core/git/runGit';
-import { Worktrees } from '../src/core/worktrees/worktrees';
+import { FileSnapshotStore } from '../src/core/changes/attribution/fileSnapshotStore';
+import { listBlobs } from '../src/core/changes/attribution/snapshotCap';
+import { WorkspaceWatch } from '../src/core/changes/attribution/workspaceWatch';
+import { runGit } from '../src/core/changes/git/runGit';
+import { Worktrees } from '../src/core/changes/worktrees/worktrees';
 import { formatMs, summarize } from './stats';
 
 const DIRS = 100;
@@ -35,7 +35,7 @@ async function storeBytes(dir: string): Promise<number> {
 const kb = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
 /**
- * `npm run bench`'s figures for finding what a command changed (src/core/changes/): the work
+ * `npm run bench`'s figures for finding what a command changed (src/core/changes/attribution/): the work
  * before and after one command that changes one file, on a 10k-file tree, in a git repository
  * (with 50 dirty and 50 untracked files) and in a plain folder; the first command (nothing cached
  * yet) and the next ones; the snapshot bytes it keeps; and the start of a worktree run there.

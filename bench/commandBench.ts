@@ -1,9 +1,9 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS } from '../src/core/engineSettings';
-import { runProcess } from '../src/core/nodeAdapters/runProcess';
-import { commandLauncher } from '../src/core/sandbox/commandLauncher';
+import { DEFAULT_SETTINGS } from '../src/core/config/settings/engineSettings';
+import { runProcess } from '../src/core/access/sandbox/runProcess';
+import { commandLauncher } from '../src/core/access/sandbox/commandLauncher';
 import { formatMs, summarize } from './stats';
 
 /** `npm run bench`'s command figures: `true` from launch to result, plain and in the OS sandbox. */

@@ -1,10 +1,10 @@
 import { tmpdir } from 'node:os';
-import { Engine } from '../src/core/engine';
-import { nodeWorkspace } from '../src/core/nodeAdapters/nodeWorkspace';
-import { DEFAULT_SETTINGS, SUPERVISOR } from '../src/core/engineSettings';
+import { Engine } from '../src/core/engine/engine';
+import { nodeWorkspace } from '../src/core/engine/nodeWorkspace';
+import { DEFAULT_SETTINGS, SUPERVISOR } from '../src/core/config/settings/engineSettings';
 import type { ModelResolver } from '../src/core/models/modelResolver';
-import type { Profile, ProfileSet } from '../src/core/profiles/profile';
-import type { ThreadStore } from '../src/core/threads/threadStore';
+import type { Profile, ProfileSet } from '../src/core/config/profiles/profile';
+import type { ThreadStore } from '../src/core/storage/threads/threadStore';
 import { agentNames, childModel, supervisorModel, TASK } from './mockModels';
 
 // Our column: the same scenario through the engine (supervisor -> delegate_task -> N child runs,

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
-import { EventBatcher } from '../src/host/eventBatcher';
+import { JsonlThreadStore } from '../src/core/storage/threads/jsonlThreadStore';
+import { EventBatcher } from '../src/host/panel/eventBatcher';
 import type { RunEvent } from '../src/shared/events';
 import { EMPTY_TREE, foldRunEvents } from '../src/shared/runTree';
 import { formatMs, summarize } from './stats';

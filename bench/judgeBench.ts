@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { judgeCommand } from '../src/core/commands/judgeCommand';
+import { judgeCommand } from '../src/core/access/commands/judgeCommand';
 import { formatMs, summarize } from './stats';
 
 /** Command lines as agents write them: builds, tests, git, searches, pipes, redirections, chains. */

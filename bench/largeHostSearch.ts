@@ -1,6 +1,6 @@
-import type { Spawner } from '../src/core/nodeAdapters/spawner';
-import { ProcessLauncher } from '../src/core/processLauncher/processLauncher';
-import { setProcessLauncherEnabled, sharedProcessLauncher } from '../src/core/processLauncher/sharedLauncher';
+import type { Spawner } from '../src/core/platform/processes/spawner';
+import { ProcessLauncher } from '../src/core/platform/processLauncher/processLauncher';
+import { setProcessLauncherEnabled, sharedProcessLauncher } from '../src/core/platform/processLauncher/sharedLauncher';
 import { formatMs, summarize, table } from './stats';
 
 /** A tool call (search_text or find_files through the real tool, as searchBench.ts makes them) and the same search by plain rg. */
@@ -39,7 +39,7 @@ async function timed(body: () => Promise<void>): Promise<number> {
 
 /**
  * Each case's tool call with ripgrep started directly (the code before the process launcher) and
- * by the launcher (src/core/processLauncher/), beside plain rg, the three turn about so that the
+ * by the launcher (src/core/platform/processLauncher/), beside plain rg, the three turn about so that the
  * machine's noise hits them alike. Plain rg is started by a small process of its own (as a shell
  * would start it): from this one, its start would pay the fork the tool no longer pays.
  */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
+import { JsonlThreadStore } from '../src/core/storage/threads/jsonlThreadStore';
 import { engineScenario } from './engineScenario';
 import { eventsAndStoreBench } from './eventsAndStore';
 import { threadListBench } from './threadList';
@@ -12,7 +12,7 @@ import { mcpBench } from './mcpBench';
 import { searchBench, searchProfile, searchTreeBench } from './searchBench';
 import { aiLikeTree } from './aiLikeTree';
 import { changesBench } from './changesBench';
-import { MemoryThreadStore } from '../src/core/threads/memoryThreadStore';
+import { MemoryThreadStore } from '../src/core/storage/threads/memoryThreadStore';
 import { formatKB, formatMs, roundRatio, summarize, table, type Summary } from './stats';
 import { agentCorpus } from './agentCorpus';
 import { agentFilesBench } from './agentFiles';

@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DEFAULT_SETTINGS } from '../src/core/engineSettings';
-import type { McpServerDecl } from '../src/core/mcp/mcpDeclarations';
-import { McpHub } from '../src/core/mcp/mcpHub';
-import { commandLauncher } from '../src/core/sandbox/commandLauncher';
-import { htmlToMarkdown } from '../src/core/web/htmlToMarkdown';
+import { DEFAULT_SETTINGS } from '../src/core/config/settings/engineSettings';
+import type { McpServerDecl } from '../src/core/config/mcp/mcpDeclarations';
+import { McpHub } from '../src/core/tools/mcp/mcpHub';
+import { commandLauncher } from '../src/core/access/sandbox/commandLauncher';
+import { htmlToMarkdown } from '../src/core/tools/web/htmlToMarkdown';
 import { formatMs, summarize } from './stats';
 
 const FIXTURE = resolve('test/fixtures/mcp/fixtureServer.mjs');

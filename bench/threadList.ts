@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonlThreadStore } from '../src/core/threads/jsonlThreadStore';
-import { threadSummaries } from '../src/host/threadSummaries';
+import { JsonlThreadStore } from '../src/core/storage/threads/jsonlThreadStore';
+import { threadSummaries } from '../src/host/panel/threadSummaries';
 import { formatMs, summarize } from './stats';
 
 const THREADS = 500;

@@ -99,7 +99,7 @@ try {
     const loadedToo = (t) => (t.others.length ? `; it also loaded ${t.others.join(', ')}` : '');
     console.log(`Sizes against their budgets (production sizes after \`npm run package\`): ${b.sizes.join(', ')}`);
     console.log(`require of dist/engine.js (${b.engineKB.toFixed(1)} KB) in a fresh process (goal under 60 ms), ${range(b.engineLoad)} over 15 runs${loadedToo(b.engineLoad)}`);
-    console.log(`engine.js as the extension loads it, through V8's code cache (src/core/codeCache/), fresh processes, 15 runs: first window (no cache yet) ${range(b.cached.engine.cold)}; every later window (the cache used) ${range(b.cached.engine.warm)}`);
+    console.log(`engine.js as the extension loads it, through V8's code cache (src/core/platform/codeCache/), fresh processes, 15 runs: first window (no cache yet) ${range(b.cached.engine.cold)}; every later window (the cache used) ${range(b.cached.engine.warm)}`);
     console.log('Each lazy bundle, required after engine.js in a fresh process (what the first run needing it adds):');
     for (const [name, { kb, load }] of Object.entries(b.lazy)) {
       const cached = b.cached[name];

@@ -120,25 +120,25 @@ const root = new URL('..', import.meta.url).pathname;
 export const LAZY_BUNDLES = {
   // The ai SDK's run machinery (streamText, the middleware wrapper), loaded by the first run; with the
   // zod of the bundle that loads it.
-  aiSdk: { entry: 'src/core/agent/aiRuntime.ts', module: /\/aiRuntime(\.ts)?$/, zodFromHost: true },
+  aiSdk: { entry: 'src/core/run/agent/aiRuntime.ts', module: /\/aiRuntime(\.ts)?$/, zodFromHost: true },
   // The OS sandbox for agents' commands (@anthropic-ai/sandbox-runtime: bubblewrap, Seatbelt).
-  sandbox: { entry: 'src/core/sandbox/sandboxRuntime.ts', module: /\/sandboxRuntime(\.ts)?$/ },
+  sandbox: { entry: 'src/core/access/sandbox/sandboxRuntime.ts', module: /\/sandboxRuntime(\.ts)?$/ },
   // tree-sitter and its bash grammar (WebAssembly), for the command judge. It keeps its import():
   // web-tree-sitter declares its own `require` in the function that imports "module", which a
   // require in place of that import() would call before it is set. So the code cache leaves it to
-  // Node's loader (src/core/codeCache/).
-  bashParser: { entry: 'src/core/commands/treeSitterBash.ts', module: /\/treeSitterBash(\.ts)?$/, keepsImport: true },
+  // Node's loader (src/core/platform/codeCache/).
+  bashParser: { entry: 'src/core/access/commands/treeSitterBash.ts', module: /\/treeSitterBash(\.ts)?$/, keepsImport: true },
   // The MCP client (@modelcontextprotocol/sdk), loaded by the first run that needs a server.
-  mcp: { entry: 'src/core/mcp/mcpConnection.ts', module: /\/mcpConnection(\.ts)?$/ },
+  mcp: { entry: 'src/core/tools/mcp/mcpConnection.ts', module: /\/mcpConnection(\.ts)?$/ },
   // HTML to Markdown for web_fetch (turndown and its DOM, domino), loaded by the first page fetched.
-  htmlToMarkdown: { entry: 'src/core/web/htmlToMarkdown.ts', module: /\/htmlToMarkdown(\.ts)?$/ },
+  htmlToMarkdown: { entry: 'src/core/tools/web/htmlToMarkdown.ts', module: /\/htmlToMarkdown(\.ts)?$/ },
   // The vendors' model clients (@ai-sdk/openai, anthropic, openai-compatible), made on a model's first call;
   // with the zod of the bundle that loads them.
   modelClients: { entry: 'src/core/models/vendorClients.ts', module: /\/vendorClients(\.ts)?$/, zodFromHost: true },
   // The YAML parser of agent files' front matter (the `yaml` package), required by the first agent file read.
   yaml: { entry: 'node_modules/yaml/dist/index.js', module: /^yaml$/ },
   // web_fetch's HTTP client (node:http, https, dns, zlib, the private-address judge), loaded by the first fetch.
-  webFetch: { entry: 'src/core/web/fetchPage.ts', module: /\/fetchPage(\.ts)?$/ },
+  webFetch: { entry: 'src/core/tools/web/fetchPage.ts', module: /\/fetchPage(\.ts)?$/ },
   // Glob matching (minimatch and brace-expansion), required by the first glob matched (find_files, a command's glob).
   minimatch: { entry: 'node_modules/minimatch/dist/esm/index.js', module: /^minimatch$/ },
 };
@@ -225,7 +225,7 @@ export function bundleOptions({ production = false } = {}) {
     banner: { js: 'var __bundleUrl = require("url").pathToFileURL(__filename).href;' },
   };
   // What the extension loads through V8's code cache (engine.js and its lazy bundles,
-  // src/core/codeCache/) runs as a vm script, which has no loader for import(): there import()
+  // src/core/platform/codeCache/) runs as a vm script, which has no loader for import(): there import()
   // becomes require (Node's CommonJS loader is also the cheaper path to a CommonJS file).
   const noImport = { supported: { 'dynamic-import': false } };
   const lazy = Object.fromEntries(
@@ -238,9 +238,9 @@ export function bundleOptions({ production = false } = {}) {
     // Activation loads only this: view provider shell, commands, output channel.
     extension: { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './agentClient.js'] },
     // Loaded on first use: the core engine, the ai SDK, zod and the vscode adapters.
-    engine: { ...node, ...noImport, entryPoints: { engine: 'src/host/engineMain.ts' }, outdir: 'dist', external: ['vscode'] },
+    engine: { ...node, ...noImport, entryPoints: { engine: 'src/host/workspace/engineMain.ts' }, outdir: 'dist', external: ['vscode'] },
     // Loaded when the first agent file is opened: the language client (vscode-languageclient) and the agent-file commands.
-    agentClient: { ...node, entryPoints: { agentClient: 'src/host/agentFileClient.ts' }, outdir: 'dist', external: ['vscode'] },
+    agentClient: { ...node, entryPoints: { agentClient: 'src/host/agentFiles/agentFileClient.ts' }, outdir: 'dist', external: ['vscode'] },
     // The agent-file language server, a process of its own started by the client.
     server: { ...node, entryPoints: { server: 'src/server/server.ts' }, outdir: 'dist' },
     // The `subagents` command: a launcher that loads the CLI (cliMain.js) through the code cache.

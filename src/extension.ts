@@ -1,12 +1,12 @@
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import type * as EngineMain from './host/engineMain';
-import { setApiKeyCommand } from './host/apiKeys';
-import type { HostRuntime } from './host/engineMain';
-import { PanelViewProvider } from './host/panelView';
-import { registerAgentFiles } from './host/agentFilesActivation';
+import type * as EngineMain from './host/workspace/engineMain';
+import { setApiKeyCommand } from './host/models/apiKeys';
+import type { HostRuntime } from './host/workspace/engineMain';
+import { PanelViewProvider } from './host/panel/panelView';
+import { registerAgentFiles } from './host/agentFiles/agentFilesActivation';
 import { registerChat } from './host/chat/registerChat';
-import { requireWithCodeCache } from './core/codeCache/requireWithCodeCache';
+import { requireWithCodeCache } from './core/platform/codeCache/requireWithCodeCache';
 
 /**
  * Activation stays light: the view, the commands and the log channel. The engine (the ai SDK,
@@ -85,7 +85,7 @@ const CODE_CACHE_SAVE_DELAY_MS = 20_000;
  * dist/engine.js, a separate bundle beside this one (see esbuild.mjs), required on first use, not
  * at activation; through V8's code cache in the extension's global storage, as are the lazy
  * bundles it requires, which spares about half of each load from the second window on
- * (src/core/codeCache/).
+ * (src/core/platform/codeCache/).
  */
 function loadEngine(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): { main: typeof EngineMain; cache: string } {
   const file = join(__dirname, 'engine.js');

@@ -1,22 +1,22 @@
 import type { RunEvent } from '../src/shared/events';
 import type { HostToWebview, ThreadSummary } from '../src/shared/protocol';
 import { EMPTY_TREE, foldRunEvents, type RunTree } from '../src/shared/runTree';
-import { Announcer } from './announcer';
-import { ConversationView } from './conversationView';
-import { h, setAttr } from './dom';
-import { HeaderView } from './headerView';
-import { copyText, handleLinkActions } from './linkActions';
-import { ModelChoiceView } from './modelChoiceView';
-import { ProblemsView } from './problemsView';
-import { PromptBox } from './promptBox';
-import { RenderQueue } from './renderQueue';
-import { RunControlsSet } from './runControls';
-import { RunChangesControls } from './runChangesView';
-import { runEndNews } from './runEndNews';
-import { ScrollFollow } from './scrollFollow';
+import { Announcer } from './kit/announcer';
+import { ConversationView } from './conversation/conversationView';
+import { h, setAttr } from './kit/dom';
+import { HeaderView } from './controls/headerView';
+import { copyText, handleLinkActions } from './markdown/linkActions';
+import { ModelChoiceView } from './controls/modelChoiceView';
+import { ProblemsView } from './controls/problemsView';
+import { PromptBox } from './prompt/promptBox';
+import { RenderQueue } from './kit/renderQueue';
+import { RunControlsSet } from './controls/runControls';
+import { RunChangesControls } from './controls/runChangesView';
+import { runEndNews } from './conversation/runEndNews';
+import { ScrollFollow } from './conversation/scrollFollow';
 import { UiState } from './uiState';
-import { VisibilityWatcher } from './visibility';
-import type { Host } from './vscodeApi';
+import { VisibilityWatcher } from './kit/visibility';
+import type { Host } from './kit/vscodeApi';
 
 /** Per frame, at most this long goes to rendering the tree's markdown; the rest waits a frame. */
 const MARKDOWN_BUDGET_MS = 3;

@@ -1,8 +1,8 @@
 import type { HostToWebview } from '../src/shared/protocol';
 import { App } from './app';
-import { warmUpMarkdown } from './markdown';
-import { registerToolkit } from './toolkit';
-import { connectHost } from './vscodeApi';
+import { warmUpMarkdown } from './markdown/markdown';
+import { registerToolkit } from './kit/toolkit';
+import { connectHost } from './kit/vscodeApi';
 
 // Entry point of dist/webview.js: register the controls, build the panel, then ask for the state.
 registerToolkit();

@@ -1,4 +1,4 @@
-import type { Host } from './vscodeApi';
+import type { Host } from './kit/vscodeApi';
 
 /**
  * The UI state that must survive the webview being hidden and re-created: which runs the user

@@ -9,7 +9,7 @@ import { formatMs, summarize, table } from '../stats';
 // Cold import time per framework, each in a fresh node process (NODE_ENV=production, as the peer
 // bench runs): `import()` of the package as installed (node_modules, as a Node program loads it),
 // and of one minified esbuild bundle of it (as an extension ships it; ours ships only this way, so
-// its row is src/core/engine.ts built with the product's own bundle options). The peers' bundles are
+// its row is src/core/engine/engine.ts built with the product's own bundle options). The peers' bundles are
 // ESM, loaded with import(); ours is CommonJS, as the extension host loads it, so it is loaded with
 // require(): an import() of a CommonJS file first scans all of it for its exports (cjs-module-lexer),
 // which doubled our row (about 100 ms against 48 for require) and is no part of how it is loaded.
@@ -44,7 +44,7 @@ async function bundle(framework: Framework, root: string, outdir: string): Promi
       // the vscode adapters of dist/engine.js. Loaded from its file, not bundled into this bench:
       // it finds the repository (and noGateway.ts) from its own location.
       const { bundleOptions } = (await import(pathToFileURL(join(root, 'scripts', 'bundles.mjs')).href)) as typeof Bundles;
-      await esbuild.build({ ...bundleOptions({ production: true }).engine, entryPoints: { [name]: 'src/core/engine.ts' }, outdir, logLevel: 'silent' });
+      await esbuild.build({ ...bundleOptions({ production: true }).engine, entryPoints: { [name]: 'src/core/engine/engine.ts' }, outdir, logLevel: 'silent' });
       return { file: join(outdir, `${name}.js`), commonJs: true };
     }
     const file = join(outdir, `${name}.mjs`);

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonlThreadStore } from '../../src/core/threads/jsonlThreadStore';
-import { MemoryThreadStore } from '../../src/core/threads/memoryThreadStore';
+import { JsonlThreadStore } from '../../src/core/storage/threads/jsonlThreadStore';
+import { MemoryThreadStore } from '../../src/core/storage/threads/memoryThreadStore';
 import { engineScenario } from '../engineScenario';
 import { floorScenario } from '../floor';
 import { HEAP_WINDOWS, retainedKB, roundOrder, time, type Scenario } from '../measure';

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from './cliError';
 import { defaultStorageOf } from './defaultStorage';
-import { approvalModeSchema, type ApprovalMode } from '../core/engineSettings';
+import { approvalModeSchema, type ApprovalMode } from '../core/config/settings/engineSettings';
 
 export const USAGE = `subagents: a supervisor agent that delegates to subagents, headless.
 

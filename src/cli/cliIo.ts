@@ -1,5 +1,5 @@
 import type { Logger } from '../core/ports';
-import type { Redactor } from '../core/secrets/redactor';
+import type { Redactor } from '../core/access/secrets/redactor';
 import { terminalSafe } from './terminalText';
 
 /** The streams a command talks to: stdout for results, stderr for progress and messages. */

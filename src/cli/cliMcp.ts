@@ -1,6 +1,6 @@
-import { declareMcpServers, describeMcpDeclProblem, type McpDeclarations, type McpServerDecl } from '../core/mcp/mcpDeclarations';
-import { McpHub } from '../core/mcp/mcpHub';
-import { mcpApprovalKey, mcpServerKey } from '../core/mcp/mcpServerKey';
+import { declareMcpServers, describeMcpDeclProblem, type McpDeclarations, type McpServerDecl } from '../core/config/mcp/mcpDeclarations';
+import { McpHub } from '../core/tools/mcp/mcpHub';
+import { mcpApprovalKey, mcpServerKey } from '../core/config/mcp/mcpServerKey';
 import type { Logger } from '../core/ports';
 import { UsageError } from './cliError';
 import type { WorkspaceSettings } from './workspaceSettings';

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { KEY_VARIABLES } from '../core/models/keyVariables';
 import type { ModelAvailability } from '../core/models/modelAliases';
-import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/profiles/workspaceProfiles';
+import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/config/profiles/workspaceProfiles';
 import type { WorkspaceSettings } from './workspaceSettings';
 
 /** What the CLI can use: no editor models, and the keys in the environment. */

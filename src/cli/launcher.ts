@@ -1,11 +1,11 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { requireWithCodeCache } from '../core/codeCache/requireWithCodeCache';
+import { requireWithCodeCache } from '../core/platform/codeCache/requireWithCodeCache';
 import { cliCodeCacheDir } from './codeCacheDir';
 import type * as CliMain from './main';
 
 // dist/cli.js, the `subagents` command: loads the CLI (dist/cliMain.js) and the lazy bundles its
-// command needs through V8's code cache (src/core/codeCache/), so a command after the first skips
+// command needs through V8's code cache (src/core/platform/codeCache/), so a command after the first skips
 // compiling them (about half of the CLI's start). A cache still missing is written once the
 // command has answered (flush), before the process exits: never on the way to its output.
 

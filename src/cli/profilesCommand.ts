@@ -1,13 +1,13 @@
 import type { Command } from './cliArgs';
 import { EXIT } from './cliError';
 import type { CliIo } from './cliIo';
-import { describeProfileProblemAndEffect, toConfigProblem } from '../core/profiles/describeProfileProblem';
-import type { Profile, ProfileProblem } from '../core/profiles/profile';
+import { describeProfileProblemAndEffect, toConfigProblem } from '../core/config/profiles/describeProfileProblem';
+import type { Profile, ProfileProblem } from '../core/config/profiles/profile';
 import { cliMcpDeclarations } from './cliMcp';
 import { cliProfiles } from './cliProfiles';
 import { oneLine } from '../shared/oneLine';
 import { jsonForTerminal, terminalSafe } from './terminalText';
-import { withTakenKeys } from '../core/secrets/processKeys';
+import { withTakenKeys } from '../core/access/secrets/processKeys';
 import { readWorkspaceSettings } from './workspaceSettings';
 
 type ProfilesCommand = Extract<Command, { name: `profiles ${string}` }>;

@@ -1,24 +1,24 @@
 import { readFile, stat } from 'node:fs/promises';
-import { threadSnapshots } from '../core/changes/threadSnapshots';
-import { DEFAULT_SETTINGS } from '../core/engineSettings';
-import { readThreadArchive, ThreadArchiveError } from '../core/threads/threadArchive';
-import { ThreadExistsError } from '../core/threads/threadStore';
-import { JsonlThreadStore } from '../core/threads/jsonlThreadStore';
-import { ThreadBusyError } from '../core/threads/threadLeases';
-import { isThreadId } from '../core/threads/threadId';
-import type { LoadedFamily } from '../core/threads/threadStore';
+import { threadSnapshots } from '../core/changes/attribution/threadSnapshots';
+import { DEFAULT_SETTINGS } from '../core/config/settings/engineSettings';
+import { readThreadArchive, ThreadArchiveError } from '../core/storage/threads/threadArchive';
+import { ThreadExistsError } from '../core/storage/threads/threadStore';
+import { JsonlThreadStore } from '../core/storage/threads/jsonlThreadStore';
+import { ThreadBusyError } from '../core/storage/threads/threadLeases';
+import { isThreadId } from '../core/storage/threads/threadId';
+import type { LoadedFamily } from '../core/storage/threads/threadStore';
 import { EMPTY_TREE, foldRunEvents, walkRuns } from '../shared/runTree';
 import type { Command } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
 import { stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../shared/oneLine';
-import { exportThread } from '../core/threads/exportThread';
-import { renderRunTree } from '../core/threads/runTreeText';
+import { exportThread } from '../core/storage/threads/exportThread';
+import { renderRunTree } from '../core/storage/threads/runTreeText';
 import { effectiveRuns, renderEffective } from './renderEffective';
 import { jsonForTerminal, terminalSafe, terminalSafeJson } from './terminalText';
 import { prepareStorage } from './defaultStorage';
-import { closeInterruptedRuns, withEnds } from '../core/threads/interruptedRuns';
+import { closeInterruptedRuns, withEnds } from '../core/storage/threads/interruptedRuns';
 
 /** The thread commands; those about one run's changes are runChangesCommand's. */
 type ThreadsCommand = Exclude<Extract<Command, { name: `threads ${string}` }>, { name: 'threads revert' | 'threads apply' | 'threads discard' }>;

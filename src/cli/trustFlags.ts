@@ -1,4 +1,4 @@
-import type { SettingsLayer } from '../core/settings/readEngineSettings';
+import type { SettingsLayer } from '../core/config/settings/readEngineSettings';
 import type { TrustFlags } from './cliArgs';
 
 /**

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EngineSettings } from '../core/engineSettings';
-import { parseJsonc } from '../core/jsonc/parseJsonc';
-import { describeSettingProblem, readEngineSettings, settingsLayerFromJson, type ReadSettings, type SettingsLayer } from '../core/settings/readEngineSettings';
+import type { EngineSettings } from '../core/config/settings/engineSettings';
+import { parseJsonc } from '../core/platform/jsonc/parseJsonc';
+import { describeSettingProblem, readEngineSettings, settingsLayerFromJson, type ReadSettings, type SettingsLayer } from '../core/config/settings/readEngineSettings';
 import type { TrustFlags } from './cliArgs';
 import { UsageError } from './cliError';
 import { trustFlagsLayer } from './trustFlags';

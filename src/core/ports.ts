@@ -1,6 +1,6 @@
 import { setTimeout } from 'node:timers/promises';
 import type { ApprovalDecision } from '../shared/events';
-import type { FileIdentity } from './fileAccess/fileIdentity';
+import type { FileIdentity } from './platform/files/fileIdentity';
 
 /**
  * What the core needs from a host. The extension implements these over the vscode API,
@@ -57,7 +57,7 @@ export interface CommandLaunch {
 export interface CommandRequest {
   /** As the agent wrote it: what the host shows. */
   command: string;
-  /** What really starts: a shell, or the OS sandbox around one (src/core/sandbox/). */
+  /** What really starts: a shell, or the OS sandbox around one (src/core/access/sandbox/). */
   launch: CommandLaunch;
   /** Absolute; always the workspace root today. */
   cwd: string;

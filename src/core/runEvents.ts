@@ -1,4 +1,4 @@
-import type { UnsequencedRunEvent } from '../../shared/events';
+import type { UnsequencedRunEvent } from '../shared/events';
 
 /** Distributes Omit so each event kind keeps its own fields. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,8 +1,8 @@
 import { CompletionItemKind, MarkupKind, type CompletionItem } from 'vscode-languageserver/node';
-import { FIELDS_OF, type AgentFileDialect } from '../core/agentFiles/agentFields';
-import { CLAUDE_TOOL_NAMES, COPILOT_TOOL_NAMES, OUR_TOOLS } from '../core/agentFiles/toolNames';
+import { FIELDS_OF, type AgentFileDialect } from '../core/config/agentFiles/agentFields';
+import { CLAUDE_TOOL_NAMES, COPILOT_TOOL_NAMES, OUR_TOOLS } from '../core/config/agentFiles/toolNames';
 import { BUILTIN_MODEL_ALIASES } from '../core/models/modelAliases';
-import type { TextPosition } from '../core/profiles/profileProblem';
+import type { TextPosition } from '../core/config/profiles/profileProblem';
 import { cursorContext } from './cursorContext';
 import { toolHover } from './agentHover';
 

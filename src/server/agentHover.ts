@@ -1,8 +1,8 @@
-import { FIELDS_OF, type AgentFileDialect } from '../core/agentFiles/agentFields';
-import { mapClaudeTool, mapCopilotTool, OUR_TOOLS, type ToolMapping } from '../core/agentFiles/toolNames';
-import type { FrontMatter } from '../core/agentFiles/frontMatter';
+import { FIELDS_OF, type AgentFileDialect } from '../core/config/agentFiles/agentFields';
+import { mapClaudeTool, mapCopilotTool, OUR_TOOLS, type ToolMapping } from '../core/config/agentFiles/toolNames';
+import type { FrontMatter } from '../core/config/agentFiles/frontMatter';
 import { chooseModel, type ModelAvailability } from '../core/models/modelAliases';
-import type { TextPosition, TextRange } from '../core/profiles/profileProblem';
+import type { TextPosition, TextRange } from '../core/config/profiles/profileProblem';
 
 const inside = (r: TextRange, p: TextPosition): boolean =>
   (p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character)) && (p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character));

@@ -9,8 +9,8 @@ import {
   type InitializeParams,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { dialectOfPath } from '../core/agentFiles/agentFolders';
-import type { ProblemFix, ProfileProblem } from '../core/profiles/profileProblem';
+import { dialectOfPath } from '../core/config/agentFiles/agentFolders';
+import type { ProblemFix, ProfileProblem } from '../core/config/profiles/profileProblem';
 import { completions } from './agentCompletion';
 import { hoverAt } from './agentHover';
 import { AgentWorkspace } from './agentWorkspace';

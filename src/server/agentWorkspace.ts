@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { AgentFileCache } from '../core/agentFiles/agentFileLayers';
-import { dialectOfPath } from '../core/agentFiles/agentFolders';
-import { validateAgentFile, type AgentFileResult } from '../core/agentFiles/validateAgentFile';
-import { DEFAULT_SETTINGS } from '../core/engineSettings';
+import { AgentFileCache } from '../core/config/agentFiles/agentFileLayers';
+import { dialectOfPath } from '../core/config/agentFiles/agentFolders';
+import { validateAgentFile, type AgentFileResult } from '../core/config/agentFiles/validateAgentFile';
+import { DEFAULT_SETTINGS } from '../core/config/settings/engineSettings';
 import type { ModelAvailability } from '../core/models/modelAliases';
-import type { ProfileProblem } from '../core/profiles/profileProblem';
-import { declareMcpServers } from '../core/mcp/mcpDeclarations';
-import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/profiles/workspaceProfiles';
+import type { ProfileProblem } from '../core/config/profiles/profileProblem';
+import { declareMcpServers } from '../core/config/mcp/mcpDeclarations';
+import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/config/profiles/workspaceProfiles';
 import type { AgentServerOptions } from './serverProtocol';
 
 export type { AgentServerOptions } from './serverProtocol';

@@ -1,4 +1,4 @@
-import type { TextPosition } from '../core/profiles/profileProblem';
+import type { TextPosition } from '../core/config/profiles/profileProblem';
 
 /** Where the cursor is in an agent file's front matter: at a field name, or in a field's value. */
 export type CursorContext =

@@ -1,4 +1,4 @@
-import type { EngineSettings } from '../core/engineSettings';
+import type { EngineSettings } from '../core/config/settings/engineSettings';
 
 /** What the extension tells the agent-file server at start (initializationOptions) and on changes. */
 export interface AgentServerOptions {

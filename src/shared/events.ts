@@ -178,7 +178,7 @@ function buildRunEventSchemas() {
     error: z.string(),
   });
 
-  /** A content hash: sha-256 of the file's bytes, in hex (the name of its snapshot, src/core/changes/). */
+  /** A content hash: sha-256 of the file's bytes, in hex (the name of its snapshot, src/core/changes/attribution/). */
   const contentHash = z.string().regex(/^[0-9a-f]{64}$/);
 
   /**

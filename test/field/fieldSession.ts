@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentHash } from '../../src/core/changes/contentHash';
+import { contentHash } from '../../src/core/changes/attribution/contentHash';
 import { runEventSchema, type RunEvent } from '../../src/shared/events';
 import { startCli, type CliResult } from '../unit/cli/cliHarness';
 

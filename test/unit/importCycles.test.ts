@@ -58,7 +58,7 @@ describe('imports', () => {
   it('are checked for cycles by the lint', async () => {
     const eslint = new ESLint({ cwd: process.cwd() });
     // runResult.ts as if it imported the turn loop, which (through delegate_task) imports it.
-    const [result] = await eslint.lintText("import { runTurns } from './runTurns';\nexport const x = runTurns;\n", { filePath: 'src/core/delegation/runResult.ts' });
+    const [result] = await eslint.lintText("import { runTurns } from './runTurns';\nexport const x = runTurns;\n", { filePath: 'src/core/run/delegation/runResult.ts' });
     expect(result!.messages.filter((m) => m.ruleId === 'import-x/no-cycle')).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNonce } from '../../src/host/nonce';
-import { panelCsp, renderPanelHtml } from '../../src/host/panelHtml';
+import { createNonce } from '../../src/host/panel/nonce';
+import { panelCsp, renderPanelHtml } from '../../src/host/panel/panelHtml';
 import { startHarness, stateMessage, ThreadScript, type Harness, type TestGlobals } from './harness';
 
 // The panel under its strict Content Security Policy: everything it does (toolkit controls,

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createNonce } from '../../src/host/nonce';
-import { renderPanelHtml } from '../../src/host/panelHtml';
+import { createNonce } from '../../src/host/panel/nonce';
+import { renderPanelHtml } from '../../src/host/panel/panelHtml';
 
 /**
  * Serves the real panel over 127.0.0.1: the HTML of renderPanelHtml (real nonce and CSP), the given

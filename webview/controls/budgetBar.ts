@@ -1,5 +1,5 @@
-import type { RunLimit } from '../src/shared/events';
-import { h, setAttr, setClass, setHidden, setText } from './dom';
+import type { RunLimit } from '../../src/shared/events';
+import { h, setAttr, setClass, setHidden, setText } from '../kit/dom';
 
 /** At this share of its limit the bar turns to the warning colour (the engine warns then too). */
 const WARN_SHARE = 0.8;

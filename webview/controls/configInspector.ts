@@ -1,5 +1,5 @@
-import type { RunConfig, RunLimit } from '../src/shared/events';
-import { h, setText } from './dom';
+import type { RunConfig, RunLimit } from '../../src/shared/events';
+import { h, setText } from '../kit/dom';
 
 /**
  * "Why this config?": what a run was actually given, from its run.config record, field by field

@@ -1,8 +1,8 @@
-import { oneLine } from '../src/shared/oneLine';
-import type { ThreadSummary } from '../src/shared/protocol';
-import { codicon, h, setAttr, setHidden, setText } from './dom';
-import { ThreadListView, type ThreadListActions } from './threadListView';
-import type { PanelView } from './uiState';
+import { oneLine } from '../../src/shared/oneLine';
+import type { ThreadSummary } from '../../src/shared/protocol';
+import { codicon, h, setAttr, setHidden, setText } from '../kit/dom';
+import { ThreadListView, type ThreadListActions } from '../threads/threadListView';
+import type { PanelView } from '../uiState';
 
 /**
  * The top bar: the thread's title (one line, cut with an ellipsis, whole in its tooltip), the

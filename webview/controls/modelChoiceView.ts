@@ -1,6 +1,6 @@
-import type { ModelChoice, PanelConfig } from '../src/shared/protocol';
-import { codicon, h, setHidden } from './dom';
-import { button, progressRing } from './toolkit';
+import type { ModelChoice, PanelConfig } from '../../src/shared/protocol';
+import { codicon, h, setHidden } from '../kit/dom';
+import { button, progressRing } from '../kit/toolkit';
 
 /**
  * `#model-choice`: shown while no model is set. Asks the host what is available (the editor's

@@ -1,6 +1,6 @@
-import { modelLabel } from '../src/shared/modelLabel';
-import type { ModelChoice } from '../src/shared/protocol';
-import { codicon, h, setAttr, setHidden, setText } from './dom';
+import { modelLabel } from '../../src/shared/modelLabel';
+import type { ModelChoice } from '../../src/shared/protocol';
+import { codicon, h, setAttr, setHidden, setText } from '../kit/dom';
 import { MODEL_GROUPS } from './modelChoiceView';
 
 /**

@@ -1,6 +1,6 @@
-import type { ConfigProblem, PanelConfig, ProblemLocation } from '../src/shared/protocol';
-import { codicon, h, setHidden } from './dom';
-import type { UiState } from './uiState';
+import type { ConfigProblem, PanelConfig, ProblemLocation } from '../../src/shared/protocol';
+import { codicon, h, setHidden } from '../kit/dom';
+import type { UiState } from '../uiState';
 
 /**
  * `#problems`: what stops the panel from working well (config problems, an untrusted workspace)

@@ -1,9 +1,9 @@
-import { changeSummary, fileChangeText } from '../src/shared/changeSummary';
-import type { PendingWorktreeView } from '../src/shared/protocol';
-import type { FileChangeNode, RunNode } from '../src/shared/runTree';
-import { codicon, h, setHidden, setText } from './dom';
-import type { RunControlSlots } from './runNodeContent';
-import { button, setButtonDisabled } from './toolkit';
+import { changeSummary, fileChangeText } from '../../src/shared/changeSummary';
+import type { PendingWorktreeView } from '../../src/shared/protocol';
+import type { FileChangeNode, RunNode } from '../../src/shared/runTree';
+import { codicon, h, setHidden, setText } from '../kit/dom';
+import type { RunControlSlots } from '../conversation/runNodeContent';
+import { button, setButtonDisabled } from '../kit/toolkit';
 
 /** What the changes block asks the host for. */
 export interface RunChangesActions {

@@ -1,10 +1,10 @@
-import { runTotals, type RunMessage, type RunNode, type RunTree } from '../src/shared/runTree';
+import { runTotals, type RunMessage, type RunNode, type RunTree } from '../../src/shared/runTree';
 import { BudgetBar } from './budgetBar';
 import { ConfigInspector } from './configInspector';
-import { codicon, h, iconButton, setAttr, setHidden } from './dom';
-import type { RunControlSlots } from './runNodeContent';
+import { codicon, h, iconButton, setAttr, setHidden } from '../kit/dom';
+import type { RunControlSlots } from '../conversation/runNodeContent';
 import { SteerBox } from './steerBox';
-import { button } from './toolkit';
+import { button } from '../kit/toolkit';
 
 /** What the controls of one run ask the host to do. */
 export interface RunControlActions {

@@ -1,5 +1,5 @@
-import { h, setHidden } from './dom';
-import { button } from './toolkit';
+import { h, setHidden } from '../kit/dom';
+import { button } from '../kit/toolkit';
 
 /**
  * The message box on a working subagent's node: what the user types reaches that run before its

@@ -1,8 +1,8 @@
-import type { ApprovalDecision } from '../src/shared/events';
-import { commandPrefix } from '../src/shared/commandPrefix';
-import type { ApprovalOutcome, ToolCallNode } from '../src/shared/runTree';
-import { codicon, h } from './dom';
-import { button, setButtonDisabled } from './toolkit';
+import type { ApprovalDecision } from '../../src/shared/events';
+import { commandPrefix } from '../../src/shared/commandPrefix';
+import type { ApprovalOutcome, ToolCallNode } from '../../src/shared/runTree';
+import { codicon, h } from '../kit/dom';
+import { button, setButtonDisabled } from '../kit/toolkit';
 import type { ToolCallContext } from './toolCallContext';
 
 /**

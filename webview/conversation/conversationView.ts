@@ -1,6 +1,6 @@
-import type { PanelConfig } from '../src/shared/protocol';
-import type { RunTree } from '../src/shared/runTree';
-import { h, setHidden } from './dom';
+import type { PanelConfig } from '../../src/shared/protocol';
+import type { RunTree } from '../../src/shared/runTree';
+import { h, setHidden } from '../kit/dom';
 import { TurnView, type TurnActions } from './turnView';
 import type { LineBudget, TurnTreeContext } from './turnTree';
 

@@ -1,5 +1,5 @@
-import type { RunTree } from '../src/shared/runTree';
-import { formatDuration } from '../src/shared/usage';
+import type { RunTree } from '../../src/shared/runTree';
+import { formatDuration } from '../../src/shared/usage';
 import { runStateLabel } from './stateIcons';
 
 /**

@@ -1,5 +1,5 @@
-import type { RunNode, RunTree } from '../src/shared/runTree';
-import { DELEGATION_TOOLS } from '../src/shared/toolSummary';
+import type { RunNode, RunTree } from '../../src/shared/runTree';
+import { DELEGATION_TOOLS } from '../../src/shared/toolSummary';
 import type { ToolCallContext } from './toolCallContext';
 import { ToolCallView } from './toolCallView';
 

@@ -1,12 +1,12 @@
-import { retryText } from '../src/shared/retryText';
-import type { RunNode } from '../src/shared/runTree';
-import { codicon, h, setAttr, setClass, setText } from './dom';
-import { LazyMarkdown } from './lazyMarkdown';
-import type { RenderQueue } from './renderQueue';
+import { retryText } from '../../src/shared/retryText';
+import type { RunNode } from '../../src/shared/runTree';
+import { codicon, h, setAttr, setClass, setText } from '../kit/dom';
+import { LazyMarkdown } from '../markdown/lazyMarkdown';
+import type { RenderQueue } from '../kit/renderQueue';
 import { runIconClass, runStateLabel } from './stateIcons';
 import { renderTodoList } from './todoListView';
 import type { ToolCallContext } from './toolCallContext';
-import type { VisibilityWatcher } from './visibility';
+import type { VisibilityWatcher } from '../kit/visibility';
 
 /**
  * What a run node shows once it is near the viewport. Collapsed, its one live line: state icon,

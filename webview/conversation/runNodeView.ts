@@ -1,5 +1,5 @@
-import type { RunNode, RunTree } from '../src/shared/runTree';
-import { h, setAttr } from './dom';
+import type { RunNode, RunTree } from '../../src/shared/runTree';
+import { h, setAttr } from '../kit/dom';
 import { RunItems } from './runItems';
 import { RunNodeContent, type RunNodeContext } from './runNodeContent';
 import type { ToolCallView } from './toolCallView';

@@ -1,4 +1,4 @@
-import type { UiState } from './uiState';
+import type { UiState } from '../uiState';
 
 /**
  * Where the conversation is scrolled. New content is followed while the user stays at the

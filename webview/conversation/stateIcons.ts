@@ -1,4 +1,4 @@
-import type { RunState, ToolCallNode } from '../src/shared/runTree';
+import type { RunState, ToolCallNode } from '../../src/shared/runTree';
 
 /** How a run or tool call state looks: one codicon and one word, shared by the tree and the chat. */
 

@@ -1,6 +1,6 @@
-import type { RunNode } from '../src/shared/runTree';
-import { latestTodoList, type TodoItem, type TodoStatus } from '../src/shared/todoList';
-import { codicon, h } from './dom';
+import type { RunNode } from '../../src/shared/runTree';
+import { latestTodoList, type TodoItem, type TodoStatus } from '../../src/shared/todoList';
+import { codicon, h } from '../kit/dom';
 
 /**
  * An agent's plan (its latest `todo_write`) as a checklist, kept up to date as the run calls the

@@ -1,5 +1,5 @@
-import type { ApprovalDecision } from '../src/shared/events';
-import type { UiState } from './uiState';
+import type { ApprovalDecision } from '../../src/shared/events';
+import type { UiState } from '../uiState';
 
 /** What a tool call's view (and the approval inside it) needs from the panel; its own file so the two views import it without importing each other. */
 export interface ToolCallContext {

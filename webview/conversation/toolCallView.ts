@@ -1,6 +1,6 @@
-import type { ToolCallNode } from '../src/shared/runTree';
-import { summarizeToolCall, summaryText, type SummaryPart } from '../src/shared/toolSummary';
-import { fileLink, h, setAttr, setClass } from './dom';
+import type { ToolCallNode } from '../../src/shared/runTree';
+import { summarizeToolCall, summaryText, type SummaryPart } from '../../src/shared/toolSummary';
+import { fileLink, h, setAttr, setClass } from '../kit/dom';
 import { ApprovalView } from './approvalView';
 import { toolIconClass } from './stateIcons';
 import { toolDetailView } from './toolDetailView';

@@ -1,7 +1,7 @@
-import type { ToolCallNode } from '../src/shared/runTree';
-import { toolDetail, type DetailBlock } from '../src/shared/toolDetail';
-import { summarizeToolCall } from '../src/shared/toolSummary';
-import { codicon, fileLink, h } from './dom';
+import type { ToolCallNode } from '../../src/shared/runTree';
+import { toolDetail, type DetailBlock } from '../../src/shared/toolDetail';
+import { summarizeToolCall } from '../../src/shared/toolSummary';
+import { codicon, fileLink, h } from '../kit/dom';
 
 /**
  * A tool call opened: the tool's name, its full input, then its output as it reads best (a file's

@@ -1,11 +1,11 @@
-import { runActivity } from '../src/shared/runActivity';
-import { runTotals, type RunNode, type RunTree } from '../src/shared/runTree';
-import { formatDuration, formatStats, formatTokens } from '../src/shared/usage';
-import { h, setHidden } from './dom';
+import { runActivity } from '../../src/shared/runActivity';
+import { runTotals, type RunNode, type RunTree } from '../../src/shared/runTree';
+import { formatDuration, formatStats, formatTokens } from '../../src/shared/usage';
+import { h, setHidden } from '../kit/dom';
 import { RunItems } from './runItems';
 import { RunNodeView, type RunNodeContext } from './runNodeView';
 import { TreeKeyboard } from './treeKeyboard';
-import type { UiState } from './uiState';
+import type { UiState } from '../uiState';
 
 /**
  * One turn's runs, under its answer: a `tree` whose top items are what the turn's top run did

@@ -1,12 +1,12 @@
-import { splitAttachedContext } from '../src/shared/attachedContext';
-import { retryText } from '../src/shared/retryText';
-import { runTotals, type RunNode, type RunTree } from '../src/shared/runTree';
-import { formatStats } from '../src/shared/usage';
-import { codicon, h, iconButton, setAttr, setHidden, setText } from './dom';
-import { renderMarkdown } from './markdown';
+import { splitAttachedContext } from '../../src/shared/attachedContext';
+import { retryText } from '../../src/shared/retryText';
+import { runTotals, type RunNode, type RunTree } from '../../src/shared/runTree';
+import { formatStats } from '../../src/shared/usage';
+import { codicon, h, iconButton, setAttr, setHidden, setText } from '../kit/dom';
+import { renderMarkdown } from '../markdown/markdown';
 import { runStateLabel } from './stateIcons';
 import { renderTodoList } from './todoListView';
-import { progressRing } from './toolkit';
+import { progressRing } from '../kit/toolkit';
 import { TurnTree, type TurnTreeContext } from './turnTree';
 
 /**

@@ -1,4 +1,4 @@
-import type { WebviewToHost } from '../src/shared/protocol';
+import type { WebviewToHost } from '../../src/shared/protocol';
 
 /** The webview's only channel to the extension host, typed with the protocol's messages. */
 

@@ -1,6 +1,6 @@
 import { renderMarkdown } from './markdown';
-import type { RenderQueue } from './renderQueue';
-import type { VisibilityWatcher } from './visibility';
+import type { RenderQueue } from '../kit/renderQueue';
+import type { VisibilityWatcher } from '../kit/visibility';
 
 /**
  * A markdown block in the tree (a run's output): rendered only while near the viewport, only when

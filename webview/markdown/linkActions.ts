@@ -1,6 +1,6 @@
-import type { WebviewToHost } from '../src/shared/protocol';
-import type { Announcer } from './announcer';
-import { codicon } from './dom';
+import type { WebviewToHost } from '../../src/shared/protocol';
+import type { Announcer } from '../kit/announcer';
+import { codicon } from '../kit/dom';
 
 /**
  * What the panel's links and code-block buttons do, for every one of them, with one listener on

@@ -1,7 +1,7 @@
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
-import { parseFileRef, type FileRef } from '../src/shared/fileRef';
-import { fileLink, h, iconButton } from './dom';
+import { parseFileRef, type FileRef } from '../../src/shared/fileRef';
+import { fileLink, h, iconButton } from '../kit/dom';
 import { linkPlainPaths } from './plainPathLinks';
 
 /**

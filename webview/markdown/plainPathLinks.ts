@@ -1,5 +1,5 @@
-import { parseFileRef } from '../src/shared/fileRef';
-import { fileLink } from './dom';
+import { parseFileRef } from '../../src/shared/fileRef';
+import { fileLink } from '../kit/dom';
 
 /**
  * Workspace paths written as plain words in an answer (`see src/tax/rates.ts:12.`) become file

@@ -1,6 +1,6 @@
-import type { AttachmentView } from '../src/shared/protocol';
+import type { AttachmentView } from '../../src/shared/protocol';
 import { focusAfterRemoving } from './chipFocus';
-import { codicon, h, iconButton, setHidden } from './dom';
+import { codicon, h, iconButton, setHidden } from '../kit/dom';
 
 /**
  * The context attached to the next prompt (a file, the editor's selection), as chips above the

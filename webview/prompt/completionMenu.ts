@@ -1,4 +1,4 @@
-import { h, setAttr, setHidden } from './dom';
+import { h, setAttr, setHidden } from '../kit/dom';
 
 /**
  * The list under the caret while `@agent` or `#file` is typed: a listbox the prompt keeps focus

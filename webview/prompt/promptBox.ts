@@ -1,13 +1,13 @@
-import { agentPrefixAt, parsePromptAgent } from '../src/shared/promptAgent';
-import type { AttachmentView, PanelConfig, QueuedPromptView } from '../src/shared/protocol';
+import { agentPrefixAt, parsePromptAgent } from '../../src/shared/promptAgent';
+import type { AttachmentView, PanelConfig, QueuedPromptView } from '../../src/shared/protocol';
 import { AttachmentsView } from './attachmentsView';
 import { CompletionMenu, type CompletionItem } from './completionMenu';
-import { h, iconButton, setHidden, setText } from './dom';
-import { ModelPicker } from './modelPicker';
+import { h, iconButton, setHidden, setText } from '../kit/dom';
+import { ModelPicker } from '../controls/modelPicker';
 import { PromptHistory } from './promptHistory';
 import { QueueView } from './queueView';
-import { button } from './toolkit';
-import type { UiState } from './uiState';
+import { button } from '../kit/toolkit';
+import type { UiState } from '../uiState';
 
 const IDLE_PLACEHOLDER = 'Ask the supervisor, or @agent (Enter to send, Shift+Enter for a new line, # to attach)';
 const BUSY_PLACEHOLDER = 'The thread is working: Enter queues your message as the next turn';

@@ -1,4 +1,4 @@
-import type { UiState } from './uiState';
+import type { UiState } from '../uiState';
 
 /**
  * Up-arrow recall of the prompts sent from this panel, newest first, as a terminal does: Up in an

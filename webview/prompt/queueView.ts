@@ -1,7 +1,7 @@
-import { oneLine } from '../src/shared/oneLine';
-import type { QueuedPromptView } from '../src/shared/protocol';
+import { oneLine } from '../../src/shared/oneLine';
+import type { QueuedPromptView } from '../../src/shared/protocol';
 import { focusAfterRemoving } from './chipFocus';
-import { codicon, h, setHidden } from './dom';
+import { codicon, h, setHidden } from '../kit/dom';
 
 /**
  * The prompts waiting for the thread to be quiet, as chips above the prompt box, oldest first.

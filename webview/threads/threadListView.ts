@@ -1,8 +1,8 @@
-import { oneLine } from '../src/shared/oneLine';
-import type { ThreadSummary } from '../src/shared/protocol';
-import { relativeTime } from '../src/shared/relativeTime';
-import { h, iconButton, setHidden, setText } from './dom';
-import { runIconClass, runStateLabel } from './stateIcons';
+import { oneLine } from '../../src/shared/oneLine';
+import type { ThreadSummary } from '../../src/shared/protocol';
+import { relativeTime } from '../../src/shared/relativeTime';
+import { h, iconButton, setHidden, setText } from '../kit/dom';
+import { runIconClass, runStateLabel } from '../conversation/stateIcons';
 
 /**
  * `#thread-list`: the workspace's threads under the header, newest first, each with its title,

@@ -1,32 +1,32 @@
-import type { RunEvent, RunEventOf } from '../shared/events';
-import { errorText } from '../shared/errorText';
-import { FileChanges } from './changes/fileChanges';
-import { MemorySnapshotStore, type SnapshotStore } from './changes/snapshotStore';
-import { loadConversationHistory } from './delegation/conversationHistory';
-import { launchRun } from './delegation/launchRun';
-import { modelAllowed, modelRefusedText } from './models/allowedModels';
-import { steerRun } from './steering/steerRun';
-import type { RunHandle } from './delegation/runHandle';
-import { RunRegistry } from './delegation/runRegistry';
-import { NO_MODEL } from './delegation/runTurns';
-import type { Session } from './delegation/session';
-import { WorkLimiter } from './delegation/workLimiter';
-import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from './engineSettings';
-import type { RunToolSource } from './tools/runToolSource';
-import type { ModelResolver } from './models/modelResolver';
-import { silentLogger, systemClock, systemSchedule, type Approver, type Clock, type Logger, type Schedule, type Workspace } from './ports';
-import { findProfile } from './profiles/findProfile';
-import type { Profile, ProfileSet } from './profiles/profile';
-import { redactingLogger } from './secrets/redactEvents';
-import { ThreadPruner } from './retention/threadPruner';
-import { Redactor } from './secrets/redactor';
-import { newThreadId } from './threads/newThreadId';
-import type { Worktrees } from './worktrees/worktrees';
-import { ThreadBusyError } from './threads/threadLeases';
-import type { LoadedThread, ThreadStore } from './threads/threadStore';
-import { titleOf } from './threads/threadIndex';
+import type { RunEvent, RunEventOf } from '../../shared/events';
+import { errorText } from '../../shared/errorText';
+import { FileChanges } from '../changes/attribution/fileChanges';
+import { MemorySnapshotStore, type SnapshotStore } from '../changes/attribution/snapshotStore';
+import { loadConversationHistory } from '../run/delegation/conversationHistory';
+import { launchRun } from '../run/delegation/launchRun';
+import { modelAllowed, modelRefusedText } from '../models/allowedModels';
+import { steerRun } from '../run/steering/steerRun';
+import type { RunHandle } from '../run/delegation/runHandle';
+import { RunRegistry } from '../run/delegation/runRegistry';
+import { NO_MODEL } from '../run/delegation/runTurns';
+import type { Session } from '../run/delegation/session';
+import { WorkLimiter } from '../run/delegation/workLimiter';
+import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from '../config/settings/engineSettings';
+import type { RunToolSource } from '../tools/runToolSource';
+import type { ModelResolver } from '../models/modelResolver';
+import { silentLogger, systemClock, systemSchedule, type Approver, type Clock, type Logger, type Schedule, type Workspace } from '../ports';
+import { findProfile } from '../config/profiles/findProfile';
+import type { Profile, ProfileSet } from '../config/profiles/profile';
+import { redactingLogger } from '../access/secrets/redactEvents';
+import { ThreadPruner } from '../storage/retention/threadPruner';
+import { Redactor } from '../access/secrets/redactor';
+import { newThreadId } from '../storage/threads/newThreadId';
+import type { Worktrees } from '../changes/worktrees/worktrees';
+import { ThreadBusyError } from '../storage/threads/threadLeases';
+import type { LoadedThread, ThreadStore } from '../storage/threads/threadStore';
+import { titleOf } from '../storage/threads/threadIndex';
 
-export type { EngineSettings } from './engineSettings';
+export type { EngineSettings } from '../config/settings/engineSettings';
 
 export interface EngineOptions {
   store: ThreadStore;
@@ -108,7 +108,7 @@ export class Engine {
   private readonly redactor: Redactor;
   /** subagents.threads.retention, applied at start-up and after each turn. */
   private readonly pruner: ThreadPruner;
-  /** Every run's file changes, one journal for the conflict guard (src/core/changes/). */
+  /** Every run's file changes, one journal for the conflict guard (src/core/changes/attribution/). */
   readonly changes: FileChanges;
 
   constructor(private readonly options: EngineOptions) {

@@ -1,7 +1,7 @@
-import { readInside } from '../fileAccess/readInside';
-import { writeInside } from '../fileAccess/writeInside';
+import { readInside } from '../platform/files/readInside';
+import { writeInside } from '../platform/files/writeInside';
 import type { Workspace } from '../ports';
-import { runProcess } from './runProcess';
+import { runProcess } from '../access/sandbox/runProcess';
 
 export interface NodeWorkspaceOptions {
   root: string;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseJsonc } from '../jsonc/parseJsonc';
+import { parseJsonc } from '../platform/jsonc/parseJsonc';
 import { z } from 'zod';
 import { lazySchema } from '../../shared/lazySchema';
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { EmitRunEvent } from '../agent/runEvents';
+import type { EmitRunEvent } from '../runEvents';
 import type { Approver } from '../ports';
-import { decideApproval, decideRead, type ApprovalNeed, type ApprovalSettings } from './approvalPolicy';
+import { decideApproval, decideRead, type ApprovalNeed, type ApprovalSettings } from '../access/approvals/approvalPolicy';
 import type { ToolCallContext } from './toolSpec';
 
 export interface ApprovalGateDeps {

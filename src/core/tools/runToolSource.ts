@@ -1,6 +1,6 @@
-import type { EmitRunEvent } from '../agent/runEvents';
-import type { Profile } from '../profiles/profile';
-import type { LauncherSettings } from '../sandbox/commandLauncher';
+import type { EmitRunEvent } from '../runEvents';
+import type { Profile } from '../config/profiles/profile';
+import type { LauncherSettings } from '../access/sandbox/commandLauncher';
 import type { ApprovalGate } from './approvalGate';
 import type { AnyToolSpec } from './toolSpec';
 

@@ -1,11 +1,11 @@
 import { capErrorText } from '../../shared/errorText';
-import type { EmitRunEvent } from '../agent/runEvents';
-import type { FileChanges } from '../changes/fileChanges';
-import type { EngineSettings } from '../engineSettings';
+import type { EmitRunEvent } from '../runEvents';
+import type { FileChanges } from '../changes/attribution/fileChanges';
+import type { EngineSettings } from '../config/settings/engineSettings';
 import type { Approver, Workspace } from '../ports';
-import type { Profile } from '../profiles/profile';
-import { commandLauncher } from '../sandbox/commandLauncher';
-import type { Redactor } from '../secrets/redactor';
+import type { Profile } from '../config/profiles/profile';
+import { commandLauncher } from '../access/sandbox/commandLauncher';
+import type { Redactor } from '../access/secrets/redactor';
 import { createApprovalGate, type ApprovalGate } from './approvalGate';
 import type { RunToolSource } from './runToolSource';
 import { selectRunTools, type RunToolSelection } from './selectRunTools';
@@ -28,7 +28,7 @@ export interface RunToolsRequest {
   run: { runId: string; threadId: string; signal: AbortSignal };
   /** Tools from outside the engine (the MCP servers, the editor's tools); none without them. */
   toolSources?: readonly RunToolSource[] | undefined;
-  /** The engine's change tracking (src/core/changes/). */
+  /** The engine's change tracking (src/core/changes/attribution/). */
   changes: FileChanges;
   /**
    * A run confined to a worktree: its commands may also write the worktree's git paths; tools

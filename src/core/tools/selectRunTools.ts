@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listsTool } from './toolPatterns';
+import { listsTool } from '../config/profiles/toolPatterns';
 import type { Capability, AnyToolSpec } from './toolSpec';
 
 export interface RunToolContext {

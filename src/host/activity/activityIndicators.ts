@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalDecision } from '../../shared/events';
-import type { PanelViewState } from '../panelView';
+import type { PanelViewState } from '../panel/panelView';
 import { ApprovalPrompts } from './approvalPrompts';
 import { activityStatus, type WindowActivity } from './windowActivity';
 

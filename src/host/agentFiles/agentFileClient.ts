@@ -2,9 +2,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { AGENT_FILE_PATTERNS } from '../core/agentFiles/agentFolders';
-import { CONFIGURE, type AgentServerOptions } from '../server/serverProtocol';
-import { HostModelAvailability } from './modelAvailability';
+import { AGENT_FILE_PATTERNS } from '../../core/config/agentFiles/agentFolders';
+import { CONFIGURE, type AgentServerOptions } from '../../server/serverProtocol';
+import { HostModelAvailability } from '../models/modelAvailability';
 
 export { importAgentsCommand, newAgentFileCommand } from './agentFileCommands';
 

@@ -2,10 +2,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentTemplate, importTarget } from '../core/agentFiles/agentTemplate';
-import { USER_AGENT_FOLDERS, WORKSPACE_AGENT_FOLDERS } from '../core/agentFiles/agentFolders';
-import { validateAgentFile } from '../core/agentFiles/validateAgentFile';
-import { profileNameSchema } from '../core/profiles/profile';
+import { agentTemplate, importTarget } from '../../core/config/agentFiles/agentTemplate';
+import { USER_AGENT_FOLDERS, WORKSPACE_AGENT_FOLDERS } from '../../core/config/agentFiles/agentFolders';
+import { validateAgentFile } from '../../core/config/agentFiles/validateAgentFile';
+import { profileNameSchema } from '../../core/config/profiles/profile';
 
 function workspaceRoot(): string | undefined {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;

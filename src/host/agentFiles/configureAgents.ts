@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { WORKSPACE_AGENT_FOLDERS } from '../core/agentFiles/agentFolders';
-import { settingsKeyLine } from '../core/settings/settingsKeyLine';
+import { WORKSPACE_AGENT_FOLDERS } from '../../core/config/agentFiles/agentFolders';
+import { settingsKeyLine } from '../../core/config/settings/settingsKeyLine';
 import { agentPlaces, type AgentPlace } from './agentPlaces';
 
 /**

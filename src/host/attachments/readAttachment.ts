@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { resolveWorkspacePath } from '../../core/tools/workspacePath';
+import { resolveWorkspacePath } from '../../core/access/paths/workspacePath';
 import type { AttachedContext } from '../../shared/attachedContext';
 
 /** One attachment holds at most this many characters; a longer file is cut at a line, and says so. */

@@ -1,6 +1,6 @@
-import { newThreadId } from '../../core/threads/newThreadId';
-import type { PromptQueue } from '../../core/requests/promptQueue';
-import type { ProfileSet } from '../../core/profiles/profile';
+import { newThreadId } from '../../core/storage/threads/newThreadId';
+import type { PromptQueue } from '../../core/engine/requests/promptQueue';
+import type { ProfileSet } from '../../core/config/profiles/profile';
 import { findAgentId } from '../../shared/agentId';
 import { errorText } from '../../shared/errorText';
 import { oneLine } from '../../shared/oneLine';

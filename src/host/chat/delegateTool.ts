@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { lazySchema } from '../../shared/lazySchema';
-import { findProfile } from '../../core/profiles/findProfile';
-import { newThreadId } from '../../core/threads/newThreadId';
-import type { PromptQueue } from '../../core/requests/promptQueue';
-import type { ProfileSet } from '../../core/profiles/profile';
+import { findProfile } from '../../core/config/profiles/findProfile';
+import { newThreadId } from '../../core/storage/threads/newThreadId';
+import type { PromptQueue } from '../../core/engine/requests/promptQueue';
+import type { ProfileSet } from '../../core/config/profiles/profile';
 import { oneLine } from '../../shared/oneLine';
 import type { ChatCancellationToken } from './chatShapes';
 import { followRequest, type ChatEngine } from './followRequest';

@@ -1,6 +1,6 @@
-import type { Engine } from '../../core/engine';
-import type { PromptQueue } from '../../core/requests/promptQueue';
-import { sendQueued } from '../../core/requests/sendQueued';
+import type { Engine } from '../../core/engine/engine';
+import type { PromptQueue } from '../../core/engine/requests/promptQueue';
+import { sendQueued } from '../../core/engine/requests/sendQueued';
 import type { RunEvent, RunEventOf } from '../../shared/events';
 import type { ChatCancellationToken } from './chatShapes';
 

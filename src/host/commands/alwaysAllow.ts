@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '../core/ports';
+import type { ApprovalRequest } from '../../core/ports';
 
 /** The panel's "Always allow `<prefix>`" as the host carries it out. */
 export interface AlwaysAllowDeps {

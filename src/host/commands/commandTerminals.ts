@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { runProcess } from '../core/nodeAdapters/runProcess';
-import type { CommandRequest, CommandResult } from '../core/ports';
+import { runProcess } from '../../core/access/sandbox/runProcess';
+import type { CommandRequest, CommandResult } from '../../core/ports';
 
 /**
  * Agents' commands, where the user can see them: each agent gets a terminal ("Subagents: worker")

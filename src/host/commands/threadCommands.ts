@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { exportThread, type ExportFormat } from '../core/threads/exportThread';
-import { renderRunTree } from '../core/threads/runTreeText';
-import { readThreadArchive, ThreadArchiveError } from '../core/threads/threadArchive';
-import { ThreadExistsError, type ThreadMeta, type ThreadStore } from '../core/threads/threadStore';
-import { relativeTime } from '../shared/relativeTime';
-import { EMPTY_TREE, foldRunEvents } from '../shared/runTree';
-import type { PanelController } from './panelController';
+import { exportThread, type ExportFormat } from '../../core/storage/threads/exportThread';
+import { renderRunTree } from '../../core/storage/threads/runTreeText';
+import { readThreadArchive, ThreadArchiveError } from '../../core/storage/threads/threadArchive';
+import { ThreadExistsError, type ThreadMeta, type ThreadStore } from '../../core/storage/threads/threadStore';
+import { relativeTime } from '../../shared/relativeTime';
+import { EMPTY_TREE, foldRunEvents } from '../../shared/runTree';
+import type { PanelController } from '../panel/panelController';
 
 /** Show Run Tree's read-only documents: `subagents-tree:/<title>.txt?<threadId>`. */
 const TREE_SCHEME = 'subagents-tree';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { API_KEY_PROVIDERS, environmentSecrets, KEY_VARIABLES } from '../core/models/keyVariables';
-import type { ApiKeyProvider } from '../core/models/createModelResolver';
-import type { Secrets } from '../core/ports';
+import { API_KEY_PROVIDERS, environmentSecrets, KEY_VARIABLES } from '../../core/models/keyVariables';
+import type { ApiKeyProvider } from '../../core/models/createModelResolver';
+import type { Secrets } from '../../core/ports';
 
 /**
  * API keys in the extension: the editor's SecretStorage (encrypted by the OS keychain), never

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readApiKeys } from '../core/models/apiKeys';
-import { createModelResolver } from '../core/models/createModelResolver';
-import { compatibleOrigins, keyOriginPolicy } from '../core/models/keyOrigins';
-import type { ModelResolver } from '../core/models/modelResolver';
-import type { Redactor } from '../core/secrets/redactor';
-import { ollamaBaseUrl, probeOllama } from '../core/models/probeOllama';
+import { readApiKeys } from '../../core/models/apiKeys';
+import { createModelResolver } from '../../core/models/createModelResolver';
+import { compatibleOrigins, keyOriginPolicy } from '../../core/models/keyOrigins';
+import type { ModelResolver } from '../../core/models/modelResolver';
+import type { Redactor } from '../../core/access/secrets/redactor';
+import { ollamaBaseUrl, probeOllama } from '../../core/models/probeOllama';
 import { askApiKey, storeApiKey, vscodeSecrets } from './apiKeys';
 import { editorChatModels, vscodeLmModel } from './lm/vscodeLmBinding';
 import { ModelChooser } from './modelChooser';

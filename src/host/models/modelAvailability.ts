@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ModelAvailability } from '../core/models/modelAliases';
+import type { ModelAvailability } from '../../core/models/modelAliases';
 import { vscodeSecrets } from './apiKeys';
 import { editorChatModels } from './lm/vscodeLmBinding';
 

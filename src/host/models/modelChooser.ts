@@ -1,5 +1,5 @@
-import { ollamaSpec } from '../core/models/probeOllama';
-import type { ModelChoice } from '../shared/protocol';
+import { ollamaSpec } from '../../core/models/probeOllama';
+import type { ModelChoice } from '../../shared/protocol';
 
 /**
  * First run: what the user can pick as a model when none is set. Looks for the editor's own

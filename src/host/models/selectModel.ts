@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { modelLabel } from '../shared/modelLabel';
+import { modelLabel } from '../../shared/modelLabel';
 import type { ModelChooser } from './modelChooser';
 
 const GROUPS = { editor: "The editor's models", local: 'On this machine', key: 'With an API key' } as const;

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { listedProblems } from '../core/profiles/listedProblems';
-import type { Profile } from '../core/profiles/profile';
-import type { ProfileProblem } from '../core/profiles/profileProblem';
-import { describeSettingProblem, settingProblemSeverity, type SettingProblem } from '../core/settings/readEngineSettings';
-import { settingsKeyLine } from '../core/settings/settingsKeyLine';
-import type { ConfigProblem } from '../shared/protocol';
+import { listedProblems } from '../../core/config/profiles/listedProblems';
+import type { Profile } from '../../core/config/profiles/profile';
+import type { ProfileProblem } from '../../core/config/profiles/profileProblem';
+import { describeSettingProblem, settingProblemSeverity, type SettingProblem } from '../../core/config/settings/readEngineSettings';
+import { settingsKeyLine } from '../../core/config/settings/settingsKeyLine';
+import type { ConfigProblem } from '../../shared/protocol';
 
 /** A settings layer as the user knows it: its name in sentences, and its file when it has one here. */
 export interface SettingsPlace {

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../shared/events';
+import type { RunEvent } from '../../shared/events';
 
 export interface EventBatcherOptions {
   /** Receives each batch; called at most once per interval. */

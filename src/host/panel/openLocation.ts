@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ProblemLocation } from '../shared/protocol';
+import type { ProblemLocation } from '../../shared/protocol';
 import { openablePath, type OpenableFiles } from './openablePath';
 
 /**

@@ -1,9 +1,9 @@
-import type { DiffSides, RunChangeActions } from '../core/changes/runChangeActions';
-import type { RevertResult } from '../core/changes/revertRun';
-import type { Logger } from '../core/ports';
-import type { ApplyResult } from '../core/worktrees/applyWorktree';
-import type { RunEvent } from '../shared/events';
-import type { HostToWebview, PendingWorktreeView, WebviewToHost } from '../shared/protocol';
+import type { DiffSides, RunChangeActions } from '../../core/changes/attribution/runChangeActions';
+import type { RevertResult } from '../../core/changes/attribution/revertRun';
+import type { Logger } from '../../core/ports';
+import type { ApplyResult } from '../../core/changes/worktrees/applyWorktree';
+import type { RunEvent } from '../../shared/events';
+import type { HostToWebview, PendingWorktreeView, WebviewToHost } from '../../shared/protocol';
 
 /** What the panel's run changes need from the editor: a modal question and the diff editor. */
 export interface RunChangesUi {

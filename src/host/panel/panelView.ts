@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { HostToWebview } from '../shared/protocol';
+import type { HostToWebview } from '../../shared/protocol';
 import { createNonce } from './nonce';
 import { renderPanelHtml } from './panelHtml';
 

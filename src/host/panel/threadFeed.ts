@@ -1,6 +1,6 @@
-import type { Engine } from '../core/engine';
-import type { LoadedThread, ThreadStore } from '../core/threads/threadStore';
-import type { RunEvent } from '../shared/events';
+import type { Engine } from '../../core/engine/engine';
+import type { LoadedThread, ThreadStore } from '../../core/storage/threads/threadStore';
+import type { RunEvent } from '../../shared/events';
 import { EventBatcher } from './eventBatcher';
 
 export interface ThreadFeedDeps {

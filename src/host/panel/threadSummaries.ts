@@ -1,5 +1,5 @@
-import type { ThreadStore } from '../core/threads/threadStore';
-import type { ThreadSummary } from '../shared/protocol';
+import type { ThreadStore } from '../../core/storage/threads/threadStore';
+import type { ThreadSummary } from '../../shared/protocol';
 
 /**
  * The panel's thread list: top-level threads, newest first, from the store's index alone (title,

@@ -1,14 +1,14 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EngineSettings } from '../core/engineSettings';
-import type { ModelAvailability } from '../core/models/modelAliases';
-import { ENGINE_SETTING_FIELDS, readEngineSettings, type SettingsLayer } from '../core/settings/readEngineSettings';
-import { userChosenSpecs } from '../core/models/keyOrigins';
-import { declareMcpServers, describeMcpDeclProblem, type McpDeclarations } from '../core/mcp/mcpDeclarations';
-import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/profiles/workspaceProfiles';
-import type { ConfigProblem, PanelConfig } from '../shared/protocol';
-import { configProblems, type SettingsPlace } from './configProblems';
+import type { EngineSettings } from '../../core/config/settings/engineSettings';
+import type { ModelAvailability } from '../../core/models/modelAliases';
+import { ENGINE_SETTING_FIELDS, readEngineSettings, type SettingsLayer } from '../../core/config/settings/readEngineSettings';
+import { userChosenSpecs } from '../../core/models/keyOrigins';
+import { declareMcpServers, describeMcpDeclProblem, type McpDeclarations } from '../../core/config/mcp/mcpDeclarations';
+import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../../core/config/profiles/workspaceProfiles';
+import type { ConfigProblem, PanelConfig } from '../../shared/protocol';
+import { configProblems, type SettingsPlace } from '../panel/configProblems';
 
 /** The settings as the engine and the panel use them, with everything wrong said in sentences. */
 export interface HostConfiguration {

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { McpApprovalMemory } from '../core/mcp/mcpHub';
+import type { McpApprovalMemory } from '../../core/tools/mcp/mcpHub';
 
 const KEY = 'subagents.mcpServersApproved';
 

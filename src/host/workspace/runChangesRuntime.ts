@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { RunChangeActions } from '../core/changes/runChangeActions';
-import { threadSnapshots } from '../core/changes/threadSnapshots';
-import type { Logger, Workspace } from '../core/ports';
-import type { ThreadStore } from '../core/threads/threadStore';
-import { Worktrees } from '../core/worktrees/worktrees';
-import { errorText } from '../shared/errorText';
-import type { RunEvent } from '../shared/events';
-import { PanelRunChanges } from './panelRunChanges';
+import { RunChangeActions } from '../../core/changes/attribution/runChangeActions';
+import { threadSnapshots } from '../../core/changes/attribution/threadSnapshots';
+import type { Logger, Workspace } from '../../core/ports';
+import type { ThreadStore } from '../../core/storage/threads/threadStore';
+import { Worktrees } from '../../core/changes/worktrees/worktrees';
+import { errorText } from '../../shared/errorText';
+import type { RunEvent } from '../../shared/events';
+import { PanelRunChanges } from '../panel/panelRunChanges';
 import { registerSnapshotDocuments } from './snapshotDocuments';
 import { vscodeRunChangesUi } from './vscodeRunChangesUi';
 

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EditorSelection } from './attachments/readAttachment';
-import type { PanelEditor } from './panelController';
+import type { EditorSelection } from '../attachments/readAttachment';
+import type { PanelEditor } from '../panel/panelController';
 
 /** Files offered by "attach a file": what the explorer would show, without dependencies and build output. */
 const PICK_EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/out/**,**/.subagents/**}';

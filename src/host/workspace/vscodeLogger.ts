@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Logger } from '../core/ports';
+import type { Logger } from '../../core/ports';
 
 /** The core's Logger over the "Subagents" log output channel. */
 export function vscodeLogger(channel: vscode.LogOutputChannel): Logger {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { RunChangesUi } from './panelRunChanges';
+import type { RunChangesUi } from '../panel/panelRunChanges';
 import { snapshotUri } from './snapshotDocuments';
 
 /** The editor's side of the panel's run changes: modal questions and VS Code's diff editor. */

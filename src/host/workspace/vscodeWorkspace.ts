@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { verifyJudgedFile } from '../core/fileAccess/verifyJudgedFile';
-import { nodeWorkspace } from '../core/nodeAdapters/nodeWorkspace';
-import type { Workspace } from '../core/ports';
-import { locateRipgrep } from '../core/ripgrep/locateRipgrep';
-import type { CommandTerminals } from './commandTerminals';
+import { verifyJudgedFile } from '../../core/platform/files/verifyJudgedFile';
+import { nodeWorkspace } from '../../core/engine/nodeWorkspace';
+import type { Workspace } from '../../core/ports';
+import { locateRipgrep } from '../../core/tools/search/ripgrep/locateRipgrep';
+import type { CommandTerminals } from '../commands/commandTerminals';
 
 /** The editor's own ripgrep (else `rg` on the PATH), probed once per window, on the first search. */
 let ripgrep: { path: string | undefined } | undefined;

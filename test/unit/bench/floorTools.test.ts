@@ -3,11 +3,11 @@ import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provid
 import { describe, expect, it } from 'vitest';
 import { OUR_TOOL_COUNTS } from '../../../bench/floor';
 import { agentNames, childModel, supervisorModel, TASK } from '../../../bench/mockModels';
-import { Engine } from '../../../src/core/engine';
-import { DEFAULT_SETTINGS, SUPERVISOR } from '../../../src/core/engineSettings';
-import { nodeWorkspace } from '../../../src/core/nodeAdapters/nodeWorkspace';
-import type { Profile } from '../../../src/core/profiles/profile';
-import { MemoryThreadStore } from '../../../src/core/threads/memoryThreadStore';
+import { Engine } from '../../../src/core/engine/engine';
+import { DEFAULT_SETTINGS, SUPERVISOR } from '../../../src/core/config/settings/engineSettings';
+import { nodeWorkspace } from '../../../src/core/engine/nodeWorkspace';
+import type { Profile } from '../../../src/core/config/profiles/profile';
+import { MemoryThreadStore } from '../../../src/core/storage/threads/memoryThreadStore';
 import type { RunEventOf } from '../../../src/shared/events';
 
 // The peer bench's "tools as ours" floor gives each agent OUR_TOOL_COUNTS tools: the numbers must

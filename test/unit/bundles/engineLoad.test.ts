@@ -54,7 +54,7 @@ const builtBy = (pattern: RegExp) => Object.fromEntries(Object.entries(load.zodB
 describe('loading engine.js', () => {
   it('traces the zod objects it builds to their files (the check below sees what it looks for)', () => {
     // The settings and the profiles are read as the panel opens.
-    for (const file of ['src/core/engineSettings.ts', 'src/core/profiles/profile.ts']) expect(load.zodBy[file], file).toBeGreaterThan(10);
+    for (const file of ['src/core/config/settings/engineSettings.ts', 'src/core/config/profiles/profile.ts']) expect(load.zodBy[file], file).toBeGreaterThan(10);
   });
 
   it('builds no zod schema that only a later step needs', () => {
@@ -76,7 +76,7 @@ describe('loading engine.js', () => {
   });
 
   it("builds only the name and field checks of MCP servers, not a server declaration's shapes", () => {
-    expect(load.zodBy['src/core/mcp/mcpServerConfig.ts'] ?? 0).toBeLessThan(10);
+    expect(load.zodBy['src/core/config/mcp/mcpServerConfig.ts'] ?? 0).toBeLessThan(10);
   });
 
   it('requires no node:child_process (the first git or command run does) and no node:worker_threads (the first regex search does)', () => {

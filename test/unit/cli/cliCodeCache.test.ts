@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { buildCliInto, cleanup, startCli, workspace } from './mcpHarness';
 
 // `subagents` loads its bundle (cliMain.js) and the lazy bundles a command needs through V8's code
-// cache (src/core/codeCache/), kept in the user's cache folder: the first command writes it as it
+// cache (src/core/platform/codeCache/), kept in the user's cache folder: the first command writes it as it
 // exits, and every later one skips the compile. Real CLI processes on the CLI built from the sources.
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -4,13 +4,13 @@ import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EngineRequestError, type SendResult } from '../../../src/core/engine';
+import { EngineRequestError, type SendResult } from '../../../src/core/engine/engine';
 import { createModelResolver } from '../../../src/core/models/createModelResolver';
-import { nodeWorkspace } from '../../../src/core/nodeAdapters/nodeWorkspace';
+import { nodeWorkspace } from '../../../src/core/engine/nodeWorkspace';
 import type { Workspace } from '../../../src/core/ports';
-import { newThreadId } from '../../../src/core/threads/newThreadId';
+import { newThreadId } from '../../../src/core/storage/threads/newThreadId';
 import type { RunEvent, UnsequencedRunEvent } from '../../../src/shared/events';
-import { MemoryThreadStore } from '../../../src/core/threads/memoryThreadStore';
+import { MemoryThreadStore } from '../../../src/core/storage/threads/memoryThreadStore';
 import { agent, makeEngine } from './engineHarness';
 
 /** A store that refuses the events `fails` picks, as a full disk or a deleted thread would. */

@@ -1,18 +1,18 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { Engine } from '../../../src/core/engine';
-import { DEFAULT_SETTINGS, type EngineSettings } from '../../../src/core/engineSettings';
-import { nodeWorkspace } from '../../../src/core/nodeAdapters/nodeWorkspace';
+import { Engine } from '../../../src/core/engine/engine';
+import { DEFAULT_SETTINGS, type EngineSettings } from '../../../src/core/config/settings/engineSettings';
+import { nodeWorkspace } from '../../../src/core/engine/nodeWorkspace';
 import { createModelResolver } from '../../../src/core/models/createModelResolver';
 import type { Approver, Clock, Schedule, Workspace } from '../../../src/core/ports';
 import type { ModelCaller, ModelResolver } from '../../../src/core/models/modelResolver';
 import type { Script } from '../../../src/core/models/scriptSchema';
-import type { Profile, ProfileInput, ProfileProblem, ProjectInstruction } from '../../../src/core/profiles/profile';
+import type { Profile, ProfileInput, ProfileProblem, ProjectInstruction } from '../../../src/core/config/profiles/profile';
 import type { RunToolSource } from '../../../src/core/tools/runToolSource';
 import type { RunEvent } from '../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents, walkRuns } from '../../../src/shared/runTree';
-import { MemoryThreadStore } from '../../../src/core/threads/memoryThreadStore';
-import type { SnapshotStore } from '../../../src/core/changes/snapshotStore';
-import type { Worktrees } from '../../../src/core/worktrees/worktrees';
+import { MemoryThreadStore } from '../../../src/core/storage/threads/memoryThreadStore';
+import type { SnapshotStore } from '../../../src/core/changes/attribution/snapshotStore';
+import type { Worktrees } from '../../../src/core/changes/worktrees/worktrees';
 
 export const SCRIPT_PATH = '/scripts/test-script.json';
 

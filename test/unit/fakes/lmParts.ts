@@ -1,4 +1,4 @@
-import type { LmMessage } from '../../../src/host/lm/lmShapes';
+import type { LmMessage } from '../../../src/host/models/lm/lmShapes';
 
 // Fake classes of the vscode.lm part shapes, for the adapter's and the binding's tests: the code
 // under test makes and recognises parts through classes like these (`instanceof`), as in VS Code.

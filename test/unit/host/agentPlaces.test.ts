@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentPlaces } from '../../../src/host/agentPlaces';
+import { agentPlaces } from '../../../src/host/agentFiles/agentPlaces';
 
 // "Configure Agents" offers where agents are defined: each agent file, the workspace's and the
 // user's `subagents.agents` (the workspace's at its line), and a new agent file in .vscode/agents/.

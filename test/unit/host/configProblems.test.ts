@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadWorkspaceProfiles } from '../../../src/core/profiles/workspaceProfiles';
-import { readEngineSettings, settingsLayerFromJson } from '../../../src/core/settings/readEngineSettings';
-import { configProblems } from '../../../src/host/configProblems';
+import { loadWorkspaceProfiles } from '../../../src/core/config/profiles/workspaceProfiles';
+import { readEngineSettings, settingsLayerFromJson } from '../../../src/core/config/settings/readEngineSettings';
+import { configProblems } from '../../../src/host/panel/configProblems';
 
 // Problems as the panel shows them: plain sentences from the core, and the place to fix each
 // (settings file at the key, agent file at the field), read from real files in a temp workspace.

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EventBatcher } from '../../../src/host/eventBatcher';
+import { EventBatcher } from '../../../src/host/panel/eventBatcher';
 import type { RunEvent } from '../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents } from '../../../src/shared/runTree';
 

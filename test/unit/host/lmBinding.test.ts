@@ -1,7 +1,7 @@
 import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { lmBinding, type VscodeLmApi } from '../../../src/host/lm/lmBinding';
-import type { LmChatModel, LmMessage, LmRequestOptions } from '../../../src/host/lm/lmShapes';
+import { lmBinding, type VscodeLmApi } from '../../../src/host/models/lm/lmBinding';
+import type { LmChatModel, LmMessage, LmRequestOptions } from '../../../src/host/models/lm/lmShapes';
 import { Message, Text, ToolCall, ToolResult } from '../fakes/lmParts';
 
 // The vscode.lm provider as the extension wires it (lmBinding over the vscode module), driven by

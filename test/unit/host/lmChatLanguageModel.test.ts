@@ -3,8 +3,8 @@ import { isStepCount, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { classifyError } from '../../../src/core/models/classifyError';
-import { LmChatLanguageModel } from '../../../src/host/lm/lmChatLanguageModel';
-import type { LmCancellationToken, LmChatModel, LmFactory, LmMessage, LmRequestOptions } from '../../../src/host/lm/lmShapes';
+import { LmChatLanguageModel } from '../../../src/host/models/lm/lmChatLanguageModel';
+import type { LmCancellationToken, LmChatModel, LmFactory, LmMessage, LmRequestOptions } from '../../../src/host/models/lm/lmShapes';
 import { Message, Text, ToolCall, ToolResult } from '../fakes/lmParts';
 
 // The vscode.lm adapter driven by fake objects of the vscode.lm shape: no vscode module at all.

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openablePath } from '../../../src/host/openablePath';
+import { openablePath } from '../../../src/host/panel/openablePath';
 
 // The panel asks to open a place; the host opens only files inside the workspace (links resolved)
 // and the few settings files it allows, whatever the webview says.

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PendingApprovals } from '../../../src/core/tools/pendingApprovals';
+import { PendingApprovals } from '../../../src/core/access/approvals/pendingApprovals';
 import { makeEngine } from '../core/engineHarness';
 import { panelOver } from './panelHarness';
 import { makeWorld, snapshot, spyWorkspace, supervisorCalls } from '../core/tools/toolWorld';

@@ -1,8 +1,8 @@
-import type { Engine } from '../../../src/core/engine';
+import type { Engine } from '../../../src/core/engine/engine';
 import { silentLogger } from '../../../src/core/ports';
-import { PromptQueue } from '../../../src/core/requests/promptQueue';
-import type { ThreadStore } from '../../../src/core/threads/threadStore';
-import { PanelController, type PanelControllerDeps } from '../../../src/host/panelController';
+import { PromptQueue } from '../../../src/core/engine/requests/promptQueue';
+import type { ThreadStore } from '../../../src/core/storage/threads/threadStore';
+import { PanelController, type PanelControllerDeps } from '../../../src/host/panel/panelController';
 import type { HostToWebview, PanelConfig } from '../../../src/shared/protocol';
 
 export const PANEL_CONFIG: PanelConfig = { model: 'scripted:x', agents: [], problems: [], trusted: true };

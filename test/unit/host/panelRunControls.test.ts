@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/ports';
-import { PromptQueue } from '../../../src/core/requests/promptQueue';
-import { PanelController } from '../../../src/host/panelController';
+import { PromptQueue } from '../../../src/core/engine/requests/promptQueue';
+import { PanelController } from '../../../src/host/panel/panelController';
 import type { HostToWebview } from '../../../src/shared/protocol';
 import { agent, makeEngine } from '../core/engineHarness';
 import { programmedModel, type ProgramStep } from '../core/programmedModel';

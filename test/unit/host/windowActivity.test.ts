@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/core/ports';
-import { PendingApprovals } from '../../../src/core/tools/pendingApprovals';
+import { PendingApprovals } from '../../../src/core/access/approvals/pendingApprovals';
 import { APPROVE, ApprovalPrompts, DENY, SHOW } from '../../../src/host/activity/approvalPrompts';
 import { activityStatus, WindowActivity } from '../../../src/host/activity/windowActivity';
 import { logRuns, redactSpec } from '../../../src/host/activity/runLog';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { windowStorage, type WindowMemento } from '../../../src/host/windowStorage';
+import { windowStorage, type WindowMemento } from '../../../src/host/workspace/windowStorage';
 
 /** A window's workspaceState: kept across reloads of that window, empty in a new window. */
 function memento(): WindowMemento & { values: Map<string, unknown> } {

@@ -1,7 +1,7 @@
-import type { ApprovalMode } from '../engineSettings';
+import type { ApprovalMode } from '../../config/settings/engineSettings';
 import { secretFileReason } from '../secrets/secretFiles';
 import { judgeCommand, type CommandVerdict } from '../commands/judgeCommand';
-import { protectedReason } from './protectedPaths';
+import { protectedReason } from '../paths/protectedPaths';
 
 /** What a tool is about to do that may need the user's approval. */
 export type ApprovalNeed =

@@ -1,5 +1,5 @@
-import type { ApprovalDecision } from '../../shared/events';
-import type { ApprovalRequest, Approver } from '../ports';
+import type { ApprovalDecision } from '../../../shared/events';
+import type { ApprovalRequest, Approver } from '../../ports';
 
 /**
  * The Approver of a host that answers later, from elsewhere (the panel's Approve once / Deny

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { minimatchLibrary } from '../tools/minimatchLibrary';
+import { minimatchLibrary } from '../../platform/glob/minimatchLibrary';
 import { expandBraces, TooManyWords, type QChar } from './braceExpansion';
 import type { Piece } from './wordPieces';
 

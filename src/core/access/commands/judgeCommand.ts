@@ -1,8 +1,8 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import type { ApprovalMode } from '../engineSettings';
-import { protectedReason, secretFileReason } from '../tools/protectedPaths';
-import { isInside } from '../tools/workspacePath';
+import type { ApprovalMode } from '../../config/settings/engineSettings';
+import { protectedReason, secretFileReason } from '../paths/protectedPaths';
+import { isInside } from '../paths/workspacePath';
 import { analyzeCommandLine, type JudgedCommand } from './analyzeCommandLine';
 import { known, shown, type Arg } from './args';
 import { physicalPath } from './physicalPath';

@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { isInside } from '../tools/workspacePath';
+import { isInside } from '../paths/workspacePath';
 import type { JudgedCommand } from './analyzeCommandLine';
 import { known, type Arg } from './args';
 import { NO_PATH_WORDS, PATTERN_FIRST, READ_ONLY_COMMANDS, READ_ONLY_GIT_GLOBALS, READ_ONLY_GIT_VERBS } from './readOnlyCommands';

@@ -3,7 +3,7 @@
  * tools that run code (the editor's tasks and settings, git hooks, package managers, build and
  * test tools, CI), define agents, tools or instructions for an agent, or hold secrets. Judged on
  * the workspace-relative path, ignoring letter case, because the file systems of macOS and Windows
- * do. The OS sandbox makes the ones it can name read-only (src/core/sandbox/sandboxPolicy.ts).
+ * do. The OS sandbox makes the ones it can name read-only (src/core/access/sandbox/sandboxPolicy.ts).
  */
 
 const LOCK_FILES = new Set([

@@ -1,9 +1,9 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { identityOf, type FileIdentity } from '../fileAccess/fileIdentity';
-import { isInside } from '../fileAccess/isInside';
+import { identityOf, type FileIdentity } from '../../platform/files/fileIdentity';
+import { isInside } from '../../platform/files/isInside';
 
-export { isInside } from '../fileAccess/isInside';
+export { isInside } from '../../platform/files/isInside';
 
 /** A path a tool may use: inside the workspace once every symlink is followed. */
 export interface WorkspacePath {

@@ -1,9 +1,9 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { EngineSettings } from '../engineSettings';
-import type { CommandLaunch, Logger } from '../ports';
-import { errorText } from '../../shared/errorText';
+import type { EngineSettings } from '../../config/settings/engineSettings';
+import type { CommandLaunch, Logger } from '../../ports';
+import { errorText } from '../../../shared/errorText';
 import { commandEnvironment } from './commandEnv';
 import { withGitConfig, withGitHardening } from './gitHardening';
 import { newCommandTempFolder, removeCommandTempFolder, withTempFolder } from './commandTempFolder';

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { isProcessAlive } from '../threads/fileLock';
+import { isProcessAlive } from '../../platform/files/fileLock';
 
 /**
  * What processes that were killed (SIGKILL, a crash: no exit handler ran) left in the temp folder.

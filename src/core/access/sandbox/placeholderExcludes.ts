@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { isInside } from '../tools/workspacePath';
+import { isInside } from '../paths/workspacePath';
 import { processTempFolder } from './processTempFolder';
 
 /**

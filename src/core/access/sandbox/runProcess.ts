@@ -1,8 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { CommandRequest, CommandResult } from '../ports';
-import { COMMAND_TOKEN } from '../sandbox/commandEnv';
-import { OutputCap } from '../tools/outputCap';
-import { spawnDirectly, type Spawner } from './spawner';
+import type { CommandRequest, CommandResult } from '../../ports';
+import { COMMAND_TOKEN } from './commandEnv';
+import { OutputCap } from '../../platform/processes/outputCap';
+import { spawnDirectly, type Spawner } from '../../platform/processes/spawner';
 import { killTokenHolders } from './tokenSweep';
 
 /** Time a killed command gets to exit on SIGTERM before its group is sent SIGKILL. */
@@ -25,7 +25,7 @@ const PIPE_GRACE_MS = 500;
 export interface RunProcessStreams {
   /** Takes stdout's bytes as they come (the product's own helpers parse them); the result's output is then stderr alone. */
   onStdout?: (chunk: Buffer) => void;
-  /** How it starts: directly unless told (the product's own helpers use the process launcher, src/core/processLauncher/). */
+  /** How it starts: directly unless told (the product's own helpers use the process launcher, src/core/platform/processLauncher/). */
   spawner?: Spawner;
 }
 

@@ -1,12 +1,12 @@
 import { realpathSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { isInside } from '../fileAccess/isInside';
+import { isInside } from '../../platform/files/isInside';
 
 /**
  * The empty files and folders bubblewrap makes on the host, for as long as a sandboxed command
  * runs, where a protected path is missing (`.env`, `.mcp.json`, `.bashrc`…: it mounts over them so
  * they cannot be created). They are the sandbox's, not a command's: the change recording leaves
- * them out (src/core/changes/workspaceWatch.ts), so a command never "created" them and a revert
+ * them out (src/core/changes/attribution/workspaceWatch.ts), so a command never "created" them and a revert
  * has none to skip. Noted when a command is wrapped, forgotten when sandbox-runtime removes them,
  * by the launcher (commandLauncher.ts): sandboxRuntime.ts is a bundle of its own, and this list
  * must be the one the change recording reads.

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { protectedReason } from '../tools/protectedPaths';
-import { isInside } from '../tools/workspacePath';
+import { protectedReason } from '../paths/protectedPaths';
+import { isInside } from '../paths/workspacePath';
 
 /** What the OS sandbox lets a command do, in sandbox-runtime's terms (absolute paths). */
 export interface SandboxPolicy {

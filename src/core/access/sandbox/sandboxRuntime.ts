@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { isInside } from '../fileAccess/isInside';
+import { isInside } from '../../platform/files/isInside';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { linuxGetCwdMandatoryDenyPaths } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
 import { removeStaleSandboxSockets } from './deadProcessLeftovers';

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { COMMAND_TOKEN } from '../sandbox/commandEnv';
+import { COMMAND_TOKEN } from './commandEnv';
 
 /**
  * Best effort, Linux only: signals every process whose environment carries `token`, which each

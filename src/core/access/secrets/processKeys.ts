@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
-import { API_KEY_PROVIDERS, KEY_VARIABLES } from '../models/keyVariables';
+import { API_KEY_PROVIDERS, KEY_VARIABLES } from '../../models/keyVariables';
 
 /**
  * The CLI's API keys, taken out of its environment at start-up: a command run without the OS

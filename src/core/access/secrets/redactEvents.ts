@@ -1,5 +1,5 @@
-import type { RunEventBody } from '../agent/runEvents';
-import type { Logger } from '../ports';
+import type { RunEventBody } from '../../runEvents';
+import type { Logger } from '../../ports';
 import type { Redactor } from './redactor';
 
 /**

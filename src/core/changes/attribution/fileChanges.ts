@@ -1,7 +1,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
-import type { EmitRunEvent } from '../agent/runEvents';
-import type { Workspace } from '../ports';
-import { isInside } from '../fileAccess/isInside';
+import type { EmitRunEvent } from '../../runEvents';
+import type { Workspace } from '../../ports';
+import { isInside } from '../../platform/files/isInside';
 import { ChangeJournal } from './changeJournal';
 import { RunFiles } from './runFiles';
 import type { SnapshotStore } from './snapshotStore';

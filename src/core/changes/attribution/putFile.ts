@@ -1,8 +1,8 @@
-import { deleteInside } from '../fileAccess/deleteInside';
-import { oneFileAtATime } from '../fileAccess/oneFileAtATime';
-import { writeInside } from '../fileAccess/writeInside';
-import type { Workspace } from '../ports';
-import { resolveWorkspacePath } from '../tools/workspacePath';
+import { deleteInside } from '../../platform/files/deleteInside';
+import { oneFileAtATime } from '../../platform/files/oneFileAtATime';
+import { writeInside } from '../../platform/files/writeInside';
+import type { Workspace } from '../../ports';
+import { resolveWorkspacePath } from '../../access/paths/workspacePath';
 
 /**
  * Gives a workspace file this content, or removes it (null), bound to the file the path leads to

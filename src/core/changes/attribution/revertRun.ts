@@ -1,7 +1,7 @@
-import type { FileChangeNode } from '../../shared/runTree';
-import { errorText } from '../../shared/errorText';
-import type { Workspace } from '../ports';
-import { resolveWorkspacePath } from '../tools/workspacePath';
+import type { FileChangeNode } from '../../../shared/runTree';
+import { errorText } from '../../../shared/errorText';
+import type { Workspace } from '../../ports';
+import { resolveWorkspacePath } from '../../access/paths/workspacePath';
 import { putFile } from './putFile';
 import { seeFile } from './seenFile';
 import type { SnapshotStore } from './snapshotStore';

@@ -1,8 +1,8 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunNode } from '../../shared/runTree';
-import type { Workspace } from '../ports';
-import type { ThreadStore } from '../threads/threadStore';
+import type { RunNode } from '../../../shared/runTree';
+import type { Workspace } from '../../ports';
+import type { ThreadStore } from '../../storage/threads/threadStore';
 import type { ApplyResult } from '../worktrees/applyWorktree';
 import type { WorktreeManifest } from '../worktrees/worktreeManifest';
 import type { Worktrees } from '../worktrees/worktrees';

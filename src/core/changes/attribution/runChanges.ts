@@ -1,5 +1,5 @@
-import { EMPTY_TREE, foldRunEvents, type RunNode } from '../../shared/runTree';
-import type { ThreadStore } from '../threads/threadStore';
+import { EMPTY_TREE, foldRunEvents, type RunNode } from '../../../shared/runTree';
+import type { ThreadStore } from '../../storage/threads/threadStore';
 
 /** One run as its thread's events fold it (its `changes` included), or undefined when the thread has no such run. */
 export async function loadRun(store: ThreadStore, threadId: string, runId: string): Promise<RunNode | undefined> {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { EmitRunEvent } from '../agent/runEvents';
-import type { Workspace } from '../ports';
-import { errorText } from '../../shared/errorText';
+import type { EmitRunEvent } from '../../runEvents';
+import type { Workspace } from '../../ports';
+import { errorText } from '../../../shared/errorText';
 import type { ChangeJournal } from './changeJournal';
 import { contentHash } from './contentHash';
 import { lineCounts } from './lineCounts';

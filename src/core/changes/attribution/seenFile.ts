@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
-import { readBytesInside } from '../fileAccess/readInside';
-import type { Workspace } from '../ports';
+import { readBytesInside } from '../../platform/files/readInside';
+import type { Workspace } from '../../ports';
 import { contentHash } from './contentHash';
 
 /** A file as the user sees it: the editor's unsaved text where there is one, else the disk. */

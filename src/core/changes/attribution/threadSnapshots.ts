@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { Logger } from '../ports';
-import type { ThreadStore } from '../threads/threadStore';
+import type { Logger } from '../../ports';
+import type { ThreadStore } from '../../storage/threads/threadStore';
 import { FileSnapshotStore } from './fileSnapshotStore';
 import type { ThreadReferences } from './snapshotCap';
 

@@ -3,9 +3,9 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
-import { readBytesInside } from '../fileAccess/readInside';
+import { readBytesInside } from '../../platform/files/readInside';
 import { runGit } from '../git/runGit';
-import { walkWorkspace } from '../tools/workspaceFiles';
+import { walkWorkspace } from '../../platform/files/workspaceFiles';
 import { MAX_SNAPSHOT_BYTES, type SnapshotStore } from './snapshotStore';
 
 /** What says a file is unchanged without reading it: the same size, times and inode. */

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit, repositoryOf } from '../git/runGit';
-import { placeholdersUnder } from '../sandbox/sandboxPlaceholders';
+import { placeholdersUnder } from '../../access/sandbox/sandboxPlaceholders';
 import type { SnapshotStore } from './snapshotStore';
 import { listVolatile, stateOf, type FileState, type TreeState } from './treeState';
 

@@ -1,8 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { launcherSpawn } from '../processLauncher/sharedLauncher';
-import { withoutProductKeys } from '../sandbox/commandEnv';
-import { withGitConfig, withGitHardening } from '../sandbox/gitHardening';
+import { launcherSpawn } from '../../platform/processLauncher/sharedLauncher';
+import { withoutProductKeys } from '../../access/sandbox/commandEnv';
+import { withGitConfig, withGitHardening } from '../../access/sandbox/gitHardening';
 import { DRIVER_LISTING_ARGS, DROPPED_GIT_VARIABLES, driverOverrides, PRODUCT_GIT_ENV, PRODUCT_GIT_SETTINGS } from './productGitConfig';
 import { GitDirRefused, verifiedRepository } from './verifiedRepository';
 

@@ -1,6 +1,6 @@
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { isInside } from '../fileAccess/isInside';
+import { isInside } from '../../platform/files/isInside';
 
 /** The repository the product's own git works in, once its git folder is known to be the one it seems. */
 export interface VerifiedRepository {

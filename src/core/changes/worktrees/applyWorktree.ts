@@ -1,12 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { errorText } from '../../shared/errorText';
-import { putFile } from '../changes/putFile';
-import { seeFile } from '../changes/seenFile';
+import { errorText } from '../../../shared/errorText';
+import { putFile } from '../attribution/putFile';
+import { seeFile } from '../attribution/seenFile';
 import { runGit } from '../git/runGit';
-import type { Workspace } from '../ports';
-import { resolveWorkspacePath } from '../tools/workspacePath';
+import type { Workspace } from '../../ports';
+import { resolveWorkspacePath } from '../../access/paths/workspacePath';
 import { blobAt, diffSummary } from './worktreeGit';
 import type { WorktreeManifest } from './worktreeManifest';
 

@@ -1,6 +1,6 @@
-import { readInside } from '../fileAccess/readInside';
-import { writeInside } from '../fileAccess/writeInside';
-import type { Workspace } from '../ports';
+import { readInside } from '../../platform/files/readInside';
+import { writeInside } from '../../platform/files/writeInside';
+import type { Workspace } from '../../ports';
 
 /**
  * The Workspace port of a run confined to a worktree: its root is the worktree, files are read and

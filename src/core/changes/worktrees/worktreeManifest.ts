@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { lazySchema } from '../../shared/lazySchema';
+import { lazySchema } from '../../../shared/lazySchema';
 
 const fileSummarySchema = lazySchema(() => z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']), added: z.number(), removed: z.number() }));
 

@@ -1,10 +1,10 @@
 import { lstat, mkdir, readdir, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isInside } from '../fileAccess/isInside';
+import { isInside } from '../../platform/files/isInside';
 import { commitWorkingTree, headCommit, treeOf } from '../git/commitWorkingTree';
 import { git, repositoryOf } from '../git/runGit';
-import { isProcessAlive } from '../threads/fileLock';
-import type { Workspace } from '../ports';
+import { isProcessAlive } from '../../platform/files/fileLock';
+import type { Workspace } from '../../ports';
 import { applyWorktree, type ApplyResult } from './applyWorktree';
 import { diffSummary, forgetWorktree, removeWorktree, repoOfWorktreeFolder, worktreeWritablePaths } from './worktreeGit';
 import { listManifests, OWNER, readManifest, removeManifest, writeManifest, type WorktreeManifest } from './worktreeManifest';

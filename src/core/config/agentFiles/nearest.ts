@@ -1,4 +1,4 @@
-import { agentIdOf } from '../../shared/agentId';
+import { agentIdOf } from '../../../shared/agentId';
 
 /** The candidate closest to `word` (case aside, at most two edits apart), for "did you mean". */
 export function nearest(word: string, candidates: Iterable<string>): string | undefined {

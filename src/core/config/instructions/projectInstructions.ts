@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import type { ProjectInstructionSwitches } from '../engineSettings';
+import type { ProjectInstructionSwitches } from '../settings/engineSettings';
 import type { ProjectInstruction } from '../profiles/profile';
 import type { ProfileProblem } from '../profiles/profileProblem';
 

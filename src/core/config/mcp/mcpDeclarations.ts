@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseJsonc } from '../jsonc/parseJsonc';
+import { parseJsonc } from '../../platform/jsonc/parseJsonc';
 import type { Profile } from '../profiles/profile';
 import { mcpServerNameSchema, readMcpServerConfig, type McpServerConfig } from './mcpServerConfig';
 import { mcpServerKey } from './mcpServerKey';

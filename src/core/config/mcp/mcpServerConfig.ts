@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lazySchema } from '../../shared/lazySchema';
+import { lazySchema } from '../../../shared/lazySchema';
 
 /**
  * An MCP server as people declare it: `subagents.mcpServers`, a profile's `mcpServers` (Claude

@@ -1,4 +1,4 @@
-import { KEY_VARIABLES } from '../models/keyVariables';
+import { KEY_VARIABLES } from '../../models/keyVariables';
 import type { McpServerDecl } from './mcpDeclarations';
 
 /**

@@ -1,4 +1,4 @@
-import type { EngineSettings } from '../engineSettings';
+import type { EngineSettings } from '../settings/engineSettings';
 import type { ProfileSet } from '../profiles/profile';
 
 /** Every model spec a request may use (the default and each profile's), so scripts load before the first run. */

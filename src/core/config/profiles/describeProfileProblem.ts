@@ -1,4 +1,4 @@
-import type { ConfigProblem } from '../../shared/protocol';
+import type { ConfigProblem } from '../../../shared/protocol';
 import type { Profile } from './profile';
 import type { ProfileProblem } from './profileProblem';
 

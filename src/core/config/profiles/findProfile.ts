@@ -1,4 +1,4 @@
-import { agentIdOf, findAgentId } from '../../shared/agentId';
+import { agentIdOf, findAgentId } from '../../../shared/agentId';
 import type { Profile } from './profile';
 
 /**

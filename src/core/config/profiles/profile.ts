@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mcpServersFieldSchema } from '../mcp/mcpServerConfig';
-import { looksLikeModelRef, type ModelRef } from '../models/modelAliases';
-import { parseModelSpec } from '../models/modelSpec';
+import { looksLikeModelRef, type ModelRef } from '../../models/modelAliases';
+import { parseModelSpec } from '../../models/modelSpec';
 import type { ProfileProblem, TextRange } from './profileProblem';
 
 export type { ProfileProblem } from './profileProblem';

@@ -1,4 +1,4 @@
-import type { ConfigProblem } from '../../shared/protocol';
+import type { ConfigProblem } from '../../../shared/protocol';
 
 /** A position in a text file, 0-based, as the language server protocol counts (UTF-16 units). */
 export interface TextPosition {

@@ -1,4 +1,4 @@
-import { listsTool } from '../tools/toolPatterns';
+import { listsTool } from './toolPatterns';
 import type { Profile, ProfileProblem } from './profile';
 import type { TextRange } from './profileProblem';
 

@@ -1,4 +1,4 @@
-import { chooseModel, type ModelAvailability } from '../models/modelAliases';
+import { chooseModel, type ModelAvailability } from '../../models/modelAliases';
 import type { Profile, ProfileProblem } from './profile';
 
 /**

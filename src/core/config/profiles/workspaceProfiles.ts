@@ -1,9 +1,9 @@
 import { AgentFileCache, readAgentFileLayers } from '../agentFiles/agentFileLayers';
 import { agentFolders } from '../agentFiles/agentFolders';
 import type { AgentFileResult } from '../agentFiles/validateAgentFile';
-import { DEFAULT_SETTINGS, type EngineSettings } from '../engineSettings';
+import { DEFAULT_SETTINGS, type EngineSettings } from '../settings/engineSettings';
 import { readProjectInstructions } from '../instructions/projectInstructions';
-import type { ModelAvailability } from '../models/modelAliases';
+import type { ModelAvailability } from '../../models/modelAliases';
 import { builtinProfileLayer } from './builtinProfiles';
 import { checkProfileSet } from './checkProfileSet';
 import { mergeProfiles, type ProfileLayer } from './mergeProfiles';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { modelSpecSchema } from './models/modelSpec';
+import { modelSpecSchema } from '../../models/modelSpec';
 
 export const supervisorSettingsSchema = z.object({
   /** Added to the supervisor's system prompt after our delegation guidelines. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { engineSettingsSchema, type EngineSettings } from '../engineSettings';
+import { engineSettingsSchema, type EngineSettings } from './engineSettings';
 import { isUserOnlySetting, USER_ONLY_HINT } from './userOnlySettings';
 
 /**

@@ -1,6 +1,6 @@
 import type { Engine, SendResult } from '../engine';
-import { errorText } from '../../shared/errorText';
-import { silentLogger, type Logger } from '../ports';
+import { errorText } from '../../../shared/errorText';
+import { silentLogger, type Logger } from '../../ports';
 
 /** The engine as the queue sees it: its public request API and nothing else. */
 export type QueueEngine = Pick<Engine, 'send' | 'isBusy' | 'whenQuiet'>;

@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { Module, createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
-import { isProcessAlive } from '../threads/fileLock';
+import { isProcessAlive } from '../files/fileLock';
 
 /**
  * How a load went: `used` (V8 took the cached code), `rejected` (a cache was there but V8 refused

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lazySchema } from '../../shared/lazySchema';
+import { lazySchema } from '../../../shared/lazySchema';
 
 /**
  * The launcher's protocol. To it, on its stdin: one JSON request a line (LauncherRequest). From it,

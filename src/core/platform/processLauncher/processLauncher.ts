@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { z } from 'zod';
-import { childProcess } from '../nodeAdapters/childProcess';
-import { signalProcessGroup, spawnDirectly, type ProcessControl, type ProcessEvents, type SpawnSpec } from '../nodeAdapters/spawner';
+import { childProcess } from '../processes/childProcess';
+import { signalProcessGroup, spawnDirectly, type ProcessControl, type ProcessEvents, type SpawnSpec } from '../processes/spawner';
 import { errorPayload, exitPayload, FRAME, FrameReader, framePayload, spawnedPayload, type Frame, type LauncherRequest } from './launcherFrames';
 import { launcherSource } from './launcherMain';
 

@@ -1,4 +1,4 @@
-import { spawnDirectly, type Spawner } from '../nodeAdapters/spawner';
+import { spawnDirectly, type Spawner } from '../processes/spawner';
 import { ProcessLauncher } from './processLauncher';
 
 /**

@@ -1,4 +1,4 @@
-import { shareZodWithLazyBundles } from '../models/sharedZod';
+import { shareZodWithLazyBundles } from '../../models/sharedZod';
 import type * as aiRuntime from './aiRuntime';
 
 export type AiRuntime = typeof aiRuntime;

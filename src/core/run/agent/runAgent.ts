@@ -1,14 +1,14 @@
 import type { LanguageModelV4, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { LanguageModelUsage, ModelMessage, ToolCallRepairFunction, ToolSet } from 'ai';
-import { errorText } from '../../shared/errorText';
-import type { Usage } from '../../shared/events';
-import { ZERO_USAGE, addUsage } from '../../shared/usage';
-import { withResilience } from '../models/resilientModel';
-import type { RetryPolicy } from '../models/retryPolicy';
-import type { AnyToolSpec } from '../tools/toolSpec';
+import { errorText } from '../../../shared/errorText';
+import type { Usage } from '../../../shared/events';
+import { ZERO_USAGE, addUsage } from '../../../shared/usage';
+import { withResilience } from '../../models/resilientModel';
+import type { RetryPolicy } from '../../models/retryPolicy';
+import type { AnyToolSpec } from '../../tools/toolSpec';
 import { hideTools } from './hideTools';
 import { loadAiRuntime, type AiRuntime } from './loadAiRuntime';
-import type { EmitRunEvent } from './runEvents';
+import type { EmitRunEvent } from '../../runEvents';
 import { toAiTools, type ToolRunIdentity } from './toAiTools';
 import { FREE_SLOT, heldModel, type WorkSlot } from './workSlot';
 

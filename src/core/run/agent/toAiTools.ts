@@ -1,8 +1,8 @@
 import { asSchema, tool, type Schema } from '@ai-sdk/provider-utils';
 import type { ToolSet } from 'ai';
-import type { AnyToolSpec, ToolCallContext } from '../tools/toolSpec';
-import { errorText } from '../../shared/errorText';
-import type { EmitRunEvent } from './runEvents';
+import type { AnyToolSpec, ToolCallContext } from '../../tools/toolSpec';
+import { errorText } from '../../../shared/errorText';
+import type { EmitRunEvent } from '../../runEvents';
 import type { WorkSlot } from './workSlot';
 
 export interface ToolRunIdentity {

@@ -1,5 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { tapOf } from '../models/streamTap';
+import { tapOf } from '../../models/streamTap';
 
 /** Gives the slot back; calling it again does nothing. */
 export type Release = () => void;

@@ -1,7 +1,7 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Usage } from '@ai-sdk/provider';
-import type { Usage } from '../../shared/events';
-import { addUsage, ZERO_USAGE } from '../../shared/usage';
-import { wrapModel } from '../models/wrapModel';
+import type { Usage } from '../../../shared/events';
+import { addUsage, ZERO_USAGE } from '../../../shared/usage';
+import { wrapModel } from '../../models/wrapModel';
 import { tokens, type SpentLimit, type TokenBudget } from './tokenBudget';
 
 /** A model call refused because a token budget on the run's chain is used up. Never retried. */

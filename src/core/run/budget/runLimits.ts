@@ -1,6 +1,6 @@
-import type { RunLimit } from '../../shared/events';
-import { DEFAULT_MAX_STEPS, type RequestBudget } from '../engineSettings';
-import type { Profile } from '../profiles/profile';
+import type { RunLimit } from '../../../shared/events';
+import { DEFAULT_MAX_STEPS, type RequestBudget } from '../../config/settings/engineSettings';
+import type { Profile } from '../../config/profiles/profile';
 import { tokens } from './tokenBudget';
 
 /** A lower token limit asked for by the delegation call that starts a run. */

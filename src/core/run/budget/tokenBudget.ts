@@ -1,4 +1,4 @@
-import type { RunLimit } from '../../shared/events';
+import type { RunLimit } from '../../../shared/events';
 
 /** The share of a limit at which its run is warned, once. */
 export const WARNING_SHARE = 0.8;

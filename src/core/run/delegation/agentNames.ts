@@ -1,7 +1,7 @@
-import { describeProfileProblem } from '../profiles/describeProfileProblem';
-import { agentIdOf } from '../../shared/agentId';
-import { findProfile } from '../profiles/findProfile';
-import type { Profile } from '../profiles/profile';
+import { describeProfileProblem } from '../../config/profiles/describeProfileProblem';
+import { agentIdOf } from '../../../shared/agentId';
+import { findProfile } from '../../config/profiles/findProfile';
+import type { Profile } from '../../config/profiles/profile';
 import type { DelegationDeps } from './delegationTypes';
 
 /** Models write names loosely ("Code Reviewer", "@reviewer", "code_reviewer"): compare a normal form. */

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
-import type { RunEvent, RunEventOf } from '../../shared/events';
+import type { RunEvent, RunEventOf } from '../../../shared/events';
 import { steerForModel } from '../steering/steerRun';
-import type { LoadedThread, ThreadStore } from '../threads/threadStore';
+import type { LoadedThread, ThreadStore } from '../../storage/threads/threadStore';
 import { announcementText } from './modelResult';
 import type { RunResult } from './runResult';
 

@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
 import { z } from 'zod';
-import { lazySchema } from '../../shared/lazySchema';
-import { defineTool, type AnyToolSpec } from '../tools/toolSpec';
-import type { Profile } from '../profiles/profile';
+import { lazySchema } from '../../../shared/lazySchema';
+import { defineTool, type AnyToolSpec } from '../../tools/toolSpec';
+import type { Profile } from '../../config/profiles/profile';
 import { describeAgents, resolveAgents } from './agentNames';
 import type { DelegationDeps } from './delegationTypes';
 import { resultForModel, type ModelRunResult } from './modelResult';

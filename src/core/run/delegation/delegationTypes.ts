@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
-import type { EmitRunEvent } from '../agent/runEvents';
+import type { EmitRunEvent } from '../../runEvents';
 import type { CallTokenLimit } from '../budget/runLimits';
-import type { Profile } from '../profiles/profile';
+import type { Profile } from '../../config/profiles/profile';
 import type { ChildRecord, RunHandle } from './runHandle';
 import type { RunResult } from './runResult';
 import type { Session } from './session';

@@ -1,6 +1,6 @@
-import type { RunStatus } from '../../shared/events';
-import { errorText } from '../../shared/errorText';
-import { addUsage } from '../../shared/usage';
+import type { RunStatus } from '../../../shared/events';
+import { errorText } from '../../../shared/errorText';
+import { addUsage } from '../../../shared/usage';
 import type { RunSlot } from './workLimiter';
 import type { RunEmitter } from './runEmitter';
 import type { RunHandle } from './runHandle';

@@ -1,15 +1,15 @@
-import { errorText } from '../../shared/errorText';
-import { ZERO_USAGE } from '../../shared/usage';
-import type { Profile } from '../profiles/profile';
-import { isolatedWorkspace } from '../worktrees/isolatedWorkspace';
-import { worktreeReport } from '../worktrees/worktreeReport';
+import { errorText } from '../../../shared/errorText';
+import { ZERO_USAGE } from '../../../shared/usage';
+import type { Profile } from '../../config/profiles/profile';
+import { isolatedWorkspace } from '../../changes/worktrees/isolatedWorkspace';
+import { worktreeReport } from '../../changes/worktrees/worktreeReport';
 import type { RunHandle } from './runHandle';
 import type { RunEnding } from './runTurns';
 import type { Session } from './session';
 
 /**
  * Runs `work` where the profile says: in the shared workspace, or, for `isolation: "worktree"`,
- * in a git worktree of its own (src/core/worktrees/), with the session's workspace (and so every
+ * in a git worktree of its own (src/core/changes/worktrees/), with the session's workspace (and so every
  * tool, and every run it delegates to) confined there. At the end the worktree becomes a pending
  * change for the user to apply or discard, or goes when nothing changed; the parent reads which.
  */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { errorText } from '../../shared/errorText';
-import { ZERO_USAGE } from '../../shared/usage';
+import { errorText } from '../../../shared/errorText';
+import { ZERO_USAGE } from '../../../shared/usage';
 import { FREE_SLOT } from '../agent/workSlot';
 import { givenTokens, REQUEST_TOKENS_SOURCE, runLimits } from '../budget/runLimits';
 import { budgetWarningText, TokenBudget } from '../budget/tokenBudget';

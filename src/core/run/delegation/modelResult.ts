@@ -1,5 +1,5 @@
-import { formatStats } from '../../shared/usage';
-import { wrapUntrusted } from '../untrusted/untrustedText';
+import { formatStats } from '../../../shared/usage';
+import { wrapUntrusted } from '../../access/untrusted/untrustedText';
 import type { RunResult } from './runResult';
 
 /** Past this many characters a child's output reaches its parent's model as a preview. */

@@ -1,7 +1,7 @@
-import type { RunEvent, RunEventOf, UnsequencedRunEvent } from '../../shared/events';
-import { errorText } from '../../shared/errorText';
-import type { EmitRunEvent, RunEventBody } from '../agent/runEvents';
-import { StreamRedaction } from '../secrets/redactEvents';
+import type { RunEvent, RunEventOf, UnsequencedRunEvent } from '../../../shared/events';
+import { errorText } from '../../../shared/errorText';
+import type { EmitRunEvent, RunEventBody } from '../../runEvents';
+import { StreamRedaction } from '../../access/secrets/redactEvents';
 import type { RunHandle } from './runHandle';
 import type { Session } from './session';
 

@@ -1,5 +1,5 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { EmitRunEvent } from '../agent/runEvents';
+import type { EmitRunEvent } from '../../runEvents';
 import { budgetedModel, usageMeter } from '../budget/budgetedModel';
 import { idleTimeoutModel } from '../liveness/idleTimeoutModel';
 import { StallWatch, stallText } from '../liveness/stallWatch';

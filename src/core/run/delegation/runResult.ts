@@ -1,5 +1,5 @@
-import type { RunStatus, Usage } from '../../shared/events';
-import { ZERO_USAGE } from '../../shared/usage';
+import type { RunStatus, Usage } from '../../../shared/events';
+import { ZERO_USAGE } from '../../../shared/usage';
 
 /** What a finished run hands back to whoever started it (and, as JSON, to a supervisor model). */
 export interface RunResult {

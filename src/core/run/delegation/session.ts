@@ -1,13 +1,13 @@
-import type { RunEvent } from '../../shared/events';
-import type { FileChanges } from '../changes/fileChanges';
-import type { Worktrees } from '../worktrees/worktrees';
-import type { EngineSettings } from '../engineSettings';
-import type { RunToolSource } from '../tools/runToolSource';
-import type { ModelResolver } from '../models/modelResolver';
-import type { Approver, Clock, Logger, Schedule, Workspace } from '../ports';
-import type { ProfileSet } from '../profiles/profile';
-import type { Redactor } from '../secrets/redactor';
-import type { ThreadStore } from '../threads/threadStore';
+import type { RunEvent } from '../../../shared/events';
+import type { FileChanges } from '../../changes/attribution/fileChanges';
+import type { Worktrees } from '../../changes/worktrees/worktrees';
+import type { EngineSettings } from '../../config/settings/engineSettings';
+import type { RunToolSource } from '../../tools/runToolSource';
+import type { ModelResolver } from '../../models/modelResolver';
+import type { Approver, Clock, Logger, Schedule, Workspace } from '../../ports';
+import type { ProfileSet } from '../../config/profiles/profile';
+import type { Redactor } from '../../access/secrets/redactor';
+import type { ThreadStore } from '../../storage/threads/threadStore';
 import type { RunRegistry } from './runRegistry';
 import type { WorkLimiter } from './workLimiter';
 
@@ -31,11 +31,11 @@ export interface Session {
   /** Where the agents work, and who approves what they do there. */
   workspace: Workspace;
   approver: Approver | undefined;
-  /** Replaces known secrets in everything the runs emit and in tool results (src/core/secrets/). */
+  /** Replaces known secrets in everything the runs emit and in tool results (src/core/access/secrets/). */
   redactor: Redactor;
   /** Tools from outside the engine (the window's MCP servers, the editor's tools), shared by its runs. */
   toolSources?: readonly RunToolSource[] | undefined;
-  /** Who changed which file, the snapshots, the conflict guard's journal (src/core/changes/). */
+  /** Who changed which file, the snapshots, the conflict guard's journal (src/core/changes/attribution/). */
   changes: FileChanges;
   /** The engine's folders sandboxed commands may not write (the thread storage, the worktrees root). */
   readOnlyToCommands?: readonly string[];

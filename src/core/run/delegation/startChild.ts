@@ -1,7 +1,7 @@
-import { errorText } from '../../shared/errorText';
+import { errorText } from '../../../shared/errorText';
 import { raisedTokenLimit } from '../budget/runLimits';
-import { modelAllowed, modelRefusedText } from '../models/allowedModels';
-import { titleOf } from '../threads/threadIndex';
+import { modelAllowed, modelRefusedText } from '../../models/allowedModels';
+import { titleOf } from '../../storage/threads/threadIndex';
 import { childThreadId } from './childThreadId';
 import { loadConversationHistory } from './conversationHistory';
 import type { ChildRequest, DelegationDeps, StartOutcome } from './delegationTypes';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { lazySchema } from '../../shared/lazySchema';
-import { errorText } from '../../shared/errorText';
+import { lazySchema } from '../../../shared/lazySchema';
+import { errorText } from '../../../shared/errorText';
 import { steerRun } from '../steering/steerRun';
-import { defineTool, type AnyToolSpec } from '../tools/toolSpec';
+import { defineTool, type AnyToolSpec } from '../../tools/toolSpec';
 import { resolveAgents } from './agentNames';
 import { withContext } from './delegateTask';
 import type { DelegationDeps } from './delegationTypes';

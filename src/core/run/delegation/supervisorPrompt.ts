@@ -1,6 +1,6 @@
-import type { Profile, ProjectInstruction } from '../profiles/profile';
-import type { SupervisorSettings } from '../engineSettings';
-import { projectInstructionsPrompt } from '../instructions/projectInstructions';
+import type { Profile, ProjectInstruction } from '../../config/profiles/profile';
+import type { SupervisorSettings } from '../../config/settings/engineSettings';
+import { projectInstructionsPrompt } from '../../config/instructions/projectInstructions';
 
 const ROLE = `You are the supervisor in a VS Code workspace. You answer the user's requests, and you can delegate
 work to subagents: specialists that share the open workspace with you but see only the task and the context you give them.`;

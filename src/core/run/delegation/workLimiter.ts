@@ -1,7 +1,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import { errorText } from '../../shared/errorText';
+import { errorText } from '../../../shared/errorText';
 import type { Release, WorkSlot } from '../agent/workSlot';
-import type { Logger } from '../ports';
+import type { Logger } from '../../ports';
 
 /**
  * subagents.maxConcurrency for one Engine: at most that many subagents work at once, across every

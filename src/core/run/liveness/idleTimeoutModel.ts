@@ -1,8 +1,8 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
-import type { RetryNotice } from '../models/resilientModel';
-import { StreamEnd, tapStream } from '../models/streamTap';
-import { wrapModel } from '../models/wrapModel';
-import type { Clock, Schedule } from '../ports';
+import type { RetryNotice } from '../../models/resilientModel';
+import { StreamEnd, tapStream } from '../../models/streamTap';
+import { wrapModel } from '../../models/wrapModel';
+import type { Clock, Schedule } from '../../ports';
 import { seconds, type StallWatch } from './stallWatch';
 
 /** A model stream that stayed silent past subagents.modelIdleTimeoutMs. Not retried again by the retry wrapper. */

@@ -1,4 +1,4 @@
-import type { Clock, Schedule } from '../ports';
+import type { Clock, Schedule } from '../../ports';
 
 /**
  * Notices a run that has gone quiet while one of its model calls is open: no event of the run and

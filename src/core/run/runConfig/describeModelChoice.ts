@@ -1,5 +1,5 @@
-import { BUILTIN_MODEL_ALIASES, candidatesFor } from '../models/modelAliases';
-import type { Profile, ProfileProblem } from '../profiles/profile';
+import { BUILTIN_MODEL_ALIASES, candidatesFor } from '../../models/modelAliases';
+import type { Profile, ProfileProblem } from '../../config/profiles/profile';
 
 /** How a run's model was reached, for its run.config and, when it is worth saying, its node. */
 export interface ModelChoiceText {

@@ -1,7 +1,7 @@
-import type { RunConfig, RunLimit } from '../../shared/events';
-import { DELEGATION_TOOLS } from '../agentFiles/toolNames';
-import type { Profile, ProjectInstruction } from '../profiles/profile';
-import type { RunToolSelection } from '../tools/selectRunTools';
+import type { RunConfig, RunLimit } from '../../../shared/events';
+import { DELEGATION_TOOLS } from '../../config/agentFiles/toolNames';
+import type { Profile, ProjectInstruction } from '../../config/profiles/profile';
+import type { RunToolSelection } from '../../tools/selectRunTools';
 import type { ModelChoiceText } from './describeModelChoice';
 
 export interface RunConfigInput {

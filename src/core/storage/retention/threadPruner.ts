@@ -1,5 +1,5 @@
-import type { ThreadRetention } from '../engineSettings';
-import type { Clock, Logger } from '../ports';
+import type { ThreadRetention } from '../../config/settings/engineSettings';
+import type { Clock, Logger } from '../../ports';
 import { ThreadBusyError } from '../threads/threadLeases';
 import type { ThreadStore } from '../threads/threadStore';
 import { threadsToPrune } from './threadsToPrune';

@@ -1,4 +1,4 @@
-import type { ThreadRetention } from '../engineSettings';
+import type { ThreadRetention } from '../../config/settings/engineSettings';
 import type { ThreadMeta } from '../threads/threadStore';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

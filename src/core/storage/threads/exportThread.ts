@@ -1,5 +1,5 @@
-import { EMPTY_TREE, foldRunEvents, walkRuns, type RunTree } from '../../shared/runTree';
-import { oneLine } from '../../shared/oneLine';
+import { EMPTY_TREE, foldRunEvents, walkRuns, type RunTree } from '../../../shared/runTree';
+import { oneLine } from '../../../shared/oneLine';
 import { runStats } from './runTreeText';
 import { archiveText } from './threadArchive';
 import type { LoadedFamily, ThreadMeta } from './threadStore';

@@ -1,9 +1,9 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { takeFileLock } from './fileLock';
-import type { Clock, Logger } from '../ports';
+import { takeFileLock } from '../../platform/files/fileLock';
+import type { Clock, Logger } from '../../ports';
 import { isThreadId } from './threadId';
-import type { RunEvent } from '../../shared/events';
+import type { RunEvent } from '../../../shared/events';
 import { INDEX_FILE, metaFromEvents, noteRun, readIndex, removeStaleIndexTemps, writeIndex, type StoredThreadMeta } from './threadIndex';
 import type { ParsedThreadFile } from './threadFile';
 import type { ThreadMeta } from './threadStore';

@@ -1,5 +1,5 @@
-import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
-import { ZERO_USAGE } from '../../shared/usage';
+import type { RunEvent, UnsequencedRunEvent } from '../../../shared/events';
+import { ZERO_USAGE } from '../../../shared/usage';
 
 export const INTERRUPTED_MESSAGE = 'The run was interrupted: the process running it ended before the run finished.';
 

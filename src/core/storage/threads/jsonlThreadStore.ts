@@ -1,10 +1,10 @@
 import { fstatSync, openSync, rmSync } from 'node:fs';
 import { appendFile, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
-import { silentLogger, systemClock } from '../ports';
-import type { Clock, Logger } from '../ports';
-import { leaseHeld, type TakeFileLock } from './fileLock';
+import type { RunEvent, UnsequencedRunEvent } from '../../../shared/events';
+import { silentLogger, systemClock } from '../../ports';
+import type { Clock, Logger } from '../../ports';
+import { leaseHeld, type TakeFileLock } from '../../platform/files/fileLock';
 import { closeInterruptedRuns } from './interruptedRuns';
 import { mergeByTime } from './mergeFamily';
 import { parseThreadFile } from './threadFile';

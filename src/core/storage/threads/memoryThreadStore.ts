@@ -1,5 +1,5 @@
-import type { RunEvent, UnsequencedRunEvent } from '../../shared/events';
-import { systemClock, type Clock } from '../ports';
+import type { RunEvent, UnsequencedRunEvent } from '../../../shared/events';
+import { systemClock, type Clock } from '../../ports';
 import { mergeByTime } from './mergeFamily';
 import { noteRun } from './threadIndex';
 import { ThreadBusyError } from './threadLeases';

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../../shared/events';
+import type { RunEvent } from '../../../shared/events';
 
 /** Event `a` of list `i` goes before event `b` of list `j`: earlier, or as early and listed first. */
 function goesFirst(i: number, a: RunEvent, j: number, b: RunEvent): boolean {

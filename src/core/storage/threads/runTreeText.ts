@@ -1,8 +1,8 @@
-import { changeSummary, fileChangeText } from '../../shared/changeSummary';
-import type { RunNode, RunTree, ToolCallNode } from '../../shared/runTree';
-import { runTotals, walkRuns } from '../../shared/runTree';
-import { formatStats } from '../../shared/usage';
-import { oneLine } from '../../shared/oneLine';
+import { changeSummary, fileChangeText } from '../../../shared/changeSummary';
+import type { RunNode, RunTree, ToolCallNode } from '../../../shared/runTree';
+import { runTotals, walkRuns } from '../../../shared/runTree';
+import { formatStats } from '../../../shared/usage';
+import { oneLine } from '../../../shared/oneLine';
 
 /** The run's own time and tokens; with subagents under it, also the tokens of its whole subtree. */
 export function runStats(tree: RunTree, run: RunNode, now: number): string {

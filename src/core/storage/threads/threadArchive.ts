@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { lazySchema } from '../../shared/lazySchema';
-import { runEventSchema, type RunEvent } from '../../shared/events';
+import { lazySchema } from '../../../shared/lazySchema';
+import { runEventSchema, type RunEvent } from '../../../shared/events';
 import { isThreadId } from './threadId';
 import { metaFromEvents, threadMetaSchema } from './threadIndex';
 import type { ArchivedThread, ThreadMeta } from './threadStore';

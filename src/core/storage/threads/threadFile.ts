@@ -1,5 +1,5 @@
-import { runEventSchema } from '../../shared/events';
-import type { RunEvent } from '../../shared/events';
+import { runEventSchema } from '../../../shared/events';
+import type { RunEvent } from '../../../shared/events';
 
 /** What a thread's JSONL file holds, and how to go on appending to it safely. */
 export interface ParsedThreadFile {

@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { Logger } from '../ports';
+import type { Logger } from '../../ports';
 import { ThreadBusyError } from './threadLeases';
 
 /**

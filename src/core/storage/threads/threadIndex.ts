@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { runStatusSchema, type RunEvent } from '../../shared/events';
-import { oneLine } from '../../shared/oneLine';
-import { isProcessAlive } from './fileLock';
+import { runStatusSchema, type RunEvent } from '../../../shared/events';
+import { oneLine } from '../../../shared/oneLine';
+import { isProcessAlive } from '../../platform/files/fileLock';
 import type { ThreadMeta } from './threadStore';
 
 /** An entry as read: one written before the index kept run counts and statuses lacks them. */

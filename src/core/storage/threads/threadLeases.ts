@@ -1,5 +1,5 @@
-import type { Logger } from '../ports';
-import { FileLockedError, takeFileLock, type TakeFileLock } from './fileLock';
+import type { Logger } from '../../ports';
+import { FileLockedError, takeFileLock, type TakeFileLock } from '../../platform/files/fileLock';
 
 /** Another process (a second window on the folder, or `subagents run`) is writing the thread. */
 export class ThreadBusyError extends Error {

@@ -1,4 +1,4 @@
-import type { RunEvent, RunStatus, UnsequencedRunEvent } from '../../shared/events';
+import type { RunEvent, RunStatus, UnsequencedRunEvent } from '../../../shared/events';
 
 /** How a thread stands: no run yet, a run working, or how its last run ended. */
 export type ThreadStatus = 'empty' | 'running' | RunStatus;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec, type ToolCallContext } from '../toolSpec';
-import { hardLinkReason } from '../../fileAccess/writeInside';
-import { resolveWorkspacePath } from '../workspacePath';
-import { oneFileAtATime } from '../../fileAccess/oneFileAtATime';
+import { hardLinkReason } from '../../platform/files/writeInside';
+import { resolveWorkspacePath } from '../../access/paths/workspacePath';
+import { oneFileAtATime } from '../../platform/files/oneFileAtATime';
 import { withoutLineNumbers, withoutShownNumbers } from './lineNumbers';
 import { looksBinary, type WorkspaceToolDeps } from './toolDeps';
 import { errorText } from '../../../shared/errorText';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
-import { minimatchLibrary } from '../minimatchLibrary';
+import { minimatchLibrary } from '../../platform/glob/minimatchLibrary';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
-import { ripgrepListing } from '../../ripgrep/ripgrepSources';
-import { sortInWalkOrder } from '../../ripgrep/walkOrder';
-import { walkWorkspace } from '../workspaceFiles';
+import { ripgrepListing } from '../search/ripgrep/ripgrepSources';
+import { sortInWalkOrder } from '../search/ripgrep/walkOrder';
+import { walkWorkspace } from '../../platform/files/workspaceFiles';
 import type { WorkspaceToolDeps } from './toolDeps';
 
 /** How far one listing goes; tests give smaller caps to reach them on a small tree. */

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
-import { resolveWorkspacePath } from '../workspacePath';
+import { resolveWorkspacePath } from '../../access/paths/workspacePath';
 import type { WorkspaceToolDeps } from './toolDeps';
 
 const MAX_ENTRIES = 1000;

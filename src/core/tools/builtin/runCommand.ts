@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
-import { READ_ONLY_SUMMARY } from '../../commands/readOnlyCommands';
+import { READ_ONLY_SUMMARY } from '../../access/commands/readOnlyCommands';
 import type { CommandResult } from '../../ports';
-import type { PreparedCommand } from '../../sandbox/commandLauncher';
-import { isSandboxSetupFailure } from '../../sandbox/sandboxSetupFailure';
+import type { PreparedCommand } from '../../access/sandbox/commandLauncher';
+import { isSandboxSetupFailure } from '../../access/sandbox/sandboxSetupFailure';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import type { WorkspaceToolDeps } from './toolDeps';
 import { errorText } from '../../../shared/errorText';
@@ -60,7 +60,7 @@ export function runCommandTool({ workspace, gate, agent, commands, files }: Work
         const runOnce = async () => {
           prepared = await commands.prepare(input.command, { sandboxed: sandbox.sandboxed, hardenGit: !allowed.asked });
           const launch = prepared.launch;
-          // The files it changes are found by comparing the workspace before and after (src/core/changes/).
+          // The files it changes are found by comparing the workspace before and after (src/core/changes/attribution/).
           return files.command(context.toolCallId, () =>
             workspace.runCommand({ command: input.command, launch, cwd: workspace.root, timeoutMs, signal: context.signal, maxOutputChars: MAX_COMMAND_OUTPUT, label: agent }),
           );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
-import { PatternError, searchFiles } from '../../textSearch/searchFiles';
-import { ripgrepPrefilter } from '../../ripgrep/ripgrepSources';
+import { PatternError, searchFiles } from '../search/textSearch/searchFiles';
+import { ripgrepPrefilter } from '../search/ripgrep/ripgrepSources';
 import { defineTool, type AnyToolSpec } from '../toolSpec';
 import { globMatcher } from './findFiles';
 import type { WorkspaceToolDeps } from './toolDeps';

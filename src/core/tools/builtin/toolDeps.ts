@@ -1,6 +1,6 @@
-import type { RunFiles } from '../../changes/runFiles';
+import type { RunFiles } from '../../changes/attribution/runFiles';
 import type { Workspace } from '../../ports';
-import type { CommandLauncher } from '../../sandbox/commandLauncher';
+import type { CommandLauncher } from '../../access/sandbox/commandLauncher';
 import type { ApprovalGate } from '../approvalGate';
 
 /** What every built-in workspace tool works with; built once per run. */

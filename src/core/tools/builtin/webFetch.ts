@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
 import { errorText } from '../../../shared/errorText';
-import { wrapUntrusted } from '../../untrusted/untrustedText';
-import type * as FetchPageModule from '../../web/fetchPage';
-import type { FetchedPage } from '../../web/fetchPage';
-import { hostTrust } from '../../web/trustedDomains';
-import { capText } from '../outputCap';
+import { wrapUntrusted } from '../../access/untrusted/untrustedText';
+import type * as FetchPageModule from '../web/fetchPage';
+import type { FetchedPage } from '../web/fetchPage';
+import { hostTrust } from '../web/trustedDomains';
+import { capText } from '../../platform/processes/outputCap';
 import { defineTool, type AnyToolSpec, type ToolCallContext } from '../toolSpec';
 import type { WorkspaceToolDeps } from './toolDeps';
 
@@ -23,7 +23,7 @@ const MAX_CONTENT_TYPE = 100;
  * engine loads without Node's network modules.
  */
 let client: Promise<typeof FetchPageModule> | undefined;
-const loadClient = (): Promise<typeof FetchPageModule> => (client ??= import('../../web/fetchPage'));
+const loadClient = (): Promise<typeof FetchPageModule> => (client ??= import('../web/fetchPage'));
 
 const inputSchema = lazySchema(() =>
   z.object({
@@ -105,7 +105,7 @@ async function pageResult(page: FetchedPage, context: ToolCallContext): Promise<
   const notes: string[] = [];
   let text: string;
   if (type === 'text/html' || type === 'application/xhtml+xml' || (!type && /^\s*</.test(page.body.subarray(0, 200).toString()))) {
-    const { htmlToMarkdown } = await import('../../web/htmlToMarkdown');
+    const { htmlToMarkdown } = await import('../web/htmlToMarkdown');
     const converted = htmlToMarkdown(page.body.toString('utf8'));
     if (converted.title) header.push(`Title: ${converted.title}`);
     if (converted.unreadChars > 0) notes.push(`The last ${converted.unreadChars} characters of the page's HTML were past what web_fetch converts and were left out.`);

@@ -2,9 +2,9 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
 import { defineTool, type AnyToolSpec, type ToolCallContext } from '../toolSpec';
-import { oneFileAtATime } from '../../fileAccess/oneFileAtATime';
-import { hardLinkReason } from '../../fileAccess/writeInside';
-import { resolveWorkspacePath } from '../workspacePath';
+import { oneFileAtATime } from '../../platform/files/oneFileAtATime';
+import { hardLinkReason } from '../../platform/files/writeInside';
+import { resolveWorkspacePath } from '../../access/paths/workspacePath';
 import type { WorkspaceToolDeps } from './toolDeps';
 import { errorText } from '../../../shared/errorText';
 

@@ -1,7 +1,7 @@
 /**
  * The editor's own tools (in VS Code: `vscode.lm.tools`, which other extensions register and
  * which hold the MCP servers the user configured in VS Code itself), as the engine sees them. The
- * host implements this port over the editor's API (src/host/editorTools/); the CLI has none.
+ * host implements this port over the editor's API (src/host/workspace/editorTools/); the CLI has none.
  */
 export interface EditorToolCatalog {
   /** The tools the editor offers now (read at the start of each run). */

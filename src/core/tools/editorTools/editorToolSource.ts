@@ -1,11 +1,11 @@
 import { jsonSchema } from '@ai-sdk/provider-utils';
 import type { JSONSchema7 } from 'ai';
-import { errorText } from '../../shared/errorText';
-import { capText } from '../tools/outputCap';
-import type { Profile } from '../profiles/profile';
-import type { RunToolSource, RunToolSourceRequest } from '../tools/runToolSource';
-import type { AnyToolSpec, Capability } from '../tools/toolSpec';
-import { wrapUntrusted } from '../untrusted/untrustedText';
+import { errorText } from '../../../shared/errorText';
+import { capText } from '../../platform/processes/outputCap';
+import type { Profile } from '../../config/profiles/profile';
+import type { RunToolSource, RunToolSourceRequest } from '../runToolSource';
+import type { AnyToolSpec, Capability } from '../toolSpec';
+import { wrapUntrusted } from '../../access/untrusted/untrustedText';
 import type { EditorToolCatalog, EditorToolInfo, EditorToolPart } from './editorToolCatalog';
 
 /** As much of a result as other tools return (run_command's and MCP's cap). */

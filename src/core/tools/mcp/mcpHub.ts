@@ -1,14 +1,14 @@
 import { homedir } from 'node:os';
-import { errorText } from '../../shared/errorText';
-import { killTokenHolders } from '../nodeAdapters/tokenSweep';
-import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import type { LauncherSettings } from '../sandbox/commandLauncher';
-import { mentionsSandboxSetupFailure } from '../sandbox/sandboxSetupFailure';
-import type { McpDeclarations, McpServerDecl } from './mcpDeclarations';
+import { errorText } from '../../../shared/errorText';
+import { killTokenHolders } from '../../access/sandbox/tokenSweep';
+import { silentLogger, systemClock, type Clock, type Logger } from '../../ports';
+import type { LauncherSettings } from '../../access/sandbox/commandLauncher';
+import { mentionsSandboxSetupFailure } from '../../access/sandbox/sandboxSetupFailure';
+import type { McpDeclarations, McpServerDecl } from '../../config/mcp/mcpDeclarations';
 import { prepareMcpLaunch, type PreparedLaunch } from './mcpLaunch';
-import { mcpApprovalKey, mcpServerKey } from './mcpServerKey';
+import { mcpApprovalKey, mcpServerKey } from '../../config/mcp/mcpServerKey';
 import type { ConnectMcpServer, McpConnection, ToolCallResult } from './mcpTypes';
-import { environmentFor, withheldKeysProblem } from './withheldKeys';
+import { environmentFor, withheldKeysProblem } from '../../config/mcp/withheldKeys';
 
 /** Remembers which workspace-declared servers the user approved (the extension: per workspace). */
 export interface McpApprovalMemory {

@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
-import { commandEnvironment, COMMAND_TOKEN } from '../sandbox/commandEnv';
-import { commandLauncher, type LauncherSettings } from '../sandbox/commandLauncher';
-import { expandRecord, expandVariables, type VariableContext } from './expandVariables';
-import type { McpServerDecl } from './mcpDeclarations';
+import { commandEnvironment, COMMAND_TOKEN } from '../../access/sandbox/commandEnv';
+import { commandLauncher, type LauncherSettings } from '../../access/sandbox/commandLauncher';
+import { expandRecord, expandVariables, type VariableContext } from '../../config/mcp/expandVariables';
+import type { McpServerDecl } from '../../config/mcp/mcpDeclarations';
 import type { McpLaunch } from './mcpTypes';
 
 export interface PreparedLaunch {

@@ -1,5 +1,5 @@
-import { wrapUntrusted } from '../untrusted/untrustedText';
-import { capText } from '../tools/outputCap';
+import { wrapUntrusted } from '../../access/untrusted/untrustedText';
+import { capText } from '../../platform/processes/outputCap';
 import type { ResultContent, ToolCallResult } from './mcpTypes';
 
 /** As much of a result as other tools return (run_command's cap). */

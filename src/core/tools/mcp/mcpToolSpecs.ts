@@ -1,13 +1,13 @@
 import { jsonSchema } from '@ai-sdk/provider-utils';
 import type { JSONSchema7 } from 'ai';
-import { errorText } from '../../shared/errorText';
-import type { ApprovalGate } from '../tools/approvalGate';
-import type { AnyToolSpec } from '../tools/toolSpec';
+import { errorText } from '../../../shared/errorText';
+import type { ApprovalGate } from '../approvalGate';
+import type { AnyToolSpec } from '../toolSpec';
 import type { McpHub, LiveServer } from './mcpHub';
 import { mcpResultForModel } from './mcpResult';
-import { mcpToolName } from './mcpToolName';
+import { mcpToolName } from '../../config/mcp/mcpToolName';
 import type { ListedTool } from './mcpTypes';
-import type { LauncherSettings } from '../sandbox/commandLauncher';
+import type { LauncherSettings } from '../../access/sandbox/commandLauncher';
 
 /** Server-written descriptions are cut here: they go into every model call. */
 const MAX_DESCRIPTION = 1500;

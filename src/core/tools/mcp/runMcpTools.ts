@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { errorText } from '../../shared/errorText';
-import type { Profile } from '../profiles/profile';
-import { barsServer, listsServer } from '../tools/toolPatterns';
-import type { RunToolSource, RunToolSourceRequest } from '../tools/runToolSource';
-import type { AnyToolSpec } from '../tools/toolSpec';
-import { conflictProblem, describeMcpDeclProblem, profileMcpServers, type McpServerDecl } from './mcpDeclarations';
-import { mcpServerKey } from './mcpServerKey';
+import { errorText } from '../../../shared/errorText';
+import type { Profile } from '../../config/profiles/profile';
+import { barsServer, listsServer } from '../../config/profiles/toolPatterns';
+import type { RunToolSource, RunToolSourceRequest } from '../runToolSource';
+import type { AnyToolSpec } from '../toolSpec';
+import { conflictProblem, describeMcpDeclProblem, profileMcpServers, type McpServerDecl } from '../../config/mcp/mcpDeclarations';
+import { mcpServerKey } from '../../config/mcp/mcpServerKey';
 import type { McpHub } from './mcpHub';
 import { mcpToolSpecs } from './mcpToolSpecs';
 

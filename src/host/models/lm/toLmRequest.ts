@@ -1,6 +1,6 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { LmFactory, LmMessage, LmRequestOptions } from './lmShapes';
-import { toolOutputText } from '../../core/models/toolOutputText';
+import { toolOutputText } from '../../../core/models/toolOutputText';
 
 /**
  * Translates an AI SDK call into a vscode.lm request. vscode.lm knows two roles, user and

@@ -1,4 +1,4 @@
-import type { EditorToolCatalog, EditorToolPart } from '../../core/editorTools/editorToolCatalog';
+import type { EditorToolCatalog, EditorToolPart } from '../../../core/tools/editorTools/editorToolCatalog';
 
 /**
  * The slice of the `vscode` module the editor tools use, as structural types: the real module

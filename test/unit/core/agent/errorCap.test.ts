@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ERROR_CHARS } from '../../../../src/shared/errorText';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 import type { RunEventOf } from '../../../../src/shared/events';
 import { makeEngine } from '../engineHarness';
 import { programmedModel } from '../programmedModel';

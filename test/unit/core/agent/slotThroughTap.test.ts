@@ -1,9 +1,9 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { heldModel, type WorkSlot } from '../../../../src/core/agent/workSlot';
-import { idleTimeoutModel } from '../../../../src/core/liveness/idleTimeoutModel';
-import { StallWatch } from '../../../../src/core/liveness/stallWatch';
+import { heldModel, type WorkSlot } from '../../../../src/core/run/agent/workSlot';
+import { idleTimeoutModel } from '../../../../src/core/run/liveness/idleTimeoutModel';
+import { StallWatch } from '../../../../src/core/run/liveness/stallWatch';
 import { systemClock, systemSchedule } from '../../../../src/core/ports';
 
 // The work slot of a call is given back when its stream ends, fails or is cancelled. Over the idle

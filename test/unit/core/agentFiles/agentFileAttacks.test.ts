@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentFileDialect } from '../../../../src/core/agentFiles/agentFields';
-import { mapCopilotTool } from '../../../../src/core/agentFiles/toolNames';
-import { validateAgentFile } from '../../../../src/core/agentFiles/validateAgentFile';
+import type { AgentFileDialect } from '../../../../src/core/config/agentFiles/agentFields';
+import { mapCopilotTool } from '../../../../src/core/config/agentFiles/toolNames';
+import { validateAgentFile } from '../../../../src/core/config/agentFiles/validateAgentFile';
 
 // Issue 40 item 7: agent files are written by whoever wrote the repository. Each attack here is
 // one a hostile file can make on the loader, the language server or what the agent may do.

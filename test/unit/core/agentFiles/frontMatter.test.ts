@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KNOWN_FIELD_NAMES } from '../../../../src/core/agentFiles/agentFields';
-import { readFrontMatter } from '../../../../src/core/agentFiles/frontMatter';
+import { KNOWN_FIELD_NAMES } from '../../../../src/core/config/agentFiles/agentFields';
+import { readFrontMatter } from '../../../../src/core/config/agentFiles/frontMatter';
 
 const read = (text: string) => readFrontMatter(text, KNOWN_FIELD_NAMES);
 const fields = (text: string) => {

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { visit } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { OUR_TOOLS } from '../../../../src/core/agentFiles/toolNames';
-import { agentTemplate, importTarget } from '../../../../src/core/agentFiles/agentTemplate';
-import { validateAgentFile } from '../../../../src/core/agentFiles/validateAgentFile';
-import { ENGINE_SETTING_FIELDS } from '../../../../src/core/settings/readEngineSettings';
-import { profileInputSchema } from '../../../../src/core/profiles/profile';
+import { OUR_TOOLS } from '../../../../src/core/config/agentFiles/toolNames';
+import { agentTemplate, importTarget } from '../../../../src/core/config/agentFiles/agentTemplate';
+import { validateAgentFile } from '../../../../src/core/config/agentFiles/validateAgentFile';
+import { ENGINE_SETTING_FIELDS } from '../../../../src/core/config/settings/readEngineSettings';
+import { profileInputSchema } from '../../../../src/core/config/profiles/profile';
 
 interface Schema {
   properties?: Record<string, Schema & { markdownDescription?: string; description?: string }>;

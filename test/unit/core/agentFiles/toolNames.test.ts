@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DELEGATION_TOOLS, WORKSPACE_TOOLS, mapClaudeTool, mapCopilotTool } from '../../../../src/core/agentFiles/toolNames';
-import { delegateTaskTool } from '../../../../src/core/delegation/delegateTask';
-import type { DelegationDeps } from '../../../../src/core/delegation/delegationTypes';
-import { subagentTools } from '../../../../src/core/delegation/subagentTools';
+import { DELEGATION_TOOLS, WORKSPACE_TOOLS, mapClaudeTool, mapCopilotTool } from '../../../../src/core/config/agentFiles/toolNames';
+import { delegateTaskTool } from '../../../../src/core/run/delegation/delegateTask';
+import type { DelegationDeps } from '../../../../src/core/run/delegation/delegationTypes';
+import { subagentTools } from '../../../../src/core/run/delegation/subagentTools';
 import { workspaceTools, type WorkspaceToolDeps } from '../../../../src/core/tools/workspaceTools';
 
 const ours = (m: ReturnType<typeof mapClaudeTool>) => (m.kind === 'ours' ? [...m.tools] : m.kind);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentFileDialect } from '../../../../src/core/agentFiles/agentFields';
-import { DELEGATION_TOOLS } from '../../../../src/core/agentFiles/toolNames';
-import { validateAgentFile } from '../../../../src/core/agentFiles/validateAgentFile';
+import type { AgentFileDialect } from '../../../../src/core/config/agentFiles/agentFields';
+import { DELEGATION_TOOLS } from '../../../../src/core/config/agentFiles/toolNames';
+import { validateAgentFile } from '../../../../src/core/config/agentFiles/validateAgentFile';
 
 const DIRS = { native: '.vscode/agents', claude: '.claude/agents', copilot: '.github/agents' } as const;
 const check = (dialect: AgentFileDialect, fileName: string, text: string) =>

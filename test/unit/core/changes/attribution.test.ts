@@ -1,6 +1,6 @@
 import { mkfifo } from './fifo';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentHash } from '../../../../src/core/changes/contentHash';
+import { contentHash } from '../../../../src/core/changes/attribution/contentHash';
 import type { RunEventOf } from '../../../../src/shared/events';
 import { runScript, supervisorCalls } from '../tools/toolWorld';
 import { gitWorld, plainWorld } from './gitWorld';

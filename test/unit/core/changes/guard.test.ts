@@ -2,7 +2,7 @@ import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 import type { Workspace } from '../../../../src/core/ports';
 import type { RunEventOf } from '../../../../src/shared/events';
 import { agent, makeEngine } from '../engineHarness';

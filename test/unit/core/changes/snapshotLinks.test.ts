@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentHash } from '../../../../src/core/changes/contentHash';
-import { FileSnapshotStore } from '../../../../src/core/changes/fileSnapshotStore';
+import { contentHash } from '../../../../src/core/changes/attribution/contentHash';
+import { FileSnapshotStore } from '../../../../src/core/changes/attribution/fileSnapshotStore';
 
 /**
  * The snapshot store lies beside the threads, in the workspace by default: a command can put a

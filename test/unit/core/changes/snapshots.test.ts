@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentHash } from '../../../../src/core/changes/contentHash';
-import { FileSnapshotStore } from '../../../../src/core/changes/fileSnapshotStore';
-import { revertRun } from '../../../../src/core/changes/revertRun';
-import type { ThreadReferences } from '../../../../src/core/changes/snapshotCap';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import { contentHash } from '../../../../src/core/changes/attribution/contentHash';
+import { FileSnapshotStore } from '../../../../src/core/changes/attribution/fileSnapshotStore';
+import { revertRun } from '../../../../src/core/changes/attribution/revertRun';
+import type { ThreadReferences } from '../../../../src/core/changes/attribution/snapshotCap';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 
 let dir: string;
 beforeEach(async () => {

@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommandLine } from '../../../../src/core/commands/analyzeCommandLine';
-import type { Arg } from '../../../../src/core/commands/args';
-import { judgeCommand } from '../../../../src/core/commands/judgeCommand';
+import { analyzeCommandLine } from '../../../../src/core/access/commands/analyzeCommandLine';
+import type { Arg } from '../../../../src/core/access/commands/args';
+import { judgeCommand } from '../../../../src/core/access/commands/judgeCommand';
 
 /**
  * The cases of the hand-written splitter this judge replaced (issue 4), now on tree-sitter's bash
@@ -131,7 +131,7 @@ describe('static expansion before judging', () => {
     const outside = await realpath(await mkdtemp(join(tmpdir(), 'subagents-outside-')));
     await mkdir(join(outside, 'inner'));
     await symlink(join(outside, 'inner'), join(root, 'outlink'));
-    const { physicalPath } = await import('../../../../src/core/commands/physicalPath');
+    const { physicalPath } = await import('../../../../src/core/access/commands/physicalPath');
     expect(await physicalPath(root, 'outlink/../f')).toBe(join(outside, 'f'));
     expect(await physicalPath(root, 'outlink/new/../g')).toBe(join(outside, 'inner', 'g'));
     expect(await physicalPath(root, 'missing/../h')).toBe(join(root, 'h'));

@@ -2,8 +2,8 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgeCommand } from '../../../../src/core/commands/judgeCommand';
-import { READ_ONLY_COMMANDS, READ_ONLY_GIT_VERBS } from '../../../../src/core/commands/readOnlyCommands';
+import { judgeCommand } from '../../../../src/core/access/commands/judgeCommand';
+import { READ_ONLY_COMMANDS, READ_ONLY_GIT_VERBS } from '../../../../src/core/access/commands/readOnlyCommands';
 
 /**
  * Issue 39 item 4: read-only helpers run unasked in ask and autoEdit, git's read-only verbs only

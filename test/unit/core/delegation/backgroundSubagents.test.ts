@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel, type ProgramContext, type ProgramStep } from '../programmedModel';
-import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
+import { enclosedText } from '../../../../src/core/access/untrusted/untrustedText';
 
 const toolOutputs = (events: RunEvent[], tool: string) =>
   events.filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === tool).map((e) => e.output);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
 import type { ScriptTurn } from '../../../../src/core/models/scriptSchema';
-import { budgetWarningText } from '../../../../src/core/budget/tokenBudget';
-import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
+import { budgetWarningText } from '../../../../src/core/run/budget/tokenBudget';
+import { enclosedText } from '../../../../src/core/access/untrusted/untrustedText';
 import { ManualSchedule } from '../../fakes/manualSchedule';
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel } from '../programmedModel';

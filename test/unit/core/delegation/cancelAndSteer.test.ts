@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
-import { EngineRequestError } from '../../../../src/core/engine';
-import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
+import { EngineRequestError } from '../../../../src/core/engine/engine';
+import { enclosedText } from '../../../../src/core/access/untrusted/untrustedText';
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel, type ProgramContext, type ProgramStep } from '../programmedModel';
 

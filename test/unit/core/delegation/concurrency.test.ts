@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 import type { Workspace } from '../../../../src/core/ports';
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel, type ProgramContext, type ProgramStep } from '../programmedModel';

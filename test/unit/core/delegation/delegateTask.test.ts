@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { agent, makeEngine } from '../engineHarness';
 import type { RunEventOf } from '../../../../src/shared/events';
-import type { RunResult } from '../../../../src/core/delegation/runResult';
+import type { RunResult } from '../../../../src/core/run/delegation/runResult';
 import { programmedModel } from '../programmedModel';
 import { WorkProbe } from '../workProbe';
-import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
+import { enclosedText } from '../../../../src/core/access/untrusted/untrustedText';
 
 const twoAgents = { a: agent('does a things'), b: agent('does b things') };
 

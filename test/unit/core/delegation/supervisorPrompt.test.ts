@@ -1,7 +1,7 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { supervisorPrompt } from '../../../../src/core/delegation/supervisorPrompt';
-import type { Profile } from '../../../../src/core/profiles/profile';
+import { supervisorPrompt } from '../../../../src/core/run/delegation/supervisorPrompt';
+import type { Profile } from '../../../../src/core/config/profiles/profile';
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel } from '../programmedModel';
 

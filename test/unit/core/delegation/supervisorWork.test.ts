@@ -1,9 +1,9 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../../../src/core/delegation/runResult';
-import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
+import type { RunResult } from '../../../../src/core/run/delegation/runResult';
+import { enclosedText } from '../../../../src/core/access/untrusted/untrustedText';
 import type { RunEventOf } from '../../../../src/shared/events';
-import type { ProfileInput } from '../../../../src/core/profiles/profile';
+import type { ProfileInput } from '../../../../src/core/config/profiles/profile';
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel, type ProgramContext, type ProgramStep } from '../programmedModel';
 

@@ -1,8 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RunHandle } from '../../../../src/core/delegation/runHandle';
-import { failedResult } from '../../../../src/core/delegation/runResult';
-import { waitForRuns } from '../../../../src/core/delegation/waitForRuns';
+import { RunHandle } from '../../../../src/core/run/delegation/runHandle';
+import { failedResult } from '../../../../src/core/run/delegation/runResult';
+import { waitForRuns } from '../../../../src/core/run/delegation/waitForRuns';
 
 // subagent_await's wait, on its own: every way it ends takes its timer and its abort listener along.
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { EditorToolCatalog, EditorToolInfo, EditorToolPart } from '../../../../src/core/editorTools/editorToolCatalog';
-import { editorToolSource } from '../../../../src/core/editorTools/editorToolSource';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
-import type { ProfileInput } from '../../../../src/core/profiles/profile';
+import type { EditorToolCatalog, EditorToolInfo, EditorToolPart } from '../../../../src/core/tools/editorTools/editorToolCatalog';
+import { editorToolSource } from '../../../../src/core/tools/editorTools/editorToolSource';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
+import type { ProfileInput } from '../../../../src/core/config/profiles/profile';
 import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
-import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
+import { enclosedText } from '../../../../src/core/access/untrusted/untrustedText';
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel } from '../programmedModel';
 import { RecordingApprover } from '../tools/toolWorld';

@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { link, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { identityOf } from '../../../../src/core/fileAccess/fileIdentity';
-import { readInside } from '../../../../src/core/fileAccess/readInside';
-import { verifyJudgedFile } from '../../../../src/core/fileAccess/verifyJudgedFile';
-import { writeInside } from '../../../../src/core/fileAccess/writeInside';
+import { identityOf } from '../../../../src/core/platform/files/fileIdentity';
+import { readInside } from '../../../../src/core/platform/files/readInside';
+import { verifyJudgedFile } from '../../../../src/core/platform/files/verifyJudgedFile';
+import { writeInside } from '../../../../src/core/platform/files/writeInside';
 import { makeWorld, snapshot } from '../tools/toolWorld';
 
 let world: Awaited<ReturnType<typeof makeWorld>>;

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { oneFileAtATime } from '../../../../src/core/fileAccess/oneFileAtATime';
+import { oneFileAtATime } from '../../../../src/core/platform/files/oneFileAtATime';
 
 /** A key found after `ms`-ish turns of the event loop: later calls may find theirs first. */
 const keyAfter = (key: string | undefined, turns: number) => async () => {

@@ -3,8 +3,8 @@ import { linkSync, renameSync } from 'node:fs';
 import { link, lstat, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { identityOf } from '../../../../src/core/fileAccess/fileIdentity';
-import { writeInside } from '../../../../src/core/fileAccess/writeInside';
+import { identityOf } from '../../../../src/core/platform/files/fileIdentity';
+import { writeInside } from '../../../../src/core/platform/files/writeInside';
 import { makeWorld } from '../tools/toolWorld';
 
 /**

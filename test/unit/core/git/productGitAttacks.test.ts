@@ -3,13 +3,13 @@ import { chmodSync, existsSync } from 'node:fs';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { MemorySnapshotStore } from '../../../../src/core/changes/snapshotStore';
-import { WorkspaceWatch } from '../../../../src/core/changes/workspaceWatch';
-import { commitWorkingTree, headCommit } from '../../../../src/core/git/commitWorkingTree';
-import { repositoryOf, runGit } from '../../../../src/core/git/runGit';
-import { GitDirRefused } from '../../../../src/core/git/verifiedRepository';
-import { shutdownProcessLauncher } from '../../../../src/core/processLauncher/sharedLauncher';
-import { Worktrees } from '../../../../src/core/worktrees/worktrees';
+import { MemorySnapshotStore } from '../../../../src/core/changes/attribution/snapshotStore';
+import { WorkspaceWatch } from '../../../../src/core/changes/attribution/workspaceWatch';
+import { commitWorkingTree, headCommit } from '../../../../src/core/changes/git/commitWorkingTree';
+import { repositoryOf, runGit } from '../../../../src/core/changes/git/runGit';
+import { GitDirRefused } from '../../../../src/core/changes/git/verifiedRepository';
+import { shutdownProcessLauncher } from '../../../../src/core/platform/processLauncher/sharedLauncher';
+import { Worktrees } from '../../../../src/core/changes/worktrees/worktrees';
 import { gitWorld, plainWorld } from '../changes/gitWorld';
 
 /**

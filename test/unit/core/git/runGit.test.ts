@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { git, runGit } from '../../../../src/core/git/runGit';
-import { sharedProcessLauncher, shutdownProcessLauncher } from '../../../../src/core/processLauncher/sharedLauncher';
+import { git, runGit } from '../../../../src/core/changes/git/runGit';
+import { sharedProcessLauncher, shutdownProcessLauncher } from '../../../../src/core/platform/processLauncher/sharedLauncher';
 
 let repo: string;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonc } from '../../../../src/core/jsonc/parseJsonc';
+import { parseJsonc } from '../../../../src/core/platform/jsonc/parseJsonc';
 
 const value = (text: string, jsonc = false) => {
   const result = parseJsonc(text, { jsonc });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { cliMcpHub } from '../../../../src/cli/cliMcp';
 import { UsageError } from '../../../../src/cli/cliError';
-import { declareMcpServers, describeMcpDeclProblem, profileMcpServers, type McpServerDecl } from '../../../../src/core/mcp/mcpDeclarations';
-import { McpHub } from '../../../../src/core/mcp/mcpHub';
-import { mcpServersForRun, mcpToolsForRun, type McpRunRequest } from '../../../../src/core/mcp/runMcpTools';
-import type { Profile } from '../../../../src/core/profiles/profile';
+import { declareMcpServers, describeMcpDeclProblem, profileMcpServers, type McpServerDecl } from '../../../../src/core/config/mcp/mcpDeclarations';
+import { McpHub } from '../../../../src/core/tools/mcp/mcpHub';
+import { mcpServersForRun, mcpToolsForRun, type McpRunRequest } from '../../../../src/core/tools/mcp/runMcpTools';
+import type { Profile } from '../../../../src/core/config/profiles/profile';
 
 // Consent names one declaration: approving "db" approves the "db" the user saw, not another "db"
 // written elsewhere; two different declarations of one name are a conflict and neither starts.

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { validateAgentFile } from '../../../../src/core/agentFiles/validateAgentFile';
-import { expandVariables } from '../../../../src/core/mcp/expandVariables';
-import { declareMcpServers, describeMcpDeclProblem, profileMcpServers } from '../../../../src/core/mcp/mcpDeclarations';
-import { McpHub } from '../../../../src/core/mcp/mcpHub';
-import { mcpApprovalKey, mcpServerKey } from '../../../../src/core/mcp/mcpServerKey';
-import { readMcpServerConfig, type McpServerConfig } from '../../../../src/core/mcp/mcpServerConfig';
-import { mcpToolName } from '../../../../src/core/mcp/mcpToolName';
-import { listsServer, listsTool, barsServer } from '../../../../src/core/tools/toolPatterns';
+import { validateAgentFile } from '../../../../src/core/config/agentFiles/validateAgentFile';
+import { expandVariables } from '../../../../src/core/config/mcp/expandVariables';
+import { declareMcpServers, describeMcpDeclProblem, profileMcpServers } from '../../../../src/core/config/mcp/mcpDeclarations';
+import { McpHub } from '../../../../src/core/tools/mcp/mcpHub';
+import { mcpApprovalKey, mcpServerKey } from '../../../../src/core/config/mcp/mcpServerKey';
+import { readMcpServerConfig, type McpServerConfig } from '../../../../src/core/config/mcp/mcpServerConfig';
+import { mcpToolName } from '../../../../src/core/config/mcp/mcpToolName';
+import { listsServer, listsTool, barsServer } from '../../../../src/core/config/profiles/toolPatterns';
 
 const files = (entries: Record<string, unknown>) => (path: string) => {
   const hit = Object.entries(entries).find(([rel]) => path.endsWith(`/${rel}`));

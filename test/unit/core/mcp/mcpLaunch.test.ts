@@ -4,12 +4,12 @@ import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
-import { declareMcpServers, type McpServerDecl } from '../../../../src/core/mcp/mcpDeclarations';
-import { McpHub } from '../../../../src/core/mcp/mcpHub';
-import { PACKAGE_REGISTRY_HOSTS, prepareMcpLaunch, type LaunchContext } from '../../../../src/core/mcp/mcpLaunch';
+import { DEFAULT_SETTINGS } from '../../../../src/core/config/settings/engineSettings';
+import { declareMcpServers, type McpServerDecl } from '../../../../src/core/config/mcp/mcpDeclarations';
+import { McpHub } from '../../../../src/core/tools/mcp/mcpHub';
+import { PACKAGE_REGISTRY_HOSTS, prepareMcpLaunch, type LaunchContext } from '../../../../src/core/tools/mcp/mcpLaunch';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
-import { stopSandbox } from '../../../../src/core/sandbox/commandLauncher';
+import { stopSandbox } from '../../../../src/core/access/sandbox/commandLauncher';
 import { silentLogger } from '../../../../src/core/ports';
 
 /**

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { McpServerDecl } from '../../../../src/core/mcp/mcpDeclarations';
-import { McpHub } from '../../../../src/core/mcp/mcpHub';
-import type { McpConnection, McpLaunch } from '../../../../src/core/mcp/mcpTypes';
+import type { McpServerDecl } from '../../../../src/core/config/mcp/mcpDeclarations';
+import { McpHub } from '../../../../src/core/tools/mcp/mcpHub';
+import type { McpConnection, McpLaunch } from '../../../../src/core/tools/mcp/mcpTypes';
 
 // Our API keys never reach a server the workspace declared: not by ${env:…}, not by ${…} in
 // Claude Code's files, not in headers, not inherited. The launch is run for real (sandbox off) and

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EngineRequestError } from '../../../../src/core/engine';
+import { EngineRequestError } from '../../../../src/core/engine/engine';
 import { modelAllowed } from '../../../../src/core/models/allowedModels';
 import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
-import type { Profile } from '../../../../src/core/profiles/profile';
-import { resolveProfileModels } from '../../../../src/core/profiles/resolveProfileModels';
+import type { Profile } from '../../../../src/core/config/profiles/profile';
+import { resolveProfileModels } from '../../../../src/core/config/profiles/resolveProfileModels';
 import { agent, makeEngine, SCRIPT_PATH } from '../engineHarness';
 import { programmedModel } from '../programmedModel';
 

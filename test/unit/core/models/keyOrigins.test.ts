@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compatibleOrigins, keyOriginPolicy, userChosenSpecs } from '../../../../src/core/models/keyOrigins';
-import type { Profile, ProfileSet } from '../../../../src/core/profiles/profile';
+import type { Profile, ProfileSet } from '../../../../src/core/config/profiles/profile';
 
 const profile = (name: string, source: string, model: string): Profile => ({ name, description: 'd', instructions: '', source, model });
 const profiles = (...list: Profile[]): ProfileSet => ({ profiles: new Map(list.map((p) => [p.name, p])), problems: [] });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ModelSpecError } from '../../../../src/core/models/modelResolver';
 import { parseModelSpec } from '../../../../src/core/models/modelSpec';
-import { engineSettingsSchema } from '../../../../src/core/engineSettings';
-import { profileInputSchema } from '../../../../src/core/profiles/profile';
+import { engineSettingsSchema } from '../../../../src/core/config/settings/engineSettings';
+import { profileInputSchema } from '../../../../src/core/config/profiles/profile';
 
 describe('parseModelSpec', () => {
   it('parses every accepted form', () => {

@@ -1,9 +1,9 @@
 import { tmpdir } from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
-import { runProcess } from '../../../../src/core/nodeAdapters/runProcess';
+import { runProcess } from '../../../../src/core/access/sandbox/runProcess';
 import type { CommandRequest } from '../../../../src/core/ports';
-import { commandEnvironment } from '../../../../src/core/sandbox/commandEnv';
-import { shellLaunch } from '../../../../src/core/sandbox/commandLauncher';
+import { commandEnvironment } from '../../../../src/core/access/sandbox/commandEnv';
+import { shellLaunch } from '../../../../src/core/access/sandbox/commandLauncher';
 import { commandRequest } from './commandRequest';
 import { isDead } from './procStat';
 

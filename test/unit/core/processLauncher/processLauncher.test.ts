@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runProcess } from '../../../../src/core/nodeAdapters/runProcess';
-import { spawnDirectly, type Spawner } from '../../../../src/core/nodeAdapters/spawner';
+import { runProcess } from '../../../../src/core/access/sandbox/runProcess';
+import { spawnDirectly, type Spawner } from '../../../../src/core/platform/processes/spawner';
 import type { CommandRequest, CommandResult } from '../../../../src/core/ports';
-import { FRAME, FrameReader } from '../../../../src/core/processLauncher/launcherFrames';
-import { ProcessLauncher, type LauncherTimers } from '../../../../src/core/processLauncher/processLauncher';
+import { FRAME, FrameReader } from '../../../../src/core/platform/processLauncher/launcherFrames';
+import { ProcessLauncher, type LauncherTimers } from '../../../../src/core/platform/processLauncher/processLauncher';
 import { commandRequest } from '../nodeAdapters/commandRequest';
 import { isDead, parentOf } from '../nodeAdapters/procStat';
 

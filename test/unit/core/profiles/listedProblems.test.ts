@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listedProblems } from '../../../../src/core/profiles/listedProblems';
-import type { ProfileProblem } from '../../../../src/core/profiles/profileProblem';
+import { listedProblems } from '../../../../src/core/config/profiles/listedProblems';
+import type { ProfileProblem } from '../../../../src/core/config/profiles/profileProblem';
 
 const at = (line: number) => ({ start: { line, character: 2 }, end: { line, character: 6 } });
 const file = (over: Partial<ProfileProblem>): ProfileProblem => ({

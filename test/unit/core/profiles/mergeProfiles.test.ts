@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_PROFILES, READ_ONLY_TOOLS, builtinProfileLayer } from '../../../../src/core/profiles/builtinProfiles';
-import { mergeProfiles } from '../../../../src/core/profiles/mergeProfiles';
-import { profileInputSchema } from '../../../../src/core/profiles/profile';
+import { BUILTIN_PROFILES, READ_ONLY_TOOLS, builtinProfileLayer } from '../../../../src/core/config/profiles/builtinProfiles';
+import { mergeProfiles } from '../../../../src/core/config/profiles/mergeProfiles';
+import { profileInputSchema } from '../../../../src/core/config/profiles/profile';
 
 describe('built-in profiles', () => {
   it('are valid profiles, and explore is read-only', () => {

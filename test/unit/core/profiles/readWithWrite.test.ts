@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mapCopilotTool } from '../../../../src/core/agentFiles/toolNames';
-import { loadWorkspaceProfiles } from '../../../../src/core/profiles/workspaceProfiles';
+import { mapCopilotTool } from '../../../../src/core/config/agentFiles/toolNames';
+import { loadWorkspaceProfiles } from '../../../../src/core/config/profiles/workspaceProfiles';
 
 const made: string[] = [];
 afterAll(() => {

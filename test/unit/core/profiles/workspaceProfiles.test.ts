@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeProfileProblem } from '../../../../src/core/profiles/describeProfileProblem';
-import { loadWorkspaceProfiles } from '../../../../src/core/profiles/workspaceProfiles';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
+import { describeProfileProblem } from '../../../../src/core/config/profiles/describeProfileProblem';
+import { loadWorkspaceProfiles } from '../../../../src/core/config/profiles/workspaceProfiles';
+import { DEFAULT_SETTINGS } from '../../../../src/core/config/settings/engineSettings';
 
 const made: string[] = [];
 afterAll(() => {

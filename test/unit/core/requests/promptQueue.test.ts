@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EngineRequestError } from '../../../../src/core/engine';
-import { PromptQueue, type QueueChange } from '../../../../src/core/requests/promptQueue';
+import { EngineRequestError } from '../../../../src/core/engine/engine';
+import { PromptQueue, type QueueChange } from '../../../../src/core/engine/requests/promptQueue';
 import { gatedModel } from '../../fakes/gatedModel';
 import { makeEngine } from '../engineHarness';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PromptQueue } from '../../../../src/core/requests/promptQueue';
-import { sendQueued } from '../../../../src/core/requests/sendQueued';
+import { PromptQueue } from '../../../../src/core/engine/requests/promptQueue';
+import { sendQueued } from '../../../../src/core/engine/requests/sendQueued';
 import { gatedModel } from '../../fakes/gatedModel';
 import { SCRIPT_PATH, makeEngine } from '../engineHarness';
 

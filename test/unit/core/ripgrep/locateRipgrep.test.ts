@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { locateRipgrep } from '../../../../src/core/ripgrep/locateRipgrep';
+import { locateRipgrep } from '../../../../src/core/tools/search/ripgrep/locateRipgrep';
 
 let base: string;
 beforeEach(async () => {

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setProcessLauncherLog, sharedProcessLauncher, shutdownProcessLauncher } from '../../../../src/core/processLauncher/sharedLauncher';
-import { ripgrepOnPath } from '../../../../src/core/ripgrep/locateRipgrep';
-import { ripgrepListing } from '../../../../src/core/ripgrep/ripgrepSources';
+import { setProcessLauncherLog, sharedProcessLauncher, shutdownProcessLauncher } from '../../../../src/core/platform/processLauncher/sharedLauncher';
+import { ripgrepOnPath } from '../../../../src/core/tools/search/ripgrep/locateRipgrep';
+import { ripgrepListing } from '../../../../src/core/tools/search/ripgrep/ripgrepSources';
 import { isDead, parentOf } from '../nodeAdapters/procStat';
 import { makeWorld } from '../tools/toolWorld';
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ripgrepOnPath } from '../../../../src/core/ripgrep/locateRipgrep';
-import { ripgrepPattern } from '../../../../src/core/ripgrep/ripgrepPattern';
+import { ripgrepOnPath } from '../../../../src/core/tools/search/ripgrep/locateRipgrep';
+import { ripgrepPattern } from '../../../../src/core/tools/search/ripgrep/ripgrepPattern';
 
 const run = promisify(execFile);
 const rg = ripgrepOnPath();

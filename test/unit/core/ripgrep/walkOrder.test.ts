@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareWalkOrder, sortInWalkOrder } from '../../../../src/core/ripgrep/walkOrder';
+import { compareWalkOrder, sortInWalkOrder } from '../../../../src/core/tools/search/ripgrep/walkOrder';
 
 describe('walk order', () => {
   const walked = ['b.txt', 'z.txt', 'a/x.ts', 'a/b/c.ts', 'a/b/d/e.ts', 'a/b.x/f.ts', 'ab/g.ts', 'b/h.ts', 'b/h/i.ts'];

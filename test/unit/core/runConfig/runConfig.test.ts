@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunConfig, RunEvent, RunEventOf } from '../../../../src/shared/events';
-import type { Profile } from '../../../../src/core/profiles/profile';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import type { Profile } from '../../../../src/core/config/profiles/profile';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 import { makeEngine, SCRIPT_PATH } from '../engineHarness';
 
 const SPEC = `scripted:${SCRIPT_PATH}`;

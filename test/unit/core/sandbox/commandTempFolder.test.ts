@@ -4,12 +4,12 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
-import { commandLauncher } from '../../../../src/core/sandbox/commandLauncher';
+import { DEFAULT_SETTINGS } from '../../../../src/core/config/settings/engineSettings';
+import { commandLauncher } from '../../../../src/core/access/sandbox/commandLauncher';
 import { runCommands } from './sandboxHarness';
 
 /**
- * Each sandboxed command's own temp folder (src/core/sandbox/commandTempFolder.ts), with the real
+ * Each sandboxed command's own temp folder (src/core/access/sandbox/commandTempFolder.ts), with the real
  * sandbox: test runners that write temp files run, the folder is the command's alone, and its
  * clean-up deletes nothing outside it whatever the command left there.
  */

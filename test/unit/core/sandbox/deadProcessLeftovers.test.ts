@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { removeStaleSandboxSockets } from '../../../../src/core/sandbox/deadProcessLeftovers';
+import { removeStaleSandboxSockets } from '../../../../src/core/access/sandbox/deadProcessLeftovers';
 import { leaveLeftoversOfKilledProcess } from '../../../fixtures/killedProcessLeftovers';
 
 // sandbox-runtime names its proxy socket after the process that made it (srt-mux-<pid>-<n>.sock in

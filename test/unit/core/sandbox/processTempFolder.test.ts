@@ -18,7 +18,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'process-temp-folder-'));
   script = join(work, 'makeExcludes.js');
   const entry = `
-    import { placeholderExcludes } from ${JSON.stringify(resolve('src/core/sandbox/placeholderExcludes.ts'))};
+    import { placeholderExcludes } from ${JSON.stringify(resolve('src/core/access/sandbox/placeholderExcludes.ts'))};
     const root = process.argv[2];
     const file = placeholderExcludes(root, [root + '/.env']);
     process.stdout.write(file ?? '');
@@ -67,7 +67,7 @@ it("removes the excludes folder a killed process left, and keeps a live process'
 });
 
 it('makes the excludes folder again when something removed it (a process of another pid namespace sharing the temp folder)', async () => {
-  const { placeholderExcludes } = await import('../../../../src/core/sandbox/placeholderExcludes');
+  const { placeholderExcludes } = await import('../../../../src/core/access/sandbox/placeholderExcludes');
   const first = placeholderExcludes(work, [join(work, '.env')])!;
   await rm(dirname(first), { recursive: true });
   const again = placeholderExcludes(work, [join(work, '.env')])!;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EngineSettings } from '../../../../src/core/engineSettings';
+import type { EngineSettings } from '../../../../src/core/config/settings/engineSettings';
 import type { CommandResult } from '../../../../src/core/ports';
 import { makeWorld, runScript, snapshot, supervisorCalls, type CommandInterceptor } from '../tools/toolWorld';
 

@@ -1,5 +1,5 @@
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
-import type { EngineSettings } from '../../../../src/core/engineSettings';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
+import type { EngineSettings } from '../../../../src/core/config/settings/engineSettings';
 import type { RunEventOf } from '../../../../src/shared/events';
 import { makeEngine } from '../engineHarness';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { revertRun } from '../../../../src/core/changes/revertRun';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import { revertRun } from '../../../../src/core/changes/attribution/revertRun';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 import { gitWorld, plainWorld } from '../changes/gitWorld';
 import { runCommands } from './sandboxHarness';
 import { join } from 'node:path';

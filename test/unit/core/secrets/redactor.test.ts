@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEventBody } from '../../../../src/core/agent/runEvents';
-import { StreamRedaction } from '../../../../src/core/secrets/redactEvents';
-import { Redactor } from '../../../../src/core/secrets/redactor';
+import type { RunEventBody } from '../../../../src/core/runEvents';
+import { StreamRedaction } from '../../../../src/core/access/secrets/redactEvents';
+import { Redactor } from '../../../../src/core/access/secrets/redactor';
 
 const KEY = 'sk-test-0123456789abcdef';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { secretFileReason } from '../../../../src/core/secrets/secretFiles';
+import { secretFileReason } from '../../../../src/core/access/secrets/secretFiles';
 
 describe('secretFileReason', () => {
   it('judges the last segment of the path, ignoring letter case and trailing slashes', () => {

@@ -2,13 +2,13 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../../../src/core/engine';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
+import { Engine } from '../../../../src/core/engine/engine';
+import { DEFAULT_SETTINGS } from '../../../../src/core/config/settings/engineSettings';
 import { createModelResolver } from '../../../../src/core/models/createModelResolver';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 import type { Logger } from '../../../../src/core/ports';
-import { Redactor } from '../../../../src/core/secrets/redactor';
-import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
+import { Redactor } from '../../../../src/core/access/secrets/redactor';
+import { JsonlThreadStore } from '../../../../src/core/storage/threads/jsonlThreadStore';
 import type { RunEvent } from '../../../../src/shared/events';
 import { startChatServer, textReply, toolCallReply, type ChatServer } from '../../fakes/openAiServer';
 

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
+import { DEFAULT_SETTINGS } from '../../../../src/core/config/settings/engineSettings';
 import {
   describeSettingProblem,
   ENGINE_SETTING_FIELDS,
   readEngineSettings,
   settingProblemSeverity,
   settingsLayerFromJson,
-} from '../../../../src/core/settings/readEngineSettings';
-import { isUserOnlySetting } from '../../../../src/core/settings/userOnlySettings';
+} from '../../../../src/core/config/settings/readEngineSettings';
+import { isUserOnlySetting } from '../../../../src/core/config/settings/userOnlySettings';
 
 describe('readEngineSettings', () => {
   const user = { scope: 'user' as const, source: 'user settings', values: { maxDepth: 2, maxConcurrency: 3 } };

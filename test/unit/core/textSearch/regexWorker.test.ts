@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { regexWorkerMain, type RegexWorkerMessage, type RegexWorkerReply } from '../../../../src/core/textSearch/regexWorker';
+import { regexWorkerMain, type RegexWorkerMessage, type RegexWorkerReply } from '../../../../src/core/tools/search/textSearch/regexWorker';
 
 /**
  * The worker's lines are the file's text cut as `text.split(/\r?\n/)` cuts it (what the editor and

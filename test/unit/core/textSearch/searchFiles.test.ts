@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { regexWorkersStarted } from '../../../../src/core/textSearch/regexWorkerPool';
-import { PatternError, searchFiles, type TextSearchRequest } from '../../../../src/core/textSearch/searchFiles';
+import { regexWorkersStarted } from '../../../../src/core/tools/search/textSearch/regexWorkerPool';
+import { PatternError, searchFiles, type TextSearchRequest } from '../../../../src/core/tools/search/textSearch/searchFiles';
 import { makeWorld } from '../tools/toolWorld';
 
 // (a+)+$ against thirty a's and a "!" backtracks about 2^30 times: many seconds on one thread.

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
+import { JsonlThreadStore } from '../../../../src/core/storage/threads/jsonlThreadStore';
 import type { RunEvent } from '../../../../src/shared/events';
 import { buildStoreProcess, startStoreProcess } from './storeProcess';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { exportThread } from '../../../../src/core/threads/exportThread';
-import { renderRunTree } from '../../../../src/core/threads/runTreeText';
-import type { LoadedFamily } from '../../../../src/core/threads/threadStore';
+import { exportThread } from '../../../../src/core/storage/threads/exportThread';
+import { renderRunTree } from '../../../../src/core/storage/threads/runTreeText';
+import type { LoadedFamily } from '../../../../src/core/storage/threads/threadStore';
 import type { RunEvent } from '../../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents } from '../../../../src/shared/runTree';
 

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from '
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FileLockedError, leaseHeld, takeFileLock } from '../../../../src/core/threads/fileLock';
+import { FileLockedError, leaseHeld, takeFileLock } from '../../../../src/core/platform/files/fileLock';
 
 // The lock between processes behind thread leases and index writes: `<file>.lock`, a hard link to
 // the holder's owner note, which names its host, pid and a token of that process.

@@ -4,7 +4,7 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
+import { JsonlThreadStore } from '../../../../src/core/storage/threads/jsonlThreadStore';
 import type { RunEvent, UnsequencedRunEvent } from '../../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents } from '../../../../src/shared/runTree';
 

@@ -1,11 +1,11 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
-import { Engine } from '../../../../src/core/engine';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
+import { Engine } from '../../../../src/core/engine/engine';
+import { DEFAULT_SETTINGS } from '../../../../src/core/config/settings/engineSettings';
 import type { ModelCaller } from '../../../../src/core/models/modelResolver';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
-import type { Profile } from '../../../../src/core/profiles/profile';
-import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
+import type { Profile } from '../../../../src/core/config/profiles/profile';
+import { JsonlThreadStore } from '../../../../src/core/storage/threads/jsonlThreadStore';
 
 // One window of the extension for the store's tests: an engine over a JSONL store in a directory,
 // with one helper agent "a" and a mock model whose replies a function gives per agent and call.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeByTime } from '../../../../src/core/threads/mergeFamily';
+import { mergeByTime } from '../../../../src/core/storage/threads/mergeFamily';
 import type { RunEvent } from '../../../../src/shared/events';
 
 const ev = (threadId: string, seq: number, ts: number): RunEvent => ({ v: 1, kind: 'text.delta', threadId, runId: 'r', seq, ts, text: '' });

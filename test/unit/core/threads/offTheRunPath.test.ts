@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { leaseHeld, takeFileLock, type FileLockOptions } from '../../../../src/core/threads/fileLock';
-import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
-import { ThreadBusyError } from '../../../../src/core/threads/threadLeases';
+import { leaseHeld, takeFileLock, type FileLockOptions } from '../../../../src/core/platform/files/fileLock';
+import { JsonlThreadStore } from '../../../../src/core/storage/threads/jsonlThreadStore';
+import { ThreadBusyError } from '../../../../src/core/storage/threads/threadLeases';
 import type { RunEvent, UnsequencedRunEvent } from '../../../../src/shared/events';
 import { call, jsonlWindow, text } from './jsonlWindow';
 

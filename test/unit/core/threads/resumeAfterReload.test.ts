@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
+import { JsonlThreadStore } from '../../../../src/core/storage/threads/jsonlThreadStore';
 import type { UnsequencedRunEvent } from '../../../../src/shared/events';
 import { call, jsonlWindow, text, type Reply } from './jsonlWindow';
 

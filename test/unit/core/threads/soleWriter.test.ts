@@ -3,8 +3,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { takeFileLock, type FileLockOptions } from '../../../../src/core/threads/fileLock';
-import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
+import { takeFileLock, type FileLockOptions } from '../../../../src/core/platform/files/fileLock';
+import { JsonlThreadStore } from '../../../../src/core/storage/threads/jsonlThreadStore';
 import type { UnsequencedRunEvent } from '../../../../src/shared/events';
 import { call, jsonlWindow, text } from './jsonlWindow';
 

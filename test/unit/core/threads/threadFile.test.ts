@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPlainTextDelta, parseThreadFile } from '../../../../src/core/threads/threadFile';
+import { isPlainTextDelta, parseThreadFile } from '../../../../src/core/storage/threads/threadFile';
 import { runEventSchema } from '../../../../src/shared/events';
 
 const delta = { v: 1, kind: 'text.delta', threadId: 't', runId: 'r', seq: 3, ts: 10, text: 'hi' };

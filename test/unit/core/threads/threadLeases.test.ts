@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/core/ports';
-import { FileLockedError, type TakeFileLock } from '../../../../src/core/threads/fileLock';
-import { ThreadLeases } from '../../../../src/core/threads/threadLeases';
+import { FileLockedError, type TakeFileLock } from '../../../../src/core/platform/files/fileLock';
+import { ThreadLeases } from '../../../../src/core/storage/threads/threadLeases';
 
 // The leases of one process: counted per thread, one lock between processes each.
 

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
-import { MemoryThreadStore } from '../../../../src/core/threads/memoryThreadStore';
-import { ThreadExistsError, type ThreadStore } from '../../../../src/core/threads/threadStore';
-import { exportThread } from '../../../../src/core/threads/exportThread';
-import { readThreadArchive } from '../../../../src/core/threads/threadArchive';
+import { JsonlThreadStore } from '../../../../src/core/storage/threads/jsonlThreadStore';
+import { MemoryThreadStore } from '../../../../src/core/storage/threads/memoryThreadStore';
+import { ThreadExistsError, type ThreadStore } from '../../../../src/core/storage/threads/threadStore';
+import { exportThread } from '../../../../src/core/storage/threads/exportThread';
+import { readThreadArchive } from '../../../../src/core/storage/threads/threadArchive';
 import type { UnsequencedRunEvent } from '../../../../src/shared/events';
 
 // The in-memory store stands in for the JSONL store in engine tests and in the bench: the same

@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Engine, EngineRequestError } from '../../../../src/core/engine';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
+import { Engine, EngineRequestError } from '../../../../src/core/engine/engine';
+import { DEFAULT_SETTINGS } from '../../../../src/core/config/settings/engineSettings';
 import { createModelResolver } from '../../../../src/core/models/createModelResolver';
 import type { Script } from '../../../../src/core/models/scriptSchema';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
-import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
+import { JsonlThreadStore } from '../../../../src/core/storage/threads/jsonlThreadStore';
 
 // Two windows on one folder: two engines, each with its own store over the same directory.
 

@@ -3,8 +3,8 @@ import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { JsonlThreadStore } from '../../../../src/core/threads/jsonlThreadStore';
-import { ThreadBusyError } from '../../../../src/core/threads/threadLeases';
+import { JsonlThreadStore } from '../../../../src/core/storage/threads/jsonlThreadStore';
+import { ThreadBusyError } from '../../../../src/core/storage/threads/threadLeases';
 import { runEventSchema } from '../../../../src/shared/events';
 import { buildStoreProcess, startStoreProcess } from './storeProcess';
 

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../../src/shared/events';
-import { PendingApprovals } from '../../../../src/core/tools/pendingApprovals';
+import { PendingApprovals } from '../../../../src/core/access/approvals/pendingApprovals';
 import { agent, makeEngine } from '../engineHarness';
 import { makeWorld, RecordingApprover, runScript, snapshot, spyWorkspace, supervisorCalls } from './toolWorld';
 

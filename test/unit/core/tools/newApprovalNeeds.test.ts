@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideApproval } from '../../../../src/core/tools/approvalPolicy';
-import type { ApprovalMode } from '../../../../src/core/engineSettings';
+import { decideApproval } from '../../../../src/core/access/approvals/approvalPolicy';
+import type { ApprovalMode } from '../../../../src/core/config/settings/engineSettings';
 
 const settings = (mode: ApprovalMode) => ({ mode, root: '/w', autoApproveCommands: [] });
 

@@ -1,9 +1,9 @@
 import { link, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyJudgedFile } from '../../../../src/core/fileAccess/verifyJudgedFile';
+import { verifyJudgedFile } from '../../../../src/core/platform/files/verifyJudgedFile';
 import type { Script } from '../../../../src/core/models/scriptSchema';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 import type { Workspace } from '../../../../src/core/ports';
 import { makeEngine } from '../engineHarness';
 import { makeWorld, runScript, supervisorCalls } from './toolWorld';

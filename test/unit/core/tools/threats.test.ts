@@ -5,7 +5,7 @@ import { link, mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest } from '../../../../src/core/ports';
-import { PendingApprovals } from '../../../../src/core/tools/pendingApprovals';
+import { PendingApprovals } from '../../../../src/core/access/approvals/pendingApprovals';
 import { makeEngine } from '../engineHarness';
 import { makeWorld, RecordingApprover, runScript, snapshot, spyWorkspace, supervisorCalls } from './toolWorld';
 

@@ -1,11 +1,11 @@
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EngineSettings } from '../../../../src/core/engineSettings';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
+import type { EngineSettings } from '../../../../src/core/config/settings/engineSettings';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 import type { Script } from '../../../../src/core/models/scriptSchema';
 import type { ApprovalRequest, Approver, CommandRequest, CommandResult, Workspace } from '../../../../src/core/ports';
-import type { ProfileInput } from '../../../../src/core/profiles/profile';
+import type { ProfileInput } from '../../../../src/core/config/profiles/profile';
 import type { ApprovalDecision, RunEvent, RunEventOf } from '../../../../src/shared/events';
 import { makeEngine } from '../engineHarness';
 

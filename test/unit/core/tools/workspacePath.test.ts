@@ -1,8 +1,8 @@
 import { mkdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isInside, resolveWorkspacePath } from '../../../../src/core/tools/workspacePath';
-import { protectedReason } from '../../../../src/core/tools/protectedPaths';
+import { isInside, resolveWorkspacePath } from '../../../../src/core/access/paths/workspacePath';
+import { protectedReason } from '../../../../src/core/access/paths/protectedPaths';
 import { makeWorld } from './toolWorld';
 
 let world: Awaited<ReturnType<typeof makeWorld>>;

@@ -1,8 +1,8 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { announcementText, resultForModel } from '../../../../src/core/delegation/modelResult';
-import { enclosedText, wrapUntrusted } from '../../../../src/core/untrusted/untrustedText';
+import { announcementText, resultForModel } from '../../../../src/core/run/delegation/modelResult';
+import { enclosedText, wrapUntrusted } from '../../../../src/core/access/untrusted/untrustedText';
 import type { RunEvent, RunEventOf } from '../../../../src/shared/events';
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel } from '../programmedModel';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boundedHtml, CHUNK_CHARS, MAX_DEPTH, MAX_ELEMENTS } from '../../../../src/core/web/boundedHtml';
-import { htmlToMarkdown } from '../../../../src/core/web/htmlToMarkdown';
+import { boundedHtml, CHUNK_CHARS, MAX_DEPTH, MAX_ELEMENTS } from '../../../../src/core/tools/web/boundedHtml';
+import { htmlToMarkdown } from '../../../../src/core/tools/web/htmlToMarkdown';
 
 // Hostile HTML: 200k unclosed tags, attributes, comments. The converter (domino and turndown)
 // walks its open elements per tag and recurses per level, so before boundedHtml these took

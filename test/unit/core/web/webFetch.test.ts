@@ -1,16 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileChanges } from '../../../../src/core/changes/fileChanges';
-import { MemorySnapshotStore } from '../../../../src/core/changes/snapshotStore';
+import { FileChanges } from '../../../../src/core/changes/attribution/fileChanges';
+import { MemorySnapshotStore } from '../../../../src/core/changes/attribution/snapshotStore';
 import { createApprovalGate } from '../../../../src/core/tools/approvalGate';
 import { MAX_FETCH_BYTES, MAX_FETCH_OUTPUT, webFetchTool } from '../../../../src/core/tools/builtin/webFetch';
 import type { ApprovalRequest } from '../../../../src/core/ports';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
-import { commandLauncher } from '../../../../src/core/sandbox/commandLauncher';
-import { DEFAULT_SETTINGS, type ApprovalMode } from '../../../../src/core/engineSettings';
-import { privateAddressReason } from '../../../../src/core/web/privateAddress';
-import { hostTrust } from '../../../../src/core/web/trustedDomains';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
+import { commandLauncher } from '../../../../src/core/access/sandbox/commandLauncher';
+import { DEFAULT_SETTINGS, type ApprovalMode } from '../../../../src/core/config/settings/engineSettings';
+import { privateAddressReason } from '../../../../src/core/tools/web/privateAddress';
+import { hostTrust } from '../../../../src/core/tools/web/trustedDomains';
 
 // web_fetch against a real node:http server on 127.0.0.1.
 let server: Server;

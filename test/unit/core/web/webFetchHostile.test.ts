@@ -2,16 +2,16 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileChanges } from '../../../../src/core/changes/fileChanges';
-import { MemorySnapshotStore } from '../../../../src/core/changes/snapshotStore';
+import { FileChanges } from '../../../../src/core/changes/attribution/fileChanges';
+import { MemorySnapshotStore } from '../../../../src/core/changes/attribution/snapshotStore';
 import { createApprovalGate } from '../../../../src/core/tools/approvalGate';
 import { MAX_FETCH_BYTES, MAX_FETCH_OUTPUT, webFetchTool } from '../../../../src/core/tools/builtin/webFetch';
 import type { ApprovalRequest } from '../../../../src/core/ports';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
-import { commandLauncher } from '../../../../src/core/sandbox/commandLauncher';
-import { DEFAULT_SETTINGS } from '../../../../src/core/engineSettings';
-import { enclosedText } from '../../../../src/core/untrusted/untrustedText';
-import { MAX_TITLE } from '../../../../src/core/web/htmlToMarkdown';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
+import { commandLauncher } from '../../../../src/core/access/sandbox/commandLauncher';
+import { DEFAULT_SETTINGS } from '../../../../src/core/config/settings/engineSettings';
+import { enclosedText } from '../../../../src/core/access/untrusted/untrustedText';
+import { MAX_TITLE } from '../../../../src/core/tools/web/htmlToMarkdown';
 
 // Pages written by an attacker, served by a real node:http server on 127.0.0.1.
 const PHRASE = 'IGNORE-PREVIOUS-INSTRUCTIONS';

@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { shutdownProcessLauncher } from '../../../../src/core/processLauncher/sharedLauncher';
-import { nodeWorkspace } from '../../../../src/core/nodeAdapters/nodeWorkspace';
-import type { WorktreeManifest } from '../../../../src/core/worktrees/worktreeManifest';
-import { WorktreeRecordRefused } from '../../../../src/core/worktrees/worktreeTrust';
-import { Worktrees } from '../../../../src/core/worktrees/worktrees';
+import { shutdownProcessLauncher } from '../../../../src/core/platform/processLauncher/sharedLauncher';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
+import type { WorktreeManifest } from '../../../../src/core/changes/worktrees/worktreeManifest';
+import { WorktreeRecordRefused } from '../../../../src/core/changes/worktrees/worktreeTrust';
+import { Worktrees } from '../../../../src/core/changes/worktrees/worktrees';
 import { gitWorld } from '../changes/gitWorld';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PromptQueue } from '../../../../src/core/requests/promptQueue';
+import { PromptQueue } from '../../../../src/core/engine/requests/promptQueue';
 import { invokeDelegation, prepareDelegation, type DelegateToolDeps } from '../../../../src/host/chat/delegateTool';
 import { gatedModel } from '../../fakes/gatedModel';
 import { agent, makeEngine } from '../../core/engineHarness';

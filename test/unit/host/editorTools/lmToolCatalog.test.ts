@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lmToolCatalog, type VscodeLmToolsApi } from '../../../../src/host/editorTools/lmToolCatalog';
+import { lmToolCatalog, type VscodeLmToolsApi } from '../../../../src/host/workspace/editorTools/lmToolCatalog';
 import { Text } from '../../fakes/lmParts';
 
 // vscode.lm.tools and vscode.lm.invokeTool as the engine's catalog, over fakes of their shape.

@@ -1,6 +1,6 @@
-import type { Workspace } from '../ports';
-import { COMMAND_TOKEN } from '../sandbox/commandEnv';
-import type { CommandLauncher } from '../sandbox/commandLauncher';
+import type { Workspace } from '../../../ports';
+import { COMMAND_TOKEN } from '../../../access/sandbox/commandEnv';
+import type { CommandLauncher } from '../../../access/sandbox/commandLauncher';
 import type { PrefilteredFiles } from '../textSearch/searchFiles';
 import { ripgrepPattern } from './ripgrepPattern';
 import { ripgrepFiles, ripgrepMatchingFiles, type RipgrepRun } from './runRipgrep';

@@ -1,5 +1,5 @@
-import { runProcess } from '../nodeAdapters/runProcess';
-import { launcherSpawn } from '../processLauncher/sharedLauncher';
+import { runProcess } from '../../../access/sandbox/runProcess';
+import { launcherSpawn } from '../../../platform/processLauncher/sharedLauncher';
 
 /** How to run the ripgrep binary for one search. */
 export interface RipgrepRun {
@@ -88,7 +88,7 @@ async function runRipgrep(run: RipgrepRun, args: string[]): Promise<RipgrepAnswe
     { command: `rg ${args.join(' ')}`, launch: { file: run.rg, args, env: run.env }, cwd: run.root, timeoutMs: run.timeoutMs, signal, maxOutputChars: 4000, label: 'ripgrep' },
     undefined,
     {
-      // Started by the small launcher process (src/core/processLauncher/): a fork of the extension host would cost this thread up to 20 ms a start.
+      // Started by the small launcher process (src/core/platform/processLauncher/): a fork of the extension host would cost this thread up to 20 ms a start.
       spawner: launcherSpawn,
       onStdout: (chunk) => {
         bytes += chunk.length;

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { workerThreads } from '../nodeAdapters/workerThreads';
+import { workerThreads } from '../../../platform/processes/workerThreads';
 import { regexWorkerSource, type RegexWorkerFile, type RegexWorkerInit, type RegexWorkerMessage, type RegexWorkerReply } from './regexWorker';
 
 /**

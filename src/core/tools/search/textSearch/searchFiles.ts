@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { insideReader } from '../fileAccess/readInside';
-import { walkWorkspace } from '../tools/workspaceFiles';
+import { insideReader } from '../../../platform/files/readInside';
+import { walkWorkspace } from '../../../platform/files/workspaceFiles';
 import type { RegexWorkerInit, RegexWorkerReply } from './regexWorker';
 import { spreadOverWorkers } from './workerSpread';
 
