@@ -1,11 +1,22 @@
-// The layers of DESIGN section 1, enforced here rather than remembered:
+// The layers of docs/ARCHITECTURE.md, enforced here rather than remembered:
 // vscode only in src/host and src/extension.ts; src/core never touches vscode, host, cli or webview;
-// src/shared imports nothing outside itself; webview imports only src/shared (and zod only as types).
+// src/shared imports nothing outside itself; webview imports only src/shared (and zod only as types);
+// the core's areas are stacked, and each imports only the areas below it (CORE_AREAS, bottom first).
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+// src/core's areas, bottom to top (ports.ts and runEvents.ts sit just above platform);
+// test/unit/coreAreas.test.ts reads the same list.
+import CORE_AREAS from './scripts/coreAreas.json' with { type: 'json' };
 
 const vscodeBan = { name: 'vscode', message: 'Only src/host/** and src/extension.ts may import vscode.' };
 const layer = (patterns) => ['error', { paths: [vscodeBan], patterns }];
+
+const areaPath = (area) => `./src/core/${area}`;
+const areaZones = CORE_AREAS.slice(0, -1).map((area, i) => ({
+  target: areaPath(area),
+  from: CORE_AREAS.slice(i + 1).map(areaPath),
+  message: `src/core/${area} is below ${CORE_AREAS.slice(i + 1).join(', ')}: an area imports only the areas below it (docs/ARCHITECTURE.md).`,
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '**/*.mjs', '**/*.js'] },
@@ -20,7 +31,7 @@ export default tseslint.config(
   {
     // No import cycles in the product code: a module that needs another's types imports them
     // from where both can (src/core/run/delegation/delegationTypes.ts, say), never in a circle.
-    files: ['src/**'],
+    files: ['src/**', 'webview/**'],
     plugins: { 'import-x': importX },
     settings: {
       'import-x/extensions': ['.ts', '.js', '.mjs'],
@@ -28,6 +39,11 @@ export default tseslint.config(
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'] })],
     },
     rules: { 'import-x/no-cycle': 'error' },
+  },
+  {
+    files: ['src/core/**'],
+    plugins: { 'import-x': importX },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: areaZones }] },
   },
   {
     files: ['src/core/**', 'src/cli/**', 'src/server/**'],

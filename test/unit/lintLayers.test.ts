@@ -1,13 +1,18 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-// The import rule of DESIGN section 1 lives in eslint.config.mjs; this proves the config enforces it
+// The import rules of docs/ARCHITECTURE.md live in eslint.config.mjs; this proves the config enforces it
 // by linting small sources as if they stood at each place in the tree.
 const eslint = new ESLint({ cwd: process.cwd() });
 
 async function violations(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).filter((m) => m.ruleId?.endsWith('no-restricted-imports')).map((m) => m.message);
+}
+
+async function areaViolations(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
 }
 
 // Linting with the whole config resolves the import graph (import-x/no-cycle): seconds under load, not a timing goal.
@@ -34,5 +39,14 @@ describe('the layer rule', { timeout: 30_000 }, () => {
     expect(await violations('webview/x.ts', "import { z } from 'zod';\nexport const x = z;\n")).toHaveLength(1);
     expect(await violations('webview/x.ts', "import { Engine } from '../src/core/engine';\nexport const x = Engine;\n")).toHaveLength(1);
     expect(await violations('webview/x.ts', "import { foldRunEvents } from '../src/shared/runTree';\nexport const x = foldRunEvents;\n")).toEqual([]);
+  });
+
+  it('keeps each area of the core from the areas above it', async () => {
+    // platform is the lowest area: it may not reach the run loop, nor models the profiles of config.
+    expect(await areaViolations('src/core/platform/files/x.ts', "import { runTurns } from '../../run/delegation/runTurns';\nexport const x = runTurns;\n")).toEqual([expect.stringContaining('src/core/platform is below')]);
+    expect(await areaViolations('src/core/models/x.ts', "import { loadWorkspaceProfiles } from '../config/profiles/workspaceProfiles';\nexport const x = loadWorkspaceProfiles;\n")).toHaveLength(1);
+    // Downward is the rule's point: the run loop may use platform and config.
+    expect(await areaViolations('src/core/run/x.ts', "import { parseJsonc } from '../platform/jsonc/parseJsonc';\nexport const x = parseJsonc;\n")).toEqual([]);
+    expect(await areaViolations('src/core/run/x.ts', "import { loadWorkspaceProfiles } from '../config/profiles/workspaceProfiles';\nexport const x = loadWorkspaceProfiles;\n")).toEqual([]);
   });
 });
