@@ -7,7 +7,7 @@ import type { RunEvent } from '../src/shared/events';
 import { EMPTY_TREE, foldRunEvents } from '../src/shared/runTree';
 import { formatMs, summarize } from './stats';
 
-// DESIGN section 11's event and store budgets: 100k text deltas through store -> webview batcher
+// The event and store budgets (docs/performance.md): 100k text deltas through store -> webview batcher
 // (events/s, and webview messages per second of the run), and loading + folding that thread back.
 
 const EVENTS = 100_000;

@@ -23,7 +23,7 @@ import { emptyTotals, perRun, profileByOrigin, type ProfileTotals } from './cpuP
 import { cancelChildBench } from './cancelChild';
 import { formatFolderCosts, storeFolderCosts } from './storeFolder';
 
-// `npm run bench`: the delegation scenario of DESIGN section 11. A supervisor delegates one task to
+// `npm run bench`: the delegation scenario (docs/performance.md). A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
 // answers. Floor = bare ai@7; ours = the engine with the same mock models, once with a store in
 // memory and once with the JSONL store writing to a temp folder. The columns run alternately, so

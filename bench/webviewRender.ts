@@ -10,7 +10,7 @@ import { servePanel } from '../test/webview/panelServer';
 import { bigTree, stateMessage, ThreadScript } from '../test/webview/threadScript';
 import { formatMs, summarize } from './stats';
 
-// DESIGN section 11's webview budgets, in headless Chromium on the production bundle: a thread of
+// The webview's budgets (docs/performance.md), in headless Chromium on the production bundle: a thread of
 // 1,000 runs and 10k tool events renders under 200 ms; a batch of live events applies under 8 ms.
 // "Renders" is the frame that applies the state message, with style and layout forced (reading
 // scrollHeight): what the user waits for before the first paint, less the wait for the frame.

@@ -1,4 +1,4 @@
-/** Exit codes of the CLI (DESIGN section 9). */
+/** Exit codes of the CLI. */
 export const EXIT = { ok: 0, runFailed: 1, usage: 2, interrupted: 130 } as const;
 
 /** Bad usage or configuration: printed on stderr, exit code 2. The message says what to do. */

@@ -12,7 +12,7 @@ import { runCommand } from './runCommand';
 import { terminalSafe } from './terminalText';
 import { threadsCommand } from './threadsCommand';
 
-/** Runs one command line; returns the exit code (DESIGN section 9). */
+/** Runs one command line; returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     const cmd = parseCommandLine(argv, process.cwd());

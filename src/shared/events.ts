@@ -114,7 +114,7 @@ function buildRunEventSchemas() {
     durationMs: z.number().nonnegative(),
   });
 
-  /** What a warning is about, for hosts that show some kinds their own way (DESIGN 12). */
+  /** What a warning is about, for hosts that show some kinds their own way. */
   const warningCodeSchema = z.enum(['budget', 'stall', 'mcp', 'sandbox', 'import', 'model', 'tools']);
 
   const warningSchema = z.object({ ...base, kind: z.literal('warning'), message: z.string(), code: warningCodeSchema.optional() });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ModelSpecError } from './modelResolver';
 import { errorText } from '../../shared/errorText';
 
-/** A model spec (DESIGN section 7), parsed. */
+/** A model spec, parsed. */
 export type ModelSpec =
   | { kind: 'vscode-lm'; vendor: string; family: string }
   | { kind: 'openai-compatible'; baseURL: string; model: string }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { lazySchema } from '../../shared/lazySchema';
 
 /**
- * The JSON script a scripted model plays (DESIGN section 7): for each agent, the turns its model
+ * The JSON script a scripted model plays: for each agent, the turns its model
  * calls take, in order. Strict objects, so a misspelt field ("txt") is an error, not a silent no-op.
  */
 

@@ -16,7 +16,7 @@ import type { AnyToolSpec } from './toolSpec';
 
 export type { WorkspaceToolDeps } from './builtin/toolDeps';
 
-/** Every built-in workspace tool (DESIGN section 5), before the child and trust filters. */
+/** Every built-in workspace tool, before the child and trust filters. */
 export function workspaceTools(deps: WorkspaceToolDeps): AnyToolSpec[] {
   return [
     readFileTool(deps),

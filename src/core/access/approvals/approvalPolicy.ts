@@ -29,7 +29,7 @@ export interface ApprovalSettings {
 }
 
 /**
- * DESIGN section 5 as a function: whether this action asks the user, and why. Reading a file
+ * The approval rules as a function: whether this action asks the user, and why. Reading a file
  * that may hold secrets asks unless the user chose trust; protected files ask in every mode;
  * autoEdit approves other edits inside the workspace; commands are judged part by part; installs
  * ask unless the user chose trust.

@@ -11,7 +11,7 @@ export const supervisorSettingsSchema = z.object({
 });
 export type SupervisorSettings = z.infer<typeof supervisorSettingsSchema>;
 
-/** When agents must ask before changing files or running commands (DESIGN section 5). */
+/** When agents must ask before changing files or running commands. */
 export const approvalModeSchema = z.enum(['ask', 'autoEdit', 'trust']);
 export type ApprovalMode = z.infer<typeof approvalModeSchema>;
 
