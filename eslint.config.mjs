@@ -67,7 +67,10 @@ export default tseslint.config(
     files: ['src/shared/**'],
     rules: {
       'no-restricted-imports': layer([
-        { group: ['**/core/**', '**/host/**', '**/cli/**', '**/server/**', '**/webview/**', 'node:*'], message: 'src/shared imports nothing outside itself.' },
+        {
+          group: ['**/core/**', '**/host/**', '**/cli/**', '**/server/**', '**/webview/**', 'node:*'],
+          message: 'src/shared imports nothing outside itself.',
+        },
       ]),
     },
   },
@@ -80,8 +83,15 @@ export default tseslint.config(
         {
           paths: [vscodeBan, { name: 'zod', message: 'The webview never loads zod: import types only.', allowTypeImports: true }],
           patterns: [
-            { group: ['**/src/core/**', '**/src/host/**', '**/src/cli/**', '**/src/server/**', 'node:*'], message: 'The webview imports only src/shared.' },
-            { group: ['**/shared/events', '**/shared/protocol'], message: 'These modules hold zod schemas: import their types only.', allowTypeImports: true },
+            {
+              group: ['**/src/core/**', '**/src/host/**', '**/src/cli/**', '**/src/server/**', 'node:*'],
+              message: 'The webview imports only src/shared.',
+            },
+            {
+              group: ['**/shared/events', '**/shared/protocol'],
+              message: 'These modules hold zod schemas: import their types only.',
+              allowTypeImports: true,
+            },
           ],
         },
       ],

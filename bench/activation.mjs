@@ -46,7 +46,9 @@ const fresh = (targets, runs) => {
       for (const f of others) samples[name].others.add(f.slice(dist.length + 1));
     }
   }
-  return Object.fromEntries(Object.entries(samples).map(([name, { times, others }]) => [name, { ...medianOf(times), others: [...others] }]));
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, { times, others }]) => [name, { ...medianOf(times), others: [...others] }]),
+  );
 };
 
 /**
@@ -66,7 +68,13 @@ export async function bundleBench(runs = 15) {
   const lazy = Object.keys(LAZY_BUNDLES);
   const loads = fresh({ engine: [engine], ...Object.fromEntries(lazy.map((name) => [name, [engine, join(dist, `${name}.js`)]])) }, runs);
   const { engine: engineLoad, ...lazyLoads } = loads;
-  return { sizes, engineKB: kb('engine.js'), engineLoad, cached: await codeCacheLoads(engine, lazy, runs), lazy: Object.fromEntries(lazy.map((name) => [name, { kb: kb(`${name}.js`), load: lazyLoads[name] }])) };
+  return {
+    sizes,
+    engineKB: kb('engine.js'),
+    engineLoad,
+    cached: await codeCacheLoads(engine, lazy, runs),
+    lazy: Object.fromEntries(lazy.map((name) => [name, { kb: kb(`${name}.js`), load: lazyLoads[name] }])),
+  };
 }
 
 export function activationBench(runs = 15) {
@@ -92,7 +100,14 @@ async function codeCacheLoads(engine, lazy, runs) {
   const { build } = await import('esbuild');
   const work = mkdtempSync(join(tmpdir(), 'subagents-code-cache-'));
   try {
-    await build({ entryPoints: ['src/core/platform/codeCache/requireWithCodeCache.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: join(work, 'loader.js'), logLevel: 'error' });
+    await build({
+      entryPoints: ['src/core/platform/codeCache/requireWithCodeCache.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: join(work, 'loader.js'),
+      logLevel: 'error',
+    });
     const child = (files, cacheDir) => `${standIn}
 const { requireWithCodeCache } = require(${JSON.stringify(join(work, 'loader.js'))});
 const options = { cacheDir: ${JSON.stringify(cacheDir)}, onProblem: (m) => { throw new Error(m); } };
@@ -119,13 +134,16 @@ Promise.all(loads.map(({ loaded }) => loaded.flush())).then(() => process.stdout
         const w = once(files, warmDir);
         // `off`: its code holds import(), so Node's loader requires it (bashParser.js).
         const off = c.cache === 'off' && w.cache === 'off';
-        if (!off && (c.cache !== 'none' || w.cache !== 'used')) throw new Error(`the code cache of ${name} was not used as expected: ${c.cache}, ${w.cache}`);
+        if (!off && (c.cache !== 'none' || w.cache !== 'used'))
+          throw new Error(`the code cache of ${name} was not used as expected: ${c.cache}, ${w.cache}`);
         samples[name].off = off;
         samples[name].cold.push(c.ms);
         samples[name].warm.push(w.ms);
       }
     }
-    return Object.fromEntries(Object.entries(samples).map(([name, { cold, warm, off }]) => [name, { cold: medianOf(cold), warm: medianOf(warm), off }]));
+    return Object.fromEntries(
+      Object.entries(samples).map(([name, { cold, warm, off }]) => [name, { cold: medianOf(cold), warm: medianOf(warm), off }]),
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -17,7 +17,11 @@ const NO_KEYS: ModelAvailability = { hasKey: () => false, keyHint: (p) => `${p.t
 const ALL_KEYS: ModelAvailability = { hasKey: () => true, keyHint: () => '' };
 
 export function agentCorpus(dir: string): void {
-  const manifest = readFileSync(join(dir, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t')[0]!);
+  const manifest = readFileSync(join(dir, 'MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t')[0]!);
   let accepted = 0;
   let withModelKeys = 0;
   const errors = new Map<string, number>();
@@ -31,7 +35,10 @@ export function agentCorpus(dir: string): void {
       const target = file.startsWith('copilot/') ? '.github/agents' : '.claude/agents';
       mkdirSync(join(ws, target), { recursive: true });
       writeFileSync(join(ws, target, basename(file)), readFileSync(join(dir, file)));
-      for (const [models, count] of [[NO_KEYS, true], [ALL_KEYS, false]] as const) {
+      for (const [models, count] of [
+        [NO_KEYS, true],
+        [ALL_KEYS, false],
+      ] as const) {
         const set = loadWorkspaceProfiles({ root: ws, trusted: true, models });
         const ok = [...set.profiles.values()].some((p) => p.source.startsWith(target));
         const problems: ProfileProblem[] = set.problems;
@@ -40,16 +47,29 @@ export function agentCorpus(dir: string): void {
           continue;
         }
         if (ok) accepted++;
-        else refused.push(`${file}: ${problems.filter((p) => p.severity === 'error').map((p) => p.code).join(', ')}`);
-        for (const p of problems) bump(p.severity === 'error' ? errors : notes, p.severity === 'error' ? p.code : `${p.code} (${p.severity})`);
+        else
+          refused.push(
+            `${file}: ${problems
+              .filter((p) => p.severity === 'error')
+              .map((p) => p.code)
+              .join(', ')}`,
+          );
+        for (const p of problems)
+          bump(p.severity === 'error' ? errors : notes, p.severity === 'error' ? p.code : `${p.code} (${p.severity})`);
       }
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => `  ${String(v).padStart(5)}  ${k}`).join('\n') || '  (none)';
+  const sorted = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `  ${String(v).padStart(5)}  ${k}`)
+      .join('\n') || '  (none)';
   console.log(`Agent corpus ${dir}: ${manifest.length} files, ${accepted} accepted as profiles (${manifest.length - accepted} refused)`);
-  console.log(`Profiles with a model of their own when every provider has a key: ${withModelKeys} (without keys they inherit, with a note)`);
+  console.log(
+    `Profiles with a model of their own when every provider has a key: ${withModelKeys} (without keys they inherit, with a note)`,
+  );
   console.log(`Problems that keep a file out, by kind:\n${sorted(errors)}`);
   console.log(`Warnings and notes, by kind:\n${sorted(notes)}`);
   if (refused.length) console.log(`Refused:\n${refused.map((r) => `  ${r}`).join('\n')}`);
@@ -62,7 +82,8 @@ function wholeCorpus(dir: string, manifest: readonly string[]): void {
   try {
     for (const file of manifest) {
       const [kind, repo] = file.split('/');
-      const target = kind === 'copilot' ? join(ws, '.github/agents', basename(file)) : join(ws, '.claude/agents', `${repo}--${basename(file)}`);
+      const target =
+        kind === 'copilot' ? join(ws, '.github/agents', basename(file)) : join(ws, '.claude/agents', `${repo}--${basename(file)}`);
       mkdirSync(join(target, '..'), { recursive: true });
       writeFileSync(target, readFileSync(join(dir, file)));
     }

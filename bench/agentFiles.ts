@@ -21,9 +21,12 @@ import { formatMs, summarize, table } from './stats';
 // models and a lenient description among them), the language server's start, and its diagnostic
 // refresh of one file in the 750-file workspace. Prints, never asserts.
 
-const CLAUDE = (i: number) => `---\nname: claude-agent-${i}\ndescription: Reviews module ${i}. Triggers on: 'review', 'audit'\ntools: Read, Grep, Glob, Bash, WebFetch\nmodel: sonnet\n---\nYou review module ${i}.\n${'Check every function carefully.\n'.repeat(20)}`;
-const COPILOT = (i: number) => `---\nname: 'Copilot Agent ${i}'\ndescription: Plans work on area ${i}\ntools: ['search', 'edit/editFiles', 'execute/runInTerminal', 'github/*']\nmodel: ['GPT-5', 'Claude Sonnet 4.5']\n---\nPlan area ${i}.\n${'Write the plan as a list.\n'.repeat(20)}`;
-const NATIVE = (i: number) => `---\ndescription: Tests feature ${i}\ntools: [read_file, search_text, run_command]\nmaxSteps: 20\n---\nYou test feature ${i}.\n${'Run the tests and report.\n'.repeat(20)}`;
+const CLAUDE = (i: number) =>
+  `---\nname: claude-agent-${i}\ndescription: Reviews module ${i}. Triggers on: 'review', 'audit'\ntools: Read, Grep, Glob, Bash, WebFetch\nmodel: sonnet\n---\nYou review module ${i}.\n${'Check every function carefully.\n'.repeat(20)}`;
+const COPILOT = (i: number) =>
+  `---\nname: 'Copilot Agent ${i}'\ndescription: Plans work on area ${i}\ntools: ['search', 'edit/editFiles', 'execute/runInTerminal', 'github/*']\nmodel: ['GPT-5', 'Claude Sonnet 4.5']\n---\nPlan area ${i}.\n${'Write the plan as a list.\n'.repeat(20)}`;
+const NATIVE = (i: number) =>
+  `---\ndescription: Tests feature ${i}\ntools: [read_file, search_text, run_command]\nmaxSteps: 20\n---\nYou test feature ${i}.\n${'Run the tests and report.\n'.repeat(20)}`;
 
 /** A workspace of n agent files, a third of each kind. */
 export function generatedWorkspace(n: number): string {
@@ -49,7 +52,9 @@ function time(run: () => void, runs: number): number[] {
   return samples;
 }
 
-async function inProcessServer(root: string): Promise<{ client: ProtocolConnection; diagnostics: (uri: string) => Promise<PublishDiagnosticsParams>; initMs: number }> {
+async function inProcessServer(
+  root: string,
+): Promise<{ client: ProtocolConnection; diagnostics: (uri: string) => Promise<PublishDiagnosticsParams>; initMs: number }> {
   const up = new PassThrough();
   const down = new PassThrough();
   const start = performance.now();
@@ -62,7 +67,13 @@ async function inProcessServer(root: string): Promise<{ client: ProtocolConnecti
   });
   client.listen();
   const rootUri = pathToFileURL(root).href;
-  await client.sendRequest('initialize', { processId: null, rootUri, workspaceFolders: [{ uri: rootUri, name: 'ws' }], capabilities: {}, initializationOptions: { home: join(root, 'no-home') } });
+  await client.sendRequest('initialize', {
+    processId: null,
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: 'ws' }],
+    capabilities: {},
+    initializationOptions: { home: join(root, 'no-home') },
+  });
   const initMs = performance.now() - start;
   client.sendNotification('initialized', {});
   return { client, initMs, diagnostics: (uri) => new Promise((resolve) => waiting.set(uri, resolve)) };
@@ -77,7 +88,13 @@ async function spawnedStartMs(root: string): Promise<number | undefined> {
   const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   client.listen();
   const rootUri = pathToFileURL(root).href;
-  await client.sendRequest('initialize', { processId: process.pid, rootUri, workspaceFolders: [{ uri: rootUri, name: 'ws' }], capabilities: {}, initializationOptions: { home: join(root, 'no-home') } });
+  await client.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: 'ws' }],
+    capabilities: {},
+    initializationOptions: { home: join(root, 'no-home') },
+  });
   const ms = performance.now() - start;
   client.dispose();
   child.kill();
@@ -86,7 +103,7 @@ async function spawnedStartMs(root: string): Promise<number | undefined> {
 
 export async function agentFilesBench(runs = 15): Promise<string[]> {
   const lines: string[] = [];
-  const rows = [['agent files', 'list the workspace\'s profiles', 'per file']];
+  const rows = [['agent files', "list the workspace's profiles", 'per file']];
   const roots: string[] = [];
   try {
     for (const n of [100, 300, 750]) {
@@ -96,7 +113,9 @@ export async function agentFilesBench(runs = 15): Promise<string[]> {
       const s = summarize(time(() => loadWorkspaceProfiles({ root, trusted: true, models: NO_KEYS }), runs));
       rows.push([String(n), formatMs(s), `${((s.median / n) * 1000).toFixed(0)} µs`]);
     }
-    lines.push(`Agent files (generated; ${runs} runs, medians (min–max), cold reads from disk each run; budget: 750 files under 200 ms):\n${table(rows)}`);
+    lines.push(
+      `Agent files (generated; ${runs} runs, medians (min–max), cold reads from disk each run; budget: 750 files under 200 ms):\n${table(rows)}`,
+    );
 
     const root = roots.at(-1)!;
     const starts: number[] = [];
@@ -119,7 +138,10 @@ export async function agentFilesBench(runs = 15): Promise<string[]> {
       const next = server.diagnostics(uri);
       const edited = i % 2 ? text : text.replace('maxSteps: 20', 'maxStep: 20');
       const at = performance.now();
-      server.client.sendNotification('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: [{ text: edited }] });
+      server.client.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: ++version },
+        contentChanges: [{ text: edited }],
+      });
       await next;
       latencies.push(performance.now() - at);
     }

@@ -24,7 +24,14 @@ const SDK_7 =
 const SDK_6 =
   'ai@6.0.326 alibaba@1.0.61 amazon-bedrock@4.0.186 anthropic@3.0.140 assemblyai@2.0.58 azure@3.0.128 baseten@1.1.11 black-forest-labs@1.0.33 bytedance@1.0.29 cerebras@2.0.82 codemod@3.0.8 cohere@3.0.63 deepgram@2.0.58 deepinfra@2.0.84 deepseek@2.0.69 devtools@0.0.24 elevenlabs@2.0.58 fal@2.0.59 fireworks@2.0.90 gateway@3.0.232 gladia@2.0.58 google@3.0.141 google-vertex@4.0.208 groq@3.0.71 huggingface@1.0.77 hume@2.0.57 langchain@2.0.296 llamaindex@3.0.111 lmnt@2.0.56 luma@2.0.57 mcp@1.0.102 mistral@3.0.69 moonshotai@2.0.61 open-responses@1.0.39 openai@3.0.141 openai-compatible@2.0.92 perplexity@3.0.61 prodia@1.0.50 provider@3.0.19 provider-utils@4.0.66 react@3.0.328 replicate@2.0.57 revai@2.0.57 rsc@2.0.288 solid@1.2.13 svelte@4.0.288 test-server@1.0.6 togetherai@2.0.84 valibot@2.0.52 vercel@2.0.78 vue@3.0.323 xai@3.0.138';
 /** Dependencies whose sources the repository does not hold: only its node_modules does. */
-const DEPENDENCIES = ['zod@4.6.7', '@modelcontextprotocol/sdk@1.32.2', '@opentelemetry/api@1.10.0', 'eventsource-parser@3.1.1', '@vercel/oidc@4.0.9', 'typescript@7.0.2'];
+const DEPENDENCIES = [
+  'zod@4.6.7',
+  '@modelcontextprotocol/sdk@1.32.2',
+  '@opentelemetry/api@1.10.0',
+  'eventsource-parser@3.1.1',
+  '@vercel/oidc@4.0.9',
+  'typescript@7.0.2',
+];
 
 /** `short@1.2.3` as the package's full spec: `@ai-sdk/short@1.2.3`, `ai@…` as it is. */
 const sdk = (line: string) => line.split(' ').map((spec) => (spec.startsWith('ai@') ? spec : `@ai-sdk/${spec}`));
@@ -50,7 +57,14 @@ function tarballs(specs: readonly string[]): Map<string, string> {
   const dir = join(CACHE, 'npm-tarballs');
   mkdirSync(dir, { recursive: true });
   // npm names `@scope/name@1.2.3` scope-name-1.2.3.tgz.
-  const fileOf = (spec: string) => join(dir, `${spec.replace(/^@/, '').replace('/', '-').replace(/@(?=[^@]+$)/, '-')}.tgz`);
+  const fileOf = (spec: string) =>
+    join(
+      dir,
+      `${spec
+        .replace(/^@/, '')
+        .replace('/', '-')
+        .replace(/@(?=[^@]+$)/, '-')}.tgz`,
+    );
   const missing = specs.filter((spec) => !existsSync(fileOf(spec)));
   if (missing.length) {
     console.log(`ai-like tree: fetching ${missing.length} package tarballs with npm pack`);
@@ -158,16 +172,29 @@ export function aiLikeTree(root = join(CACHE, 'ai-like-tree')): { root: string; 
     media(building);
     writeFileSync(join(building, '.gitignore'), 'node_modules/\n.turbo/\n.next/\n*.log\n.env*\n!.env.example\n');
     writeFileSync(join(building, '.env.example'), 'OPENAI_API_KEY=\nANTHROPIC_API_KEY=\n');
-    writeFileSync(join(building, 'package.json'), `${JSON.stringify({ name: 'ai-monorepo', private: true, workspaces: ['packages/*', 'examples/*'] }, null, 2)}\n`);
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', '-c', 'commit.gpgsign=false', ...args], { cwd: building, stdio: 'ignore' });
+    writeFileSync(
+      join(building, 'package.json'),
+      `${JSON.stringify({ name: 'ai-monorepo', private: true, workspaces: ['packages/*', 'examples/*'] }, null, 2)}\n`,
+    );
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: building,
+        stdio: 'ignore',
+      });
     git('init', '-q');
     git('add', '-A');
     git('commit', '-q', '-m', 'snapshot');
     renameSync(building, root);
   }
-  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, maxBuffer: 64 * 1024 * 1024 }).toString().split('\0').filter(Boolean).length;
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, maxBuffer: 64 * 1024 * 1024 })
+    .toString()
+    .split('\0')
+    .filter(Boolean).length;
   const all = countFiles(root, (name) => name === '.git');
   const sizes = countFiles(root, (name) => name === '.git' || name === 'node_modules' || name === 'dist');
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
-  return { root, what: `${tracked} tracked files (${mb(sizes.bytes)}), ${all.files} with the ignored node_modules and dist folders (${mb(all.bytes)})` };
+  return {
+    root,
+    what: `${tracked} tracked files (${mb(sizes.bytes)}), ${all.files} with the ignored node_modules and dist folders (${mb(all.bytes)})`,
+  };
 }

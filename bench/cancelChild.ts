@@ -50,10 +50,22 @@ function listModel(answers: (() => LanguageModelV4StreamPart[])[]): LanguageMode
 const finish = (reason: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
   type: 'finish',
   finishReason: { unified: reason, raw: reason },
-  usage: { inputTokens: { total: 5, noCache: 5, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
+  usage: {
+    inputTokens: { total: 5, noCache: 5, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 5, text: 5, reasoning: undefined },
+  },
 });
-const text = (t: string): LanguageModelV4StreamPart[] => [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: t }, { type: 'text-end', id: 't' }];
-const call = (tool: string, input: unknown): LanguageModelV4StreamPart => ({ type: 'tool-call', toolCallId: `c_${Math.random()}`, toolName: tool, input: JSON.stringify(input) });
+const text = (t: string): LanguageModelV4StreamPart[] => [
+  { type: 'text-start', id: 't' },
+  { type: 'text-delta', id: 't', delta: t },
+  { type: 'text-end', id: 't' },
+];
+const call = (tool: string, input: unknown): LanguageModelV4StreamPart => ({
+  type: 'tool-call',
+  toolCallId: `c_${Math.random()}`,
+  toolName: tool,
+  input: JSON.stringify(input),
+});
 
 export async function cancelChildBench(runs: number): Promise<string[]> {
   return [await cancelChild(runs, 'off'), await cancelChild(runs, 'auto')];
@@ -62,16 +74,39 @@ export async function cancelChildBench(runs: number): Promise<string[]> {
 async function cancelChild(runs: number, sandbox: 'off' | 'auto'): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'subagents-bench-cancel-'));
   const marker = join(root, 'started');
-  const profiles = new Map<string, Profile>(['a', 'b', 'c'].map((n) => [n, { name: n, description: n, instructions: '', source: 'bench' }]));
+  const profiles = new Map<string, Profile>(
+    ['a', 'b', 'c'].map((n) => [n, { name: n, description: n, instructions: '', source: 'bench' }]),
+  );
   const settings = { ...DEFAULT_SETTINGS, model: 'bench:mock', approval: 'trust' as const, 'sandbox.mode': sandbox };
   const resolver = (): ModelResolver => ({
     resolve: (_spec, caller) => {
-      if (caller.agent === SUPERVISOR) return listModel([() => [call('delegate_task', { task: 'work', agents: ['a', 'b', 'c'] }), finish('tool-calls')], () => [...text('done'), finish('stop')]]);
-      if (caller.agent === 'b') return listModel([() => [...text('b so far'), call('run_command', { command: `trap '' TERM; touch ${marker}; sleep 31.7; echo ${marker}` }), finish('tool-calls')], () => [...text('never'), finish('stop')]]);
-      return listModel([() => [...text('fine'), call('run_command', { command: 'sleep 2' }), finish('tool-calls')], () => [...text('fine'), finish('stop')]]);
+      if (caller.agent === SUPERVISOR)
+        return listModel([
+          () => [call('delegate_task', { task: 'work', agents: ['a', 'b', 'c'] }), finish('tool-calls')],
+          () => [...text('done'), finish('stop')],
+        ]);
+      if (caller.agent === 'b')
+        return listModel([
+          () => [
+            ...text('b so far'),
+            call('run_command', { command: `trap '' TERM; touch ${marker}; sleep 31.7; echo ${marker}` }),
+            finish('tool-calls'),
+          ],
+          () => [...text('never'), finish('stop')],
+        ]);
+      return listModel([
+        () => [...text('fine'), call('run_command', { command: 'sleep 2' }), finish('tool-calls')],
+        () => [...text('fine'), finish('stop')],
+      ]);
     },
   });
-  const engine = new Engine({ store: new MemoryThreadStore(), workspace: nodeWorkspace({ root }), profiles: () => ({ profiles, problems: [] }), settings: () => settings, createModelResolver: resolver });
+  const engine = new Engine({
+    store: new MemoryThreadStore(),
+    workspace: nodeWorkspace({ root }),
+    profiles: () => ({ profiles, problems: [] }),
+    settings: () => settings,
+    createModelResolver: resolver,
+  });
   const samples: number[] = [];
   const killed: number[] = [];
   try {

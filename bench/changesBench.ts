@@ -25,7 +25,11 @@ function makeTree(root: string): void {
 }
 
 function git(root: string, ...args: string[]): void {
-  execFileSync('git', args, { cwd: root, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+  execFileSync('git', args, {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' },
+  });
 }
 
 async function storeBytes(dir: string): Promise<number> {
@@ -42,7 +46,9 @@ const kb = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.round(bytes
  */
 export async function changesBench(runs = 15): Promise<string[]> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'subagents-bench-changes-')));
-  const lines: string[] = [`\nCommand-made changes on a ${DIRS * PER_DIR}-file tree (${runs} commands after the first; the command itself not counted):`];
+  const lines: string[] = [
+    `\nCommand-made changes on a ${DIRS * PER_DIR}-file tree (${runs} commands after the first; the command itself not counted):`,
+  ];
   try {
     for (const kind of ['git', 'plain'] as const) {
       const root = join(base, kind);
@@ -109,7 +115,9 @@ export async function changesBench(runs = 15): Promise<string[]> {
           plainAdds.push(performance.now() - start);
           await runGit(root, ['worktree', 'remove', '--force', plain]);
         }
-        lines.push(`  Worktree run start there (commit of the working tree through a temporary index + git worktree add): ${formatMs(summarize(starts))} over 3; plain \`git worktree add\` of HEAD there ${formatMs(summarize(plainAdds))}`);
+        lines.push(
+          `  Worktree run start there (commit of the working tree through a temporary index + git worktree add): ${formatMs(summarize(starts))} over 3; plain \`git worktree add\` of HEAD there ${formatMs(summarize(plainAdds))}`,
+        );
       }
     }
     return lines;

@@ -22,11 +22,21 @@ export async function commandBench(runs = 20): Promise<string[]> {
       for (let i = 0; i < runs + 2; i++) {
         const start = performance.now();
         const prepared = await launcher.prepare('true', { sandboxed: state.sandboxed, hardenGit: true });
-        await runProcess({ command: 'true', launch: prepared.launch, cwd: root, timeoutMs: 30_000, signal: new AbortController().signal, maxOutputChars: 1000, label: 'bench' });
+        await runProcess({
+          command: 'true',
+          launch: prepared.launch,
+          cwd: root,
+          timeoutMs: 30_000,
+          signal: new AbortController().signal,
+          maxOutputChars: 1000,
+          label: 'bench',
+        });
         prepared.release();
         if (i >= 2) samples.push(performance.now() - start);
       }
-      lines.push(`Command \`true\`, launch to result, ${state.sandboxed ? 'in the OS sandbox' : 'plain shell'}: ${formatMs(summarize(samples))} over ${runs} runs`);
+      lines.push(
+        `Command \`true\`, launch to result, ${state.sandboxed ? 'in the OS sandbox' : 'plain shell'}: ${formatMs(summarize(samples))} over ${runs} runs`,
+      );
     }
     return lines;
   } finally {

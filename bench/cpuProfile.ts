@@ -116,4 +116,5 @@ export async function profileByOrigin(scenario: Scenario, runs: number, totals: 
 }
 
 /** The map's entries in ms per run, largest first. */
-export const perRun = (map: Map<string, number>, runs: number): [string, number][] => [...map].map(([k, v]): [string, number] => [k, v / runs]).sort((a, b) => b[1] - a[1]);
+export const perRun = (map: Map<string, number>, runs: number): [string, number][] =>
+  [...map].map(([k, v]): [string, number] => [k, v / runs]).sort((a, b) => b[1] - a[1]);

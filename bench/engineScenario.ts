@@ -16,7 +16,10 @@ export function engineScenario(n: number, latencyMs: number, store: ThreadStore,
   const supervisor = supervisorModel('delegate_task', { task: TASK, agents: agentNames(n) });
   const profiles: ProfileSet = {
     profiles: new Map(
-      agentNames(n).map((name): [string, Profile] => [name, { name, description: `Subagent ${name}.`, instructions: `You are ${name}.`, source: 'bench' }]),
+      agentNames(n).map((name): [string, Profile] => [
+        name,
+        { name, description: `Subagent ${name}.`, instructions: `You are ${name}.`, source: 'bench' },
+      ]),
     ),
     problems: [],
   };

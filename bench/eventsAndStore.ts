@@ -32,7 +32,19 @@ export async function eventsAndStoreBench(runs: number): Promise<string[]> {
         },
       });
       const started = performance.now();
-      const first = store.append({ v: 1, threadId: 't1', runId: 'r1', ts: Date.now(), kind: 'run.started', parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: 'bench', model: 'm' });
+      const first = store.append({
+        v: 1,
+        threadId: 't1',
+        runId: 'r1',
+        ts: Date.now(),
+        kind: 'run.started',
+        parentRunId: null,
+        agent: 'supervisor',
+        agentPath: ['supervisor'],
+        depth: 0,
+        task: 'bench',
+        model: 'm',
+      });
       batcher.push(first);
       for (let i = 0; i < EVENTS; i++) {
         // What the engine does per delta: stamp and queue it in the store, hand it to the panel's batcher.

@@ -23,7 +23,11 @@ export const OUR_TOOL_COUNTS = { supervisor: 19, child: 9, childHidden: 4 };
 function idleTools(count: number, prefix: string): ToolSet {
   const entries = Array.from({ length: count }, (_, i) => [
     `${prefix}${i}`,
-    tool({ description: `Stand-in tool ${i}.`, inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }), execute: async () => 'unused' }),
+    tool({
+      description: `Stand-in tool ${i}.`,
+      inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
+      execute: async () => 'unused',
+    }),
   ]);
   return Object.fromEntries(entries) as ToolSet;
 }
@@ -32,7 +36,9 @@ export function floorScenario(n: number, latencyMs: number, { singleConsumer = f
   const stream = singleConsumer ? experimental_streamTextLowMemory : streamText;
   const child = childModel(latencyMs);
   const supervisor = supervisorModel('delegate', { task: TASK, agents: agentNames(n) });
-  const childTools = toolsLikeOurs ? { tools: idleTools(OUR_TOOL_COUNTS.child + OUR_TOOL_COUNTS.childHidden, 'child_tool_'), stopWhen: isStepCount(25) } : {};
+  const childTools = toolsLikeOurs
+    ? { tools: idleTools(OUR_TOOL_COUNTS.child + OUR_TOOL_COUNTS.childHidden, 'child_tool_'), stopWhen: isStepCount(25) }
+    : {};
   const supervisorTools = toolsLikeOurs ? idleTools(OUR_TOOL_COUNTS.supervisor - 1, 'supervisor_tool_') : {};
   const delegate = tool({
     description: 'Delegate a task to subagents and wait for their results.',
@@ -48,7 +54,12 @@ export function floorScenario(n: number, latencyMs: number, { singleConsumer = f
       ),
   });
   return async () => {
-    const run = stream({ model: supervisor, prompt: 'Delegate the survey.', tools: { ...supervisorTools, delegate }, stopWhen: isStepCount(2) });
+    const run = stream({
+      model: supervisor,
+      prompt: 'Delegate the survey.',
+      tools: { ...supervisorTools, delegate },
+      stopWhen: isStepCount(2),
+    });
     let answer = '';
     for await (const part of run.fullStream) if (part.type === 'text-delta') answer += part.text;
     return answer;

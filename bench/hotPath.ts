@@ -27,7 +27,14 @@ const us = (s: Summary, digits = 2): string => `${s.median.toFixed(digits)} µs 
 const ms = (s: Summary): string => `${s.median.toFixed(2)} ms (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-const delta = (threadId: string, i: number): UnsequencedRunEvent => ({ v: 1, threadId, runId: 'r1', ts: Date.now(), kind: 'text.delta', text: `word${i} ` });
+const delta = (threadId: string, i: number): UnsequencedRunEvent => ({
+  v: 1,
+  threadId,
+  runId: 'r1',
+  ts: Date.now(),
+  kind: 'text.delta',
+  text: `word${i} `,
+});
 
 /** µs of the synchronous append per text.delta: 50 appends (one child's stream), then the event loop turns, as in a run. */
 async function appendCost(store: ThreadStore, rounds: number): Promise<Summary> {
@@ -60,7 +67,8 @@ async function readStream(model: LanguageModelV4): Promise<number> {
   const { stream } = await model.doStream({ prompt: [] });
   const reader = stream.getReader();
   let parts = 0;
-  for (let next = await reader.read(); !next.done; next = await reader.read()) parts += (next.value as LanguageModelV4StreamPart).type ? 1 : 0;
+  for (let next = await reader.read(); !next.done; next = await reader.read())
+    parts += (next.value as LanguageModelV4StreamPart).type ? 1 : 0;
   if (parts !== 54) throw new Error(`the mock stream had ${parts} parts, not 54`);
   return (performance.now() - t0) * 1000;
 }
@@ -71,7 +79,16 @@ async function readStream(model: LanguageModelV4): Promise<number> {
  */
 async function indexCost(dir: string, threads: number): Promise<{ write: Summary; read: Summary; zod: Summary }> {
   mkdirSync(dir, { recursive: true });
-  const metas = Array.from({ length: threads }, (_, i) => ({ id: `old-${i}`, title: `thread ${i}`, parentThreadId: null, agent: 'supervisor', createdAt: i, updatedAt: i, runCount: 1, status: 'ok' as const }));
+  const metas = Array.from({ length: threads }, (_, i) => ({
+    id: `old-${i}`,
+    title: `thread ${i}`,
+    parentThreadId: null,
+    agent: 'supervisor',
+    createdAt: i,
+    updatedAt: i,
+    runCount: 1,
+    status: 'ok' as const,
+  }));
   for (const m of metas) writeFileSync(join(dir, `${m.id}.jsonl`), '');
   await writeIndex(dir, metas);
   const store = new JsonlThreadStore({ dir });
@@ -114,11 +131,19 @@ export async function hotPathBench(): Promise<string[]> {
     const lines = ['Hot path, each piece alone (medians, min–max):'];
     const memoryAppend = await appendCost(new MemoryThreadStore(), 400);
     const jsonlAppend = await appendCost(new JsonlThreadStore({ dir: join(dir, 'append') }), 400);
-    lines.push(`  store.append per text.delta (stamp, and for JSONL stringify and queue; the batch is written on the loop's next turn or a flush): memory ${us(memoryAppend)}, JSONL ${us(jsonlAppend)}`);
+    lines.push(
+      `  store.append per text.delta (stamp, and for JSONL stringify and queue; the batch is written on the loop's next turn or a flush): memory ${us(memoryAppend)}, JSONL ${us(jsonlAppend)}`,
+    );
 
     const memory = new MemoryThreadStore({ keepEvents: false });
     const jsonl = new JsonlThreadStore({ dir: join(dir, 'threads') });
-    const costs = { memoryOpen: [] as number[], memoryClose: [] as number[], jsonlOpen: [] as number[], jsonlClose: [] as number[], flush: [] as number[] };
+    const costs = {
+      memoryOpen: [] as number[],
+      memoryClose: [] as number[],
+      jsonlOpen: [] as number[],
+      jsonlClose: [] as number[],
+      flush: [] as number[],
+    };
     for (let t = 0; t < 60; t++) {
       const m = await threadCost(memory, `m${t}`);
       const j = await threadCost(jsonl, `j${t}`);
@@ -153,7 +178,13 @@ export async function hotPathBench(): Promise<string[]> {
     const wrapped = withResilience(childModel(0), { spec: 'bench:mock' });
     // A child's model as runModel and runAgent stack it: the idle watch (which taps its stream), a work slot, the retries.
     const watch = new StallWatch(60_000, systemClock, systemSchedule, () => {});
-    const idle = idleTimeoutModel(childModel(0), { idleTimeoutMs: 60_000, clock: systemClock, schedule: systemSchedule, watch, onRetry: () => {} });
+    const idle = idleTimeoutModel(childModel(0), {
+      idleTimeoutMs: 60_000,
+      clock: systemClock,
+      schedule: systemSchedule,
+      watch,
+      onRetry: () => {},
+    });
     const stacked = withResilience(heldModel(idle, { hold: async () => () => {} }), { spec: 'bench:mock' });
     const bareUs: number[] = [];
     const wrappedUs: number[] = [];
@@ -174,7 +205,9 @@ export async function hotPathBench(): Promise<string[]> {
 
     for (const n of [10, 100, 1000]) {
       const c = await indexCost(join(dir, `index-${n}`), n);
-      lines.push(`  index write after a run made a thread, in a store of ${n} threads (lock, read and check, list the folder, write, rename): ${ms(c.write)}; its read alone ${ms(c.read)}, of which zod's check ${ms(c.zod)}`);
+      lines.push(
+        `  index write after a run made a thread, in a store of ${n} threads (lock, read and check, list the folder, write, rename): ${ms(c.write)}; its read alone ${ms(c.read)}, of which zod's check ${ms(c.zod)}`,
+      );
     }
 
     const event = { ...delta('t1', 1), seq: 7 };

@@ -39,7 +39,11 @@ export async function judgeBench(): Promise<string[]> {
   try {
     mkdirSync(join(root, 'src'));
     for (const name of ['index.ts', 'a.ts', 'b.ts']) writeFileSync(join(root, 'src', name), '');
-    const policy = { mode: 'autoEdit' as const, root, autoApprove: ['git status', 'git diff', 'git log', 'npm test', 'ls', 'cat', 'grep', 'rg', 'find', 'wc'] };
+    const policy = {
+      mode: 'autoEdit' as const,
+      root,
+      autoApprove: ['git status', 'git diff', 'git log', 'npm test', 'ls', 'cat', 'grep', 'rg', 'find', 'wc'],
+    };
     const loadStart = performance.now();
     await judgeCommand('true', policy);
     const load = performance.now() - loadStart;
@@ -50,7 +54,9 @@ export async function judgeBench(): Promise<string[]> {
       await judgeCommand(line, policy);
       samples.push(performance.now() - start);
     }
-    return [`Command judge: first call (loads tree-sitter and the bash grammar) ${load.toFixed(1)} ms; then per line ${formatMs(summarize(samples))} over 1,000 typical lines`];
+    return [
+      `Command judge: first call (loads tree-sitter and the bash grammar) ${load.toFixed(1)} ms; then per line ${formatMs(summarize(samples))} over 1,000 typical lines`,
+    ];
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

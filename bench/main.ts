@@ -82,11 +82,15 @@ async function main(): Promise<void> {
     for (const line of await agentFilesBench()) console.log(line);
     return;
   }
-  console.log(`Delegation bench: ${RUNS} runs after ${WARMUP} warm-up runs, the columns in a fresh random order each round, medians (min–max); node ${process.version}`);
+  console.log(
+    `Delegation bench: ${RUNS} runs after ${WARMUP} warm-up runs, the columns in a fresh random order each round, medians (min–max); node ${process.version}`,
+  );
   const storeDir = mkdtempSync(join(tmpdir(), 'subagents-bench-store-'));
   const jsonlStore = (name: string): JsonlThreadStore => new JsonlThreadStore({ dir: join(storeDir, name) });
   // Each ratio twice: of the medians, and the median of the rounds' own ratios with its 95 % interval.
-  const rows = [['scenario', 'floor: bare ai@7', 'ours: engine', 'ours/floor', 'per round', 'ours + JSONL store', 'ours+JSONL/floor', 'per round']];
+  const rows = [
+    ['scenario', 'floor: bare ai@7', 'ours: engine', 'ours/floor', 'per round', 'ours + JSONL store', 'ours+JSONL/floor', 'per round'],
+  ];
   try {
     for (const { n, latencyMs } of SCENARIOS) {
       const columns = [
@@ -100,7 +104,16 @@ async function main(): Promise<void> {
       const [f, o, j] = samples.map(summarize) as [Summary, Summary, Summary];
       const ratio = (s: Summary): string => `${(s.median / f.median).toFixed(2)} x`;
       const [floorMs, oursMs, jsonlMs] = samples as [number[], number[], number[]];
-      rows.push([`${n} children, L = ${latencyMs} ms`, formatMs(f), formatMs(o), ratio(o), roundRatio(oursMs, floorMs), formatMs(j), ratio(j), roundRatio(jsonlMs, floorMs)]);
+      rows.push([
+        `${n} children, L = ${latencyMs} ms`,
+        formatMs(f),
+        formatMs(o),
+        ratio(o),
+        roundRatio(oursMs, floorMs),
+        formatMs(j),
+        ratio(j),
+        roundRatio(jsonlMs, floorMs),
+      ]);
       console.log(`  done: ${rows.at(-1)![0]}`);
     }
     console.log(`\n${table(rows)}\n`);
@@ -110,8 +123,12 @@ async function main(): Promise<void> {
     // This store keeps nothing, so what remains is the engine's own (registry, listeners, caches).
     const oursKB = await retainedKB(engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false })), RUNS, WARMUP);
     const jsonlKB = await retainedKB(engineScenario(3, 0, jsonlStore('memory')), RUNS, WARMUP);
-    if (floorKB === undefined || oursKB === undefined || jsonlKB === undefined) console.log('Retained memory: run with node --expose-gc to measure it.');
-    else console.log(`Heap retained per ${RUNS} runs (3 children, L = 0), median (min–max) of ${HEAP_WINDOWS} windows of ${RUNS} runs in a row: floor ${formatKB(floorKB)}, ours ${formatKB(oursKB)}, ours + JSONL store ${formatKB(jsonlKB)} (budget: under 512 KB)`);
+    if (floorKB === undefined || oursKB === undefined || jsonlKB === undefined)
+      console.log('Retained memory: run with node --expose-gc to measure it.');
+    else
+      console.log(
+        `Heap retained per ${RUNS} runs (3 children, L = 0), median (min–max) of ${HEAP_WINDOWS} windows of ${RUNS} runs in a row: floor ${formatKB(floorKB)}, ours ${formatKB(oursKB)}, ours + JSONL store ${formatKB(jsonlKB)} (budget: under 512 KB)`,
+      );
     for (const line of await eventsAndStoreBench(5)) console.log(line);
     for (const line of await threadListBench(9)) console.log(line);
     for (const line of await agentFilesBench()) console.log(`\n${line}`);
@@ -147,9 +164,14 @@ async function profile(): Promise<void> {
       const buckets = perRun(totals.buckets, totals.runs);
       const busy = buckets.filter(([b]) => !b.startsWith('idle')).reduce((sum, [, v]) => sum + v, 0);
       const rows = [['where', 'ms per run', 'share of CPU']];
-      for (const [bucket, v] of buckets.slice(0, 16)) rows.push([bucket, v.toFixed(3), bucket.startsWith('idle') ? '' : `${((v / busy) * 100).toFixed(1)} %`]);
-      const ours = perRun(totals.ours, totals.runs).slice(0, 8).map(([f, v]) => `${f} ${(v * 1000).toFixed(0)} µs`);
-      console.log(`\nCPU profile, ${name}, 3 children, L = 0: ${totals.runs} runs in ${rounds} rounds, ${(totals.wallMs / totals.runs).toFixed(2)} ms a run (profiler on), ${busy.toFixed(2)} ms of it CPU:\n${table(rows)}`);
+      for (const [bucket, v] of buckets.slice(0, 16))
+        rows.push([bucket, v.toFixed(3), bucket.startsWith('idle') ? '' : `${((v / busy) * 100).toFixed(1)} %`]);
+      const ours = perRun(totals.ours, totals.runs)
+        .slice(0, 8)
+        .map(([f, v]) => `${f} ${(v * 1000).toFixed(0)} µs`);
+      console.log(
+        `\nCPU profile, ${name}, 3 children, L = 0: ${totals.runs} runs in ${rounds} rounds, ${(totals.wallMs / totals.runs).toFixed(2)} ms a run (profiler on), ${busy.toFixed(2)} ms of it CPU:\n${table(rows)}`,
+      );
       if (ours.length) console.log(`Our hottest functions (self time a run): ${ours.join('; ')}`);
     }
   } finally {

@@ -28,13 +28,30 @@ export async function mcpBench(runs = 10): Promise<string[]> {
         lines.push(`MCP stdio server in the sandbox: not measured (${state.refusal})`);
         continue;
       }
-      const decl: McpServerDecl = { name: 'fx', origin: 'user', source: 'bench', bareNames: false, config: { transport: 'stdio', command: process.execPath, args: [FIXTURE], env: {} } };
+      const decl: McpServerDecl = {
+        name: 'fx',
+        origin: 'user',
+        source: 'bench',
+        bareNames: false,
+        config: { transport: 'stdio', command: process.execPath, args: [FIXTURE], env: {} },
+      };
       lines.push(...(await measure(`stdio${state.sandboxed ? ', in the OS sandbox' : ', plain'}`, decl, settings, root, runs)));
     }
     const http = spawn(process.execPath, [FIXTURE, '--http'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      const port = await new Promise<string>((ok) => http.stdout.on('data', (d: Buffer) => { const m = /listening (\d+)/.exec(d.toString()); if (m) ok(m[1]!); }));
-      const decl: McpServerDecl = { name: 'web', origin: 'user', source: 'bench', bareNames: false, config: { transport: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} } };
+      const port = await new Promise<string>((ok) =>
+        http.stdout.on('data', (d: Buffer) => {
+          const m = /listening (\d+)/.exec(d.toString());
+          if (m) ok(m[1]!);
+        }),
+      );
+      const decl: McpServerDecl = {
+        name: 'web',
+        origin: 'user',
+        source: 'bench',
+        bareNames: false,
+        config: { transport: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} },
+      };
       lines.push(...(await measure('Streamable HTTP on 127.0.0.1', decl, DEFAULT_SETTINGS, root, runs)));
     } finally {
       http.kill();
@@ -46,14 +63,22 @@ export async function mcpBench(runs = 10): Promise<string[]> {
       htmlToMarkdown(page);
       if (i >= 2) samples.push(performance.now() - start);
     }
-    lines.push(`web_fetch HTML to Markdown, a ${Math.round(page.length / 1024)} KB page: ${formatMs(summarize(samples))} over ${runs} runs`);
+    lines.push(
+      `web_fetch HTML to Markdown, a ${Math.round(page.length / 1024)} KB page: ${formatMs(summarize(samples))} over ${runs} runs`,
+    );
     return lines;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
 
-async function measure(label: string, decl: McpServerDecl, settings: typeof DEFAULT_SETTINGS, root: string, runs: number): Promise<string[]> {
+async function measure(
+  label: string,
+  decl: McpServerDecl,
+  settings: typeof DEFAULT_SETTINGS,
+  root: string,
+  runs: number,
+): Promise<string[]> {
   const starts: number[] = [];
   const calls: number[] = [];
   const stops: number[] = [];

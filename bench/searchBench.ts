@@ -57,7 +57,12 @@ async function onTree<T>(rg: string, root: string, body: (tree: SearchTree) => P
   return body({
     call: (withRipgrep, name, input) => async () => {
       const spec = tool(withRipgrep, name);
-      await spec.execute((spec.inputSchema as z.ZodType).parse(input), { runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });
+      await spec.execute((spec.inputSchema as z.ZodType).parse(input), {
+        runId: 'r',
+        threadId: 't',
+        toolCallId: 'c',
+        signal: new AbortController().signal,
+      });
     },
     // As a user would run it in that folder, with the tool's rules for ignore files (a folder that is no repository keeps its .gitignore rules).
     plain: (args) => async () => {
@@ -69,7 +74,15 @@ async function onTree<T>(rg: string, root: string, body: (tree: SearchTree) => P
       const out: Buffer[] = [];
       const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
       const launch = { file: rg, args: [...PLAIN_RULES, ...args, '.'], env };
-      const request = { command: 'rg', launch, cwd: root, timeoutMs: 60_000, signal: new AbortController().signal, maxOutputChars: 4000, label: 'plain rg' };
+      const request = {
+        command: 'rg',
+        launch,
+        cwd: root,
+        timeoutMs: 60_000,
+        signal: new AbortController().signal,
+        maxOutputChars: 4000,
+        label: 'plain rg',
+      };
       const result = await runProcess(request, undefined, { spawner, onStdout: (chunk) => out.push(chunk) });
       if (result.exitCode !== 0 && result.exitCode !== 1) throw new Error(`plain rg ended with ${result.exitCode}: ${result.output}`);
     },
@@ -97,11 +110,17 @@ interface SearchCase {
 function searchCase({ call, plain }: SearchTree, pattern: string, caseSensitive = false, label = ''): SearchCase {
   const input = caseSensitive ? { pattern, caseSensitive } : { pattern };
   const rgArgs = caseSensitive ? ['-n', pattern] : ['-n', '-i', pattern];
-  return { what: `search_text "${pattern}"${label}`, columns: [plain(rgArgs), call(true, 'search_text', input), call(false, 'search_text', input)] };
+  return {
+    what: `search_text "${pattern}"${label}`,
+    columns: [plain(rgArgs), call(true, 'search_text', input), call(false, 'search_text', input)],
+  };
 }
 
 function findCase({ call, plain }: SearchTree, pattern: string, rgGlob: string, label = ''): SearchCase {
-  return { what: `find_files "${pattern}"${label}`, columns: [plain(['--files', '-g', rgGlob]), call(true, 'find_files', { pattern }), call(false, 'find_files', { pattern })] };
+  return {
+    what: `find_files "${pattern}"${label}`,
+    columns: [plain(['--files', '-g', rgGlob]), call(true, 'find_files', { pattern }), call(false, 'find_files', { pattern })],
+  };
 }
 
 /** The generated tree's rows (kept as they were, to compare with earlier figures). */
@@ -151,9 +170,21 @@ async function measureCases(cases: SearchCase[], runs: number): Promise<string> 
 function launcherCases({ call, plainBy }: SearchTree, listing: string): LauncherCase[] {
   const plain = (args: string[]) => (spawner: Spawner) => plainBy(spawner, args);
   return [
-    { what: 'search_text "function \\w+Tool" (ignoring case)', plain: plain(['-n', '-i', 'function \\w+Tool']), tool: call(true, 'search_text', { pattern: 'function \\w+Tool' }) },
-    { what: 'search_text "no line holds this 7f3a"', plain: plain(['-n', '-i', 'no line holds this 7f3a']), tool: call(true, 'search_text', { pattern: 'no line holds this 7f3a' }) },
-    { what: `find_files "${listing}"`, plain: plain(['--files', '-g', listing.replace('**/', '')]), tool: call(true, 'find_files', { pattern: listing }) },
+    {
+      what: 'search_text "function \\w+Tool" (ignoring case)',
+      plain: plain(['-n', '-i', 'function \\w+Tool']),
+      tool: call(true, 'search_text', { pattern: 'function \\w+Tool' }),
+    },
+    {
+      what: 'search_text "no line holds this 7f3a"',
+      plain: plain(['-n', '-i', 'no line holds this 7f3a']),
+      tool: call(true, 'search_text', { pattern: 'no line holds this 7f3a' }),
+    },
+    {
+      what: `find_files "${listing}"`,
+      plain: plain(['--files', '-g', listing.replace('**/', '')]),
+      tool: call(true, 'find_files', { pattern: listing }),
+    },
   ];
 }
 
@@ -196,21 +227,32 @@ export async function searchProfile(runs = 40, root?: string): Promise<string[]>
     const calls: [string, () => Promise<void>][] = [
       ['search_text "function \\w+Tool"', call(true, 'search_text', { pattern: 'function \\w+Tool' })],
       ['search_text "no line holds this 7f3a"', call(true, 'search_text', { pattern: 'no line holds this 7f3a' })],
-      root ? ['find_files "**/*.ts"', call(true, 'find_files', { pattern: '**/*.ts' })] : ['find_files "file77*"', call(true, 'find_files', { pattern: 'file77*' })],
+      root
+        ? ['find_files "**/*.ts"', call(true, 'find_files', { pattern: '**/*.ts' })]
+        : ['find_files "file77*"', call(true, 'find_files', { pattern: 'file77*' })],
     ];
     for (const [what, scenario] of calls) {
       for (let i = 0; i < 5; i++) await scenario();
       const totals = emptyTotals();
-      await profileByOrigin(async () => {
-        await scenario();
-        return what;
-      }, runs, totals);
+      await profileByOrigin(
+        async () => {
+          await scenario();
+          return what;
+        },
+        runs,
+        totals,
+      );
       const buckets = perRun(totals.buckets, totals.runs);
       const busy = buckets.filter(([b]) => !b.startsWith('idle')).reduce((sum, [, v]) => sum + v, 0);
       const rows = [['where', 'ms per call']];
       for (const [bucket, v] of buckets.slice(0, 12)) rows.push([bucket, v.toFixed(2)]);
-      const ours = perRun(totals.ours, totals.runs).slice(0, 6).map(([f, v]) => `${f} ${(v * 1000).toFixed(0)} µs`);
-      lines.push(`\nCPU profile, ${what} with ripgrep, ${runs} calls: ${(totals.wallMs / runs).toFixed(1)} ms a call (profiler on), ${busy.toFixed(2)} ms of it on this process's CPU:`, table(rows));
+      const ours = perRun(totals.ours, totals.runs)
+        .slice(0, 6)
+        .map(([f, v]) => `${f} ${(v * 1000).toFixed(0)} µs`);
+      lines.push(
+        `\nCPU profile, ${what} with ripgrep, ${runs} calls: ${(totals.wallMs / runs).toFixed(1)} ms a call (profiler on), ${busy.toFixed(2)} ms of it on this process's CPU:`,
+        table(rows),
+      );
       if (ours.length) lines.push(`Our hottest functions (self time a call): ${ours.join('; ')}`);
     }
     return lines;

@@ -47,7 +47,14 @@ export async function storeFolderCosts(dir: string, samples = 30, pauseMs = 2): 
     await timed(us.unlink, () => unlinkSync(lock));
     await timed(us.removeFile, () => unlinkSync(file));
   }
-  return { samples, pauseMs, createFile: summarize(us.createFile), link: summarize(us.link), unlink: summarize(us.unlink), removeFile: summarize(us.removeFile) };
+  return {
+    samples,
+    pauseMs,
+    createFile: summarize(us.createFile),
+    link: summarize(us.link),
+    unlink: summarize(us.unlink),
+    removeFile: summarize(us.removeFile),
+  };
 }
 
 /** One line for a bench's output. */

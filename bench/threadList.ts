@@ -20,9 +20,31 @@ export async function threadListBench(runs: number): Promise<string[]> {
       for (let turn = 0; turn < 2; turn++) {
         const runId = `r_${i}_${turn}`;
         const ts = Date.now();
-        writer.append({ v: 1, threadId: id, runId, ts, kind: 'run.started', parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: 'a task', model: 'm' });
+        writer.append({
+          v: 1,
+          threadId: id,
+          runId,
+          ts,
+          kind: 'run.started',
+          parentRunId: null,
+          agent: 'supervisor',
+          agentPath: ['supervisor'],
+          depth: 0,
+          task: 'a task',
+          model: 'm',
+        });
         writer.append({ v: 1, threadId: id, runId, ts: ts + 1, kind: 'text.delta', text: 'an answer' });
-        writer.append({ v: 1, threadId: id, runId, ts: ts + 2, kind: 'run.finished', status: 'ok', output: 'an answer', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, durationMs: 2 });
+        writer.append({
+          v: 1,
+          threadId: id,
+          runId,
+          ts: ts + 2,
+          kind: 'run.finished',
+          status: 'ok',
+          output: 'an answer',
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+          durationMs: 2,
+        });
       }
       await writer.close(id);
     }
@@ -39,9 +61,12 @@ export async function threadListBench(runs: number): Promise<string[]> {
       await threadSummaries(store, () => false);
       warm.push(performance.now() - t);
       store.dispose();
-      if (first.length !== THREADS || first.some((s) => s.runCount !== 2 || s.status !== 'ok')) throw new Error('the thread list bench listed the wrong threads');
+      if (first.length !== THREADS || first.some((s) => s.runCount !== 2 || s.status !== 'ok'))
+        throw new Error('the thread list bench listed the wrong threads');
     }
-    return [`Thread list: ${THREADS} conversations with their status and turn count, in a window that just opened ${formatMs(summarize(cold))}, again ${formatMs(summarize(warm))}`];
+    return [
+      `Thread list: ${THREADS} conversations with their status and turn count, in a window that just opened ${formatMs(summarize(cold))}, again ${formatMs(summarize(warm))}`,
+    ];
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

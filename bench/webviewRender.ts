@@ -29,7 +29,13 @@ function manyTurns(s: ThreadScript, turns = 50, runsPerTurn = 20, toolsPerRun = 
     const ids = [root];
     for (let i = 1; i < runsPerTurn; i++) {
       const id = `${root}-r${i}`;
-      events.push(s.started(id, { parent: i <= 5 ? root : `${root}-r${((i - 6) % 5) + 1}`, agent: i % 2 ? 'researcher' : 'reviewer', task: `Look at part ${i}` }));
+      events.push(
+        s.started(id, {
+          parent: i <= 5 ? root : `${root}-r${((i - 6) % 5) + 1}`,
+          agent: i % 2 ? 'researcher' : 'reviewer',
+          task: `Look at part ${i}`,
+        }),
+      );
       ids.push(id);
     }
     for (const id of ids) {
@@ -103,7 +109,11 @@ function settle(page: Page): Promise<void> {
 async function openPanel(browser: Browser, origin: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 400, height: 900 } });
   await page.addInitScript(() => {
-    (globalThis as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => ({ postMessage() {}, getState: () => null, setState() {} });
+    (globalThis as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => ({
+      postMessage() {},
+      getState: () => null,
+      setState() {},
+    });
   });
   await page.goto(`${origin}/`);
   await page.locator('#prompt').waitFor();
@@ -116,7 +126,10 @@ export async function webviewRenderBench(): Promise<string[]> {
   const root = process.cwd();
   // From the repository, not from the bench's temp bundle: playwright-core stays a package of its own.
   const { chromium } = createRequire(join(root, 'package.json'))('playwright-core') as typeof Playwright;
-  const server = await servePanel(root, { js: readFileSync(join(bundle, 'webview.js'), 'utf8'), css: readFileSync(join(bundle, 'webview.css'), 'utf8') });
+  const server = await servePanel(root, {
+    js: readFileSync(join(bundle, 'webview.js'), 'utf8'),
+    css: readFileSync(join(bundle, 'webview.css'), 'utf8'),
+  });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   try {
     const render = async (events: (s: ThreadScript) => RunEvent[]): Promise<string> => {

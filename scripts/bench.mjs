@@ -83,8 +83,15 @@ try {
     for (const options of [webview, webviewCss]) await build({ ...options, outdir: webviewDir, metafile: false });
   }
   // VoltAgent fetches a model list on import unless NODE_ENV is production; the same for every column.
-  const env = { ...process.env, ...(webviewDir ? { SUBAGENTS_BENCH_WEBVIEW: webviewDir } : {}), ...(peers ? { NODE_ENV: 'production' } : {}) };
-  const result = spawnSync(process.execPath, ['--expose-gc', ...(profile ? ['--enable-source-maps'] : []), outfile, ...args], { stdio: 'inherit', env });
+  const env = {
+    ...process.env,
+    ...(webviewDir ? { SUBAGENTS_BENCH_WEBVIEW: webviewDir } : {}),
+    ...(peers ? { NODE_ENV: 'production' } : {}),
+  };
+  const result = spawnSync(process.execPath, ['--expose-gc', ...(profile ? ['--enable-source-maps'] : []), outfile, ...args], {
+    stdio: 'inherit',
+    env,
+  });
   process.exitCode = result.status ?? 1;
   if (peers || profile) {
     // The peer bench printed its cold imports itself; a profile is about runs, not activation.
@@ -92,23 +99,33 @@ try {
     const { activationBench } = await import('../bench/activation.mjs');
     const a = activationBench();
     console.log(`\nBundles (dist/, as last built): ${a.sizes.join(', ')}`);
-    console.log(`activate(): require + activate of dist/extension.js in a fresh process, median ${a.median.toFixed(1)} ms (${a.min.toFixed(1)}–${a.max.toFixed(1)}) over 15 runs`);
+    console.log(
+      `activate(): require + activate of dist/extension.js in a fresh process, median ${a.median.toFixed(1)} ms (${a.min.toFixed(1)}–${a.max.toFixed(1)}) over 15 runs`,
+    );
     const { bundleBench } = await import('../bench/activation.mjs');
     const b = await bundleBench();
     const range = (t) => `median ${t.median.toFixed(1)} ms (${t.min.toFixed(1)}–${t.max.toFixed(1)})`;
     const loadedToo = (t) => (t.others.length ? `; it also loaded ${t.others.join(', ')}` : '');
     console.log(`Sizes against their budgets (production sizes after \`npm run package\`): ${b.sizes.join(', ')}`);
-    console.log(`require of dist/engine.js (${b.engineKB.toFixed(1)} KB) in a fresh process (goal under 60 ms), ${range(b.engineLoad)} over 15 runs${loadedToo(b.engineLoad)}`);
-    console.log(`engine.js as the extension loads it, through V8's code cache (src/core/platform/codeCache/), fresh processes, 15 runs: first window (no cache yet) ${range(b.cached.engine.cold)}; every later window (the cache used) ${range(b.cached.engine.warm)}`);
+    console.log(
+      `require of dist/engine.js (${b.engineKB.toFixed(1)} KB) in a fresh process (goal under 60 ms), ${range(b.engineLoad)} over 15 runs${loadedToo(b.engineLoad)}`,
+    );
+    console.log(
+      `engine.js as the extension loads it, through V8's code cache (src/core/platform/codeCache/), fresh processes, 15 runs: first window (no cache yet) ${range(b.cached.engine.cold)}; every later window (the cache used) ${range(b.cached.engine.warm)}`,
+    );
     console.log('Each lazy bundle, required after engine.js in a fresh process (what the first run needing it adds):');
     for (const [name, { kb, load }] of Object.entries(b.lazy)) {
       const cached = b.cached[name];
-      const viaCache = cached.off ? 'required the usual way (its code holds import(), which the code cache cannot run)' : `through the code cache: first window ${range(cached.cold)}, later windows ${range(cached.warm)}`;
+      const viaCache = cached.off
+        ? 'required the usual way (its code holds import(), which the code cache cannot run)'
+        : `through the code cache: first window ${range(cached.cold)}, later windows ${range(cached.warm)}`;
       console.log(`  ${`${name}.js`.padEnd(20)} ${kb.toFixed(1).padStart(6)} KB  ${range(load)}${loadedToo(load)}; ${viaCache}`);
     }
     const { cliStartBench } = await import('../bench/cliStart.mjs');
     const c = cliStartBench();
-    console.log(`\`subagents --help\` (dist/cli.js) in a fresh process, 15 runs: without a code cache ${range(c.off)}; the first command (it writes the cache) ${range(c.first)}; every later command (the cache used) ${range(c.cached)}; Node's own start (\`node -e 0\`) ${range(c.node)}`);
+    console.log(
+      `\`subagents --help\` (dist/cli.js) in a fresh process, 15 runs: without a code cache ${range(c.off)}; the first command (it writes the cache) ${range(c.first)}; every later command (the cache used) ${range(c.cached)}; Node's own start (\`node -e 0\`) ${range(c.node)}`,
+    );
   } else {
     console.log('\nactivate(): dist/extension.js is missing; run `npm run build` (or `npm run package` for the minified sizes) first');
   }

@@ -1,6 +1,7 @@
 import type { BuildOptions } from 'esbuild';
 
-export type LazyBundleName = 'aiSdk' | 'sandbox' | 'bashParser' | 'modelClients' | 'mcp' | 'htmlToMarkdown' | 'yaml' | 'webFetch' | 'minimatch';
+export type LazyBundleName =
+  'aiSdk' | 'sandbox' | 'bashParser' | 'modelClients' | 'mcp' | 'htmlToMarkdown' | 'yaml' | 'webFetch' | 'minimatch';
 export type BundleName = 'extension' | 'engine' | 'agentClient' | 'server' | 'cli' | 'cliMain' | LazyBundleName | 'webview' | 'webviewCss';
 export const LAZY_BUNDLES: Record<LazyBundleName, { entry: string; module: RegExp; zodFromHost?: boolean }>;
 export const SIZE_BUDGETS_KB: Record<Exclude<BundleName, 'webviewCss'>, number>;

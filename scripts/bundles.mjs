@@ -8,7 +8,9 @@ import * as esbuild from 'esbuild';
 const noGateway = {
   name: 'no-gateway',
   setup(build) {
-    build.onResolve({ filter: /^@ai-sdk\/gateway$/ }, () => ({ path: new URL('../src/core/models/noGateway.ts', import.meta.url).pathname }));
+    build.onResolve({ filter: /^@ai-sdk\/gateway$/ }, () => ({
+      path: new URL('../src/core/models/noGateway.ts', import.meta.url).pathname,
+    }));
   },
 };
 
@@ -21,7 +23,9 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english-only' } : undefined,
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english-only' }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
       contents: `export { default as en } from ${JSON.stringify(args.path)};`,
@@ -30,7 +34,8 @@ const zodEnglishOnly = {
   },
 };
 
-const leftOut = (what) => `throw new Error(${JSON.stringify(`${what} is left out of this bundle (zodLeftOut in scripts/bundles.mjs): bundle zod whole to use it.`)})`;
+const leftOut = (what) =>
+  `throw new Error(${JSON.stringify(`${what} is left out of this bundle (zodLeftOut in scripts/bundles.mjs): bundle zod whole to use it.`)})`;
 
 /**
  * Parts of zod that nothing we bundle calls, each replaced in our bundles by a stand-in that says so
@@ -69,8 +74,17 @@ const jsoncParseOnly = {
   name: 'jsonc-parse-only',
   setup(build) {
     build.onResolve({ filter: /^jsonc-parser$|^\.\.?\/(impl\/)?\w+$/ }, async (args) => {
-      if (args.pluginData === jsoncParseOnly || (args.path !== 'jsonc-parser' && !/[\\/]node_modules[\\/]jsonc-parser[\\/]/.test(args.importer))) return undefined;
-      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: jsoncParseOnly });
+      if (
+        args.pluginData === jsoncParseOnly ||
+        (args.path !== 'jsonc-parser' && !/[\\/]node_modules[\\/]jsonc-parser[\\/]/.test(args.importer))
+      )
+        return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: jsoncParseOnly,
+      });
       return resolved.errors.length > 0 ? undefined : { path: resolved.path, sideEffects: false };
     });
   },
@@ -85,7 +99,9 @@ const jsoncParseOnly = {
 const vscodeOnce = {
   name: 'vscode-once',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' },
+    );
     build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };
@@ -173,7 +189,10 @@ export function overBudget(outputs) {
   for (const [file, { bytes }] of Object.entries(outputs)) {
     const name = /([^/]+)\.js$/.exec(file)?.[1];
     const budget = name && SIZE_BUDGETS_KB[name];
-    if (budget && bytes / 1024 > budget) over.push(`${file} is ${(bytes / 1024).toFixed(1)} KB, over its budget of ${budget} KB (SIZE_BUDGETS_KB in scripts/bundles.mjs): move a heavy part into a lazy bundle, or raise the budget with a reason`);
+    if (budget && bytes / 1024 > budget)
+      over.push(
+        `${file} is ${(bytes / 1024).toFixed(1)} KB, over its budget of ${budget} KB (SIZE_BUDGETS_KB in scripts/bundles.mjs): move a heavy part into a lazy bundle, or raise the budget with a reason`,
+      );
   }
   return over;
 }
@@ -231,7 +250,13 @@ export function bundleOptions({ production = false } = {}) {
   const lazy = Object.fromEntries(
     Object.entries(LAZY_BUNDLES).map(([name, { entry, zodFromHost: shared, keepsImport }]) => [
       name,
-      { ...node, ...(keepsImport ? {} : noImport), ...(shared ? { plugins: [...node.plugins, zodFromHost(name)] } : {}), entryPoints: { [name]: entry }, outdir: 'dist' },
+      {
+        ...node,
+        ...(keepsImport ? {} : noImport),
+        ...(shared ? { plugins: [...node.plugins, zodFromHost(name)] } : {}),
+        entryPoints: { [name]: entry },
+        outdir: 'dist',
+      },
     ]),
   );
   return {

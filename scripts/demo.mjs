@@ -34,7 +34,8 @@ function step(title, command, commandArgs, options = {}) {
   if (result.status !== 0) fail(`${title} failed (${result.error?.message ?? result.status ?? result.signal}).`);
 }
 
-if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) step('installing dependencies (npm ci)', 'npm', ['ci', '--no-audit', '--no-fund']);
+if (!existsSync(join(root, 'node_modules', '.package-lock.json')))
+  step('installing dependencies (npm ci)', 'npm', ['ci', '--no-audit', '--no-fund']);
 if (build) step('building and packaging the extension', 'npm', ['run', 'package']);
 const vsix = join(root, 'dist', 'subagents.vsix');
 if (!existsSync(vsix)) fail(`${vsix} is missing; run without --no-build.`);
@@ -65,7 +66,8 @@ if (!portFree) fail(`port ${port} is in use; pick another with \`npm run demo --
 // A fresh profile every time, so an old layout or extension version never gets in the way.
 const profile = join(root, '.e2e', 'demo');
 rmSync(profile, { recursive: true, force: true });
-for (const dir of ['user-data/User', 'extensions', 'xdg/config', 'xdg/data', 'xdg/cache']) mkdirSync(join(profile, dir), { recursive: true });
+for (const dir of ['user-data/User', 'extensions', 'xdg/config', 'xdg/data', 'xdg/cache'])
+  mkdirSync(join(profile, dir), { recursive: true });
 cpSync(join(root, 'test', 'fixtures', 'code-server-user-settings.json'), join(profile, 'user-data', 'User', 'settings.json'));
 const env = {
   ...process.env,
@@ -76,15 +78,32 @@ const env = {
 };
 for (const key of Object.keys(env)) if (key.startsWith('npm_')) delete env[key];
 const profileArgs = ['--user-data-dir', join(profile, 'user-data'), '--extensions-dir', join(profile, 'extensions')];
-step('installing the extension into code-server', node, [entry, ...profileArgs, '--install-extension', vsix], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+step('installing the extension into code-server', node, [entry, ...profileArgs, '--install-extension', vsix], {
+  env,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 
 const logPath = join(profile, 'code-server.log');
 const log = openSync(logPath, 'w');
-const server = spawn(node, [
-  entry, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-  '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-  '--config', join(profile, 'config.yaml'), ...profileArgs, workspace,
-], { env, stdio: ['ignore', log, log], detached: true });
+const server = spawn(
+  node,
+  [
+    entry,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--config',
+    join(profile, 'config.yaml'),
+    ...profileArgs,
+    workspace,
+  ],
+  { env, stdio: ['ignore', log, log], detached: true },
+);
 
 let stopping = false;
 function stop(code) {

@@ -11,7 +11,15 @@ import { join } from 'node:path';
  * (vscode.chat, vscode.lm…) as the real one allows.
  */
 export function vscodeStandInSource(root) {
-  const apiNames = [...new Set([...readFileSync(join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8').matchAll(/^\texport (?:namespace|class|enum|function|const|let) (\w+)/gm)].map((m) => m[1]))];
+  const apiNames = [
+    ...new Set(
+      [
+        ...readFileSync(join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8').matchAll(
+          /^\texport (?:namespace|class|enum|function|const|let) (\w+)/gm,
+        ),
+      ].map((m) => m[1]),
+    ),
+  ];
   return `
 const Module = require('module');
 const disposable = { dispose() {} };

@@ -29,7 +29,9 @@ export function activate(context: vscode.ExtensionContext): void {
       const loaded = performance.now();
       runtime = main.createHostRuntime(context, log, view);
       context.subscriptions.push(runtime);
-      log.info(`Engine loaded in ${Math.round(loaded - started)} ms (code cache: ${cache}), started in ${Math.round(performance.now() - loaded)} ms`);
+      log.info(
+        `Engine loaded in ${Math.round(loaded - started)} ms (code cache: ${cache}), started in ${Math.round(performance.now() - loaded)} ms`,
+      );
     }
     return runtime;
   };
@@ -60,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     command('subagents.cancel', () => {
       // No engine loaded means nothing has run in this window: no need to load it to say so.
-      if (runtime?.cancel()) void vscode.window.setStatusBarMessage('$(debug-stop) Subagents: stopping the conversation\'s runs…', 4000);
+      if (runtime?.cancel()) void vscode.window.setStatusBarMessage("$(debug-stop) Subagents: stopping the conversation's runs…", 4000);
       else void vscode.window.showInformationMessage('No run is active in the open conversation.');
     }),
     command('subagents.showLog', () => log.show()),
@@ -75,7 +77,13 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   registerAgentFiles(context, log);
   // Copilot Chat's @subagents and Copilot's agent's subagents_delegate (ids as in package.json).
-  context.subscriptions.push(...registerChat(engine, { participant: 'subagents.chat', tool: 'subagents_delegate' }, vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.svg')));
+  context.subscriptions.push(
+    ...registerChat(
+      engine,
+      { participant: 'subagents.chat', tool: 'subagents_delegate' },
+      vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.svg'),
+    ),
+  );
 }
 
 /** How long after a bundle loads its code cache is written: by then the first request's code is compiled too. */
@@ -97,7 +105,8 @@ function loadEngine(context: vscode.ExtensionContext, log: vscode.LogOutputChann
     onLoad: (path, cache, ms) => {
       if (path !== file) log.debug(`Loaded ${basename(path)} in ${Math.round(ms)} ms (code cache: ${cache})`);
     },
-    onProblem: (message) => log.warn(`${message}. The extension works without it; a window then compiles its code again (about half of its load).`),
+    onProblem: (message) =>
+      log.warn(`${message}. The extension works without it; a window then compiles its code again (about half of its load).`),
   });
   return { main: loaded.exports, cache: loaded.cache };
 }

@@ -61,7 +61,8 @@ export class App {
     this.scroller = h('main', { class: 'scroller', 'aria-label': 'Conversation and runs' });
     this.scroll = new ScrollFollow(this.scroller, this.ui);
     this.prompt = new PromptBox(this.ui, {
-      send: (text, agent, attachments) => post({ type: 'send', text, ...(agent ? { agent } : {}), ...(attachments.length ? { attachments } : {}) }),
+      send: (text, agent, attachments) =>
+        post({ type: 'send', text, ...(agent ? { agent } : {}), ...(attachments.length ? { attachments } : {}) }),
       cancel: () => post({ type: 'cancel' }),
       unqueue: (id) => post({ type: 'unqueue', id }),
       attach: (kind) => post({ type: 'attach', kind }),
@@ -69,7 +70,10 @@ export class App {
       listModels: () => post({ type: 'listModels' }),
       chooseModel: (id) => post({ type: 'chooseModel', id }),
     });
-    this.runControls = new RunControlsSet({ cancelRun: (runId) => post({ type: 'cancelRun', runId }), steerRun: (runId, text) => post({ type: 'steerRun', runId, text }) });
+    this.runControls = new RunControlsSet({
+      cancelRun: (runId) => post({ type: 'cancelRun', runId }),
+      steerRun: (runId, text) => post({ type: 'steerRun', runId, text }),
+    });
     this.runChanges = new RunChangesControls({
       openDiff: (threadId, runId, path) => post({ type: 'openChangeDiff', threadId, runId, path }),
       revert: (threadId, runId) => post({ type: 'revertRun', threadId, runId }),
@@ -102,7 +106,15 @@ export class App {
     });
     handleLinkActions(root, post, this.announcer);
     this.focusPromptOnArrival();
-    root.replaceChildren(this.header.el, this.header.list.el, this.problems.el, this.modelChoice.el, this.scroller, this.prompt.el, this.announcer.el);
+    root.replaceChildren(
+      this.header.el,
+      this.header.list.el,
+      this.problems.el,
+      this.modelChoice.el,
+      this.scroller,
+      this.prompt.el,
+      this.announcer.el,
+    );
     this.setView(this.ui.view);
   }
 

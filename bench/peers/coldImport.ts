@@ -29,7 +29,12 @@ function importOnce(target: string, cwd: string, commonJs = false): number {
   const load = commonJs ? `require(${JSON.stringify(target)})` : `await import(${JSON.stringify(target)})`;
   const code = `const t0 = performance.now(); ${load}; process.stdout.write(String(performance.now() - t0));`;
   // A framework that keeps the process alive after its import (a timer, a socket) is stopped and reported.
-  const r = spawnSync(process.execPath, [`--input-type=${commonJs ? 'commonjs' : 'module'}`, '-e', code], { cwd, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync(process.execPath, [`--input-type=${commonJs ? 'commonjs' : 'module'}`, '-e', code], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (r.error) throw new Error(`importing ${target} did not finish: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`importing ${target} failed: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`);
   return Number(r.stdout);
@@ -44,7 +49,12 @@ async function bundle(framework: Framework, root: string, outdir: string): Promi
       // the vscode adapters of dist/engine.js. Loaded from its file, not bundled into this bench:
       // it finds the repository (and noGateway.ts) from its own location.
       const { bundleOptions } = (await import(pathToFileURL(join(root, 'scripts', 'bundles.mjs')).href)) as typeof Bundles;
-      await esbuild.build({ ...bundleOptions({ production: true }).engine, entryPoints: { [name]: 'src/core/engine/engine.ts' }, outdir, logLevel: 'silent' });
+      await esbuild.build({
+        ...bundleOptions({ production: true }).engine,
+        entryPoints: { [name]: 'src/core/engine/engine.ts' },
+        outdir,
+        logLevel: 'silent',
+      });
       return { file: join(outdir, `${name}.js`), commonJs: true };
     }
     const file = join(outdir, `${name}.mjs`);

@@ -44,13 +44,19 @@ const ALL_SCENARIOS = [
 const LATENCY = process.argv.includes('--latency') ? arg('--latency', NaN) : undefined;
 const SCENARIOS = ALL_SCENARIOS.filter((s) => LATENCY === undefined || s.latencyMs === LATENCY);
 if (SCENARIOS.length === 0) {
-  console.error(`bench: --latency takes one of the scenarios' latencies (${[...new Set(ALL_SCENARIOS.map((s) => s.latencyMs))].join(' or ')}), not "${process.argv[process.argv.indexOf('--latency') + 1] ?? ''}"`);
+  console.error(
+    `bench: --latency takes one of the scenarios' latencies (${[...new Set(ALL_SCENARIOS.map((s) => s.latencyMs))].join(' or ')}), not "${process.argv[process.argv.indexOf('--latency') + 1] ?? ''}"`,
+  );
   process.exit(2);
 }
 
 /** The installed version of a package: the peers' from bench/peers/node_modules, ai@7 from the project's. */
 const version = (pkg: string, peer = true): string =>
-  (JSON.parse(readFileSync(join(process.cwd(), ...(peer ? ['bench', 'peers'] : []), 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  (
+    JSON.parse(readFileSync(join(process.cwd(), ...(peer ? ['bench', 'peers'] : []), 'node_modules', pkg, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 
 interface Column {
   name: string;
@@ -86,16 +92,36 @@ async function main(): Promise<void> {
   const ai7tools = `${ai7}, single-consumer, tools as ours`;
   const columns: Column[] = [
     { name: ai7, make: floorScenario, heap: () => floorScenario(3, 0) },
-    { name: ai7once, make: (n, l) => floorScenario(n, l, { singleConsumer: true }), heap: () => floorScenario(3, 0, { singleConsumer: true }) },
-    { name: ai7tools, make: (n, l) => floorScenario(n, l, { singleConsumer: true, toolsLikeOurs: true }), heap: () => floorScenario(3, 0, { singleConsumer: true, toolsLikeOurs: true }) },
+    {
+      name: ai7once,
+      make: (n, l) => floorScenario(n, l, { singleConsumer: true }),
+      heap: () => floorScenario(3, 0, { singleConsumer: true }),
+    },
+    {
+      name: ai7tools,
+      make: (n, l) => floorScenario(n, l, { singleConsumer: true, toolsLikeOurs: true }),
+      heap: () => floorScenario(3, 0, { singleConsumer: true, toolsLikeOurs: true }),
+    },
     // The heap figure of the memory store keeps no events, so what remains is the engine's own.
-    { name: 'ours, store in memory', floor: ai7tools, make: (n, l) => engineScenario(n, l, new MemoryThreadStore()), heap: () => engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false })) },
-    { name: 'ours, JSONL store', floor: ai7tools, make: (n, l) => engineScenario(n, l, jsonl(`${n}-${l}`)), heap: () => engineScenario(3, 0, jsonl('heap')) },
+    {
+      name: 'ours, store in memory',
+      floor: ai7tools,
+      make: (n, l) => engineScenario(n, l, new MemoryThreadStore()),
+      heap: () => engineScenario(3, 0, new MemoryThreadStore({ keepEvents: false })),
+    },
+    {
+      name: 'ours, JSONL store',
+      floor: ai7tools,
+      make: (n, l) => engineScenario(n, l, jsonl(`${n}-${l}`)),
+      heap: () => engineScenario(3, 0, jsonl('heap')),
+    },
     { name: ai6, make: floorAi6Scenario, heap: () => floorAi6Scenario(3, 0) },
     { name: `VoltAgent ${version('@voltagent/core')}`, floor: ai6, make: voltAgentScenario, heap: () => voltAgentScenario(3, 0) },
     { name: `@openai/agents ${version('@openai/agents')}`, make: openaiAgentsScenario, heap: () => openaiAgentsScenario(3, 0) },
   ];
-  console.log(`Peer bench: ${RUNS_AT_0} runs at L = 0 and ${RUNS} at L = 200 ms, after ${WARMUP} warm-up runs, each round running every column once in a fresh random order, medians (min–max); node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? ''}`);
+  console.log(
+    `Peer bench: ${RUNS_AT_0} runs at L = 0 and ${RUNS} at L = 200 ms, after ${WARMUP} warm-up runs, each round running every column once in a fresh random order, medians (min–max); node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? ''}`,
+  );
   const detail = [['scenario', 'framework', 'wall time', `x ${ai7}`, 'x own floor']];
   const header = ['framework', ...SCENARIOS.map(({ n, latencyMs }) => `${n} ch, L=${latencyMs}`)];
   const ratios = [header, ...columns.map((c) => [c.name])];
@@ -126,7 +152,9 @@ async function main(): Promise<void> {
       console.log(`  done: ${n} children, L = ${latencyMs} ms`);
     }
     console.log(`\n${table(detail)}\n\nEach median as a ratio to ${ai7}:\n\n${table(ratios)}\n`);
-    console.log(`The median of each round's ratio to ${ai7} (a round runs every column once, back to back), with its 95 % confidence interval:\n\n${table(paired)}\n`);
+    console.log(
+      `The median of each round's ratio to ${ai7} (a round runs every column once, back to back), with its 95 % confidence interval:\n\n${table(paired)}\n`,
+    );
     console.log(`${formatFolderCosts(`under os.tmpdir(), ${storeDir}`, await storeFolderCosts(join(storeDir, 'probe')))}\n`);
 
     const heap: string[] = [];
@@ -135,7 +163,9 @@ async function main(): Promise<void> {
       const kb = await retainedKB(column.heap(), RUNS, WARMUP);
       heap.push(`${column.name} ${kb === undefined ? '(run with --expose-gc)' : formatKB(kb)}`);
     }
-    console.log(`Heap retained per ${RUNS} runs (3 children, L = 0), after ${WARMUP} warm-up runs, median (min–max) of ${HEAP_WINDOWS} windows of ${RUNS} runs in a row: ${heap.join(', ')}\n`);
+    console.log(
+      `Heap retained per ${RUNS} runs (3 children, L = 0), after ${WARMUP} warm-up runs, median (min–max) of ${HEAP_WINDOWS} windows of ${RUNS} runs in a row: ${heap.join(', ')}\n`,
+    );
     const warned = warnings.lines();
     if (warned.length > 0) console.log(`Warnings printed during the runs (counted, not shown then):\n${warned.join('\n')}\n`);
     for (const line of await coldImportBench(process.cwd(), IMPORT_RUNS)) console.log(line);

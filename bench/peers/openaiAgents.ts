@@ -64,11 +64,17 @@ export function openaiAgentsScenario(n: number, latencyMs: number): () => Promis
       onStream: () => undefined,
     }),
   );
-  const supervisor = new Agent({ name: 'supervisor', instructions: 'Delegate to your subagents.', model: supervisorModel(tools.map((t) => t.name)), tools });
+  const supervisor = new Agent({
+    name: 'supervisor',
+    instructions: 'Delegate to your subagents.',
+    model: supervisorModel(tools.map((t) => t.name)),
+    tools,
+  });
   return async () => {
     const result = await run(supervisor, 'Delegate the survey.', { stream: true });
     let answer = '';
-    for await (const event of result) if (event.type === 'raw_model_stream_event' && event.data.type === 'output_text_delta') answer += event.data.delta;
+    for await (const event of result)
+      if (event.type === 'raw_model_stream_event' && event.data.type === 'output_text_delta') answer += event.data.delta;
     await result.completed;
     return answer;
   };

@@ -10,7 +10,9 @@ import { asV3 } from './mockModelV3';
 export function voltAgentScenario(n: number, latencyMs: number): () => Promise<string> {
   const child = asV3(childModel(latencyMs));
   const supervisorModelV3 = asV3(supervisorModel('delegate_task', { task: TASK, targetAgents: agentNames(n) }));
-  const subAgents = agentNames(n).map((name) => new Agent({ name, purpose: `Subagent ${name}.`, instructions: `You are ${name}.`, model: child }));
+  const subAgents = agentNames(n).map(
+    (name) => new Agent({ name, purpose: `Subagent ${name}.`, instructions: `You are ${name}.`, model: child }),
+  );
   const supervisor = new Agent({ name: 'supervisor', instructions: 'Delegate to your subagents.', model: supervisorModelV3, subAgents });
   return async () => {
     const run = await supervisor.streamText('Delegate the survey.');

@@ -135,7 +135,10 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   }
 }
 
-function place(values: { workspace?: string | boolean | undefined; storage?: string | boolean | undefined; json?: string | boolean | undefined }, cwd: string): Place {
+function place(
+  values: { workspace?: string | boolean | undefined; storage?: string | boolean | undefined; json?: string | boolean | undefined },
+  cwd: string,
+): Place {
   const workspace = resolve(cwd, typeof values.workspace === 'string' ? values.workspace : '.');
   const storage = typeof values.storage === 'string' ? resolve(cwd, values.storage) : defaultStorageOf(workspace);
   return { workspace, storage, json: values.json === true };
@@ -147,7 +150,8 @@ function oneId(positionals: string[], what: string): string {
 }
 
 function oneRun(positionals: string[], what: string): string {
-  if (positionals.length !== 1) throw new UsageError(`"subagents ${what}" takes one run ID (r_…, see "subagents threads show ID"). ${HINT}`);
+  if (positionals.length !== 1)
+    throw new UsageError(`"subagents ${what}" takes one run ID (r_…, see "subagents threads show ID"). ${HINT}`);
   return positionals[0]!;
 }
 
@@ -155,7 +159,10 @@ function runCommand(args: string[], cwd: string): Command {
   const { values, positionals } = parse(args, RUN_OPTIONS);
   if (values.help) return { name: 'help' };
   const prompt = positionals.join(' ').trim();
-  if (!prompt) throw new UsageError(`"subagents run" needs a PROMPT: say what to do, e.g. subagents run "explain src/app.ts" (or - to read stdin). ${HINT}`);
+  if (!prompt)
+    throw new UsageError(
+      `"subagents run" needs a PROMPT: say what to do, e.g. subagents run "explain src/app.ts" (or - to read stdin). ${HINT}`,
+    );
   let approval: ApprovalMode | undefined;
   if (values.approval !== undefined) {
     const checked = approvalModeSchema.safeParse(values.approval);
@@ -165,7 +172,8 @@ function runCommand(args: string[], cwd: string): Command {
   let maxDepth: number | undefined;
   if (values['max-depth'] !== undefined) {
     maxDepth = Number(values['max-depth']);
-    if (!/^\d+$/.test(values['max-depth']) || maxDepth > 5) throw new UsageError(`--max-depth must be a whole number from 0 to 5, not "${values['max-depth']}".`);
+    if (!/^\d+$/.test(values['max-depth']) || maxDepth > 5)
+      throw new UsageError(`--max-depth must be a whole number from 0 to 5, not "${values['max-depth']}".`);
   }
   return {
     name: 'run',
@@ -230,25 +238,35 @@ function threadsCommand(args: string[], cwd: string): Command {
   if (action === 'import') {
     const { values, positionals } = parse(rest, PLACE_OPTIONS);
     if (values.help) return { name: 'help' };
-    if (positionals.length !== 1) throw new UsageError(`"subagents threads import" takes one file, made by "subagents threads export ID --format json". ${HINT}`);
+    if (positionals.length !== 1)
+      throw new UsageError(`"subagents threads import" takes one file, made by "subagents threads export ID --format json". ${HINT}`);
     return { name: 'threads import', ...place(values, cwd), file: resolve(cwd, positionals[0]!) };
   }
   if (action === 'revert') {
     const { values, positionals } = parse(rest, { ...PLACE_OPTIONS, 'dry-run': { type: 'boolean' }, yes: { type: 'boolean', short: 'y' } });
     if (values.help) return { name: 'help' };
-    return { name: 'threads revert', ...place(values, cwd), runId: oneRun(positionals, 'threads revert'), dryRun: values['dry-run'] === true, yes: values.yes === true };
+    return {
+      name: 'threads revert',
+      ...place(values, cwd),
+      runId: oneRun(positionals, 'threads revert'),
+      dryRun: values['dry-run'] === true,
+      yes: values.yes === true,
+    };
   }
   if (action === 'apply' || action === 'discard') {
     const { values, positionals } = parse(rest, PLACE_OPTIONS);
     if (values.help) return { name: 'help' };
     return { name: `threads ${action}`, ...place(values, cwd), runId: oneRun(positionals, `threads ${action}`) };
   }
-  throw new UsageError(`Unknown threads command "${action ?? ''}": use list, show, export, import, delete, revert, apply or discard. ${HINT}`);
+  throw new UsageError(
+    `Unknown threads command "${action ?? ''}": use list, show, export, import, delete, revert, apply or discard. ${HINT}`,
+  );
 }
 
 function profilesCommand(args: string[], cwd: string): Command {
   const [action, ...rest] = args;
-  if (action !== 'list' && action !== 'validate') throw new UsageError(`Unknown profiles command "${action ?? ''}": use list or validate. ${HINT}`);
+  if (action !== 'list' && action !== 'validate')
+    throw new UsageError(`Unknown profiles command "${action ?? ''}": use list or validate. ${HINT}`);
   const { values, positionals } = parse(rest, PLACE_OPTIONS);
   if (values.help) return { name: 'help' };
   if (positionals.length) throw new UsageError(`"subagents profiles ${action}" takes no arguments. ${HINT}`);

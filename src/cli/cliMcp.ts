@@ -19,7 +19,14 @@ export function cliMcpDeclarations(config: WorkspaceSettings, workspace: string)
  * written elsewhere later (an agent file a run writes) is asked about. A name declared differently
  * in two places (settings, .mcp.json, .vscode/mcp.json, agent files) is refused: exit 2 naming them.
  */
-export function cliMcpHub(workspace: string, declared: McpDeclarations, allowed: readonly string[], profileServers: readonly McpServerDecl[], logger: Logger, storage?: string): McpHub {
+export function cliMcpHub(
+  workspace: string,
+  declared: McpDeclarations,
+  allowed: readonly string[],
+  profileServers: readonly McpServerDecl[],
+  logger: Logger,
+  storage?: string,
+): McpHub {
   const all = [...declared.servers, ...profileServers];
   const known = new Set([...all.map((s) => s.name), ...declared.problems.filter((p) => p.conflict).map((p) => p.server)]);
   const unknown = allowed.filter((name) => !known.has(name));
@@ -33,7 +40,9 @@ export function cliMcpHub(workspace: string, declared: McpDeclarations, allowed:
     if (conflict) throw new UsageError(`--allow-mcp ${name}: ${describeMcpDeclProblem(conflict)}`);
     const decls = all.filter((s) => s.name === name);
     if (new Set(decls.map((d) => mcpServerKey(d.config))).size > 1) {
-      throw new UsageError(`--allow-mcp ${name}: the MCP server "${name}" is declared differently in ${decls.map((d) => d.source).join(' and ')}, so the name does not say which one. Remove or rename all but one of them.`);
+      throw new UsageError(
+        `--allow-mcp ${name}: the MCP server "${name}" is declared differently in ${decls.map((d) => d.source).join(' and ')}, so the name does not say which one. Remove or rename all but one of them.`,
+      );
     }
     allowedKeys.push(...decls.map(mcpApprovalKey));
   }

@@ -17,7 +17,12 @@ export function environmentModels(env: NodeJS.ProcessEnv = process.env): ModelAv
  * agent files < its settings.json. (VS Code's user settings live in a per-platform place the CLI
  * does not read.) The user named this folder on the command line: it counts as trusted.
  */
-export function cliProfiles(config: WorkspaceSettings, root: string, env: NodeJS.ProcessEnv = process.env, mcpServers: readonly string[] = []): WorkspaceProfiles {
+export function cliProfiles(
+  config: WorkspaceSettings,
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+  mcpServers: readonly string[] = [],
+): WorkspaceProfiles {
   return loadWorkspaceProfiles({
     root,
     home: env['HOME'] || homedir(),

@@ -29,6 +29,8 @@ export async function prepareStorage(workspace: string, storage: string, logger:
   }
   // `wx`: never over a file (or a link) that appeared meanwhile.
   await writeFile(join(folder, '.gitignore'), IGNORE_ALL, { flag: 'wx' }).catch((error: unknown) =>
-    logger.warn(`Could not write ${join(folder, '.gitignore')}: ${errorText(error)}. Add ".subagents/" to the workspace's .gitignore to keep the threads out of git.`),
+    logger.warn(
+      `Could not write ${join(folder, '.gitignore')}: ${errorText(error)}. Add ".subagents/" to the workspace's .gitignore to keep the threads out of git.`,
+    ),
   );
 }

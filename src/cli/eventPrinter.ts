@@ -81,7 +81,8 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
 
   return {
     print(event) {
-      if (event.kind === 'run.started') runs.set(event.runId, { agent: event.agent, depth: event.depth, threadId: event.threadId, streamed: false });
+      if (event.kind === 'run.started')
+        runs.set(event.runId, { agent: event.agent, depth: event.depth, threadId: event.threadId, streamed: false });
       if (event.kind === 'run.finished' && runs.get(event.runId)?.depth === 0) lastTop.set(event.threadId, event);
       if (json) io.stdout.write(`${jsonForTerminal(event)}\n`);
       else human(event);

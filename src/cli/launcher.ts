@@ -11,7 +11,9 @@ import type * as CliMain from './main';
 
 function warn(message: string): void {
   const text = message.charAt(0).toLowerCase() + message.slice(1);
-  process.stderr.write(`subagents: warning: ${text}. The command works without it (it compiles its code again each time); set SUBAGENTS_CODE_CACHE to another folder, or to off.\n`);
+  process.stderr.write(
+    `subagents: warning: ${text}. The command works without it (it compiles its code again each time); set SUBAGENTS_CODE_CACHE to another folder, or to off.\n`,
+  );
 }
 
 const cli = requireWithCodeCache<typeof CliMain>(join(__dirname, 'cliMain.js'), {

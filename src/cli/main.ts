@@ -37,7 +37,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stderr.write(`subagents: ${terminalSafe(error.message)}\n`);
       return EXIT.usage;
     }
-    io.stderr.write(`subagents: unexpected error: ${terminalSafe(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
+    io.stderr.write(
+      `subagents: unexpected error: ${terminalSafe(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+    );
     return EXIT.runFailed;
   }
 }

@@ -39,7 +39,10 @@ export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<
   const instructions = (set.projectInstructions ?? []).map((i) => ({ name: i.name, path: i.path }));
   if (cmd.json) {
     const problems = set.problems.map(jsonProblem);
-    const body = cmd.name === 'profiles list' ? { profiles: profiles.map(jsonProfile), problems, projectInstructions: instructions } : { ok: errors.length === 0, problems };
+    const body =
+      cmd.name === 'profiles list'
+        ? { profiles: profiles.map(jsonProfile), problems, projectInstructions: instructions }
+        : { ok: errors.length === 0, problems };
     io.stdout.write(`${jsonForTerminal(body)}\n`);
   } else {
     // Names, descriptions and problems quote what agent files say: without terminal control sequences (terminalText.ts).
@@ -51,9 +54,14 @@ export async function profilesCommand(cmd: ProfilesCommand, io: CliIo): Promise<
       }
       if (instructions.length) out(`Project instructions in every agent's prompt: ${instructions.map((i) => i.name).join(', ')}\n`);
     }
-    for (const p of set.problems) io.stderr.write(terminalSafe(`subagents: ${LABEL[p.severity]}: ${describeProfileProblemAndEffect(p, set.profiles)}\n`));
+    for (const p of set.problems)
+      io.stderr.write(terminalSafe(`subagents: ${LABEL[p.severity]}: ${describeProfileProblemAndEffect(p, set.profiles)}\n`));
     if (cmd.name === 'profiles validate') {
-      io.stdout.write(set.problems.length === 0 ? `${profiles.length} profiles, no problems.\n` : `${profiles.length} profiles; ${count(set.problems)}.\n`);
+      io.stdout.write(
+        set.problems.length === 0
+          ? `${profiles.length} profiles, no problems.\n`
+          : `${profiles.length} profiles; ${count(set.problems)}.\n`,
+      );
     }
   }
   return cmd.name === 'profiles validate' && errors.length > 0 ? EXIT.usage : EXIT.ok;

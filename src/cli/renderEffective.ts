@@ -43,13 +43,15 @@ function runBlock(run: RunNode): string {
   const lines = [head];
   const field = (name: string, value: string) => lines.push(`${pad}  ${name}: ${value}`);
   field('profile', c.profileSource + (c.profilePath ? ` (${c.profilePath})` : ''));
-  const requested = c.model.requested === null ? 'none' : Array.isArray(c.model.requested) ? `[${c.model.requested.join(', ')}]` : c.model.requested;
+  const requested =
+    c.model.requested === null ? 'none' : Array.isArray(c.model.requested) ? `[${c.model.requested.join(', ')}]` : c.model.requested;
   field('model', `${c.model.effective} (asked for: ${requested}; via ${c.model.via})`);
   field('tools', c.tools.effective.join(', ') || '(none)');
   if (c.tools.declared?.tools) lines.push(`${pad}    declared tools: ${c.tools.declared.tools.join(', ')}`);
   if (c.tools.declared?.disallowedTools) lines.push(`${pad}    declared disallowedTools: ${c.tools.declared.disallowedTools.join(', ')}`);
   for (const r of c.tools.removed) lines.push(`${pad}    not given ${r.tool}: ${r.reason}`);
-  const limit = (name: string, l: { value: number; source: string } | undefined) => l && lines.push(`${pad}  ${name}: ${l.value} (${l.source})`);
+  const limit = (name: string, l: { value: number; source: string } | undefined) =>
+    l && lines.push(`${pad}  ${name}: ${l.value} (${l.source})`);
   limit('maxSteps', c.limits.maxSteps);
   limit('timeoutMs', c.limits.timeoutMs);
   limit('maxTokens', c.limits.maxTokens);

@@ -23,7 +23,8 @@ export async function runChangesCommand(cmd: RunChangesCommand, io: CliIo): Prom
     // The run's thread, through the index: an unknown run is a usage error (exit 2).
     const dirExists = (await stat(cmd.storage).catch(() => undefined))?.isDirectory() === true;
     const threadId = dirExists ? await store.threadOfRun(cmd.runId) : undefined;
-    if (!threadId) throw new UsageError(`There is no run "${cmd.runId}" in ${cmd.storage}. Run ids (r_…) are listed by "subagents threads show ID".`);
+    if (!threadId)
+      throw new UsageError(`There is no run "${cmd.runId}" in ${cmd.storage}. Run ids (r_…) are listed by "subagents threads show ID".`);
     const worktrees = new Worktrees(join(cmd.storage, 'worktrees'));
     const actions = new RunChangeActions({
       store,
@@ -56,10 +57,18 @@ export async function runChangesCommand(cmd: RunChangesCommand, io: CliIo): Prom
 }
 
 function commandHint(message: string, runId: string): string {
-  return message.replace('apply them or discard them instead', `use "subagents threads apply ${runId}" or "subagents threads discard ${runId}"`);
+  return message.replace(
+    'apply them or discard them instead',
+    `use "subagents threads apply ${runId}" or "subagents threads discard ${runId}"`,
+  );
 }
 
-async function revert(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'threads revert' }>, actions: RunChangeActions, threadId: string): Promise<number> {
+async function revert(
+  io: CliIo,
+  cmd: Extract<RunChangesCommand, { name: 'threads revert' }>,
+  actions: RunChangeActions,
+  threadId: string,
+): Promise<number> {
   const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
   const result = await actions.revert(threadId, cmd.runId, {
     dryRun: cmd.dryRun,

@@ -58,7 +58,8 @@ function checkModel(spec: string, resolver: ModelResolver): void {
 
 async function checkWorkspace(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
-  if (!info?.isDirectory()) throw new UsageError(`The workspace "${dir}" is not a folder. Pass --workspace DIR, or run from the project folder.`);
+  if (!info?.isDirectory())
+    throw new UsageError(`The workspace "${dir}" is not a folder. Pass --workspace DIR, or run from the project folder.`);
 }
 
 /** `subagents run`: one request, run until its thread is quiet. */
@@ -74,14 +75,24 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     ...(cmd.maxDepth === undefined ? {} : { maxDepth: cmd.maxDepth }),
   };
   if (!settings.model) {
-    throw new UsageError(`No model is set: pass --model SPEC (e.g. --model scripted:demo.json) or set "subagents.model" in ${config.path}.`);
+    throw new UsageError(
+      `No model is set: pass --model SPEC (e.g. --model scripted:demo.json) or set "subagents.model" in ${config.path}.`,
+    );
   }
   const declared = cliMcpDeclarations(config, cmd.workspace);
-  const profiles = cliProfiles(config, cmd.workspace, withTakenKeys(), declared.servers.map((s) => s.name));
+  const profiles = cliProfiles(
+    config,
+    cmd.workspace,
+    withTakenKeys(),
+    declared.servers.map((s) => s.name),
+  );
   const profileServers = [...profiles.profiles.values()].flatMap((profile) => profileMcpServers(profile));
   const notes = profiles.problems.filter((p) => p.severity === 'information').length;
   for (const p of profiles.problems) if (p.severity !== 'information') logger.warn(describeProfileProblemAndEffect(p, profiles.profiles));
-  if (notes > 0) io.stderr.write(`subagents: ${notes} note${notes === 1 ? '' : 's'} on agent files (what they say that is not honoured here): run "subagents profiles validate" to read them.\n`);
+  if (notes > 0)
+    io.stderr.write(
+      `subagents: ${notes} note${notes === 1 ? '' : 's'} on agent files (what they say that is not honoured here): run "subagents profiles validate" to read them.\n`,
+    );
   if (cmd.agent !== undefined && cmd.agent !== SUPERVISOR && !findProfile(profiles.profiles, cmd.agent)) {
     throw new UsageError(`There is no enabled agent "${cmd.agent}". Available: ${[...profiles.profiles.keys()].join(', ') || '(none)'}.`);
   }
@@ -94,7 +105,10 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     workspaceRoot: cmd.workspace,
     apiKey,
     specs: specsInUse(settings, profiles),
-    keyAllowed: keyOriginPolicy(userChosenSpecs({ spec: settings.model, byUser: cmd.model !== undefined }, profiles), cmd.trust.allowKeyFor),
+    keyAllowed: keyOriginPolicy(
+      userChosenSpecs({ spec: settings.model, byUser: cmd.model !== undefined }, profiles),
+      cmd.trust.allowKeyFor,
+    ),
     onKeyWithheld: (origin) => {
       if (withheld.has(origin)) return;
       withheld.add(origin);
@@ -117,7 +131,8 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   const store = new JsonlThreadStore({ dir: cmd.storage, recoverInterrupted: true, logger });
   if (cmd.thread !== undefined) {
     if (!isThreadId(cmd.thread)) throw new UsageError(`"${cmd.thread}" is not a thread id. See "subagents threads list".`);
-    if (!(await store.get(cmd.thread))) throw new UsageError(`There is no thread "${cmd.thread}" in ${cmd.storage}. See "subagents threads list".`);
+    if (!(await store.get(cmd.thread)))
+      throw new UsageError(`There is no thread "${cmd.thread}" in ${cmd.storage}. See "subagents threads list".`);
   }
   const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
   const mcp = cliMcpHub(cmd.workspace, declared, cmd.trust.allowMcp, profileServers, logger, cmd.storage);
@@ -137,7 +152,11 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     // The thread storage may be inside the workspace (the default): what it writes is no command's change.
     untracked: [cmd.storage],
     // The user named this folder on the command line: it is trusted. ask_user asks on the terminal.
-    workspace: nodeWorkspace({ root: cmd.workspace, ripgrep: locateRipgrep(), askUser: (question, signal) => terminal.ask(`\n${question}\n> `, signal) }),
+    workspace: nodeWorkspace({
+      root: cmd.workspace,
+      ripgrep: locateRipgrep(),
+      askUser: (question, signal) => terminal.ask(`\n${question}\n> `, signal),
+    }),
     profiles: () => profiles,
     settings: () => settings,
     // The resolver made for the checks serves the first request; each later one gets a fresh one.
@@ -165,7 +184,11 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
   try {
     let sent;
     try {
-      sent = await engine.send({ prompt, ...(cmd.thread === undefined ? {} : { threadId: cmd.thread }), ...(cmd.agent === undefined ? {} : { agent: cmd.agent }) });
+      sent = await engine.send({
+        prompt,
+        ...(cmd.thread === undefined ? {} : { threadId: cmd.thread }),
+        ...(cmd.agent === undefined ? {} : { agent: cmd.agent }),
+      });
     } catch (error) {
       if (error instanceof EngineRequestError) throw new UsageError(error.message);
       throw error;
@@ -191,4 +214,3 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     await stopSandbox(logger);
   }
 }
-

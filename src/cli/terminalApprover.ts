@@ -37,7 +37,10 @@ export function terminalApprover(options: TerminalApproverOptions): Approver {
         return 'denied';
       }
       const who = request.agent === 'supervisor' ? '' : ` [${terminalSafe(request.agent)}]`;
-      const answer = await options.prompt.ask(`\nApprove${who} ${terminalSafe(request.tool)} ${summarize(request.input)}?\n  (${terminalSafe(request.reason)}) [y/N] `, signal);
+      const answer = await options.prompt.ask(
+        `\nApprove${who} ${terminalSafe(request.tool)} ${summarize(request.input)}?\n  (${terminalSafe(request.reason)}) [y/N] `,
+        signal,
+      );
       return answer !== undefined && /^y(es)?$/i.test(answer.trim()) ? 'approved' : 'denied';
     },
   };

@@ -21,7 +21,10 @@ import { prepareStorage } from './defaultStorage';
 import { closeInterruptedRuns, withEnds } from '../core/storage/threads/interruptedRuns';
 
 /** The thread commands; those about one run's changes are runChangesCommand's. */
-type ThreadsCommand = Exclude<Extract<Command, { name: `threads ${string}` }>, { name: 'threads revert' | 'threads apply' | 'threads discard' }>;
+type ThreadsCommand = Exclude<
+  Extract<Command, { name: `threads ${string}` }>,
+  { name: 'threads revert' | 'threads apply' | 'threads discard' }
+>;
 
 async function exists(dir: string): Promise<boolean> {
   return (await stat(dir).catch(() => undefined))?.isDirectory() === true;
@@ -68,8 +71,21 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
         else writeText(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderEffective(tree)}`);
         return EXIT.ok;
       }
-      const pruned = await threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => DEFAULT_SETTINGS['snapshots.maxMB'], logger: stderrLogger(io) }).prunedNote(family.meta.id);
-      if (cmd.json) write(jsonForTerminal({ thread: family.meta, warnings: family.warnings, runs: walkRuns(tree), ...(pruned ? { revertUnavailable: pruned } : {}) }));
+      const pruned = await threadSnapshots({
+        threadsDir: cmd.storage,
+        store,
+        maxMB: () => DEFAULT_SETTINGS['snapshots.maxMB'],
+        logger: stderrLogger(io),
+      }).prunedNote(family.meta.id);
+      if (cmd.json)
+        write(
+          jsonForTerminal({
+            thread: family.meta,
+            warnings: family.warnings,
+            runs: walkRuns(tree),
+            ...(pruned ? { revertUnavailable: pruned } : {}),
+          }),
+        );
       else writeText(`${family.meta.id}  ${oneLine(family.meta.title, 80)}\n${renderRunTree(tree, Date.now(), pruned)}`);
       return EXIT.ok;
     }
@@ -100,7 +116,10 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
       }
       const root = threads[0]!.meta;
       if (cmd.json) write(jsonForTerminal({ imported: root.id, threads: threads.map((t) => t.meta.id) }));
-      else writeText(`Imported thread ${root.id} ("${oneLine(root.title, 60)}") with ${threads.length - 1} child thread${threads.length === 2 ? '' : 's'} into ${cmd.storage}.`);
+      else
+        writeText(
+          `Imported thread ${root.id} ("${oneLine(root.title, 60)}") with ${threads.length - 1} child thread${threads.length === 2 ? '' : 's'} into ${cmd.storage}.`,
+        );
       return EXIT.ok;
     }
     case 'threads delete': {
@@ -110,7 +129,10 @@ export async function threadsCommand(cmd: ThreadsCommand, io: CliIo): Promise<nu
         deleted = (await exists(cmd.storage)) && (await store.delete(cmd.id));
       } catch (error) {
         // Working in a window or another `subagents run`: deleting it under them would lose their run.
-        if (error instanceof ThreadBusyError) throw new UsageError(`Thread "${cmd.id}" is working in another window or \`subagents run\`; wait for it to finish, then delete it.`);
+        if (error instanceof ThreadBusyError)
+          throw new UsageError(
+            `Thread "${cmd.id}" is working in another window or \`subagents run\`; wait for it to finish, then delete it.`,
+          );
         throw error;
       }
       if (!deleted) throw new UsageError(`There is no thread "${cmd.id}" in ${cmd.storage}. See "subagents threads list".`);

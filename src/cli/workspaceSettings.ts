@@ -2,7 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineSettings } from '../core/config/settings/engineSettings';
 import { parseJsonc } from '../core/platform/jsonc/parseJsonc';
-import { describeSettingProblem, readEngineSettings, settingsLayerFromJson, type ReadSettings, type SettingsLayer } from '../core/config/settings/readEngineSettings';
+import {
+  describeSettingProblem,
+  readEngineSettings,
+  settingsLayerFromJson,
+  type ReadSettings,
+  type SettingsLayer,
+} from '../core/config/settings/readEngineSettings';
 import type { TrustFlags } from './cliArgs';
 import { UsageError } from './cliError';
 import { trustFlagsLayer } from './trustFlags';
@@ -52,5 +58,12 @@ export async function readWorkspaceSettings(workspace: string, trust?: TrustFlag
   const invalid = read.problems.find((p) => p.kind === 'invalid');
   if (invalid) throw new UsageError(describeSettingProblem(invalid));
   const notices = read.problems.filter((p) => p.kind === 'userOnly').map(describeSettingProblem);
-  return { path, settings: read.settings, scopes: read.scopes, agents: all['subagents.agents'], mcpServers: all['subagents.mcpServers'], notices };
+  return {
+    path,
+    settings: read.settings,
+    scopes: read.scopes,
+    agents: all['subagents.agents'],
+    mcpServers: all['subagents.mcpServers'],
+    notices,
+  };
 }

@@ -8,7 +8,12 @@ import { toolHover } from './agentHover';
 
 const TOOLS_OF: Record<AgentFileDialect, readonly string[]> = { native: OUR_TOOLS, claude: CLAUDE_TOOL_NAMES, copilot: COPILOT_TOOL_NAMES };
 
-const EXAMPLE_SPECS = ['anthropic:claude-sonnet-5-5', 'vscode-lm:copilot/gpt-4.1', 'openai:gpt-4.1', 'openai-compatible:http://localhost:11434/v1#llama3.1'];
+const EXAMPLE_SPECS = [
+  'anthropic:claude-sonnet-5-5',
+  'vscode-lm:copilot/gpt-4.1',
+  'openai:gpt-4.1',
+  'openai-compatible:http://localhost:11434/v1#llama3.1',
+];
 
 export interface CompletionWorld {
   dialect: AgentFileDialect;
@@ -36,13 +41,21 @@ export function completions(text: string, position: TextPosition, world: Complet
   }
   const key = context.key;
   if (key === 'tools' || key === 'disallowedTools') {
-    return TOOLS_OF[world.dialect].map((name) => ({ label: name, kind: CompletionItemKind.Function, documentation: { kind: MarkupKind.Markdown, value: toolHover(name, world.dialect) } }));
+    return TOOLS_OF[world.dialect].map((name) => ({
+      label: name,
+      kind: CompletionItemKind.Function,
+      documentation: { kind: MarkupKind.Markdown, value: toolHover(name, world.dialect) },
+    }));
   }
   if (key === 'agents') return world.agents.map((name) => ({ label: name, kind: CompletionItemKind.Reference }));
   if (key === 'model') {
     const aliases = [...new Set(['inherit', ...Object.keys(BUILTIN_MODEL_ALIASES), ...Object.keys(world.aliases)])];
     return [
-      ...aliases.map((name) => ({ label: name, kind: CompletionItemKind.Value, detail: name === 'inherit' ? "the parent's model" : 'model alias' })),
+      ...aliases.map((name) => ({
+        label: name,
+        kind: CompletionItemKind.Value,
+        detail: name === 'inherit' ? "the parent's model" : 'model alias',
+      })),
       ...EXAMPLE_SPECS.map((spec) => ({ label: spec, kind: CompletionItemKind.Value, detail: 'model spec' })),
     ];
   }

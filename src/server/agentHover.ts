@@ -5,7 +5,8 @@ import { chooseModel, type ModelAvailability } from '../core/models/modelAliases
 import type { TextPosition, TextRange } from '../core/config/profiles/profileProblem';
 
 const inside = (r: TextRange, p: TextPosition): boolean =>
-  (p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character)) && (p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character));
+  (p.line > r.start.line || (p.line === r.start.line && p.character >= r.start.character)) &&
+  (p.line < r.end.line || (p.line === r.end.line && p.character <= r.end.character));
 
 /** What a tool name means here, in a sentence of Markdown. */
 export function toolHover(name: string, dialect: AgentFileDialect): string {
@@ -36,17 +37,26 @@ export function hoverAt(
   for (const field of frontMatter.fields) {
     if (inside(field.keyRange, position)) {
       const doc = FIELDS_OF[dialect][field.key];
-      return { markdown: doc ? `**${field.key}**: ${doc.doc}` : `**${field.key}**: not a field of this kind of agent file.`, range: field.keyRange };
+      return {
+        markdown: doc ? `**${field.key}**: ${doc.doc}` : `**${field.key}**: not a field of this kind of agent file.`,
+        range: field.keyRange,
+      };
     }
     if (field.key === 'tools' || field.key === 'disallowedTools') {
       for (const item of field.items ?? []) {
-        if (inside(item.range, position) && typeof item.value === 'string') return { markdown: toolHover(item.value, dialect), range: item.range };
+        if (inside(item.range, position) && typeof item.value === 'string')
+          return { markdown: toolHover(item.value, dialect), range: item.range };
       }
     }
     if (field.key === 'model' && inside(field.valueRange, position) && field.value !== null) {
       const ref = Array.isArray(field.value) ? field.value.map(String) : String(field.value);
       const choice = chooseModel(ref, aliases, models);
-      const markdown = choice.kind === 'spec' ? `Runs on \`${choice.spec}\`${choice.via ? ` (from "${choice.via}")` : ''}.` : choice.message ? `${choice.message}.` : "Uses its parent's model.";
+      const markdown =
+        choice.kind === 'spec'
+          ? `Runs on \`${choice.spec}\`${choice.via ? ` (from "${choice.via}")` : ''}.`
+          : choice.message
+            ? `${choice.message}.`
+            : "Uses its parent's model.";
       return { markdown, range: field.valueRange };
     }
   }

@@ -16,12 +16,22 @@ import { hoverAt } from './agentHover';
 import { AgentWorkspace } from './agentWorkspace';
 import { CONFIGURE, type AgentServerOptions } from './serverProtocol';
 
-const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const;
-
+const SEVERITY = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+} as const;
 
 function toDiagnostic(p: ProfileProblem): Diagnostic {
   const range = p.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  return { range, severity: SEVERITY[p.severity], code: p.code, source: 'subagents', message: p.message, ...(p.fixes ? { data: { fixes: p.fixes } } : {}) };
+  return {
+    range,
+    severity: SEVERITY[p.severity],
+    code: p.code,
+    source: 'subagents',
+    message: p.message,
+    ...(p.fixes ? { data: { fixes: p.fixes } } : {}),
+  };
 }
 
 const pathOf = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined);
@@ -119,7 +129,11 @@ export function startAgentServer(connection: Connection): void {
     const dialect = path ? dialectOfPath(path) : undefined;
     const result = path ? workspace.file(path) : undefined;
     if (!dialect || !result?.frontMatter) return null;
-    const models = { ...(options.models?.editorModels ? { editorModels: options.models.editorModels } : {}), hasKey: (p: 'openai' | 'anthropic') => options.models?.keys?.includes(p) ?? !options.models, keyHint: () => 'run "Subagents: Set API Key"' };
+    const models = {
+      ...(options.models?.editorModels ? { editorModels: options.models.editorModels } : {}),
+      hasKey: (p: 'openai' | 'anthropic') => options.models?.keys?.includes(p) ?? !options.models,
+      keyHint: () => 'run "Subagents: Set API Key"',
+    };
     const hover = hoverAt(result.frontMatter, position, dialect, options.settings?.modelAliases ?? {}, models);
     return hover ? { contents: { kind: 'markdown', value: hover.markdown }, range: hover.range } : null;
   });

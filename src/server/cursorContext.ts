@@ -2,8 +2,7 @@ import type { TextPosition } from '../core/config/profiles/profileProblem';
 
 /** Where the cursor is in an agent file's front matter: at a field name, or in a field's value. */
 export type CursorContext =
-  | { kind: 'key'; prefix: string; present: string[] }
-  | { kind: 'value'; key: string; prefix: string; line: number; present: string[] };
+  { kind: 'key'; prefix: string; present: string[] } | { kind: 'value'; key: string; prefix: string; line: number; present: string[] };
 
 const KEY_LINE = /^([A-Za-z_][\w.-]*)[ \t]*:(.*)$/;
 
@@ -17,7 +16,10 @@ export function cursorContext(text: string, position: TextPosition): CursorConte
   let close = lines.findIndex((l, i) => i > 0 && /^-{3,}\s*$/.test(l));
   if (close < 0) close = lines.length;
   if (position.line < 1 || position.line >= close) return undefined;
-  const present = lines.slice(1, close).map((l) => KEY_LINE.exec(l)?.[1]).filter((k): k is string => k !== undefined);
+  const present = lines
+    .slice(1, close)
+    .map((l) => KEY_LINE.exec(l)?.[1])
+    .filter((k): k is string => k !== undefined);
   const line = lines[position.line] ?? '';
   const before = line.slice(0, position.character);
   const key = KEY_LINE.exec(line);

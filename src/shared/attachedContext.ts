@@ -23,7 +23,11 @@ const CLOSE = '</attachments>';
 const HEADER = /^<attachment kind="(file|selection)" path="([^"]*)"(?: lines="(\d+)-(\d+)")? chars="(\d+)">\n/;
 
 const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-const unescape = (text: string): string => text.replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+const unescape = (text: string): string =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 
 /** The prompt with its attachments after it; the prompt alone when there are none. */
 export function withAttachedContext(prompt: string, items: readonly AttachedContext[]): string {

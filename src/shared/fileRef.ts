@@ -23,7 +23,25 @@ const EXTENSIONS = new Set(
   ).split(' '),
 );
 /** Files without an extension that are still obviously files. */
-const BARE_NAMES = new Set(['Makefile', 'Dockerfile', 'Containerfile', 'Gemfile', 'Rakefile', 'Procfile', 'Justfile', 'LICENSE', 'README', 'CHANGELOG', 'CODEOWNERS', '.gitignore', '.gitattributes', '.editorconfig', '.npmrc', '.nvmrc', '.env']);
+const BARE_NAMES = new Set([
+  'Makefile',
+  'Dockerfile',
+  'Containerfile',
+  'Gemfile',
+  'Rakefile',
+  'Procfile',
+  'Justfile',
+  'LICENSE',
+  'README',
+  'CHANGELOG',
+  'CODEOWNERS',
+  '.gitignore',
+  '.gitattributes',
+  '.editorconfig',
+  '.npmrc',
+  '.nvmrc',
+  '.env',
+]);
 
 const SEGMENT = /^[\w@+.-]+$/;
 const LOCATION = /^(.*?)(?::(\d{1,7})(?:[:-]\d{1,7})?|#L(\d{1,7})(?:-L?\d{1,7})?)$/;

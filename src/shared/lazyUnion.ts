@@ -6,7 +6,9 @@ type Members = Record<string, () => z.ZodObject>;
 type Fields<O> = { [P in keyof O as string extends P ? never : P]: O[P] };
 
 /** The value a member parses to, for any member: its own fields and its kind under `K`. */
-export type LazyUnionOutput<K extends string, M extends Members> = { [T in keyof M & string]: Fields<z.output<ReturnType<M[T]>>> & { [P in K]: T } }[keyof M & string];
+export type LazyUnionOutput<K extends string, M extends Members> = {
+  [T in keyof M & string]: Fields<z.output<ReturnType<M[T]>>> & { [P in K]: T };
+}[keyof M & string];
 
 export interface LazyUnion<K extends string, M extends Members> {
   safeParse(raw: unknown): z.ZodSafeParseResult<LazyUnionOutput<K, M>>;

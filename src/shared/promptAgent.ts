@@ -5,9 +5,7 @@ import { findAgentId } from './agentId';
  * the CLI's `--agent`). A name the panel does not know is an error it says, not text it sends.
  */
 
-export type PromptTarget =
-  | { ok: true; text: string; agent?: string }
-  | { ok: false; error: string };
+export type PromptTarget = { ok: true; text: string; agent?: string } | { ok: false; error: string };
 
 const MENTION = /^@([A-Za-z0-9][\w.-]*)(?:\s+|$)/;
 
@@ -19,7 +17,9 @@ export function parsePromptAgent(prompt: string, agents: readonly string[]): Pro
   // `@code.reviewer`, as its file names it, is the agent `code-reviewer` the loader made of it.
   const known = agents.find((a) => a === name) ?? agents.find((a) => a.toLowerCase() === name.toLowerCase()) ?? findAgentId(agents, name);
   if (!known) {
-    const list = agents.length ? `Agents: ${agents.map((a) => `@${a}`).join(', ')}.` : 'No subagents are configured (subagents.agents or .vscode/agents/).';
+    const list = agents.length
+      ? `Agents: ${agents.map((a) => `@${a}`).join(', ')}.`
+      : 'No subagents are configured (subagents.agents or .vscode/agents/).';
     return { ok: false, error: `There is no agent "${name}". ${list}` };
   }
   const rest = text.slice(m[0].length).trim();

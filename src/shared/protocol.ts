@@ -18,7 +18,10 @@ const problemLocation = () =>
       path: z.string().min(1).max(4096).optional(),
       line: z.number().int().min(1).max(10_000_000).optional(),
       column: z.number().int().min(1).max(10_000_000).optional(),
-      setting: z.string().regex(/^subagents(\.[A-Za-z][A-Za-z0-9_-]*)+$/, 'must be a subagents.* setting').optional(),
+      setting: z
+        .string()
+        .regex(/^subagents(\.[A-Za-z][A-Za-z0-9_-]*)+$/, 'must be a subagents.* setting')
+        .optional(),
     })
     .refine((l) => l.path !== undefined || l.setting !== undefined, 'names neither a file nor a setting');
 export type ProblemLocation = z.infer<ReturnType<typeof problemLocation>>;
@@ -142,7 +145,15 @@ export interface ModelChoice {
 
 export type HostToWebview =
   /** The whole state: sent on `ready` and when the current thread changes. */
-  | { type: 'state'; threadId: string | null; events: RunEvent[]; threads: ThreadSummary[]; config: PanelConfig; busy: boolean; queued: QueuedPromptView[] }
+  | {
+      type: 'state';
+      threadId: string | null;
+      events: RunEvent[];
+      threads: ThreadSummary[];
+      config: PanelConfig;
+      busy: boolean;
+      queued: QueuedPromptView[];
+    }
   /** New events of the current thread, batched (at most one message per frame). */
   | { type: 'events'; threadId: string; events: RunEvent[] }
   | { type: 'threads'; threads: ThreadSummary[] }

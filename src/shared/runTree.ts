@@ -147,7 +147,13 @@ class Draft {
   private node(runId: string): RunNode | undefined {
     const n = this.runs[runId];
     if (!n || this.copied.has(runId)) return n;
-    const copy: RunNode = { ...n, toolCalls: n.toolCalls.slice(), children: n.children.slice(), warnings: n.warnings.slice(), messages: n.messages.slice() };
+    const copy: RunNode = {
+      ...n,
+      toolCalls: n.toolCalls.slice(),
+      children: n.children.slice(),
+      warnings: n.warnings.slice(),
+      messages: n.messages.slice(),
+    };
     this.runs[runId] = copy;
     this.copied.add(runId);
     return copy;
@@ -194,7 +200,14 @@ class Draft {
           call.output = e.output;
           call.finishedAt = e.ts;
         } else {
-          run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: undefined, state: e.isError ? 'error' : 'done', output: e.output, finishedAt: e.ts });
+          run.toolCalls.push({
+            toolCallId: e.toolCallId,
+            tool: e.tool,
+            input: undefined,
+            state: e.isError ? 'error' : 'done',
+            output: e.output,
+            finishedAt: e.ts,
+          });
         }
         return;
       }

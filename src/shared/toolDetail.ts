@@ -52,7 +52,8 @@ const SHOWN_BELOW: Record<string, string[]> = { run_command: ['command'], edit_f
 
 function inputFields(call: ToolCallNode): InputField[] {
   if (call.input === undefined) return [];
-  if (typeof call.input !== 'object' || call.input === null || Array.isArray(call.input)) return [{ name: 'input', value: capText(asText(call.input)) }];
+  if (typeof call.input !== 'object' || call.input === null || Array.isArray(call.input))
+    return [{ name: 'input', value: capText(asText(call.input)) }];
   const skip = SHOWN_BELOW[call.tool] ?? [];
   return Object.entries(call.input as Fields)
     .filter(([name]) => !skip.includes(name))
@@ -86,7 +87,12 @@ function outputBlocks(call: ToolCallNode): DetailBlock[] {
     case 'run_command': {
       const exit = typeof out.exitCode === 'number' ? `exit ${out.exitCode}` : call.state === 'running' ? 'running…' : '';
       const text = str(out, 'output') || (typeof call.output === 'string' ? call.output : '');
-      blocks.push({ kind: 'terminal', command: str(input, 'command'), text: capText(text), status: error && !str(out, 'output') ? '' : exit });
+      blocks.push({
+        kind: 'terminal',
+        command: str(input, 'command'),
+        text: capText(text),
+        status: error && !str(out, 'output') ? '' : exit,
+      });
       if (error && str(out, 'output')) blocks.push({ kind: 'error', text: error });
       if (str(out, 'note')) blocks.push({ kind: 'note', text: str(out, 'note') });
       return blocks;
@@ -112,7 +118,15 @@ function outputBlocks(call: ToolCallNode): DetailBlock[] {
 function shapedOutput(tool: string, out: Fields): DetailBlock[] | undefined {
   switch (tool) {
     case 'read_file':
-      return typeof out.content === 'string' ? [{ kind: 'text', title: `Lines ${out.startLine ?? '?'}–${out.endLine ?? '?'} of ${out.totalLines ?? '?'}`, text: capText(out.content) }] : undefined;
+      return typeof out.content === 'string'
+        ? [
+            {
+              kind: 'text',
+              title: `Lines ${out.startLine ?? '?'}–${out.endLine ?? '?'} of ${out.totalLines ?? '?'}`,
+              text: capText(out.content),
+            },
+          ]
+        : undefined;
     case 'search_text':
       return Array.isArray(out.matches) ? listBlock('Matches', out.matches, matchItem) : undefined;
     case 'find_files':

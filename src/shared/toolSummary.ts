@@ -54,7 +54,11 @@ const WORDS: Record<string, ToolWords> = {
     doing: (i) => `reading ${str(i, 'path') ?? 'a file'}`,
   },
   write_file: {
-    done: (i, o) => [o.created === true ? 'Created ' : 'Wrote ', file(str(o, 'path') ?? str(i, 'path')), ` · ${count(lines(str(i, 'content')), 'line')}`],
+    done: (i, o) => [
+      o.created === true ? 'Created ' : 'Wrote ',
+      file(str(o, 'path') ?? str(i, 'path')),
+      ` · ${count(lines(str(i, 'content')), 'line')}`,
+    ],
     doing: (i) => `writing ${str(i, 'path') ?? 'a file'}`,
   },
   edit_file: {
@@ -69,7 +73,8 @@ const WORDS: Record<string, ToolWords> = {
       const parts: SummaryPart[] = ['Ran ', { code: oneLine(str(i, 'command') ?? '', 80) }];
       const exit = num(o, 'exitCode');
       if (exit !== undefined) parts.push(` · exit ${exit}`);
-      if (call.startedAt !== undefined && call.finishedAt !== undefined) parts.push(` · ${formatDuration(call.finishedAt - call.startedAt)}`);
+      if (call.startedAt !== undefined && call.finishedAt !== undefined)
+        parts.push(` · ${formatDuration(call.finishedAt - call.startedAt)}`);
       return parts;
     },
     doing: (i) => `running ${oneLine(str(i, 'command') ?? 'a command', 60)}`,
@@ -95,7 +100,11 @@ const WORDS: Record<string, ToolWords> = {
   list_dir: {
     done: (i, o) => {
       const entries = list(o, 'entries');
-      return ['Listed ', { code: str(o, 'path') ?? str(i, 'path') ?? '.' }, ...(entries ? [` · ${count(entries.length, 'entry', 'entries')}`] : [])];
+      return [
+        'Listed ',
+        { code: str(o, 'path') ?? str(i, 'path') ?? '.' },
+        ...(entries ? [` · ${count(entries.length, 'entry', 'entries')}`] : []),
+      ];
     },
     doing: (i) => `listing ${str(i, 'path') ?? 'a folder'}`,
   },
@@ -165,7 +174,9 @@ export function summarizeToolCall(call: ToolCallNode): SummaryPart[] {
     const waiting = call.approval !== undefined && call.approval.decision === undefined;
     return [doing.charAt(0).toUpperCase() + doing.slice(1) + (waiting ? ' · waiting for your approval' : '…')];
   }
-  const parts: SummaryPart[] = words ? words.done(input, fields(call.output), call) : [call.tool, ...(tellingField(call.input) ? [' ', { code: tellingField(call.input) }] : [])];
+  const parts: SummaryPart[] = words
+    ? words.done(input, fields(call.output), call)
+    : [call.tool, ...(tellingField(call.input) ? [' ', { code: tellingField(call.input) }] : [])];
   if (call.approval?.decision === 'denied') return [...parts, ' · denied by you'];
   if (call.state === 'error') return [...parts, ` · failed: ${failure(call)}`];
   return parts;

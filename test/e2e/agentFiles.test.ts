@@ -64,10 +64,13 @@ describe('agent files in a real VS Code', () => {
             await page.locator('.editor-instance .view-lines').first().click();
             await page.keyboard.press('Control+Home');
             await page.keyboard.press('Control+.');
-            return action.first().waitFor({ timeout: 5_000 }).then(
-              () => true,
-              () => false,
-            );
+            return action
+              .first()
+              .waitFor({ timeout: 5_000 })
+              .then(
+                () => true,
+                () => false,
+              );
           },
           { timeout: 45_000, interval: 0 },
         )
@@ -79,7 +82,9 @@ describe('agent files in a real VS Code', () => {
       await row.first().waitFor({ state: 'detached', timeout: 30_000 });
       await page.keyboard.press('Control+S');
       const file = join(server!.workspace, '.vscode', 'agents', 'x.md');
-      await expect.poll(() => readFileSync(file, 'utf8'), { timeout: 15_000 }).toContain('description: Describe what this agent does and when to use it');
+      await expect
+        .poll(() => readFileSync(file, 'utf8'), { timeout: 15_000 })
+        .toContain('description: Describe what this agent does and when to use it');
     });
   });
 });

@@ -25,7 +25,7 @@ describe("a child's changes in a real VS Code", () => {
     await server?.stop();
   });
 
-  it('shows the edit on the child\'s node, opens its diff, and reverts it', async () => {
+  it("shows the edit on the child's node, opens its diff, and reverts it", async () => {
     const wb = workbench!;
     const plan = join(server!.workspace, 'notes', 'plan.md');
     const panel = await wb.step('open the Subagents view', () => wb.showPanel());
@@ -48,7 +48,10 @@ describe("a child's changes in a real VS Code", () => {
       await editor.locator('.run-change-file', { hasText: 'notes/plan.md' }).click();
       const diff = wb.page.locator('.monaco-diff-editor');
       await diff.waitFor({ timeout: 30_000 });
-      await wb.page.locator('.tab', { hasText: /plan\.md \(run r_\w+\)/ }).first().waitFor({ timeout: 15_000 });
+      await wb.page
+        .locator('.tab', { hasText: /plan\.md \(run r_\w+\)/ })
+        .first()
+        .waitFor({ timeout: 15_000 });
       await diff.locator('.editor.original .view-lines', { hasText: 'Ship it some day.' }).waitFor({ timeout: 15_000 });
       await diff.locator('.editor.modified .view-lines', { hasText: 'Ship it on Friday.' }).waitFor({ timeout: 15_000 });
     });

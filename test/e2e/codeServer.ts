@@ -145,10 +145,19 @@ export class CodeServer {
     if (!existsSync(vsix)) throw new Error(`The extension package ${vsix} is missing. Build it with \`npm run package\` first.`);
     const runDir = mkdtempSync(join(tmpdir(), `subagents-e2e-${options.name}-`));
     const keep = options.keep ?? process.env.SUBAGENTS_E2E_KEEP === '1';
-    const server = new CodeServer(options.name, runDir, join(runDir, 'workspace'), tools, isolatedEnv(runDir, tools), await freePort(), keep);
+    const server = new CodeServer(
+      options.name,
+      runDir,
+      join(runDir, 'workspace'),
+      tools,
+      isolatedEnv(runDir, tools),
+      await freePort(),
+      keep,
+    );
     try {
       cpSync(options.fixture, server.workspace, { recursive: true });
-      for (const dir of ['user-data/User', 'extensions', 'xdg/config', 'xdg/data', 'xdg/cache', 'tmp']) mkdirSync(join(runDir, dir), { recursive: true });
+      for (const dir of ['user-data/User', 'extensions', 'xdg/config', 'xdg/data', 'xdg/cache', 'tmp'])
+        mkdirSync(join(runDir, dir), { recursive: true });
       const userSettings = { ...(JSON.parse(USER_SETTINGS) as Record<string, unknown>), ...options.userSettings };
       writeFileSync(join(runDir, 'user-data', 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
       await server.installExtension(vsix);
@@ -177,11 +186,17 @@ export class CodeServer {
     const log = openSync(this.logPath, 'w');
     const args = [
       this.tools.entry,
-      '--bind-addr', `127.0.0.1:${this.port}`,
-      '--auth', 'none',
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-      '--disable-getting-started-override', '--ignore-last-opened',
-      '--config', join(this.runDir, 'config.yaml'),
+      '--bind-addr',
+      `127.0.0.1:${this.port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+      '--config',
+      join(this.runDir, 'config.yaml'),
       ...this.profileArgs(),
       this.workspace,
     ];
@@ -192,7 +207,8 @@ export class CodeServer {
     process.once('exit', this.killNow);
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
-      if (this.exited) throw new Error(`code-server exited during startup instead of answering /healthz; its log: ${this.logPath}\n${this.logTail()}`);
+      if (this.exited)
+        throw new Error(`code-server exited during startup instead of answering /healthz; its log: ${this.logPath}\n${this.logTail()}`);
       try {
         const response = await fetch(`${this.url}/healthz`);
         if (response.ok) return;
@@ -306,6 +322,7 @@ export class CodeServer {
       }
     }
     if (!this.keep) rmSync(this.runDir, { recursive: true, force: true, maxRetries: 3 });
-    if (strays.length > 0) throw new Error(`code-server left ${strays.length} process(es) outside its group: ${strays.join(', ')} (killed)`);
+    if (strays.length > 0)
+      throw new Error(`code-server left ${strays.length} process(es) outside its group: ${strays.join(', ')} (killed)`);
   }
 }

@@ -55,7 +55,9 @@ describe('the palette commands in a real VS Code', () => {
 
     await wb.step('Show Run Tree opens the tree as text', async () => {
       await wb.runCommand('Subagents: Show Run Tree');
-      await wb.page.locator('.editor-group-container.active .view-lines', { hasText: 'supervisor [ok] What does this project do?' }).waitFor({ timeout: 15_000 });
+      await wb.page
+        .locator('.editor-group-container.active .view-lines', { hasText: 'supervisor [ok] What does this project do?' })
+        .waitFor({ timeout: 15_000 });
     });
 
     await wb.step('Export Thread writes Markdown where the save dialog says', async () => {
@@ -83,7 +85,10 @@ describe('the palette commands in a real VS Code', () => {
       await wb.runCommand('Subagents: Configure Agents');
       await wb.pick('"subagents.agents" in .vscode/settings.json');
       await expect.poll(() => wb.activeEditorTitle(), { timeout: 15_000 }).toBe('settings.json');
-      const line = readFileSync(join(srv.workspace, '.vscode', 'settings.json'), 'utf8').split('\n').findIndex((l) => l.includes('"subagents.agents"')) + 1;
+      const line =
+        readFileSync(join(srv.workspace, '.vscode', 'settings.json'), 'utf8')
+          .split('\n')
+          .findIndex((l) => l.includes('"subagents.agents"')) + 1;
       await expect.poll(() => wb.cursorPosition(), { timeout: 10_000 }).toMatch(new RegExp(`^Ln ${line}, Col 1`));
     });
 
@@ -98,33 +103,39 @@ describe('the palette commands in a real VS Code', () => {
       await wb.notification('There are no agent files in ~/.claude/agents or ~/.copilot/agents').waitFor({ timeout: 15_000 });
     });
 
-    await wb.step('Export Thread writes JSON; Delete All Threads asks once and empties the list; Import Thread brings the conversation back', async () => {
-      await wb.runCommand('Subagents: Export Thread');
-      await wb.pick('JSON');
-      const input = wb.quickInput().locator('input');
-      await expect.poll(() => input.inputValue(), { timeout: 15_000 }).toMatch(/what-does-this-project-do\.json$/);
-      await wb.page.keyboard.press('Enter');
-      await wb.notification('Exported "What does this project do?"').waitFor({ timeout: 15_000 });
-      const file = join(srv.workspace, 'what-does-this-project-do.json');
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'subagents-thread', thread: { title: 'What does this project do?' } });
+    await wb.step(
+      'Export Thread writes JSON; Delete All Threads asks once and empties the list; Import Thread brings the conversation back',
+      async () => {
+        await wb.runCommand('Subagents: Export Thread');
+        await wb.pick('JSON');
+        const input = wb.quickInput().locator('input');
+        await expect.poll(() => input.inputValue(), { timeout: 15_000 }).toMatch(/what-does-this-project-do\.json$/);
+        await wb.page.keyboard.press('Enter');
+        await wb.notification('Exported "What does this project do?"').waitFor({ timeout: 15_000 });
+        const file = join(srv.workspace, 'what-does-this-project-do.json');
+        expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+          format: 'subagents-thread',
+          thread: { title: 'What does this project do?' },
+        });
 
-      // From the view's own `…` menu, where people look for it, not only the palette.
-      await wb.viewMenu('Delete All Threads');
-      await wb.dialogButton('Delete All').click();
-      await wb.notification("Deleted 1 conversation and their subagents' threads.").waitFor({ timeout: 15_000 });
-      await wb.runCommand('Subagents: Export Thread');
-      await wb.notification('There are no conversations yet').waitFor({ timeout: 15_000 });
+        // From the view's own `…` menu, where people look for it, not only the palette.
+        await wb.viewMenu('Delete All Threads');
+        await wb.dialogButton('Delete All').click();
+        await wb.notification("Deleted 1 conversation and their subagents' threads.").waitFor({ timeout: 15_000 });
+        await wb.runCommand('Subagents: Export Thread');
+        await wb.notification('There are no conversations yet').waitFor({ timeout: 15_000 });
 
-      await wb.viewMenu('Import Thread');
-      const path = wb.quickInput().locator('input');
-      // The file dialog fills in its folder itself, a moment after it shows: typed before that, the path is overwritten.
-      await expect.poll(() => path.inputValue(), { timeout: 15_000 }).toMatch(/workspace\/?$/);
-      await path.fill(file);
-      await expect.poll(() => path.inputValue(), { timeout: 15_000 }).toBe(file);
-      await wb.page.keyboard.press('Enter');
-      await wb.notification('Imported "What does this project do?"').waitFor({ timeout: 15_000 });
-      await lastAnswer(wb.panel(), 'ok').waitFor({ timeout: 15_000 });
-    });
+        await wb.viewMenu('Import Thread');
+        const path = wb.quickInput().locator('input');
+        // The file dialog fills in its folder itself, a moment after it shows: typed before that, the path is overwritten.
+        await expect.poll(() => path.inputValue(), { timeout: 15_000 }).toMatch(/workspace\/?$/);
+        await path.fill(file);
+        await expect.poll(() => path.inputValue(), { timeout: 15_000 }).toBe(file);
+        await wb.page.keyboard.press('Enter');
+        await wb.notification('Imported "What does this project do?"').waitFor({ timeout: 15_000 });
+        await lastAnswer(wb.panel(), 'ok').waitFor({ timeout: 15_000 });
+      },
+    );
 
     await wb.step('Delete Thread asks once, then the conversation is gone', async () => {
       await wb.runCommand('Subagents: Delete Thread');

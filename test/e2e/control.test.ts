@@ -2,7 +2,15 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heldTextReply, startChatServer, textReply, toolCallReply, type ChatServer, type RecordedRequest, type Reply } from '../unit/fakes/openAiServer';
+import {
+  heldTextReply,
+  startChatServer,
+  textReply,
+  toolCallReply,
+  type ChatServer,
+  type RecordedRequest,
+  type Reply,
+} from '../unit/fakes/openAiServer';
 import { CodeServer, REPO_ROOT } from './codeServer';
 import { lastAnswer, prompt, runNode, sendButton } from './panelDom';
 import { Workbench } from './workbench';
@@ -27,7 +35,10 @@ function caller(request: RecordedRequest): string {
 /** The supervisor's answer once its delegate_task result is in the prompt: it reads beta's entry. */
 function supervisorAnswer(request: RecordedRequest): Reply {
   const tool = request.body.messages?.find((m) => m.role === 'tool');
-  if (!tool) return toolCallReply('call_1', 'delegate_task', [JSON.stringify({ task: 'Check parse.ts for bugs', agents: ['alpha', 'beta', 'gamma'] })]);
+  if (!tool)
+    return toolCallReply('call_1', 'delegate_task', [
+      JSON.stringify({ task: 'Check parse.ts for bugs', agents: ['alpha', 'beta', 'gamma'] }),
+    ]);
   const results = JSON.parse(String(tool.content)) as { agent: string; status: string; output: string; error?: string }[];
   const beta = results.find((r) => r.agent === 'beta')!;
   const found = /<<<subagent-output \w+>>>\n([\s\S]*)\n<<<end subagent-output/.exec(beta.output)?.[1] ?? '(nothing)';
@@ -61,9 +72,17 @@ describe('Stop on one child in a real VS Code', () => {
     models.replies = Array.from({ length: 20 }, () => reply);
     fixture = mkdtempSync(join(tmpdir(), 'subagents-control-fixture-'));
     cpSync(FIXTURE, fixture, { recursive: true });
-    const agents = Object.fromEntries(['alpha', 'beta', 'gamma'].map((name) => [name, { description: `Checks one part (${name}).`, instructions: `You are ${name}. Check what you are asked to and report.` }]));
+    const agents = Object.fromEntries(
+      ['alpha', 'beta', 'gamma'].map((name) => [
+        name,
+        { description: `Checks one part (${name}).`, instructions: `You are ${name}. Check what you are asked to and report.` },
+      ]),
+    );
     mkdirSync(join(fixture, '.vscode'), { recursive: true });
-    writeFileSync(join(fixture, '.vscode', 'settings.json'), JSON.stringify({ 'subagents.model': `openai-compatible:${models.baseURL}#test-model`, 'subagents.agents': agents }, null, 2));
+    writeFileSync(
+      join(fixture, '.vscode', 'settings.json'),
+      JSON.stringify({ 'subagents.model': `openai-compatible:${models.baseURL}#test-model`, 'subagents.agents': agents }, null, 2),
+    );
     server = await CodeServer.start({ name: 'control', fixture });
     workbench = await Workbench.open(server);
   });
@@ -102,7 +121,9 @@ describe('Stop on one child in a real VS Code', () => {
       await answer.waitFor({ timeout: 60_000 });
       const text = (await answer.innerText()).replace(/\s+/g, ' ');
       expect(text).toContain('Beta ended cancelled (Stopped by the user (the Stop button on its node in the panel).');
-      expect(text).toContain('Before it was stopped it had found: beta so far: checked parse.ts, the slice drops the last field (an off-by-one on line 2).');
+      expect(text).toContain(
+        'Before it was stopped it had found: beta so far: checked parse.ts, the slice drops the last field (an off-by-one on line 2).',
+      );
       await expect.poll(() => beta.getAttribute('data-state'), { timeout: 15_000 }).toBe('cancelled');
       expect(await node('alpha').getAttribute('data-state')).toBe('ok');
       expect(await node('gamma').getAttribute('data-state')).toBe('ok');

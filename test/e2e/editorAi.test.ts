@@ -33,7 +33,12 @@ describe("the editor's language models and tools in a real VS Code", () => {
     const vsce = join(REPO_ROOT, 'node_modules', '.bin', 'vsce');
     execFileSync(vsce, ['package', '--allow-missing-repository', '--skip-license', '-o', fakeVsix], { cwd: FAKE_EXTENSION, stdio: 'pipe' });
     // AI features on, so VS Code's chat (and @subagents in it) exists; the e2e profiles turn them off.
-    server = await CodeServer.start({ name: 'editor-ai', fixture: FIXTURE, moreVsix: [fakeVsix], userSettings: { 'chat.disableAIFeatures': false } });
+    server = await CodeServer.start({
+      name: 'editor-ai',
+      fixture: FIXTURE,
+      moreVsix: [fakeVsix],
+      userSettings: { 'chat.disableAIFeatures': false },
+    });
     workbench = await Workbench.open(server);
   });
 
@@ -60,7 +65,10 @@ describe("the editor's language models and tools in a real VS Code", () => {
     // The fake model called fake_echo (an editor tool, by vscode.lm.invokeTool) and answered with its result.
     expect(text).toContain('The echo said: echo: ping');
     const threadId = /Its thread is (\S+) in/.exec(text)![1]!;
-    const findIndex = () => threadFolders().map((dir) => join(dir, 'index.json')).find((f) => existsSync(f));
+    const findIndex = () =>
+      threadFolders()
+        .map((dir) => join(dir, 'index.json'))
+        .find((f) => existsSync(f));
     // The index is a cache the store writes a moment after the run (debounced), not with it.
     await until('the thread index is written in workspace storage', () => findIndex() !== undefined);
     const index = findIndex();
@@ -81,7 +89,10 @@ describe("the editor's language models and tools in a real VS Code", () => {
       await wb.runCommand('Fake LM: Send @subagents a Delegation in Chat');
       await chat.getByText('The echo said: echo: ping').first().waitFor({ timeout: 60_000 });
       // VS Code folds the progress lines (the start, the helper's start and end) into "Completed N steps".
-      await chat.getByText(/Completed [3-9] steps/).first().waitFor({ timeout: 15_000 });
+      await chat
+        .getByText(/Completed [3-9] steps/)
+        .first()
+        .waitFor({ timeout: 15_000 });
     });
     const panel = await wb.step('the button opens the thread in the Subagents panel', async () => {
       await chat.getByRole('button', { name: 'Show the run tree in Subagents' }).last().click();
@@ -101,10 +112,18 @@ describe("the editor's language models and tools in a real VS Code", () => {
       await chat.getByText('helper: wait for cancel').first().waitFor({ timeout: 60_000 });
     });
     await wb.step("stop it with the chat's stop button", async () => {
-      await wb.page.getByRole('button', { name: /^(Cancel|Stop)/ }).first().click();
+      await wb.page
+        .getByRole('button', { name: /^(Cancel|Stop)/ })
+        .first()
+        .click();
     });
     await wb.step('the supervisor and the helper end as cancelled in their threads', async () => {
-      const threadFiles = () => threadFolders().flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f)));
+      const threadFiles = () =>
+        threadFolders().flatMap((dir) =>
+          readdirSync(dir)
+            .filter((f) => f.endsWith('.jsonl'))
+            .map((f) => join(dir, f)),
+        );
       const cancelled = () =>
         threadFiles()
           .flatMap((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean))
@@ -114,7 +133,7 @@ describe("the editor's language models and tools in a real VS Code", () => {
     });
   });
 
-  it('@subagents and an approval: a subagent\'s write waits, the chat says where, and once approved from the notification the file is written and the answer comes', async () => {
+  it("@subagents and an approval: a subagent's write waits, the chat says where, and once approved from the notification the file is written and the answer comes", async () => {
     const wb = workbench!;
     const chat = wb.page.locator('.interactive-session');
     const note = join(server!.workspace, 'chat-note.txt');

@@ -59,7 +59,9 @@ describe('first run: choosing a model in a real VS Code', () => {
     const choice = panel.locator('#model-choice');
 
     await wb.step('see that the editor has no models, and the Ollama and API key offers', async () => {
-      await choice.locator('.model-choice-note', { hasText: 'No language model is available from the editor' }).waitFor({ timeout: 30_000 });
+      await choice
+        .locator('.model-choice-note', { hasText: 'No language model is available from the editor' })
+        .waitFor({ timeout: 30_000 });
       await choice.locator('[data-choice-id="ollama:llama3.2:latest"]').waitFor();
       await choice.locator('[data-choice-id="key:openai"]').waitFor();
       await choice.locator('[data-choice-id="key:anthropic"]').waitFor();
@@ -89,7 +91,9 @@ describe('first run: choosing a model in a real VS Code', () => {
       await panel.locator('#prompt').click();
       await wb.page.keyboard.type('Hello');
       await panel.locator('#send').click();
-      await answer.locator('.message-status', { hasText: 'retry 1/4 in 30 s · 429: Rate limit reached for requests' }).waitFor({ timeout: 30_000 });
+      await answer
+        .locator('.message-status', { hasText: 'retry 1/4 in 30 s · 429: Rate limit reached for requests' })
+        .waitFor({ timeout: 30_000 });
       expect(openai.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`]);
     });
 

@@ -23,7 +23,10 @@ describe('MCP servers in a real VS Code', () => {
   beforeAll(async () => {
     server = await CodeServer.start({ name: 'mcp', fixture: FIXTURE });
     mkdirSync(join(server.workspace, '.vscode'), { recursive: true });
-    writeFileSync(join(server.workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { fx: { type: 'stdio', command: process.execPath, args: [SERVER, `--tag=${tag}`] } } }));
+    writeFileSync(
+      join(server.workspace, '.vscode', 'mcp.json'),
+      JSON.stringify({ servers: { fx: { type: 'stdio', command: process.execPath, args: [SERVER, `--tag=${tag}`] } } }),
+    );
     workbench = await Workbench.open(server);
   });
 

@@ -71,8 +71,15 @@ describe('the packaged extension', () => {
     const manifest = JSON.parse(entries.get('extension/package.json')!.toString('utf8')) as Record<string, unknown>;
     const referenced = referencedFiles(manifest);
     // The manifest does name the activity-bar icon and the entry point: the walk found them.
-    expect(referenced).toEqual(expect.arrayContaining([{ where: 'main', file: 'dist/extension.js' }, { where: 'contributes.viewsContainers.activitybar[0].icon', file: 'media/icon.svg' }]));
-    const missing = [...referenced, ...LOADED_AT_RUN_TIME.map((file) => ({ where: 'loaded at run time', file }))].filter((r) => !entries.has(`extension/${r.file}`));
+    expect(referenced).toEqual(
+      expect.arrayContaining([
+        { where: 'main', file: 'dist/extension.js' },
+        { where: 'contributes.viewsContainers.activitybar[0].icon', file: 'media/icon.svg' },
+      ]),
+    );
+    const missing = [...referenced, ...LOADED_AT_RUN_TIME.map((file) => ({ where: 'loaded at run time', file }))].filter(
+      (r) => !entries.has(`extension/${r.file}`),
+    );
     expect(missing, `files missing from ${join(REPO_ROOT, 'dist', 'subagents.vsix')}`).toEqual([]);
     // The README shows in the editor's extension page from the package: its pictures must be there.
     // vsce stores it as readme.md, whatever its case in the repository.

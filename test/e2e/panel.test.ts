@@ -21,7 +21,9 @@ const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** The supervisor's scripted texts (markdown as a reader sees it), in order. */
 function scriptedAnswers(): string[][] {
-  const script = JSON.parse(readFileSync(join(FIXTURE, '.vscode', 'demo-script.json'), 'utf8')) as { agents: { supervisor: { text?: string; fallback?: boolean }[] } };
+  const script = JSON.parse(readFileSync(join(FIXTURE, '.vscode', 'demo-script.json'), 'utf8')) as {
+    agents: { supervisor: { text?: string; fallback?: boolean }[] };
+  };
   return script.agents.supervisor
     .filter((turn) => turn.text && !turn.fallback)
     .map((turn) =>
@@ -74,7 +76,9 @@ describe('the Subagents panel in a real VS Code', () => {
     await server?.stop();
     memory.stop();
     mark('shut down');
-    console.log(`e2e panel: ${((Date.now() - started) / 1000).toFixed(1)} s wall time, server start to shutdown (phases, s: ${phases.join(', ')}); ${memory.summary()}`);
+    console.log(
+      `e2e panel: ${((Date.now() - started) / 1000).toFixed(1)} s wall time, server start to shutdown (phases, s: ${phases.join(', ')}); ${memory.summary()}`,
+    );
   });
 
   it('delegates, asks for the background edit in a notification while the panel is hidden, opens a linked file at its line, and keeps the thread across a reload', async () => {
@@ -93,7 +97,9 @@ describe('the Subagents panel in a real VS Code', () => {
     });
 
     await wb.step("see the answer, the two subagents' runs, and the fixer waiting on its node", async () => {
-      await expect.poll(async () => normalize(await lastAnswer(panel).innerText()), { timeout: 60_000 }).toContain('I will report back when it is done.');
+      await expect
+        .poll(async () => normalize(await lastAnswer(panel).innerText()), { timeout: 60_000 })
+        .toContain('I will report back when it is done.');
       await expectText(panel, answer!);
       await expect
         .poll(() => childRuns(panel), { timeout: 30_000, message: 'the researcher and the reviewer finished, the fixer still working' })
@@ -109,13 +115,17 @@ describe('the Subagents panel in a real VS Code', () => {
 
     await wb.step('hide the panel: the approval is a badge on the view and a notification', async () => {
       await wb.runCommand('View: Show Explorer');
-      await wb.page.locator(`.part.activitybar [aria-label^="Subagents"] .badge .badge-content`, { hasText: '1' }).waitFor({ timeout: 15_000 });
+      await wb.page
+        .locator(`.part.activitybar [aria-label^="Subagents"] .badge .badge-content`, { hasText: '1' })
+        .waitFor({ timeout: 15_000 });
       await wb.notification('fixer wants to edit src/invoice.ts').waitFor({ timeout: 15_000 });
     });
 
     await wb.step('approve once from the notification: the edit is written and the fixer is announced', async () => {
       await wb.notification('fixer wants to edit src/invoice.ts').locator('.monaco-button', { hasText: 'Approve once' }).click();
-      await expect.poll(() => readFileSync(invoice, 'utf8'), { timeout: 30_000 }).toContain('  return roundCents(line.quantity * line.unitPrice);');
+      await expect
+        .poll(() => readFileSync(invoice, 'utf8'), { timeout: 30_000 })
+        .toContain('  return roundCents(line.quantity * line.unitPrice);');
       const shown = await wb.showPanel();
       await lastAnswer(shown, 'ok').waitFor({ timeout: 30_000 });
       await expectText(shown, report!);
@@ -133,14 +143,20 @@ describe('the Subagents panel in a real VS Code', () => {
 
     await wb.step('find the thread on disk under workspaceStorage', () =>
       expect
-        .poll(() => threadFiles(srv).length, { timeout: 10_000, message: `.jsonl thread files under ${srv.userDataDir}/User/workspaceStorage/*/subagents-team.subagents/threads/` })
+        .poll(() => threadFiles(srv).length, {
+          timeout: 10_000,
+          message: `.jsonl thread files under ${srv.userDataDir}/User/workspaceStorage/*/subagents-team.subagents/threads/`,
+        })
         .toBeGreaterThan(3),
     );
 
     // The engine's code cache is written 20 s after the engine loaded (src/extension.ts); the reload loads from it.
     await wb.step("find the engine's code cache in global storage", () =>
       expect
-        .poll(() => codeCaches(srv).length, { timeout: 40_000, message: `engine-*.v8cache under ${srv.extensionGlobalStorage()}/code-cache` })
+        .poll(() => codeCaches(srv).length, {
+          timeout: 40_000,
+          message: `engine-*.v8cache under ${srv.extensionGlobalStorage()}/code-cache`,
+        })
         .toBe(1),
     );
 
@@ -152,7 +168,11 @@ describe('the Subagents panel in a real VS Code', () => {
       await expectText(reloaded, report!);
       const loads = () => [...srv.extensionOutput().matchAll(/Engine loaded in (\d+) ms \(code cache: (\w+)\), started in (\d+) ms/g)];
       await expect.poll(() => loads().map((m) => m[2]), { timeout: 10_000 }).toEqual(['none', 'used']);
-      console.log(`e2e panel: the engine loaded in ${loads().map((m) => `${m[1]} ms (code cache: ${m[2]}; started in ${m[3]} ms)`).join(', then ')}`);
+      console.log(
+        `e2e panel: the engine loaded in ${loads()
+          .map((m) => `${m[1]} ms (code cache: ${m[2]}; started in ${m[3]} ms)`)
+          .join(', then ')}`,
+      );
     });
     mark('reloaded');
   });
@@ -176,7 +196,9 @@ describe('the Subagents panel in a real VS Code', () => {
       await sendButton(panel).click();
       const answer = lastAnswer(panel, 'ok');
       await answer.waitFor({ timeout: 30_000 });
-      expect(normalize(await answer.innerText())).toMatch(/This is a scripted demo: no model read your message\..*Subagents: Select Model…/);
+      expect(normalize(await answer.innerText())).toMatch(
+        /This is a scripted demo: no model read your message\..*Subagents: Select Model…/,
+      );
     });
   });
 });

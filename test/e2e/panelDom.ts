@@ -16,7 +16,9 @@ export function runNode(panel: FrameLocator, agent: string): Locator {
 /** The depth-1 runs, as {agent, state}, sorted by agent. */
 export async function childRuns(panel: FrameLocator): Promise<{ agent: string | null; state: string | null }[]> {
   const nodes = panel.locator('[role="treeitem"][data-run-id][data-depth="1"]');
-  const runs = await nodes.evaluateAll((els) => els.map((el) => ({ agent: el.getAttribute('data-agent'), state: el.getAttribute('data-state') })));
+  const runs = await nodes.evaluateAll((els) =>
+    els.map((el) => ({ agent: el.getAttribute('data-agent'), state: el.getAttribute('data-state') })),
+  );
   const unique = new Map(runs.map((r) => [`${r.agent}`, r]));
   return [...unique.values()].sort((a, b) => String(a.agent).localeCompare(String(b.agent)));
 }

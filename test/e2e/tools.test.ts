@@ -80,7 +80,10 @@ describe('workspace tools and approvals in a real VS Code', () => {
       const root = panel.locator('.message.assistant').first();
       expect(await root.locator('.message-warnings').count()).toBeGreaterThan(0);
       expect(await root.locator('.run-warning', { hasText: 'sandbox' }).count()).toBe(0);
-      await wb.page.locator('.terminal-tab, .tabs-list .monaco-list-row, .single-terminal-tab', { hasText: 'Subagents' }).first().waitFor({ timeout: 15_000 });
+      await wb.page
+        .locator('.terminal-tab, .tabs-list .monaco-list-row, .single-terminal-tab', { hasText: 'Subagents' })
+        .first()
+        .waitFor({ timeout: 15_000 });
     });
   });
 });

@@ -9,8 +9,14 @@ import { ARTIFACTS, EXTENSION_ID, findTools, type CodeServer } from './codeServe
 // in test/.artifacts and says what it expected.
 
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
 ];
 
 export class Workbench {
@@ -40,7 +46,11 @@ export class Workbench {
       headless: true,
       args: CHROMIUM_ARGS,
       // Keeps Chromium's crashpad and dconf files out of HOME.
-      env: { ...process.env, XDG_CONFIG_HOME: join(server.runDir, 'browser', 'config'), XDG_CACHE_HOME: join(server.runDir, 'browser', 'cache') },
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: join(server.runDir, 'browser', 'config'),
+        XDG_CACHE_HOME: join(server.runDir, 'browser', 'cache'),
+      },
     });
     try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -101,7 +111,12 @@ export class Workbench {
    * a click on an active icon collapses the side bar, and after a reload it races with the restore.
    */
   async showPanel(): Promise<FrameLocator> {
-    if (!(await this.page.locator(this.webviewSelector()).isVisible().catch(() => false))) {
+    if (
+      !(await this.page
+        .locator(this.webviewSelector())
+        .isVisible()
+        .catch(() => false))
+    ) {
       await this.runCommand('View: Show Subagents');
     }
     const panel = this.panel();
@@ -114,7 +129,11 @@ export class Workbench {
    * `view/title` entries outside the navigation group are listed.
    */
   async viewMenu(label: string): Promise<void> {
-    await this.page.locator('.part.sidebar .title-actions, .part.sidebar .pane-header .actions').getByRole('button', { name: 'Views and More Actions...' }).first().click();
+    await this.page
+      .locator('.part.sidebar .title-actions, .part.sidebar .pane-header .actions')
+      .getByRole('button', { name: 'Views and More Actions...' })
+      .first()
+      .click();
     const item = this.page.locator('.monaco-menu .action-item', { hasText: label }).first();
     await item.waitFor({ timeout: 15_000 });
     await item.click();
@@ -176,11 +195,17 @@ export class Workbench {
       const label = `${this.server.name}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`;
       mkdirSync(ARTIFACTS, { recursive: true });
       const shot = join(ARTIFACTS, `${label}.png`);
-      const saved = await this.page.screenshot({ path: shot }).then(() => shot, () => '(screenshot failed)');
+      const saved = await this.page.screenshot({ path: shot }).then(
+        () => shot,
+        () => '(screenshot failed)',
+      );
       const log = this.server.saveLog(label);
       const consolePath = join(ARTIFACTS, `${label}-console.log`);
       writeFileSync(consolePath, this.consoleErrors.join('\n') + '\n');
-      const recent = this.consoleErrors.slice(-5).map((line) => `\n    ${line}`).join('');
+      const recent = this.consoleErrors
+        .slice(-5)
+        .map((line) => `\n    ${line}`)
+        .join('');
       const message = error instanceof Error ? error.message : String(error);
       throw new Error(
         `Step "${name}" failed: ${message}\n  screenshot: ${saved}\n  code-server log: ${log}` +

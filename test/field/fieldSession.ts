@@ -25,15 +25,32 @@ export const fromResult = (tool: string, field: string) => ({ $fromResult: { too
  * One `subagents run` of the real CLI in `root`, its models played from `agents`, with the flags a
  * user passes for real work: `--approval autoEdit` and the test runner allowed.
  */
-export async function runSession(cli: string, root: string, agents: Record<string, Turn[]>, options: { prompt: string; allow: string[]; env?: NodeJS.ProcessEnv }): Promise<Session> {
+export async function runSession(
+  cli: string,
+  root: string,
+  agents: Record<string, Turn[]>,
+  options: { prompt: string; allow: string[]; env?: NodeJS.ProcessEnv },
+): Promise<Session> {
   // The script and HOME live outside the repository: git status shows only the agents' work.
   const outside = await mkdtemp(join(tmpdir(), 'field-session-'));
   try {
     const script = join(outside, 'script.json');
     await writeFile(script, JSON.stringify({ agents }));
-    const args = ['run', '--json', '--model', `scripted:${script}`, '--approval', 'autoEdit', ...options.allow.flatMap((p) => ['--allow-command', p]), options.prompt];
+    const args = [
+      'run',
+      '--json',
+      '--model',
+      `scripted:${script}`,
+      '--approval',
+      'autoEdit',
+      ...options.allow.flatMap((p) => ['--allow-command', p]),
+      options.prompt,
+    ];
     const result = await startCli(cli, args, { cwd: root, env: { HOME: join(outside, 'home'), ...options.env } });
-    const events = result.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => runEventSchema.parse(JSON.parse(l)));
+    const events = result.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => runEventSchema.parse(JSON.parse(l)));
     return { result, events };
   } finally {
     await rm(outside, { recursive: true, force: true });
@@ -41,13 +58,22 @@ export async function runSession(cli: string, root: string, agents: Record<strin
 }
 
 type Of<K extends RunEvent['kind']> = Extract<RunEvent, { kind: K }>;
-const ofKind = <K extends RunEvent['kind']>(events: readonly RunEvent[], kind: K): Of<K>[] => events.filter((e): e is Of<K> => e.kind === kind);
+const ofKind = <K extends RunEvent['kind']>(events: readonly RunEvent[], kind: K): Of<K>[] =>
+  events.filter((e): e is Of<K> => e.kind === kind);
 
 /** Every tool call with its input and result, in the order they finished. */
-export function toolCalls(events: readonly RunEvent[]): { tool: string; agent: string; input: unknown; output: unknown; isError: boolean }[] {
+export function toolCalls(
+  events: readonly RunEvent[],
+): { tool: string; agent: string; input: unknown; output: unknown; isError: boolean }[] {
   const started = new Map(ofKind(events, 'tool.started').map((e) => [e.toolCallId, e]));
   const agents = new Map(ofKind(events, 'run.started').map((e) => [e.runId, e.agent]));
-  return ofKind(events, 'tool.finished').map((e) => ({ tool: e.tool, agent: agents.get(e.runId) ?? '?', input: started.get(e.toolCallId)?.input, output: e.output, isError: e.isError }));
+  return ofKind(events, 'tool.finished').map((e) => ({
+    tool: e.tool,
+    agent: agents.get(e.runId) ?? '?',
+    input: started.get(e.toolCallId)?.input,
+    output: e.output,
+    isError: e.isError,
+  }));
 }
 
 /** The calls that did not do what the model asked: refused, failed, or a command that exited non-zero. */
@@ -61,7 +87,9 @@ const hasError = (output: unknown) => typeof output === 'object' && output !== n
 
 /** What the run's `command` printed (the last such call's output). */
 export function outputOf(events: readonly RunEvent[], command: string, nth = -1): string {
-  const calls = toolCalls(events).filter((c) => c.tool === 'run_command' && (c.input as { command?: string } | undefined)?.command === command);
+  const calls = toolCalls(events).filter(
+    (c) => c.tool === 'run_command' && (c.input as { command?: string } | undefined)?.command === command,
+  );
   const call = calls.at(nth);
   return call ? commandText(call.output) : `(the run never ran ${command})`;
 }
@@ -96,9 +124,12 @@ export async function missingEdits(root: string, events: readonly RunEvent[]): P
     if (call.tool !== 'edit_file' || call.isError) continue;
     const { path, newText } = call.input as { path: string; newText: string };
     const text = existsSync(join(root, path)) ? await readFile(join(root, path), 'utf8') : '';
-    if (!text.includes(newText)) problems.push(`${path}: edit_file reported success, but its new text is not in the file: ${JSON.stringify(newText.slice(0, 80))}`);
+    if (!text.includes(newText))
+      problems.push(`${path}: edit_file reported success, but its new text is not in the file: ${JSON.stringify(newText.slice(0, 80))}`);
   }
   return problems;
 }
 
-export const topStatus = (events: readonly RunEvent[]) => ofKind(events, 'run.finished').find((e) => !ofKind(events, 'run.started').some((s) => s.runId === e.runId && s.parentRunId !== null))?.status;
+export const topStatus = (events: readonly RunEvent[]) =>
+  ofKind(events, 'run.finished').find((e) => !ofKind(events, 'run.started').some((s) => s.runId === e.runId && s.parentRunId !== null))
+    ?.status;

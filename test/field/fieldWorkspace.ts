@@ -24,7 +24,10 @@ export function fieldSnapshotsDir(): string {
   if (existsSync(beside)) return beside;
   const looked = [beside];
   try {
-    const common = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const common = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }).trim();
     const mainClone = resolve(dirname(common), '..', 'shared', 'field');
     if (existsSync(mainClone)) return mainClone;
     looked.push(mainClone);
@@ -59,7 +62,10 @@ let defuInstall: Promise<{ root: string; dispose(): Promise<void> }> | undefined
 export async function installDefuOnce(): Promise<string> {
   defuInstall ??= (async () => {
     const repo = await unpackRepo('defu-6.1.7.tar.gz', 'defu');
-    await run('npm', ['install', '--ignore-scripts', '--legacy-peer-deps', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: repo.root, maxBuffer: 64 * 1024 * 1024 });
+    await run('npm', ['install', '--ignore-scripts', '--legacy-peer-deps', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: repo.root,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return repo;
   })();
   return join((await defuInstall).root, 'node_modules');

@@ -58,52 +58,100 @@ describe('field: hukkin/tomli', () => {
   it('a Copilot agent runs a regression test red, fixes load() for a UTF-8 BOM and runs the suite green', async () => {
     const repo = await checkout();
     try {
-      const session = await runSession(cli.path, repo.root, {
-        supervisor: [
-          { text: 'Handing it to the tdd agent.', toolCalls: [{ tool: 'delegate_task', input: { agents: ['tdd'], task: 'tomli.load fails on a file that starts with a UTF-8 BOM. Red/green it: a regression test in tests/test_misc.py, then the fix.' } }] },
-          { text: 'Fixed with a regression test; the suite passes.' },
-        ],
-        tdd: [
-          {
-            text: 'Reading the parser entry points and the tests.',
-            toolCalls: [
-              { tool: 'read_file', input: { path: 'src/tomli/_parser.py', startLine: 130, endLine: 170 } },
-              { tool: 'read_file', input: { path: 'tests/test_misc.py' } },
-              { tool: 'read_file', input: { path: 'tests/__init__.py' } },
-              { tool: 'search_text', input: { pattern: 'def load', glob: 'src/**/*.py' } },
-            ],
-          },
-          {
-            text: 'The regression test, red first.',
-            toolCalls: [
-              { tool: 'edit_file', input: { path: 'tests/test_misc.py', oldText: 'import importlib\n', newText: 'import importlib\nimport io\n' } },
-              { tool: 'edit_file', input: { path: 'tests/test_misc.py', oldText: '    def test_types_import(self):\n', newText: `${BOM_TEST}    def test_types_import(self):\n` } },
-            ],
-          },
-          { text: 'Running it.', toolCalls: [{ tool: 'run_command', input: { command: RED } }] },
-          {
-            text: 'Red. load() decodes without skipping the BOM.',
-            toolCalls: [
-              { tool: 'edit_file', input: { path: 'src/tomli/_parser.py', oldText: '    """Parse TOML from a binary file object."""\n', newText: '    """Parse TOML from a binary file object (a UTF-8 BOM is skipped)."""\n' } },
-              { tool: 'edit_file', input: { path: 'src/tomli/_parser.py', oldText: '        s = b.decode()\n', newText: '        s = b.decode("utf-8-sig")\n' } },
-            ],
-          },
-          {
-            text: 'Green?',
-            toolCalls: [
-              { tool: 'run_command', input: { command: UNITTEST } },
-              { tool: 'run_command', input: { command: 'git diff' } },
-              { tool: 'run_command', input: { command: 'git status' } },
-            ],
-          },
-          { text: 'load() now skips a UTF-8 BOM (src/tomli/_parser.py); regression test tests/test_misc.py::test_load_skips_utf8_bom; 17 tests pass.' },
-        ],
-      }, { prompt: 'tomli.load fails on files saved with a BOM. Fix it with a regression test and make sure the tests pass.', allow: ALLOW, env: ENV });
+      const session = await runSession(
+        cli.path,
+        repo.root,
+        {
+          supervisor: [
+            {
+              text: 'Handing it to the tdd agent.',
+              toolCalls: [
+                {
+                  tool: 'delegate_task',
+                  input: {
+                    agents: ['tdd'],
+                    task: 'tomli.load fails on a file that starts with a UTF-8 BOM. Red/green it: a regression test in tests/test_misc.py, then the fix.',
+                  },
+                },
+              ],
+            },
+            { text: 'Fixed with a regression test; the suite passes.' },
+          ],
+          tdd: [
+            {
+              text: 'Reading the parser entry points and the tests.',
+              toolCalls: [
+                { tool: 'read_file', input: { path: 'src/tomli/_parser.py', startLine: 130, endLine: 170 } },
+                { tool: 'read_file', input: { path: 'tests/test_misc.py' } },
+                { tool: 'read_file', input: { path: 'tests/__init__.py' } },
+                { tool: 'search_text', input: { pattern: 'def load', glob: 'src/**/*.py' } },
+              ],
+            },
+            {
+              text: 'The regression test, red first.',
+              toolCalls: [
+                {
+                  tool: 'edit_file',
+                  input: { path: 'tests/test_misc.py', oldText: 'import importlib\n', newText: 'import importlib\nimport io\n' },
+                },
+                {
+                  tool: 'edit_file',
+                  input: {
+                    path: 'tests/test_misc.py',
+                    oldText: '    def test_types_import(self):\n',
+                    newText: `${BOM_TEST}    def test_types_import(self):\n`,
+                  },
+                },
+              ],
+            },
+            { text: 'Running it.', toolCalls: [{ tool: 'run_command', input: { command: RED } }] },
+            {
+              text: 'Red. load() decodes without skipping the BOM.',
+              toolCalls: [
+                {
+                  tool: 'edit_file',
+                  input: {
+                    path: 'src/tomli/_parser.py',
+                    oldText: '    """Parse TOML from a binary file object."""\n',
+                    newText: '    """Parse TOML from a binary file object (a UTF-8 BOM is skipped)."""\n',
+                  },
+                },
+                {
+                  tool: 'edit_file',
+                  input: {
+                    path: 'src/tomli/_parser.py',
+                    oldText: '        s = b.decode()\n',
+                    newText: '        s = b.decode("utf-8-sig")\n',
+                  },
+                },
+              ],
+            },
+            {
+              text: 'Green?',
+              toolCalls: [
+                { tool: 'run_command', input: { command: UNITTEST } },
+                { tool: 'run_command', input: { command: 'git diff' } },
+                { tool: 'run_command', input: { command: 'git status' } },
+              ],
+            },
+            {
+              text: 'load() now skips a UTF-8 BOM (src/tomli/_parser.py); regression test tests/test_misc.py::test_load_skips_utf8_bom; 17 tests pass.',
+            },
+          ],
+        },
+        {
+          prompt: 'tomli.load fails on files saved with a BOM. Fix it with a regression test and make sure the tests pass.',
+          allow: ALLOW,
+          env: ENV,
+        },
+      );
 
       expect.soft(outputOf(session.events, RED), 'the regression test ran red').toMatch(/FAILED \((failures|errors)=1\)/);
       expect.soft(outputOf(session.events, UNITTEST), 'the suite ran green in the run').toMatch(/Ran 17 tests[\s\S]*OK/);
       expect.soft(outputOf(session.events, 'git diff'), 'git diff in the run').toContain('+import io');
-      expect.soft(git(repo.root, 'status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([' M src/tomli/_parser.py', ' M tests/test_misc.py']);
+      expect
+        .soft(git(repo.root, 'status', '--porcelain').split('\n').filter(Boolean).sort())
+        .toEqual([' M src/tomli/_parser.py', ' M tests/test_misc.py']);
       await expectFinishedWell(repo.root, session, 17);
     } finally {
       await repo.dispose();
@@ -113,32 +161,52 @@ describe('field: hukkin/tomli', () => {
   it('a Claude Code reviewer works in the background while the supervisor runs the suite', async () => {
     const repo = await checkout();
     try {
-      const session = await runSession(cli.path, repo.root, {
-        supervisor: [
-          {
-            text: 'Review in the background; the suite meanwhile.',
-            toolCalls: [
-              { tool: 'subagent_start', input: { agent: 'code-reviewer', task: 'Review src/tomli/_parser.py for inputs that could crash or hang the parser. Report findings with file and line.' } },
-              // The runner alone, no pipe: what the sandbox makes of a real test runner (tempfile included).
-              { tool: 'run_command', input: { command: 'python3 -m unittest' } },
-            ],
-          },
-          { text: 'Waiting for the reviewer.', toolCalls: [{ tool: 'subagent_await', input: { runIds: [fromResult('subagent_start', 'runId')] } }] },
-          { text: 'The suite passes and the review is in.' },
-        ],
-        'code-reviewer': [
-          {
-            text: 'Reading the parser and its limits.',
-            toolCalls: [
-              { tool: 'read_file', input: { path: 'src/tomli/_parser.py', startLine: 1, endLine: 80 } },
-              { tool: 'search_text', input: { pattern: 'MAX_INLINE_NESTING|RecursionError', glob: 'src/**/*.py' } },
-              { tool: 'find_files', input: { pattern: 'tests/**/*.py' } },
-            ],
-          },
-          { text: 'What the tests cover here.', toolCalls: [{ tool: 'run_command', input: { command: 'git log --oneline -n 5' } }, { tool: 'run_command', input: { command: 'wc -l src/tomli/_parser.py | head' } }] },
-          { text: 'No crash or hang found: nesting is bounded (MAX_INLINE_NESTING) and covered by tests/test_misc.py.' },
-        ],
-      }, { prompt: 'Run the code reviewer in the background while you check the suite.', allow: ALLOW, env: ENV });
+      const session = await runSession(
+        cli.path,
+        repo.root,
+        {
+          supervisor: [
+            {
+              text: 'Review in the background; the suite meanwhile.',
+              toolCalls: [
+                {
+                  tool: 'subagent_start',
+                  input: {
+                    agent: 'code-reviewer',
+                    task: 'Review src/tomli/_parser.py for inputs that could crash or hang the parser. Report findings with file and line.',
+                  },
+                },
+                // The runner alone, no pipe: what the sandbox makes of a real test runner (tempfile included).
+                { tool: 'run_command', input: { command: 'python3 -m unittest' } },
+              ],
+            },
+            {
+              text: 'Waiting for the reviewer.',
+              toolCalls: [{ tool: 'subagent_await', input: { runIds: [fromResult('subagent_start', 'runId')] } }],
+            },
+            { text: 'The suite passes and the review is in.' },
+          ],
+          'code-reviewer': [
+            {
+              text: 'Reading the parser and its limits.',
+              toolCalls: [
+                { tool: 'read_file', input: { path: 'src/tomli/_parser.py', startLine: 1, endLine: 80 } },
+                { tool: 'search_text', input: { pattern: 'MAX_INLINE_NESTING|RecursionError', glob: 'src/**/*.py' } },
+                { tool: 'find_files', input: { pattern: 'tests/**/*.py' } },
+              ],
+            },
+            {
+              text: 'What the tests cover here.',
+              toolCalls: [
+                { tool: 'run_command', input: { command: 'git log --oneline -n 5' } },
+                { tool: 'run_command', input: { command: 'wc -l src/tomli/_parser.py | head' } },
+              ],
+            },
+            { text: 'No crash or hang found: nesting is bounded (MAX_INLINE_NESTING) and covered by tests/test_misc.py.' },
+          ],
+        },
+        { prompt: 'Run the code reviewer in the background while you check the suite.', allow: ALLOW, env: ENV },
+      );
 
       expect.soft(outputOf(session.events, 'git log --oneline -n 5'), 'git log in the run').toContain('agent files');
       expect.soft(git(repo.root, 'status', '--porcelain')).toBe('');

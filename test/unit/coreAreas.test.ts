@@ -13,7 +13,9 @@ import CORE_AREAS from '../../scripts/coreAreas.json';
 const CORE = resolve('src/core');
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The area a file of the core belongs to: its first folder, or the file itself at the root. */
@@ -57,7 +59,10 @@ describe('the core areas', () => {
       mkdirSync(join(core, 'platform/files'), { recursive: true });
       mkdirSync(join(core, 'run/agent'), { recursive: true });
       writeFileSync(join(core, 'run/agent/loop.ts'), "import { read } from '../../platform/files/read';\nexport const loop = read;\n");
-      writeFileSync(join(core, 'platform/files/read.ts'), "import type { Loop } from '../../run/agent/loop';\nexport const read = (l?: Loop) => l;\n");
+      writeFileSync(
+        join(core, 'platform/files/read.ts'),
+        "import type { Loop } from '../../run/agent/loop';\nexport const read = (l?: Loop) => l;\n",
+      );
       expect(upwardImports(core)).toEqual(['platform/files/read.ts imports run/agent/loop.ts']);
     } finally {
       rmSync(core, { recursive: true, force: true });

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 // TypeScript compiler's own import scanner): a type cycle is a knot in the design all the same.
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 function localImports(file: string): string[] {
@@ -58,7 +60,9 @@ describe('imports', () => {
   it('are checked for cycles by the lint', async () => {
     const eslint = new ESLint({ cwd: process.cwd() });
     // runResult.ts as if it imported the turn loop, which (through delegate_task) imports it.
-    const [result] = await eslint.lintText("import { runTurns } from './runTurns';\nexport const x = runTurns;\n", { filePath: 'src/core/run/delegation/runResult.ts' });
+    const [result] = await eslint.lintText("import { runTurns } from './runTurns';\nexport const x = runTurns;\n", {
+      filePath: 'src/core/run/delegation/runResult.ts',
+    });
     expect(result!.messages.filter((m) => m.ruleId === 'import-x/no-cycle')).toHaveLength(1);
   });
 });

@@ -34,19 +34,45 @@ describe('the layer rule', { timeout: 30_000 }, () => {
   });
 
   it('lets the webview import only types from the zod-bearing shared modules, and nothing from the core', async () => {
-    expect(await violations('webview/x.ts', "import type { RunEvent } from '../src/shared/events';\nexport type X = RunEvent;\n")).toEqual([]);
-    expect(await violations('webview/x.ts', "import { runEventSchema } from '../src/shared/events';\nexport const x = runEventSchema;\n")).toHaveLength(1);
+    expect(await violations('webview/x.ts', "import type { RunEvent } from '../src/shared/events';\nexport type X = RunEvent;\n")).toEqual(
+      [],
+    );
+    expect(
+      await violations('webview/x.ts', "import { runEventSchema } from '../src/shared/events';\nexport const x = runEventSchema;\n"),
+    ).toHaveLength(1);
     expect(await violations('webview/x.ts', "import { z } from 'zod';\nexport const x = z;\n")).toHaveLength(1);
     expect(await violations('webview/x.ts', "import { Engine } from '../src/core/engine';\nexport const x = Engine;\n")).toHaveLength(1);
-    expect(await violations('webview/x.ts', "import { foldRunEvents } from '../src/shared/runTree';\nexport const x = foldRunEvents;\n")).toEqual([]);
+    expect(
+      await violations('webview/x.ts', "import { foldRunEvents } from '../src/shared/runTree';\nexport const x = foldRunEvents;\n"),
+    ).toEqual([]);
   });
 
   it('keeps each area of the core from the areas above it', async () => {
     // platform is the lowest area: it may not reach the run loop, nor models the profiles of config.
-    expect(await areaViolations('src/core/platform/files/x.ts', "import { runTurns } from '../../run/delegation/runTurns';\nexport const x = runTurns;\n")).toEqual([expect.stringContaining('src/core/platform is below')]);
-    expect(await areaViolations('src/core/models/x.ts', "import { loadWorkspaceProfiles } from '../config/profiles/workspaceProfiles';\nexport const x = loadWorkspaceProfiles;\n")).toHaveLength(1);
+    expect(
+      await areaViolations(
+        'src/core/platform/files/x.ts',
+        "import { runTurns } from '../../run/delegation/runTurns';\nexport const x = runTurns;\n",
+      ),
+    ).toEqual([expect.stringContaining('src/core/platform is below')]);
+    expect(
+      await areaViolations(
+        'src/core/models/x.ts',
+        "import { loadWorkspaceProfiles } from '../config/profiles/workspaceProfiles';\nexport const x = loadWorkspaceProfiles;\n",
+      ),
+    ).toHaveLength(1);
     // Downward is the rule's point: the run loop may use platform and config.
-    expect(await areaViolations('src/core/run/x.ts', "import { parseJsonc } from '../platform/jsonc/parseJsonc';\nexport const x = parseJsonc;\n")).toEqual([]);
-    expect(await areaViolations('src/core/run/x.ts', "import { loadWorkspaceProfiles } from '../config/profiles/workspaceProfiles';\nexport const x = loadWorkspaceProfiles;\n")).toEqual([]);
+    expect(
+      await areaViolations(
+        'src/core/run/x.ts',
+        "import { parseJsonc } from '../platform/jsonc/parseJsonc';\nexport const x = parseJsonc;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await areaViolations(
+        'src/core/run/x.ts',
+        "import { loadWorkspaceProfiles } from '../config/profiles/workspaceProfiles';\nexport const x = loadWorkspaceProfiles;\n",
+      ),
+    ).toEqual([]);
   });
 });

@@ -25,7 +25,16 @@ async function busyThread(panel: Panel): Promise<ThreadScript> {
         s.started('a', { parent: 'root', agent: 'researcher' }),
         s.delta('root', 'In `src/invoice.ts:4`:\n\n```\ntotal()\n```'),
       ],
-      { busy: true, threads: [{ id: 'thread-1', title: 'Where are totals?', updatedAt: Date.now() }], config: { model: 'openai:gpt-4.1', agents: [{ name: 'researcher', description: 'Finds things.' }], problems: [{ message: 'A warning to dismiss.', severity: 'warning' }], trusted: true } },
+      {
+        busy: true,
+        threads: [{ id: 'thread-1', title: 'Where are totals?', updatedAt: Date.now() }],
+        config: {
+          model: 'openai:gpt-4.1',
+          agents: [{ name: 'researcher', description: 'Finds things.' }],
+          problems: [{ message: 'A warning to dismiss.', severity: 'warning' }],
+          trusted: true,
+        },
+      },
     ),
   );
   await panel.page.locator('.message.assistant .code-block').waitFor();
@@ -38,7 +47,12 @@ function nameOf(el: Element): string {
   const label = el.getAttribute('aria-label');
   if (label?.trim()) return label.trim();
   const by = el.getAttribute('aria-labelledby');
-  if (by) return by.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim();
+  if (by)
+    return by
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim();
   return ((el as HTMLElement).innerText || el.getAttribute('title') || '').trim();
 }
 
@@ -55,7 +69,8 @@ describe('the keyboard', () => {
         const el = document.activeElement;
         if (!el || el === document.body) return 'BODY';
         const r = el.getBoundingClientRect();
-        const visible = r.width > 0 && r.height > 0 && (el as HTMLElement).checkVisibility({ opacityProperty: true, visibilityProperty: true });
+        const visible =
+          r.width > 0 && r.height > 0 && (el as HTMLElement).checkVisibility({ opacityProperty: true, visibilityProperty: true });
         return `${visible ? '' : 'INVISIBLE '}${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}: ${name(el) || 'NO NAME'}`;
       }, nameOf.toString());
       if (stop === 'BODY' || stops.includes(stop)) break;
@@ -104,7 +119,11 @@ describe('the keyboard', () => {
     await panel.page.locator('.run-node[data-run-id="a"] > .run-header').click();
     const unnamed = await panel.page.evaluate((nameSource) => {
       const name = new Function(`return (${nameSource})`)() as (el: Element) => string;
-      return [...document.querySelectorAll('button, vscode-button, input, textarea, a[href], [role="treeitem"], [role="option"], [tabindex]')].filter((el) => !name(el)).map((el) => el.outerHTML.slice(0, 120));
+      return [
+        ...document.querySelectorAll('button, vscode-button, input, textarea, a[href], [role="treeitem"], [role="option"], [tabindex]'),
+      ]
+        .filter((el) => !name(el))
+        .map((el) => el.outerHTML.slice(0, 120));
     }, nameOf.toString());
     expect(unnamed).toEqual([]);
   });
@@ -124,7 +143,7 @@ describe('a screen reader', () => {
 });
 
 describe('high contrast', () => {
-  it('draws the theme\'s contrast border around messages, code, chips, popups and the box', async () => {
+  it("draws the theme's contrast border around messages, code, chips, popups and the box", async () => {
     const panel = await harness.open();
     await busyThread(panel);
     const page = panel.page;
@@ -135,14 +154,26 @@ describe('high contrast', () => {
     await page.evaluate(() => document.documentElement.style.setProperty('--vscode-contrastBorder', 'rgb(255, 0, 0)'));
     const borders = await page.evaluate(() =>
       Object.fromEntries(
-        ['.message.assistant', '.message.user', '.markdown pre', '.attachment-chip', '#model-menu', '.prompt-input', '.badge', '.header'].map((sel) => {
+        [
+          '.message.assistant',
+          '.message.user',
+          '.markdown pre',
+          '.attachment-chip',
+          '#model-menu',
+          '.prompt-input',
+          '.badge',
+          '.header',
+        ].map((sel) => {
           const el = document.querySelector(sel)!;
           const style = getComputedStyle(el);
           return [sel, sel === '.header' ? style.borderBottomColor : style.borderTopColor];
         }),
       ),
     );
-    expect(Object.values(borders).every((c) => c === 'rgb(255, 0, 0)'), JSON.stringify(borders)).toBe(true);
+    expect(
+      Object.values(borders).every((c) => c === 'rgb(255, 0, 0)'),
+      JSON.stringify(borders),
+    ).toBe(true);
     expect(await panel.cspViolations()).toEqual([]);
   });
 });

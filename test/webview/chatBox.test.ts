@@ -20,7 +20,9 @@ describe('the model', () => {
     await panel.send(stateMessage(null, [], { config: { ...TRUSTED_CONFIG, model: 'scripted:/home/u/demo/.vscode/demo-script.json' } }));
     const picker = panel.page.locator('#model-picker');
     await expect.poll(() => picker.innerText()).toBe('Demo (scripted)');
-    expect(await picker.getAttribute('aria-label')).toBe('Model: Demo (scripted) (scripted:/home/u/demo/.vscode/demo-script.json). Choose another');
+    expect(await picker.getAttribute('aria-label')).toBe(
+      'Model: Demo (scripted) (scripted:/home/u/demo/.vscode/demo-script.json). Choose another',
+    );
 
     await picker.click();
     await panel.waitForPosted((m) => m.type === 'listModels');
@@ -68,11 +70,22 @@ describe('context', () => {
     await prompt.pressSequentially('Explain #sel');
     await page.locator('#prompt-completions [data-id="#selection"][aria-selected="true"]').waitFor();
     await prompt.press('Enter');
-    await expect.poll(() => panel.postedOf('attach')).toEqual([{ type: 'attach', kind: 'file' }, { type: 'attach', kind: 'selection' }]);
+    await expect
+      .poll(() => panel.postedOf('attach'))
+      .toEqual([
+        { type: 'attach', kind: 'file' },
+        { type: 'attach', kind: 'selection' },
+      ]);
     expect(await prompt.inputValue()).toBe('Explain ');
     expect(await panel.postedOf('send')).toEqual([]);
 
-    await panel.send({ type: 'attachments', items: [{ id: 'at1', kind: 'file', label: 'src/invoice.ts' }, { id: 'at2', kind: 'selection', label: 'src/money.ts:10-24' }] });
+    await panel.send({
+      type: 'attachments',
+      items: [
+        { id: 'at1', kind: 'file', label: 'src/invoice.ts' },
+        { id: 'at2', kind: 'selection', label: 'src/money.ts:10-24' },
+      ],
+    });
     const chips = page.locator('#attachments .attachment-chip');
     await expect.poll(() => chips.allInnerTexts()).toEqual(['src/invoice.ts', 'src/money.ts:10-24']);
     await chips.first().locator('.attachment-remove').click();
@@ -155,7 +168,11 @@ describe('the box', () => {
     await panel.page.locator('#stop').waitFor();
     await panel.page.locator('#prompt').fill('@researcher also look at the tests');
     await panel.page.locator('#queue-send').click();
-    expect(await panel.waitForPosted((m) => m.type === 'send')).toEqual({ type: 'send', text: 'also look at the tests', agent: 'researcher' });
+    expect(await panel.waitForPosted((m) => m.type === 'send')).toEqual({
+      type: 'send',
+      text: 'also look at the tests',
+      agent: 'researcher',
+    });
     await panel.send({ type: 'queued', threadId: 'thread-1', queued: [{ id: 'q1', text: 'also look at the tests' }] });
     await panel.page.locator('#queue [data-queue-id="q1"]').waitFor();
   });
@@ -201,7 +218,14 @@ describe('messages', () => {
     const panel = await harness.open({ clipboard: true });
     const s = new ThreadScript();
     const task = withAttachedContext('Why is this rounded twice?', [
-      { kind: 'selection', path: 'src/money.ts', label: 'src/money.ts:10-12', startLine: 10, endLine: 12, text: 'const SECRET_LINE = round(round(x));' },
+      {
+        kind: 'selection',
+        path: 'src/money.ts',
+        label: 'src/money.ts:10-12',
+        startLine: 10,
+        endLine: 12,
+        text: 'const SECRET_LINE = round(round(x));',
+      },
     ]);
     await panel.send(stateMessage('thread-1', [s.started('t1', { task }), s.finished('t1', 'ok', 'Because…')]));
     const user = panel.page.locator('.turn[data-run-id="t1"] .message.user');

@@ -18,7 +18,13 @@ afterAll(async () => {
 describe('the panel HTML', () => {
   it('has the strict CSP, a nonce on its one script and no inline script', () => {
     const nonce = createNonce();
-    const html = renderPanelHtml({ cspSource: 'https://x.vscode-cdn.net', nonce, scriptUri: 'https://x/webview.js?a=1&b="2"', styleUri: 'https://x/webview.css', codiconUri: 'https://x/codicon.css' });
+    const html = renderPanelHtml({
+      cspSource: 'https://x.vscode-cdn.net',
+      nonce,
+      scriptUri: 'https://x/webview.js?a=1&b="2"',
+      styleUri: 'https://x/webview.css',
+      codiconUri: 'https://x/codicon.css',
+    });
     expect(panelCsp('https://x.vscode-cdn.net', nonce)).toBe(
       `default-src 'none'; img-src https://x.vscode-cdn.net data:; style-src https://x.vscode-cdn.net 'nonce-${nonce}'; font-src https://x.vscode-cdn.net; script-src 'nonce-${nonce}';`,
     );
@@ -62,7 +68,11 @@ describe('in Chromium', () => {
           s.toolStarted('c', 'c-2', 'run_command', { command: 'npm run build' }),
           s.approvalRequested('c', 'ap', 'c-2', 'run_command', { command: 'npm run build' }),
         ],
-        { busy: true, threads: [{ id: 'thread-1', title: 'Fix the build', updatedAt: 1 }], config: { model: 'scripted:x', agents: [], problems: [{ message: 'A problem.', severity: 'error' }], trusted: false } },
+        {
+          busy: true,
+          threads: [{ id: 'thread-1', title: 'Fix the build', updatedAt: 1 }],
+          config: { model: 'scripted:x', agents: [], problems: [{ message: 'A problem.', severity: 'error' }], trusted: false },
+        },
       ),
     );
     const page = panel.page;
@@ -72,12 +82,17 @@ describe('in Chromium', () => {
     await page.locator('.tool-call[data-approval="pending"] .approve').click();
     await page.locator('#threads-button').click();
     await page.locator('#thread-list .thread-row').first().waitFor();
-    await panel.send({ type: 'notice', level: 'info', message: 'Saved.' }, { type: 'events', threadId: 'thread-1', events: [s.finished('c', 'ok', 'done'), s.finished('root', 'error', '', 'boom')] });
+    await panel.send(
+      { type: 'notice', level: 'info', message: 'Saved.' },
+      { type: 'events', threadId: 'thread-1', events: [s.finished('c', 'ok', 'done'), s.finished('root', 'error', '', 'boom')] },
+    );
     await page.locator('.message.assistant[data-state="error"]').waitFor();
     // The toolkit's controls are up and styled (their shadow styles came through).
     expect(await page.locator('#send').evaluate((el) => el.shadowRoot !== null && getComputedStyle(el).display !== 'inline')).toBe(true);
     // The codicon font loaded from the webview's own origin.
-    await expect.poll(() => page.evaluate(() => [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'codicon' && f.status === 'loaded'))).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'codicon' && f.status === 'loaded')))
+      .toBe(true);
     await panel.settle();
     expect(await panel.cspViolations()).toEqual([]);
     expect(panel.errors).toEqual([]);

@@ -17,9 +17,19 @@ afterAll(async () => {
 
 async function engineEvents() {
   const h = makeEngine(
-    { agents: { a: [{ delayMs: 30, text: 'background findings' }], writer: [{ text: 'The **final** words.' }], slow: [{ delayMs: 60_000, text: 'late' }] } },
     {
-      agents: { a: agent('background helper'), writer: agent('writes', { returnDirectly: true }), slow: agent('too slow', { timeoutMs: 40 }) },
+      agents: {
+        a: [{ delayMs: 30, text: 'background findings' }],
+        writer: [{ text: 'The **final** words.' }],
+        slow: [{ delayMs: 60_000, text: 'late' }],
+      },
+    },
+    {
+      agents: {
+        a: agent('background helper'),
+        writer: agent('writes', { returnDirectly: true }),
+        slow: agent('too slow', { timeoutMs: 40 }),
+      },
       model: (c) =>
         c.agent === 'supervisor'
           ? programmedModel(({ call }) =>
@@ -58,9 +68,15 @@ describe('engine runs in the panel', () => {
 
     // The two delegations are shown as the runs they started, under the answer, not as calls.
     const tree = page.locator(`.turn[data-run-id="${rootRunId}"] .run-tree`);
-    expect(await tree.locator(':scope > .run-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-agent')))).toEqual(['a', 'writer', 'slow']);
+    expect(await tree.locator(':scope > .run-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-agent')))).toEqual([
+      'a',
+      'writer',
+      'slow',
+    ]);
     expect(await tree.locator('.tool-call[data-tool="subagent_start"], .tool-call[data-tool="delegate_task"]').count()).toBe(0);
-    expect(await page.locator(`.message.assistant[data-run-id="${rootRunId}"] .message-warnings .run-warning`).innerText()).toContain('"ghost"');
+    expect(await page.locator(`.message.assistant[data-run-id="${rootRunId}"] .message-warnings .run-warning`).innerText()).toContain(
+      '"ghost"',
+    );
     // Collapsed, the timed-out run says why on its line; opened, in its body too.
     const slow = tree.locator('[data-agent="slow"]');
     expect(await slow.locator('.run-activity').innerText()).toContain('Timed out after 40 ms');

@@ -19,7 +19,10 @@ const ROOT = join(import.meta.dirname, '..', '..');
 /** The webview bundle and its stylesheet, built with esbuild.mjs's own options; the metafile shows what the script holds. */
 export async function bundleWebview(): Promise<{ js: string; css: string; inputs: string[] }> {
   const only = { write: false, outdir: undefined, sourcemap: false, metafile: true, logLevel: 'silent' } as const;
-  const [script, style] = await Promise.all([esbuild.build({ ...bundleOptions().webview, ...only }), esbuild.build({ ...bundleOptions().webviewCss, ...only })]);
+  const [script, style] = await Promise.all([
+    esbuild.build({ ...bundleOptions().webview, ...only }),
+    esbuild.build({ ...bundleOptions().webviewCss, ...only }),
+  ]);
   return { js: script.outputFiles[0]!.text, css: style.outputFiles[0]!.text, inputs: Object.keys(script.metafile.inputs) };
 }
 
@@ -75,7 +78,9 @@ function fakeVsCodeApi(savedState: unknown): void {
   w.__saved = savedState;
   w.__csp = [];
   // Where a violation came from is what one needs to fix it.
-  document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  document.addEventListener('securitypolicyviolation', (e) =>
+    w.__csp.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+  );
   w.acquireVsCodeApi = () => ({
     postMessage: (m: WebviewToHost) => w.__posted.push(JSON.parse(JSON.stringify(m)) as WebviewToHost),
     getState: () => w.__saved,
@@ -135,4 +140,3 @@ export class Panel {
     return this.page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
   }
 }
-

@@ -88,16 +88,29 @@ describe('approvals', () => {
     expect(await write.locator('.approval-reason').innerText()).toContain('Writes src/a.ts.');
 
     await write.locator('.approve').click();
-    expect(await panel.waitForPosted((m) => m.type === 'resolveApproval')).toEqual({ type: 'resolveApproval', approvalId: 'ap-1', decision: 'approved' });
+    expect(await panel.waitForPosted((m) => m.type === 'resolveApproval')).toEqual({
+      type: 'resolveApproval',
+      approvalId: 'ap-1',
+      decision: 'approved',
+    });
     await command.locator('.deny').click();
-    await expect.poll(async () => (await panel.posted()).filter((m) => m.type === 'resolveApproval')).toEqual([
-      { type: 'resolveApproval', approvalId: 'ap-1', decision: 'approved' },
-      { type: 'resolveApproval', approvalId: 'ap-2', decision: 'denied' },
-    ]);
+    await expect
+      .poll(async () => (await panel.posted()).filter((m) => m.type === 'resolveApproval'))
+      .toEqual([
+        { type: 'resolveApproval', approvalId: 'ap-1', decision: 'approved' },
+        { type: 'resolveApproval', approvalId: 'ap-2', decision: 'denied' },
+      ]);
     // Until the host confirms, the buttons stay but cannot send again.
     expect(await write.locator('.approve').getAttribute('disabled')).not.toBeNull();
 
-    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.approvalResolved('c', 'ap-1', 'call-w', 'write_file', 'approved'), s.approvalResolved('c', 'ap-2', 'call-x', 'run_command', 'denied')] });
+    await panel.send({
+      type: 'events',
+      threadId: 'thread-1',
+      events: [
+        s.approvalResolved('c', 'ap-1', 'call-w', 'write_file', 'approved'),
+        s.approvalResolved('c', 'ap-2', 'call-x', 'run_command', 'denied'),
+      ],
+    });
     await write.locator('.approval-outcome.approved').waitFor();
     await command.locator('.approval-outcome.denied').waitFor();
     expect(await panel.page.locator('.approval .approve').count()).toBe(0);
@@ -118,7 +131,11 @@ describe('approvals', () => {
     expect(await panel.page.evaluate(() => document.activeElement?.className)).toBe('always-prefix');
     await prefix.fill('rm -rf build');
     await prefix.press('Enter');
-    expect(await panel.waitForPosted((m) => m.type === 'alwaysAllow')).toEqual({ type: 'alwaysAllow', approvalId: 'ap-2', prefix: 'rm -rf build' });
+    expect(await panel.waitForPosted((m) => m.type === 'alwaysAllow')).toEqual({
+      type: 'alwaysAllow',
+      approvalId: 'ap-2',
+      prefix: 'rm -rf build',
+    });
     // Until the host answers, nothing more can be sent for it.
     expect(await command.locator('.approve').getAttribute('disabled')).not.toBeNull();
     expect(await prefix.isDisabled()).toBe(true);
@@ -236,7 +253,8 @@ describe('scrolling', () => {
     await panel.page.locator('.message.assistant').waitFor();
     await panel.settle();
     const scroller = panel.page.locator('.scroller');
-    const position = () => scroller.evaluate((el) => ({ top: el.scrollTop, atBottom: el.scrollTop + el.clientHeight >= el.scrollHeight - 2 }));
+    const position = () =>
+      scroller.evaluate((el) => ({ top: el.scrollTop, atBottom: el.scrollTop + el.clientHeight >= el.scrollHeight - 2 }));
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `Line ${i} of the answer.\n\n`).join('');
 
     await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('root', lines(40))] });
@@ -249,7 +267,11 @@ describe('scrolling', () => {
     await panel.settle();
     expect((await position()).top).toBe(0);
 
-    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.finished('root', 'ok', 'done'), s.started('root2', { task: 'And now?' })] });
+    await panel.send({
+      type: 'events',
+      threadId: 'thread-1',
+      events: [s.finished('root', 'ok', 'done'), s.started('root2', { task: 'And now?' })],
+    });
     await expect.poll(async () => (await position()).atBottom && (await position()).top > 0).toBe(true);
   });
 });
@@ -257,7 +279,15 @@ describe('scrolling', () => {
 describe('problems', () => {
   it('shows config problems, an untrusted workspace and host notices', async () => {
     const panel = await harness.open();
-    await panel.send(stateMessage(null, [], { config: { ...TRUSTED_CONFIG, problems: [{ message: 'No model is configured: set subagents.model.', severity: 'error' }], trusted: false } }));
+    await panel.send(
+      stateMessage(null, [], {
+        config: {
+          ...TRUSTED_CONFIG,
+          problems: [{ message: 'No model is configured: set subagents.model.', severity: 'error' }],
+          trusted: false,
+        },
+      }),
+    );
     const problems = panel.page.locator('#problems');
     await problems.waitFor();
     expect(await problems.locator('.problem-error').innerText()).toContain('No model is configured');

@@ -49,11 +49,13 @@ describe('file links', () => {
     // By keyboard too: a link in the answer is in the tab order.
     await body.locator('a.file-link', { hasText: 'the helper' }).focus();
     await panel.page.keyboard.press('Enter');
-    await expect.poll(() => opened(panel)).toEqual([
-      { type: 'openLocation', location: { path: 'src/invoice.ts', line: 42 } },
-      { type: 'openLocation', location: { path: 'src/money.ts' } },
-      { type: 'openLocation', location: { path: 'src/format.ts', line: 7 } },
-    ]);
+    await expect
+      .poll(() => opened(panel))
+      .toEqual([
+        { type: 'openLocation', location: { path: 'src/invoice.ts', line: 42 } },
+        { type: 'openLocation', location: { path: 'src/money.ts' } },
+        { type: 'openLocation', location: { path: 'src/format.ts', line: 7 } },
+      ]);
     // What is not a workspace path stays as it was; what is not safe has no target.
     expect(await body.locator('code', { hasText: 'total()' }).evaluate((el) => el.closest('a'))).toBeNull();
     expect(await body.locator('code', { hasText: 'console.log' }).evaluate((el) => el.closest('a'))).toBeNull();
@@ -65,7 +67,8 @@ describe('file links', () => {
   it('in plain text too, where a word is a path in a folder; words that only look alike stay text', async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
-    const text = 'The rate lives in src/tax/rates.ts:12, and tests/tax.test.ts covers it (see docs/TAX.md). Not paths: and/or, 1.5/2.0, https://example.com/a/b.ts, ../outside/x.ts, README.md.';
+    const text =
+      'The rate lives in src/tax/rates.ts:12, and tests/tax.test.ts covers it (see docs/TAX.md). Not paths: and/or, 1.5/2.0, https://example.com/a/b.ts, ../outside/x.ts, README.md.';
     await panel.send(stateMessage('thread-1', [s.started('root', { task: 'Where?' }), s.finished('root', 'ok', text)]));
     const body = panel.page.locator('.message.assistant[data-state="ok"] .message-body');
     await body.locator('a.file-link').first().waitFor();
@@ -73,16 +76,22 @@ describe('file links', () => {
     // The sentence reads as it was written, punctuation included.
     expect(await body.innerText()).toBe(text);
     await body.locator('a.file-link', { hasText: 'src/tax/rates.ts:12' }).click();
-    expect(await panel.waitForPosted((m) => m.type === 'openLocation')).toEqual({ type: 'openLocation', location: { path: 'src/tax/rates.ts', line: 12 } });
+    expect(await panel.waitForPosted((m) => m.type === 'openLocation')).toEqual({
+      type: 'openLocation',
+      location: { path: 'src/tax/rates.ts', line: 12 },
+    });
     expect(await panel.cspViolations()).toEqual([]);
   });
 
-  it('in a tool summary open the file at the call\'s line, without toggling the row', async () => {
+  it("in a tool summary open the file at the call's line, without toggling the row", async () => {
     const panel = await harness.open();
     await answered(panel);
     const call = panel.page.locator('[data-tool-call-id="r"]');
     await call.locator('.tool-summary a.file-link').click();
-    expect(await panel.waitForPosted((m) => m.type === 'openLocation')).toEqual({ type: 'openLocation', location: { path: 'src/invoice.ts', line: 40 } });
+    expect(await panel.waitForPosted((m) => m.type === 'openLocation')).toEqual({
+      type: 'openLocation',
+      location: { path: 'src/invoice.ts', line: 40 },
+    });
     expect(await call.getAttribute('aria-expanded')).toBe('false');
   });
 });
@@ -93,11 +102,16 @@ describe('code blocks', () => {
     await answered(panel);
     const block = panel.page.locator('.message.assistant .code-block');
     await block.locator('.code-copy').click();
-    await expect.poll(() => panel.page.evaluate(() => navigator.clipboard.readText())).toBe('export const cents = (x: number) => Math.round(x * 100);\n');
+    await expect
+      .poll(() => panel.page.evaluate(() => navigator.clipboard.readText()))
+      .toBe('export const cents = (x: number) => Math.round(x * 100);\n');
     await block.locator('.code-copy[aria-label="Copied"]').waitFor();
     await panel.page.locator('#announcer', { hasText: 'Copied to the clipboard.' }).waitFor({ state: 'attached' });
     await block.locator('.code-insert').click();
-    expect(await panel.waitForPosted((m) => m.type === 'insertAtCursor')).toEqual({ type: 'insertAtCursor', text: 'export const cents = (x: number) => Math.round(x * 100);\n' });
+    expect(await panel.waitForPosted((m) => m.type === 'insertAtCursor')).toEqual({
+      type: 'insertAtCursor',
+      text: 'export const cents = (x: number) => Math.round(x * 100);\n',
+    });
     expect(await panel.cspViolations()).toEqual([]);
     expect(panel.errors).toEqual([]);
   });

@@ -54,8 +54,23 @@ describe('a run that retries', () => {
   it('shows the retry on its message and its tree node while it waits, then its state again', async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
-    const retrying = (runId: string, attempt: number): RunEvent => ({ ...s.delta(runId, ''), kind: 'run.retrying', attempt, maxRetries: 4, delayMs: 2000, error: '429: rate limited' });
-    await panel.send(stateMessage('thread-1', [s.started('r1'), retrying('r1', 1), s.delta('r1', 'ok'), s.started('c1', { parent: 'r1' }), retrying('c1', 2)]));
+    const retrying = (runId: string, attempt: number): RunEvent => ({
+      ...s.delta(runId, ''),
+      kind: 'run.retrying',
+      attempt,
+      maxRetries: 4,
+      delayMs: 2000,
+      error: '429: rate limited',
+    });
+    await panel.send(
+      stateMessage('thread-1', [
+        s.started('r1'),
+        retrying('r1', 1),
+        s.delta('r1', 'ok'),
+        s.started('c1', { parent: 'r1' }),
+        retrying('c1', 2),
+      ]),
+    );
     const node = panel.page.locator('[data-run-id="c1"] .run-state').first();
     await node.getByText('retry 2/4 in 2 s · 429: rate limited').waitFor();
     const status = panel.page.locator('.message.assistant .message-status');

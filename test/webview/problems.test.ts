@@ -14,11 +14,16 @@ afterAll(async () => {
 });
 
 const reviewer = {
-  message: '"reviewer" has no description: add "description" to its entry in "subagents.agents" in .vscode/settings.json. "reviewer" is left out until it is fixed. The other agents still work.',
+  message:
+    '"reviewer" has no description: add "description" to its entry in "subagents.agents" in .vscode/settings.json. "reviewer" is left out until it is fixed. The other agents still work.',
   severity: 'error' as const,
   location: { path: '/ws/.vscode/settings.json', line: 6, setting: 'subagents.agents' },
 };
-const depth = { message: 'The setting "subagents.maxDepth" in user settings is invalid (too big); it is ignored.', severity: 'error' as const, location: { setting: 'subagents.maxDepth' } };
+const depth = {
+  message: 'The setting "subagents.maxDepth" in user settings is invalid (too big); it is ignored.',
+  severity: 'error' as const,
+  location: { setting: 'subagents.maxDepth' },
+};
 const withProblems = (problems: PanelConfig['problems']): PanelConfig => ({ ...TRUSTED_CONFIG, problems });
 
 describe('problem banners', () => {

@@ -33,14 +33,26 @@ describe('sending while the thread works', () => {
     await expect.poll(() => panel.postedOf('send')).toHaveLength(2);
 
     // The host answers with the queue; the chips show it, oldest first.
-    await panel.send({ type: 'queued', threadId: 'thread-1', queued: [{ id: 'q1', text: 'also check the tests' }, { id: 'q2', text: 'and the docs' }] });
+    await panel.send({
+      type: 'queued',
+      threadId: 'thread-1',
+      queued: [
+        { id: 'q1', text: 'also check the tests' },
+        { id: 'q2', text: 'and the docs' },
+      ],
+    });
     const chips = page.locator('#queue .queue-chip');
     await expect.poll(() => chips.allInnerTexts()).toEqual(['also check the tests', 'and the docs']);
 
     // Keyboard only: Tab from the prompt box back to the first chip's remove button, then Enter.
     await page.locator('#prompt').focus();
     await page.keyboard.press('Shift+Tab');
-    for (let i = 0; i < 4 && !(await page.evaluate(() => document.activeElement?.closest('[data-queue-id]')?.getAttribute('data-queue-id'))); i++) await page.keyboard.press('Shift+Tab');
+    for (
+      let i = 0;
+      i < 4 && !(await page.evaluate(() => document.activeElement?.closest('[data-queue-id]')?.getAttribute('data-queue-id')));
+      i++
+    )
+      await page.keyboard.press('Shift+Tab');
     const focusedChip = await page.evaluate(() => document.activeElement?.closest('[data-queue-id]')?.getAttribute('data-queue-id'));
     expect(focusedChip).toBe('q2');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove queued message: and the docs');
@@ -70,7 +82,7 @@ describe('sending while the thread works', () => {
     expect(await panel.waitForPosted((m) => m.type === 'send')).toEqual({ type: 'send', text: 'do this instead' });
   });
 
-  it('shows the queue of the state it is given, and ignores another thread\'s', async () => {
+  it("shows the queue of the state it is given, and ignores another thread's", async () => {
     const panel = await harness.open();
     await panel.send(stateMessage('thread-1', [], { busy: true, queued: [{ id: 'q7', text: 'waiting' }] }));
     await panel.page.locator('#queue [data-queue-id="q7"]').waitFor();
@@ -84,9 +96,20 @@ describe('a snapshot and the live stream', () => {
   it('fold each event once: an overlapping batch after the state neither repeats text nor leaves a run running', async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
-    const events = [s.started('root', { task: 'Explain' }), s.delta('root', 'Hello '), s.delta('root', 'world'), s.toolStarted('root', 'k1', 'read_file', { path: 'a' }), s.toolFinished('root', 'k1', 'read_file', 'x'), s.finished('root', 'ok', 'Hello world')];
+    const events = [
+      s.started('root', { task: 'Explain' }),
+      s.delta('root', 'Hello '),
+      s.delta('root', 'world'),
+      s.toolStarted('root', 'k1', 'read_file', { path: 'a' }),
+      s.toolFinished('root', 'k1', 'read_file', 'x'),
+      s.finished('root', 'ok', 'Hello world'),
+    ];
     // The snapshot was read after the first three events; the stream held them from before the load.
-    await panel.send(stateMessage('thread-1', events.slice(0, 3), { busy: true }), { type: 'events', threadId: 'thread-1', events: events.slice(1) });
+    await panel.send(stateMessage('thread-1', events.slice(0, 3), { busy: true }), {
+      type: 'events',
+      threadId: 'thread-1',
+      events: events.slice(1),
+    });
     const answer = panel.page.locator('.message.assistant[data-run-id="root"]');
     await answer.locator('xpath=self::*[@data-state="ok"]').waitFor();
     expect(await answer.locator('.message-body').innerText()).toBe('Hello world');
@@ -102,7 +125,17 @@ describe('a finished run', () => {
   it('offers no Approve/Deny for what it left waiting', async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
-    await panel.send(stateMessage('thread-1', [s.started('root'), s.toolStarted('root', 'w', 'write_file', { path: 'a' }), s.approvalRequested('root', 'ap', 'w', 'write_file', { path: 'a' })], { busy: true }));
+    await panel.send(
+      stateMessage(
+        'thread-1',
+        [
+          s.started('root'),
+          s.toolStarted('root', 'w', 'write_file', { path: 'a' }),
+          s.approvalRequested('root', 'ap', 'w', 'write_file', { path: 'a' }),
+        ],
+        { busy: true },
+      ),
+    );
     const call = panel.page.locator('.tool-call[data-tool-call-id="w"]');
     await call.locator('.approve').waitFor();
     await panel.send({ type: 'events', threadId: 'thread-1', events: [s.finished('root', 'interrupted')] });

@@ -35,14 +35,19 @@ async function finishedThread(panel: Panel): Promise<ThreadScript> {
         s.delta('root', 'Totals are '),
         s.finished('root', 'ok', 'Totals are computed in `total()`; rounding is **fine**.'),
       ],
-      { threads: [{ id: 'thread-1', title: 'Invoice totals', updatedAt: 2 }, { id: 'thread-0', title: 'Older', updatedAt: 1 }] },
+      {
+        threads: [
+          { id: 'thread-1', title: 'Invoice totals', updatedAt: 2 },
+          { id: 'thread-0', title: 'Older', updatedAt: 1 },
+        ],
+      },
     ),
   );
   return s;
 }
 
 describe('the state message', () => {
-  it('renders the prompt, the answer and, under it, the turn\'s tree', async () => {
+  it("renders the prompt, the answer and, under it, the turn's tree", async () => {
     const panel = await harness.open();
     await finishedThread(panel);
     const page = panel.page;
@@ -56,7 +61,16 @@ describe('the state message', () => {
     const items = tree.locator('[role="treeitem"]');
     expect(await items.count()).toBe(2);
     const nodes = await items.evaluateAll((els) =>
-      els.map((el) => [el.dataset.runId, el.dataset.agent, el.dataset.state, el.dataset.depth, el.getAttribute('aria-level'), el.getAttribute('aria-expanded')].join(' ')),
+      els.map((el) =>
+        [
+          el.dataset.runId,
+          el.dataset.agent,
+          el.dataset.state,
+          el.dataset.depth,
+          el.getAttribute('aria-level'),
+          el.getAttribute('aria-expanded'),
+        ].join(' '),
+      ),
     );
     expect(nodes).toEqual(['a researcher ok 1 1 false', 'b reviewer ok 1 1 false']);
     expect(await tree.locator('.tool-call[data-tool="delegate_task"]').count()).toBe(0);
@@ -70,7 +84,9 @@ describe('the state message', () => {
     await tree.locator('[data-run-id="a"] > .run-header').click();
     await expect.poll(() => tree.locator('[data-run-id="a"] .run-output').innerText()).toContain('Totals are summed in');
     expect(await tree.locator('[data-run-id="a"] .run-task').innerText()).toBe('Find the totals code');
-    expect(await tree.locator('[data-run-id="a"] .tool-call[data-tool="read_file"][data-state="done"] .tool-summary').innerText()).toBe('Read src/invoice.ts');
+    expect(await tree.locator('[data-run-id="a"] .tool-call[data-tool="read_file"][data-state="done"] .tool-summary').innerText()).toBe(
+      'Read src/invoice.ts',
+    );
     expect(panel.errors).toEqual([]);
   });
 
@@ -99,7 +115,11 @@ describe('event batches', () => {
     await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('root', 'Hel'), s.delta('root', 'lo')] });
     await expect.poll(() => answer.locator('.message-body').innerText()).toBe('Hello');
 
-    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.started('c', { parent: 'root', agent: 'researcher' }), s.toolStarted('c', 'c-1', 'run_command', { command: 'npm test' })] });
+    await panel.send({
+      type: 'events',
+      threadId: 'thread-1',
+      events: [s.started('c', { parent: 'root', agent: 'researcher' }), s.toolStarted('c', 'c-1', 'run_command', { command: 'npm test' })],
+    });
     const child = panel.page.locator('.run-tree [role="treeitem"][data-run-id="c"]');
     await child.and(panel.page.locator('[data-state="running"][data-depth="1"]')).waitFor();
     // The live line says what it does now.
@@ -108,14 +128,22 @@ describe('event batches', () => {
     await child.locator('.run-header').click();
     await child.locator('.tool-call[data-tool="run_command"][data-state="running"]').waitFor();
 
-    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.toolFinished('c', 'c-1', 'run_command', 'exit 1', true), s.finished('c', 'timeout', '', 'took too long')] });
+    await panel.send({
+      type: 'events',
+      threadId: 'thread-1',
+      events: [s.toolFinished('c', 'c-1', 'run_command', 'exit 1', true), s.finished('c', 'timeout', '', 'took too long')],
+    });
     await child.and(panel.page.locator('[data-state="timeout"]')).waitFor();
     expect(await child.locator('.tool-call').getAttribute('data-state')).toBe('error');
     expect(await child.locator('.state-icon').first().getAttribute('class')).toContain('codicon-watch');
     expect(await child.locator('.run-state').innerText()).toBe('timed out');
     expect(await child.locator('.run-activity').innerText()).toBe('took too long');
 
-    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.delta('root', ', world'), s.finished('root', 'ok', 'Hello, world')] });
+    await panel.send({
+      type: 'events',
+      threadId: 'thread-1',
+      events: [s.delta('root', ', world'), s.finished('root', 'ok', 'Hello, world')],
+    });
     await answer.and(panel.page.locator('[data-state="ok"]')).waitFor();
     expect(await answer.locator('.message-body').innerText()).toBe('Hello, world');
     expect(await answer.locator('vscode-progress-ring').isVisible()).toBe(false);
@@ -127,7 +155,11 @@ describe('event batches', () => {
     const s = new ThreadScript('thread-1');
     await panel.send(stateMessage('thread-1', [s.started('root')]));
     await panel.page.locator('.message.assistant[data-state="running"]').waitFor();
-    const batches = [s.delta('root', 'one '), s.delta('root', 'two '), s.delta('root', 'three')].map((e) => ({ type: 'events' as const, threadId: 'thread-1', events: [e] }));
+    const batches = [s.delta('root', 'one '), s.delta('root', 'two '), s.delta('root', 'three')].map((e) => ({
+      type: 'events' as const,
+      threadId: 'thread-1',
+      events: [e],
+    }));
     const seen = await panel.page.evaluate((messages) => {
       const text = () => document.querySelector('.message.assistant .message-body')?.textContent ?? '';
       for (const data of messages) window.dispatchEvent(new MessageEvent('message', { data }));
@@ -174,7 +206,14 @@ describe('markdown from models', () => {
   it('is rendered; raw HTML in it shows as text and runs nothing', async () => {
     const panel = await harness.open();
     const s = new ThreadScript('thread-1');
-    await panel.send(stateMessage('thread-1', [s.started('root'), s.started('c', { parent: 'root' }), s.finished('c', 'ok', hostile), s.finished('root', 'ok', hostile)]));
+    await panel.send(
+      stateMessage('thread-1', [
+        s.started('root'),
+        s.started('c', { parent: 'root' }),
+        s.finished('c', 'ok', hostile),
+        s.finished('root', 'ok', hostile),
+      ]),
+    );
     const answer = panel.page.locator('.message.assistant[data-state="ok"] .message-body');
     await answer.locator('h1').waitFor();
     await panel.page.locator('.run-node[data-run-id="c"] > .run-header').click();
@@ -196,7 +235,7 @@ describe('markdown from models', () => {
 });
 
 describe('a big tree', () => {
-  it('of 1,000 runs and 10,000 tool events holds every run, one line per child, and each run\'s content when opened and scrolled to', async () => {
+  it("of 1,000 runs and 10,000 tool events holds every run, one line per child, and each run's content when opened and scrolled to", async () => {
     const panel = await harness.open();
     const s = new ThreadScript('thread-big');
     await panel.send(stateMessage('thread-big', bigTree(s, 1000, 5)));

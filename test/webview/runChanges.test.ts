@@ -37,7 +37,10 @@ describe("a run's changed files", () => {
     expect(await node.locator('.run-changes-chip').innerText()).toBe('2 files changed (+6 −2)');
     await node.locator('.run-header .run-agent').click();
     await node.locator('.run-changes').waitFor();
-    expect(await node.locator('.run-change-file').allInnerTexts()).toEqual(['src/a.ts (+4 −2, uncertain: another command ran at the same time)', 'src/new.ts (new)']);
+    expect(await node.locator('.run-change-file').allInnerTexts()).toEqual([
+      'src/a.ts (+4 −2, uncertain: another command ran at the same time)',
+      'src/new.ts (new)',
+    ]);
     expect(await node.getAttribute('aria-expanded')).toBe('true');
 
     await node.locator('.run-change-file', { hasText: 'src/new.ts' }).click();
@@ -98,10 +101,15 @@ describe("a run's changed files", () => {
     const node = panel.page.locator('.run-node[data-run-id="c"]');
     await node.locator('.run-header .run-agent').click();
     await node.locator('.revert-run').waitFor();
-    await panel.send({ type: 'revertUnavailable', threads: { 'thread-1': 'its snapshots were removed on 2026-01-02 to keep snapshots under subagents.snapshots.maxMB' } });
+    await panel.send({
+      type: 'revertUnavailable',
+      threads: { 'thread-1': 'its snapshots were removed on 2026-01-02 to keep snapshots under subagents.snapshots.maxMB' },
+    });
     await node.locator('.run-changes-note').waitFor();
     expect(await node.locator('.revert-run').count()).toBe(0);
-    expect(await node.locator('.run-changes-note').innerText()).toBe("This run's changes can no longer be reverted: its snapshots were removed on 2026-01-02 to keep snapshots under subagents.snapshots.maxMB.");
+    expect(await node.locator('.run-changes-note').innerText()).toBe(
+      "This run's changes can no longer be reverted: its snapshots were removed on 2026-01-02 to keep snapshots under subagents.snapshots.maxMB.",
+    );
     // Its files still open their diffs (the host says what is missing there).
     expect(await node.locator('.run-change-file').count()).toBe(2);
     expect(panel.errors).toEqual([]);

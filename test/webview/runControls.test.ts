@@ -16,10 +16,24 @@ afterAll(async () => {
 const CONFIG: RunConfig = {
   profileSource: '.vscode/agents/researcher.md',
   profilePath: '/ws/.vscode/agents/researcher.md',
-  model: { requested: ['GPT-5', 'Claude Sonnet 4.5'], effective: 'vscode-lm:copilot/claude-sonnet-4.5', via: 'vscode-lm:copilot/claude-sonnet-4.5: entry 2 of the profile\'s list "GPT-5", "Claude Sonnet 4.5" ("GPT-5" cannot be used here)' },
-  tools: { effective: ['read_file', 'search_text'], declared: { disallowedTools: ['run_command'] }, removed: [{ tool: 'run_command', reason: "in the profile's disallowedTools" }, { tool: 'ask_user', reason: 'the child filter: only the supervisor talks to the user or installs things' }] },
-  limits: { maxSteps: { value: 25, source: 'the default (25)' }, maxTokens: { value: 1000, source: 'the maxTokens of its delegate_task call; the profile allows 5,000' } },
-  systemPrompt: 'You research.\n\nInstructions from this project\'s own files: Use tabs.',
+  model: {
+    requested: ['GPT-5', 'Claude Sonnet 4.5'],
+    effective: 'vscode-lm:copilot/claude-sonnet-4.5',
+    via: 'vscode-lm:copilot/claude-sonnet-4.5: entry 2 of the profile\'s list "GPT-5", "Claude Sonnet 4.5" ("GPT-5" cannot be used here)',
+  },
+  tools: {
+    effective: ['read_file', 'search_text'],
+    declared: { disallowedTools: ['run_command'] },
+    removed: [
+      { tool: 'run_command', reason: "in the profile's disallowedTools" },
+      { tool: 'ask_user', reason: 'the child filter: only the supervisor talks to the user or installs things' },
+    ],
+  },
+  limits: {
+    maxSteps: { value: 25, source: 'the default (25)' },
+    maxTokens: { value: 1000, source: 'the maxTokens of its delegate_task call; the profile allows 5,000' },
+  },
+  systemPrompt: "You research.\n\nInstructions from this project's own files: Use tabs.",
   taskMessage: 'Find the parser\n\n## Context\nsrc/ only',
   projectInstructions: ['AGENTS.md'],
 };
@@ -32,7 +46,10 @@ async function withChild(extra: (s: ThreadScript) => RunEvent[] = () => []) {
   const events = [
     s.started('root'),
     s.toolStarted('root', 'd1', 'delegate_task', { task: 'Find the parser', agents: ['researcher'] }),
-    { ...s.started('c', { parent: 'root', agent: 'researcher', call: 'd1' }), modelVia: 'fallback: entry 2 of the profile\'s list "GPT-5", "Claude Sonnet 4.5"' },
+    {
+      ...s.started('c', { parent: 'root', agent: 'researcher', call: 'd1' }),
+      modelVia: 'fallback: entry 2 of the profile\'s list "GPT-5", "Claude Sonnet 4.5"',
+    },
     s.config('c', CONFIG),
     ...extra(s),
   ];
@@ -76,7 +93,11 @@ describe('the budget bar', () => {
   it("shows the request's budget on the answer of the turn (the top run has no node of its own)", async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
-    const top = { ...CONFIG, profileSource: 'built-in', limits: { ...CONFIG.limits, maxTokens: { value: 10_000, source: 'subagents.budget.maxTokens, for the whole request' } } };
+    const top = {
+      ...CONFIG,
+      profileSource: 'built-in',
+      limits: { ...CONFIG.limits, maxTokens: { value: 10_000, source: 'subagents.budget.maxTokens, for the whole request' } },
+    };
     await panel.send(stateMessage('thread-1', [s.started('root'), s.config('root', top), s.usage('root', usage(2500))], { busy: true }));
     const answer = panel.page.locator('.message.assistant[data-run-id="root"]');
     await expect.poll(() => answer.locator('.run-controls .budget-label').innerText()).toBe('2,500 / 10,000 tokens (25 %)');
@@ -94,7 +115,11 @@ describe('the steer box', () => {
     expect(await input.getAttribute('aria-label')).toBe('Message to researcher');
     await input.fill('Only look at src/parser.ts');
     await input.press('Enter');
-    expect(await panel.waitForPosted((m) => m.type === 'steerRun')).toEqual({ type: 'steerRun', runId: 'c', text: 'Only look at src/parser.ts' });
+    expect(await panel.waitForPosted((m) => m.type === 'steerRun')).toEqual({
+      type: 'steerRun',
+      runId: 'c',
+      text: 'Only look at src/parser.ts',
+    });
     expect(await input.inputValue()).toBe('');
     // Blank sends nothing; the send button does what Enter does.
     await input.fill('   ');
@@ -104,7 +129,9 @@ describe('the steer box', () => {
     await expect.poll(async () => (await panel.posted()).filter((m) => m.type === 'steerRun')).toHaveLength(2);
 
     await more(panel, s.message('c', 'user', 'Only look at src/parser.ts'), s.message('c', 'parent', 'Skip the tests.'));
-    await expect.poll(() => controls.locator('.run-message').allTextContents()).toEqual(['You:Only look at src/parser.ts', 'supervisor:Skip the tests.']);
+    await expect
+      .poll(() => controls.locator('.run-message').allTextContents())
+      .toEqual(['You:Only look at src/parser.ts', 'supervisor:Skip the tests.']);
 
     await more(panel, s.finished('c', 'ok', 'done'));
     await controls.locator('.steer').waitFor({ state: 'hidden' });
@@ -177,7 +204,15 @@ describe('Stop on one node', () => {
     expect((await panel.posted()).filter((m) => m.type === 'cancel')).toEqual([]);
     // Pressing it did not fold the node.
     expect(await panel.page.locator('[data-run-id="c"]').getAttribute('aria-expanded')).toBe('true');
-    await more(panel, s.finished('c', 'cancelled', 'half of it', 'Stopped by the user (the Stop button on its node in the panel). The output is what it had done by then.'));
+    await more(
+      panel,
+      s.finished(
+        'c',
+        'cancelled',
+        'half of it',
+        'Stopped by the user (the Stop button on its node in the panel). The output is what it had done by then.',
+      ),
+    );
     await stop.waitFor({ state: 'hidden' });
     expect(await line.locator('.run-state').innerText()).toBe('cancelled');
   });
@@ -186,7 +221,9 @@ describe('Stop on one node', () => {
 describe('marks on the node', () => {
   it('says "stalled?" in the line after a stall warning until the run shows a sign of life, and shows the model it fell back to', async () => {
     const { panel, s, line, controls } = await withChild();
-    expect(await controls.locator('.model-note').innerText()).toBe('Model scripted:test: fallback: entry 2 of the profile\'s list "GPT-5", "Claude Sonnet 4.5"');
+    expect(await controls.locator('.model-note').innerText()).toBe(
+      'Model scripted:test: fallback: entry 2 of the profile\'s list "GPT-5", "Claude Sonnet 4.5"',
+    );
     await more(panel, s.warning('c', 'Stalled? The model has sent nothing for 120 s while its call is open.', 'stall'));
     await line.locator('.run-stalled').waitFor();
     expect(await line.locator('.run-stalled').innerText()).toBe('stalled?');

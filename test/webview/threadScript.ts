@@ -16,8 +16,20 @@ export const TRUSTED_CONFIG: PanelConfig = {
   trusted: true,
 };
 
-export function stateMessage(threadId: string | null, events: RunEvent[], extra: { threads?: ThreadSummary[]; config?: PanelConfig; busy?: boolean; queued?: QueuedPromptView[] } = {}): HostToWebview {
-  return { type: 'state', threadId, events, threads: extra.threads ?? [], config: extra.config ?? TRUSTED_CONFIG, busy: extra.busy ?? false, queued: extra.queued ?? [] };
+export function stateMessage(
+  threadId: string | null,
+  events: RunEvent[],
+  extra: { threads?: ThreadSummary[]; config?: PanelConfig; busy?: boolean; queued?: QueuedPromptView[] } = {},
+): HostToWebview {
+  return {
+    type: 'state',
+    threadId,
+    events,
+    threads: extra.threads ?? [],
+    config: extra.config ?? TRUSTED_CONFIG,
+    busy: extra.busy ?? false,
+    queued: extra.queued ?? [],
+  };
 }
 
 /** Writes the RunEvents of one thread with increasing seq, remembering each run's place in the tree. */
@@ -39,7 +51,16 @@ export class ThreadScript {
     const agent = o.agent ?? (parent ? 'researcher' : 'supervisor');
     const place = { agentPath: [...(parent?.agentPath ?? []), agent], depth: parent ? parent.depth + 1 : 0 };
     this.runs.set(runId, place);
-    return { ...this.base(runId), kind: 'run.started', parentRunId: o.parent ?? null, ...(o.call ? { parentToolCallId: o.call } : {}), agent, ...place, task: o.task ?? `task of ${runId}`, model: 'scripted:test' };
+    return {
+      ...this.base(runId),
+      kind: 'run.started',
+      parentRunId: o.parent ?? null,
+      ...(o.call ? { parentToolCallId: o.call } : {}),
+      agent,
+      ...place,
+      task: o.task ?? `task of ${runId}`,
+      model: 'scripted:test',
+    };
   }
 
   delta(runId: string, text: string): RunEvent {
@@ -79,8 +100,18 @@ export class ThreadScript {
   }
 
   /** A file the run changed; hashes are made up from the names given (null: created or deleted). */
-  fileChanged(runId: string, path: string, o: { before?: string | null; after?: string | null; added?: number; removed?: number; call?: string; overlap?: boolean } = {}): RunEvent {
-    const hash = (name: string | null | undefined) => (name === null ? null : (name ?? path).padEnd(64, '0').replace(/[^0-9a-f]/g, 'a').slice(0, 64));
+  fileChanged(
+    runId: string,
+    path: string,
+    o: { before?: string | null; after?: string | null; added?: number; removed?: number; call?: string; overlap?: boolean } = {},
+  ): RunEvent {
+    const hash = (name: string | null | undefined) =>
+      name === null
+        ? null
+        : (name ?? path)
+            .padEnd(64, '0')
+            .replace(/[^0-9a-f]/g, 'a')
+            .slice(0, 64);
     return {
       ...this.base(runId),
       kind: 'file.changed',

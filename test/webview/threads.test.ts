@@ -15,8 +15,22 @@ afterAll(async () => {
 
 const minutes = (n: number) => Date.now() - n * 60_000;
 const THREADS: ThreadSummary[] = [
-  { id: 'th-1', title: 'How are invoice totals computed in the billing service and where is the rounding done', createdAt: minutes(90), updatedAt: minutes(5), status: 'running', runCount: 3 },
-  { id: 'th-2', title: 'How are invoice totals computed?', createdAt: minutes(3000), updatedAt: minutes(2 * 24 * 60), status: 'ok', runCount: 1 },
+  {
+    id: 'th-1',
+    title: 'How are invoice totals computed in the billing service and where is the rounding done',
+    createdAt: minutes(90),
+    updatedAt: minutes(5),
+    status: 'running',
+    runCount: 3,
+  },
+  {
+    id: 'th-2',
+    title: 'How are invoice totals computed?',
+    createdAt: minutes(3000),
+    updatedAt: minutes(2 * 24 * 60),
+    status: 'ok',
+    runCount: 1,
+  },
   { id: 'th-3', title: 'Release notes', createdAt: minutes(20), updatedAt: minutes(10), status: 'error', runCount: 2 },
 ];
 
@@ -36,7 +50,11 @@ describe('the thread list', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('thread-search');
     const rows = page.locator('#thread-list .thread-row');
     expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-thread-id')))).toEqual(['th-1', 'th-3', 'th-2']);
-    expect(await rows.locator('.thread-row-meta').allInnerTexts()).toEqual(['5 min ago · running · 3 turns', '10 min ago · failed · 2 turns', '2 days ago · done · 1 turn']);
+    expect(await rows.locator('.thread-row-meta').allInnerTexts()).toEqual([
+      '5 min ago · running · 3 turns',
+      '10 min ago · failed · 2 turns',
+      '2 days ago · done · 1 turn',
+    ]);
     expect(await rows.first().getAttribute('aria-current')).toBe('true');
     // Threads with the same first words are told apart by the rest of the row.
     await rows.nth(2).locator('.thread-open').click();
@@ -62,7 +80,11 @@ describe('the thread list', () => {
     expect(await input.inputValue()).toBe('Release notes');
     await input.fill('Release notes 1.2');
     await input.press('Enter');
-    expect(await panel.waitForPosted((m) => m.type === 'renameThread')).toEqual({ type: 'renameThread', threadId: 'th-3', title: 'Release notes 1.2' });
+    expect(await panel.waitForPosted((m) => m.type === 'renameThread')).toEqual({
+      type: 'renameThread',
+      threadId: 'th-3',
+      title: 'Release notes 1.2',
+    });
     await rows.first().locator('.thread-row-title', { hasText: 'Release notes 1.2' }).waitFor();
     // Escape cancels a rename without a message.
     await rows.first().locator('.thread-rename').click();
@@ -89,13 +111,32 @@ describe('at 300 px', () => {
         [
           s.started('root', { task: THREADS[0]!.title }),
           s.toolStarted('root', 'r', 'read_file', { path: 'src/services/billing/invoices/computeInvoiceTotals.ts' }),
-          s.toolFinished('root', 'r', 'read_file', { path: 'src/services/billing/invoices/computeInvoiceTotals.ts', startLine: 1, endLine: 800, totalLines: 800, content: '' }),
+          s.toolFinished('root', 'r', 'read_file', {
+            path: 'src/services/billing/invoices/computeInvoiceTotals.ts',
+            startLine: 1,
+            endLine: 800,
+            totalLines: 800,
+            content: '',
+          }),
           s.started('a', { parent: 'root', agent: 'a-researcher-with-a-long-name', task: 'Find the totals' }),
-          s.toolStarted('a', 'k', 'run_command', { command: 'npm test -- --run src/services/billing/invoices/computeInvoiceTotals.test.ts' }),
+          s.toolStarted('a', 'k', 'run_command', {
+            command: 'npm test -- --run src/services/billing/invoices/computeInvoiceTotals.test.ts',
+          }),
           s.started('b', { parent: 'root', agent: 'reviewer' }),
           s.finished('b', 'ok', 'Rounding is done with Math.round on cents, which is fine for every currency we bill in.'),
         ],
-        { threads: THREADS, busy: true, config: { model: 'openai-compatible:http://localhost:11434/v1#llama3.1:70b-instruct-q4', agents: [], problems: [{ message: 'No model is configured: set subagents.model to a model spec such as openai:gpt-4.1.', severity: 'error' }], trusted: true } },
+        {
+          threads: THREADS,
+          busy: true,
+          config: {
+            model: 'openai-compatible:http://localhost:11434/v1#llama3.1:70b-instruct-q4',
+            agents: [],
+            problems: [
+              { message: 'No model is configured: set subagents.model to a model spec such as openai:gpt-4.1.', severity: 'error' },
+            ],
+            trusted: true,
+          },
+        },
       ),
     );
     const page = panel.page;
@@ -103,7 +144,11 @@ describe('at 300 px', () => {
     await page.locator('#threads-button').click();
     await page.locator('#thread-list .thread-row').first().waitFor();
     const overflowing = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('.header, .header-actions, #thread-list, .thread-row, .run-row, .tool-row, .message-author, .prompt-toolbar, .prompt-box, .problem, #conversation')]
+      [
+        ...document.querySelectorAll<HTMLElement>(
+          '.header, .header-actions, #thread-list, .thread-row, .run-row, .tool-row, .message-author, .prompt-toolbar, .prompt-box, .problem, #conversation',
+        ),
+      ]
         .filter((el) => el.scrollWidth > el.clientWidth)
         .map((el) => `${el.className}: ${el.scrollWidth} > ${el.clientWidth}`),
     );

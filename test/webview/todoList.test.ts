@@ -18,11 +18,28 @@ describe("an agent's plan", () => {
   it("shows a subagent's latest todo_write as a checklist on its node, live", async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
-    await panel.send(stateMessage('thread-1', [s.started('root', { task: 'Fix the bug' }), s.started('a', { parent: 'root', agent: 'fixer', task: 'fix it' })], { busy: true }));
+    await panel.send(
+      stateMessage(
+        'thread-1',
+        [s.started('root', { task: 'Fix the bug' }), s.started('a', { parent: 'root', agent: 'fixer', task: 'fix it' })],
+        { busy: true },
+      ),
+    );
     await panel.send({
       type: 'events',
       threadId: 'thread-1',
-      events: [s.toolStarted('a', 't1', 'todo_write', plan([['read the code', 'in_progress'], ['fix the bug', 'pending']])), s.toolFinished('a', 't1', 'todo_write', 'Plan updated')],
+      events: [
+        s.toolStarted(
+          'a',
+          't1',
+          'todo_write',
+          plan([
+            ['read the code', 'in_progress'],
+            ['fix the bug', 'pending'],
+          ]),
+        ),
+        s.toolFinished('a', 't1', 'todo_write', 'Plan updated'),
+      ],
     });
     const node = panel.page.locator('.run-node[data-run-id="a"]');
     await node.locator('> .run-header').click();
@@ -33,7 +50,18 @@ describe("an agent's plan", () => {
     await panel.send({
       type: 'events',
       threadId: 'thread-1',
-      events: [s.toolStarted('a', 't2', 'todo_write', plan([['read the code', 'done'], ['fix the bug', 'in_progress'], ['run the tests', 'pending']]))],
+      events: [
+        s.toolStarted(
+          'a',
+          't2',
+          'todo_write',
+          plan([
+            ['read the code', 'done'],
+            ['fix the bug', 'in_progress'],
+            ['run the tests', 'pending'],
+          ]),
+        ),
+      ],
     });
     await list.locator('.todo-item').nth(2).waitFor();
     expect(await node.locator('.todo-list').count()).toBe(1);
@@ -45,12 +73,24 @@ describe("an agent's plan", () => {
   it("shows the top agent's plan in its answer, above the turn's tree", async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
-    await panel.send(stateMessage('thread-1', [s.started('root', { task: 'Plan it' }), s.toolStarted('root', 't1', 'todo_write', plan([['delegate', 'in_progress']]))], { busy: true }));
+    await panel.send(
+      stateMessage(
+        'thread-1',
+        [s.started('root', { task: 'Plan it' }), s.toolStarted('root', 't1', 'todo_write', plan([['delegate', 'in_progress']]))],
+        { busy: true },
+      ),
+    );
     const answer = panel.page.locator('.message.assistant[data-run-id="root"]');
     await answer.locator('> .todo-list').waitFor();
     expect(await answer.locator('> .todo-list .todo-text').innerText()).toBe('delegate');
     // It sits before the turn's tree.
-    expect(await answer.evaluate((el) => [...el.children].findIndex((c) => c.classList.contains('todo-list')) < [...el.children].findIndex((c) => c.classList.contains('run-tree')))).toBe(true);
+    expect(
+      await answer.evaluate(
+        (el) =>
+          [...el.children].findIndex((c) => c.classList.contains('todo-list')) <
+          [...el.children].findIndex((c) => c.classList.contains('run-tree')),
+      ),
+    ).toBe(true);
     expect(panel.errors).toEqual([]);
   });
 });

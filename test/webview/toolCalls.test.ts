@@ -19,10 +19,20 @@ async function threadWithCalls(panel: Panel): Promise<void> {
     stateMessage('thread-1', [
       s.started('root', { task: 'Fix the rounding' }),
       s.toolStarted('root', 'read', 'read_file', { path: 'src/invoice.ts', startLine: 1, endLine: 80 }),
-      s.toolFinished('root', 'read', 'read_file', { path: 'src/invoice.ts', startLine: 1, endLine: 80, totalLines: 120, content: 'export function total() {}' }),
+      s.toolFinished('root', 'read', 'read_file', {
+        path: 'src/invoice.ts',
+        startLine: 1,
+        endLine: 80,
+        totalLines: 120,
+        content: 'export function total() {}',
+      }),
       s.toolStarted('root', 'cmd', 'run_command', { command: 'npm test', timeoutMs: 60000 }),
       s.toolFinished('root', 'cmd', 'run_command', { exitCode: 1, output: `${longOutput}\nFAIL src/money.test.ts` }),
-      s.toolStarted('root', 'edit', 'edit_file', { path: 'src/money.ts', oldText: 'return Math.round(x);\n', newText: 'const cents = x * 100;\nconst rounded = Math.round(cents);\nreturn rounded / 100;\n' }),
+      s.toolStarted('root', 'edit', 'edit_file', {
+        path: 'src/money.ts',
+        oldText: 'return Math.round(x);\n',
+        newText: 'const cents = x * 100;\nconst rounded = Math.round(cents);\nreturn rounded / 100;\n',
+      }),
       s.toolFinished('root', 'edit', 'edit_file', { path: 'src/money.ts', line: 12 }),
       s.toolStarted('root', 'grep', 'search_text', { pattern: 'TODO' }),
       s.toolFinished('root', 'grep', 'search_text', { matches: ['src/a.ts:3: // TODO one', 'src/b.ts:9: // TODO two'] }),
@@ -47,7 +57,7 @@ describe('tool calls', () => {
     expect(await panel.page.locator('[data-tool-call-id="cmd"] .tool-summary code').innerText()).toBe('npm test');
   });
 
-  it('open to the full input, then a terminal block, a diff, a file\'s text, matches as links, with no scroll box of their own', async () => {
+  it("open to the full input, then a terminal block, a diff, a file's text, matches as links, with no scroll box of their own", async () => {
     const panel = await harness.open({ viewport: { width: 360, height: 700 } });
     await threadWithCalls(panel);
     const page = panel.page;
@@ -63,18 +73,32 @@ describe('tool calls', () => {
 
     const diff = page.locator('[data-tool-call-id="edit"] .tool-detail .diff');
     expect(await diff.locator('.diff-del').allInnerTexts()).toEqual(['− return Math.round(x);\n']);
-    expect(await diff.locator('.diff-add').allInnerTexts()).toEqual(['+ const cents = x * 100;\n', '+ const rounded = Math.round(cents);\n', '+ return rounded / 100;\n']);
+    expect(await diff.locator('.diff-add').allInnerTexts()).toEqual([
+      '+ const cents = x * 100;\n',
+      '+ const rounded = Math.round(cents);\n',
+      '+ return rounded / 100;\n',
+    ]);
 
     expect(await page.locator('[data-tool-call-id="read"] .detail-text').innerText()).toBe('export function total() {}');
     expect(await page.locator('[data-tool-call-id="read"] .detail-title', { hasText: 'Lines' }).innerText()).toBe('Lines 1–80 of 120');
-    expect(await page.locator('[data-tool-call-id="grep"] .detail-list a.file-link').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-path')}:${e.getAttribute('data-line')}`))).toEqual(['src/a.ts:3', 'src/b.ts:9']);
+    expect(
+      await page
+        .locator('[data-tool-call-id="grep"] .detail-list a.file-link')
+        .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-path')}:${e.getAttribute('data-line')}`)),
+    ).toEqual(['src/a.ts:3', 'src/b.ts:9']);
 
     // Everything opened flows with the page: no element in it scrolls on its own.
-    const scrollers = await page.locator('.tool-detail, .tool-detail *').evaluateAll((els) =>
-      els.filter((e) => e.scrollHeight > e.clientHeight + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY)).map((e) => e.className),
-    );
+    const scrollers = await page
+      .locator('.tool-detail, .tool-detail *')
+      .evaluateAll((els) =>
+        els
+          .filter((e) => e.scrollHeight > e.clientHeight + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY))
+          .map((e) => e.className),
+      );
     expect(scrollers).toEqual([]);
-    const wide = await page.locator('.tool-detail, .tool-detail *').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0).map((e) => e.className));
+    const wide = await page
+      .locator('.tool-detail, .tool-detail *')
+      .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0).map((e) => e.className));
     expect(wide).toEqual([]);
     expect(panel.errors).toEqual([]);
     expect(await panel.cspViolations()).toEqual([]);

@@ -14,28 +14,37 @@ afterAll(async () => {
 });
 
 describe('per-turn trees', () => {
-  it('put each turn\'s runs under its own answer, and a background child stays with the turn that started it', async () => {
+  it("put each turn's runs under its own answer, and a background child stays with the turn that started it", async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
     await panel.send(
-      stateMessage('thread-1', [
-        s.started('t1', { task: 'First question' }),
-        s.toolStarted('t1', 'bg', 'subagent_start', { task: 'dig', agent: 'scout' }),
-        s.started('scout', { parent: 't1', agent: 'scout', call: 'bg' }),
-        s.toolFinished('t1', 'bg', 'subagent_start', { status: 'started' }),
-        s.finished('t1', 'ok', 'Started a scout.'),
-        s.started('t2', { task: 'Second question' }),
-        s.toolStarted('t2', 'd', 'delegate_task', { task: 'check', agents: ['reviewer'] }),
-        s.started('rev', { parent: 't2', agent: 'reviewer', call: 'd' }),
-      ], { busy: true }),
+      stateMessage(
+        'thread-1',
+        [
+          s.started('t1', { task: 'First question' }),
+          s.toolStarted('t1', 'bg', 'subagent_start', { task: 'dig', agent: 'scout' }),
+          s.started('scout', { parent: 't1', agent: 'scout', call: 'bg' }),
+          s.toolFinished('t1', 'bg', 'subagent_start', { status: 'started' }),
+          s.finished('t1', 'ok', 'Started a scout.'),
+          s.started('t2', { task: 'Second question' }),
+          s.toolStarted('t2', 'd', 'delegate_task', { task: 'check', agents: ['reviewer'] }),
+          s.started('rev', { parent: 't2', agent: 'reviewer', call: 'd' }),
+        ],
+        { busy: true },
+      ),
     );
     const page = panel.page;
     await page.locator('.turn[data-run-id="t2"] .run-node[data-run-id="rev"]').waitFor();
-    const agentsOf = (turn: string) => page.locator(`.turn[data-run-id="${turn}"] .run-tree > .run-node`).evaluateAll((els) => els.map((e) => e.getAttribute('data-agent')));
+    const agentsOf = (turn: string) =>
+      page.locator(`.turn[data-run-id="${turn}"] .run-tree > .run-node`).evaluateAll((els) => els.map((e) => e.getAttribute('data-agent')));
     expect(await agentsOf('t1')).toEqual(['scout']);
     expect(await agentsOf('t2')).toEqual(['reviewer']);
     // The tree is under the answer, inside its message.
-    expect(await page.locator('.turn[data-run-id="t1"] .message.assistant > .message-body + .message-error + .message-warnings + .run-tree').count()).toBe(1);
+    expect(
+      await page
+        .locator('.turn[data-run-id="t1"] .message.assistant > .message-body + .message-error + .message-warnings + .run-tree')
+        .count(),
+    ).toBe(1);
     // Two runs work: the header's Runs button says so, so the background one is not lost.
     await expect.poll(() => page.locator('#runs-toggle .runs-badge').innerText()).toBe('2');
     expect(await page.locator('#runs-toggle').getAttribute('aria-label')).toContain('(2 running)');
@@ -44,7 +53,17 @@ describe('per-turn trees', () => {
   it('show one live line per child, from its last tool call, with elapsed time and tokens, and open to task, text and calls', async () => {
     const panel = await harness.open({ viewport: { width: 420, height: 800 } });
     const s = new ThreadScript();
-    await panel.send(stateMessage('thread-1', [s.started('root'), s.started('a', { parent: 'root', agent: 'researcher', task: 'Find where totals are computed' }), s.toolStarted('a', 'k1', 'read_file', { path: 'src/invoice.ts' })], { busy: true }));
+    await panel.send(
+      stateMessage(
+        'thread-1',
+        [
+          s.started('root'),
+          s.started('a', { parent: 'root', agent: 'researcher', task: 'Find where totals are computed' }),
+          s.toolStarted('a', 'k1', 'read_file', { path: 'src/invoice.ts' }),
+        ],
+        { busy: true },
+      ),
+    );
     const line = panel.page.locator('.run-node[data-run-id="a"] > .run-header');
     await line.locator('.run-activity', { hasText: 'reading src/invoice.ts' }).waitFor();
     expect(await line.locator('.run-agent').innerText()).toBe('researcher');
@@ -54,16 +73,28 @@ describe('per-turn trees', () => {
     expect(await panel.page.locator('.run-node[data-run-id="a"]').getAttribute('aria-expanded')).toBe('false');
     expect(await panel.page.locator('.run-node[data-run-id="a"] .run-task').isVisible()).toBe(false);
 
-    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.toolFinished('a', 'k1', 'read_file', { content: 'x' }), s.toolStarted('a', 'k2', 'run_command', { command: 'npm test' })] });
+    await panel.send({
+      type: 'events',
+      threadId: 'thread-1',
+      events: [s.toolFinished('a', 'k1', 'read_file', { content: 'x' }), s.toolStarted('a', 'k2', 'run_command', { command: 'npm test' })],
+    });
     await line.locator('.run-activity', { hasText: 'running npm test' }).waitFor();
-    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.toolFinished('a', 'k2', 'run_command', { exitCode: 0, output: 'ok' }), s.delta('a', 'Totals are summed in `total()`.')] });
+    await panel.send({
+      type: 'events',
+      threadId: 'thread-1',
+      events: [s.toolFinished('a', 'k2', 'run_command', { exitCode: 0, output: 'ok' }), s.delta('a', 'Totals are summed in `total()`.')],
+    });
     await line.locator('.run-activity', { hasText: 'writing: Totals are summed in total().' }).waitFor();
 
     await line.click();
     const node = panel.page.locator('.run-node[data-run-id="a"]');
     expect(await node.getAttribute('aria-expanded')).toBe('true');
     expect(await node.locator('.run-task').innerText()).toBe('Find where totals are computed');
-    expect(await node.locator('> [role="group"] > .tool-call').evaluateAll((els) => els.map((e) => e.querySelector('.tool-summary')?.textContent))).toEqual(['Read src/invoice.ts', 'Ran npm test · exit 0 · 0.0s']);
+    expect(
+      await node
+        .locator('> [role="group"] > .tool-call')
+        .evaluateAll((els) => els.map((e) => e.querySelector('.tool-summary')?.textContent)),
+    ).toEqual(['Read src/invoice.ts', 'Ran npm test · exit 0 · 0.0s']);
     await expect.poll(() => node.locator('.run-output').innerText()).toBe('Totals are summed in total().');
     // The stats' tooltip has the whole count.
     expect(await line.locator('.run-stats').getAttribute('title')).toMatch(/^This run: \d+\.\ds · 0 in \/ 0 out$/);
@@ -71,8 +102,8 @@ describe('per-turn trees', () => {
   });
 });
 
-describe('the thread\'s runs', () => {
-  it('show every turn as its prompt and its tree, without the answers\' text, and back', async () => {
+describe("the thread's runs", () => {
+  it("show every turn as its prompt and its tree, without the answers' text, and back", async () => {
     const panel = await harness.open();
     const s = new ThreadScript();
     await panel.send(
@@ -109,14 +140,25 @@ describe('when a turn ends', () => {
     const s = new ThreadScript();
     await panel.send(stateMessage('thread-1', [s.started('root', { task: 'Explain' })], { busy: true }));
     await panel.page.locator('.message.assistant[data-state="running"]').waitFor();
-    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.started('c', { parent: 'root' }), s.finished('c', 'ok', 'done'), s.delta('root', lines(30))] });
+    await panel.send({
+      type: 'events',
+      threadId: 'thread-1',
+      events: [s.started('c', { parent: 'root' }), s.finished('c', 'ok', 'done'), s.delta('root', lines(30))],
+    });
     const scroller = panel.page.locator('.scroller');
     // While it streams, the view follows the bottom.
-    await expect.poll(() => scroller.evaluate((el) => el.scrollTop > 0 && el.scrollTop + el.clientHeight >= el.scrollHeight - 2)).toBe(true);
+    await expect
+      .poll(() => scroller.evaluate((el) => el.scrollTop > 0 && el.scrollTop + el.clientHeight >= el.scrollHeight - 2))
+      .toBe(true);
     await panel.send({ type: 'events', threadId: 'thread-1', events: [s.finished('root', 'ok', lines(30))] });
     await panel.page.locator('.message.assistant[data-state="ok"]').waitFor();
     await panel.settle();
-    const offset = () => panel.page.evaluate(() => document.querySelector('.message.assistant')!.getBoundingClientRect().top - document.querySelector('.scroller')!.getBoundingClientRect().top);
+    const offset = () =>
+      panel.page.evaluate(
+        () =>
+          document.querySelector('.message.assistant')!.getBoundingClientRect().top -
+          document.querySelector('.scroller')!.getBoundingClientRect().top,
+      );
     expect(Math.abs(await offset())).toBeLessThan(2);
   });
 

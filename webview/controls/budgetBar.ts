@@ -17,7 +17,12 @@ export class BudgetBar {
   constructor() {
     this.fill = h('div', { class: 'budget-fill' });
     this.label = h('span', { class: 'budget-label' });
-    this.el = h('div', { class: 'budget', hidden: true }, h('div', { class: 'budget-bar', role: 'meter', 'aria-valuemin': 0, 'aria-label': 'Token budget' }, this.fill), this.label);
+    this.el = h(
+      'div',
+      { class: 'budget', hidden: true },
+      h('div', { class: 'budget-bar', role: 'meter', 'aria-valuemin': 0, 'aria-label': 'Token budget' }, this.fill),
+      this.label,
+    );
   }
 
   /** `used`: the tokens of the run and its subtree so far. */

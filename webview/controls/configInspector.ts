@@ -44,17 +44,30 @@ export class ConfigInspector {
 function sections(c: RunConfig, left: HTMLElement): HTMLElement[] {
   const rows: [string, (Node | string)[]][] = [];
   rows.push(['Profile', [c.profileSource, ...(c.profilePath ? [h('span', { class: 'config-path' }, ` ${c.profilePath}`)] : [])]]);
-  rows.push(['Model', [h('code', {}, c.model.effective), h('div', { class: 'config-why' }, `Asked for: ${requested(c.model.requested)}. Via ${c.model.via}.`)]]);
+  rows.push([
+    'Model',
+    [
+      h('code', {}, c.model.effective),
+      h('div', { class: 'config-why' }, `Asked for: ${requested(c.model.requested)}. Via ${c.model.via}.`),
+    ],
+  ]);
   rows.push(['Tools', [c.tools.effective.length ? c.tools.effective.join(', ') : 'none']]);
   const declared = c.tools.declared;
   if (declared) {
-    const said = [...(declared.tools ? [`tools: ${declared.tools.join(', ')}`] : []), ...(declared.disallowedTools ? [`disallowedTools: ${declared.disallowedTools.join(', ')}`] : [])];
+    const said = [
+      ...(declared.tools ? [`tools: ${declared.tools.join(', ')}`] : []),
+      ...(declared.disallowedTools ? [`disallowedTools: ${declared.disallowedTools.join(', ')}`] : []),
+    ];
     rows.push(['Declared', [said.join('; ')]]);
   }
   if (c.tools.removed.length) {
-    rows.push(['Not given', [h('ul', { class: 'config-removed' }, ...c.tools.removed.map((r) => h('li', {}, h('code', {}, r.tool), ` — ${r.reason}`)))]]);
+    rows.push([
+      'Not given',
+      [h('ul', { class: 'config-removed' }, ...c.tools.removed.map((r) => h('li', {}, h('code', {}, r.tool), ` — ${r.reason}`)))],
+    ]);
   }
-  const limit = (name: string, l: RunLimit | undefined, extra: Node[] = []) => l && rows.push([name, [`${l.value.toLocaleString('en-US')} (${l.source})`, ...extra]]);
+  const limit = (name: string, l: RunLimit | undefined, extra: Node[] = []) =>
+    l && rows.push([name, [`${l.value.toLocaleString('en-US')} (${l.source})`, ...extra]]);
   limit('Max steps', c.limits.maxSteps);
   limit('Timeout (ms)', c.limits.timeoutMs);
   limit('Max tokens', c.limits.maxTokens, [h('div', { class: 'config-why' }, 'Budget: ', left)]);

@@ -25,9 +25,33 @@ export class HeaderView {
   constructor(actions: HeaderActions) {
     this.title = h('h1', { id: 'thread-title', class: 'thread-title' }, 'New thread');
     this.runsBadge = h('span', { class: 'badge runs-badge', hidden: true });
-    this.runsButton = h('button', { type: 'button', id: 'runs-toggle', class: 'icon-button header-button', 'aria-pressed': 'false', 'aria-label': 'Runs: show every run of this thread', title: 'Runs: show every run of this thread' }, codicon('list-tree'), this.runsBadge);
+    this.runsButton = h(
+      'button',
+      {
+        type: 'button',
+        id: 'runs-toggle',
+        class: 'icon-button header-button',
+        'aria-pressed': 'false',
+        'aria-label': 'Runs: show every run of this thread',
+        title: 'Runs: show every run of this thread',
+      },
+      codicon('list-tree'),
+      this.runsBadge,
+    );
     this.runsButton.addEventListener('click', () => actions.toggleRuns());
-    this.threadsButton = h('button', { type: 'button', id: 'threads-button', class: 'icon-button header-button', 'aria-expanded': 'false', 'aria-controls': 'thread-list', 'aria-label': 'Threads: open another thread, rename or delete one', title: 'Threads' }, codicon('history'));
+    this.threadsButton = h(
+      'button',
+      {
+        type: 'button',
+        id: 'threads-button',
+        class: 'icon-button header-button',
+        'aria-expanded': 'false',
+        'aria-controls': 'thread-list',
+        'aria-label': 'Threads: open another thread, rename or delete one',
+        title: 'Threads',
+      },
+      codicon('history'),
+    );
     this.list = new ThreadListView({
       ...actions,
       closed: () => {
@@ -66,4 +90,3 @@ export class HeaderView {
     setAttr(this.threadsButton, 'aria-expanded', String(this.list.open));
   }
 }
-

@@ -28,7 +28,11 @@ export class ModelChoiceView {
       'section',
       { id: 'model-choice', 'aria-label': 'Choose a model', hidden: true },
       h('div', { class: 'model-choice-title' }, h('h2', { class: 'section-title' }, 'Choose a model'), again),
-      h('p', { class: 'model-choice-intro' }, 'No model is set yet. Pick one to start; it is saved as "subagents.model" in your user settings, and you can change it there at any time.'),
+      h(
+        'p',
+        { class: 'model-choice-intro' },
+        'No model is set yet. Pick one to start; it is saved as "subagents.model" in your user settings, and you can change it there at any time.',
+      ),
       this.body,
     );
   }
@@ -52,12 +56,18 @@ export class ModelChoiceView {
 
   private ask(): void {
     this.asked = true;
-    this.body.replaceChildren(h('div', { class: 'model-choice-note' }, progressRing('Looking for models'), h('span', {}, 'Looking for models…')));
+    this.body.replaceChildren(
+      h('div', { class: 'model-choice-note' }, progressRing('Looking for models'), h('span', {}, 'Looking for models…')),
+    );
     this.actions.list();
   }
 
   private choiceRow(choice: ModelChoice): HTMLElement {
-    const pick = button({ label: choice.label, appearance: choice.group === 'key' ? 'secondary' : 'primary', className: 'model-choice-button' });
+    const pick = button({
+      label: choice.label,
+      appearance: choice.group === 'key' ? 'secondary' : 'primary',
+      className: 'model-choice-button',
+    });
     pick.dataset.choiceId = choice.id;
     pick.addEventListener('click', () => this.actions.choose(choice.id));
     return h('div', { class: 'model-choice' }, pick, h('span', { class: 'model-choice-detail' }, choice.detail));

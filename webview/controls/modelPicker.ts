@@ -18,9 +18,27 @@ export class ModelPicker {
 
   constructor(private readonly actions: { list(): void; choose(id: string): void }) {
     this.label = h('span', { class: 'model-label' }, 'No model');
-    this.button = h('button', { type: 'button', id: 'model-picker', class: 'model-picker-button', 'aria-haspopup': 'true', 'aria-expanded': 'false', 'aria-controls': 'model-menu' }, codicon('sparkle'), this.label, codicon('chevron-down'));
+    this.button = h(
+      'button',
+      {
+        type: 'button',
+        id: 'model-picker',
+        class: 'model-picker-button',
+        'aria-haspopup': 'true',
+        'aria-expanded': 'false',
+        'aria-controls': 'model-menu',
+      },
+      codicon('sparkle'),
+      this.label,
+      codicon('chevron-down'),
+    );
     this.body = h('div', { class: 'model-menu-body' });
-    this.menu = h('div', { id: 'model-menu', class: 'popup-menu', role: 'group', 'aria-label': 'Choose a model', hidden: true }, h('div', { class: 'popup-title' }, 'Choose a model'), this.body);
+    this.menu = h(
+      'div',
+      { id: 'model-menu', class: 'popup-menu', role: 'group', 'aria-label': 'Choose a model', hidden: true },
+      h('div', { class: 'popup-title' }, 'Choose a model'),
+      this.body,
+    );
     this.el = h('div', { class: 'model-picker' }, this.menu, this.button);
     this.button.addEventListener('click', () => (this.open ? this.close(false) : this.show()));
     this.menu.addEventListener('keydown', (e) => this.onKey(e));
@@ -47,11 +65,19 @@ export class ModelPicker {
     const groups = MODEL_GROUPS.flatMap(({ group, title }) => {
       const mine = choices.filter((c) => c.group === group);
       if (mine.length === 0) return [];
-      return [h('div', { class: 'popup-group', 'data-group': group }, h('div', { class: 'popup-group-title' }, title), ...mine.map((c) => this.option(c)))];
+      return [
+        h(
+          'div',
+          { class: 'popup-group', 'data-group': group },
+          h('div', { class: 'popup-group-title' }, title),
+          ...mine.map((c) => this.option(c)),
+        ),
+      ];
     });
     const noteEls = notes.map((n) => h('div', { class: 'popup-note' }, codicon('info'), h('span', {}, n)));
     this.body.replaceChildren(...noteEls, ...groups);
-    if (groups.length === 0 && noteEls.length === 0) this.body.replaceChildren(h('div', { class: 'popup-note' }, 'Nothing was found to choose from.'));
+    if (groups.length === 0 && noteEls.length === 0)
+      this.body.replaceChildren(h('div', { class: 'popup-note' }, 'Nothing was found to choose from.'));
     this.body.querySelector<HTMLElement>('.popup-option')?.focus();
   }
 
@@ -71,7 +97,12 @@ export class ModelPicker {
   }
 
   private option(choice: ModelChoice): HTMLElement {
-    const b = h('button', { type: 'button', class: 'popup-option', 'data-choice-id': choice.id, title: choice.detail }, h('span', { class: 'popup-option-label' }, choice.label), h('span', { class: 'popup-option-detail' }, choice.detail));
+    const b = h(
+      'button',
+      { type: 'button', class: 'popup-option', 'data-choice-id': choice.id, title: choice.detail },
+      h('span', { class: 'popup-option-label' }, choice.label),
+      h('span', { class: 'popup-option-detail' }, choice.detail),
+    );
     b.addEventListener('click', () => {
       this.close(true);
       this.actions.choose(choice.id);

@@ -9,7 +9,8 @@ import type { UiState } from '../uiState';
  */
 
 const MAX_NOTICES = 5;
-const UNTRUSTED = 'This workspace is not trusted: agents can read files but not change them or run commands, and agent profiles and model settings defined in it are ignored.';
+const UNTRUSTED =
+  'This workspace is not trusted: agents can read files but not change them or run commands, and agent profiles and model settings defined in it are ignored.';
 
 export class ProblemsView {
   readonly el: HTMLElement;
@@ -23,7 +24,12 @@ export class ProblemsView {
   ) {
     this.configList = h('div', { class: 'problems-config' });
     this.notices = h('div', { class: 'problems-notices' });
-    this.el = h('section', { id: 'problems', 'aria-label': 'Problems', 'aria-live': 'polite', hidden: true }, this.configList, this.notices);
+    this.el = h(
+      'section',
+      { id: 'problems', 'aria-label': 'Problems', 'aria-live': 'polite', hidden: true },
+      this.configList,
+      this.notices,
+    );
   }
 
   setConfig(config: PanelConfig): void {
@@ -39,10 +45,12 @@ export class ProblemsView {
   /** A notice; with a threadId it belongs to that conversation and goes when another is shown. */
   addNotice(level: 'info' | 'error', message: string, threadId?: string): void {
     const el = line(level === 'error' ? 'error' : 'info', level === 'error' ? 'error' : 'info', message);
-    el.append(dismissButton('Dismiss', () => {
-      el.remove();
-      this.refresh();
-    }));
+    el.append(
+      dismissButton('Dismiss', () => {
+        el.remove();
+        this.refresh();
+      }),
+    );
     if (threadId !== undefined) el.dataset.threadId = threadId;
     this.notices.append(el);
     while (this.notices.children.length > MAX_NOTICES) this.notices.firstElementChild!.remove();
@@ -59,7 +67,8 @@ export class ProblemsView {
 
   private problem(p: ConfigProblem): HTMLElement {
     const kind = p.severity === 'error' ? 'error' : 'notice';
-    const icon = p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warning' : p.message === UNTRUSTED ? 'workspace-untrusted' : 'info';
+    const icon =
+      p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warning' : p.message === UNTRUSTED ? 'workspace-untrusted' : 'info';
     const el = line(kind, icon, p.message);
     const location = p.location;
     if (location && (location.path || location.setting)) {
@@ -68,10 +77,12 @@ export class ProblemsView {
       open.addEventListener('click', () => this.actions.openLocation(location));
       el.querySelector('.problem-text')!.append(' ', open);
     }
-    el.append(dismissButton('Dismiss this problem', () => {
-      this.ui.dismiss(problemKey(p));
-      if (this.config) this.setConfig(this.config);
-    }));
+    el.append(
+      dismissButton('Dismiss this problem', () => {
+        this.ui.dismiss(problemKey(p));
+        if (this.config) this.setConfig(this.config);
+      }),
+    );
     return el;
   }
 
@@ -100,5 +111,10 @@ function dismissButton(label: string, onClick: () => void): HTMLElement {
 }
 
 function line(kind: 'error' | 'notice' | 'info', icon: string, text: string): HTMLElement {
-  return h('div', { class: `problem problem-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, codicon(icon), h('span', { class: 'problem-text' }, text));
+  return h(
+    'div',
+    { class: `problem problem-${kind}`, role: kind === 'error' ? 'alert' : 'status' },
+    codicon(icon),
+    h('span', { class: 'problem-text' }, text),
+  );
 }

@@ -109,7 +109,12 @@ class RunChangesBlock {
   }
 
   private fileRow(run: RunNode, file: FileChangeNode): HTMLLIElement {
-    const open = h('a', { href: '#', class: 'run-change-file', title: `Open the diff of ${file.path}`, 'data-path': file.path }, codicon(file.beforeHash === null ? 'diff-added' : file.afterHash === null ? 'diff-removed' : 'diff-modified'), h('span', {}, fileChangeText(file)));
+    const open = h(
+      'a',
+      { href: '#', class: 'run-change-file', title: `Open the diff of ${file.path}`, 'data-path': file.path },
+      codicon(file.beforeHash === null ? 'diff-added' : file.afterHash === null ? 'diff-removed' : 'diff-modified'),
+      h('span', {}, fileChangeText(file)),
+    );
     open.addEventListener('click', (e) => {
       e.preventDefault();
       this.actions.openDiff(run.threadId, run.runId, file.path);

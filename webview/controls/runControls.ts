@@ -85,7 +85,16 @@ class RunControls {
       else this.steer?.setOpen(false);
     }
     if (prev?.stalled !== node.stalled && (node.stalled || this.stalled)) {
-      this.stalled ??= this.placeIn(this.slots.actions, h('span', { class: 'run-stalled', title: 'Its model has sent nothing for a while (subagents.stallWarningMs); see its warning.' }, codicon('watch'), 'stalled?'), 0);
+      this.stalled ??= this.placeIn(
+        this.slots.actions,
+        h(
+          'span',
+          { class: 'run-stalled', title: 'Its model has sent nothing for a while (subagents.stallWarningMs); see its warning.' },
+          codicon('watch'),
+          'stalled?',
+        ),
+        0,
+      );
       setHidden(this.stalled, !node.stalled);
     }
     if (prev?.config !== node.config && node.config) {
@@ -117,7 +126,11 @@ class RunControls {
 
   private stopButton(node: RunNode): HTMLButtonElement {
     if (this.stop) return this.stop;
-    const stop = iconButton(`Stop ${node.agent} and what it started; its supervisor goes on with what it had done`, 'debug-stop', 'run-stop');
+    const stop = iconButton(
+      `Stop ${node.agent} and what it started; its supervisor goes on with what it had done`,
+      'debug-stop',
+      'run-stop',
+    );
     stop.addEventListener('click', () => {
       // Until the run's end arrives, a second click must not send again.
       stop.disabled = true;
@@ -135,7 +148,11 @@ class RunControls {
   }
 
   private steerBox(node: RunNode): SteerBox {
-    return (this.steer ??= this.placeIn(this.slots.controls, new SteerBox(node.agent, (text) => this.actions.steerRun(this.runId, text)), 4));
+    return (this.steer ??= this.placeIn(
+      this.slots.controls,
+      new SteerBox(node.agent, (text) => this.actions.steerRun(this.runId, text)),
+      4,
+    ));
   }
 
   private toggleInspector(): void {
@@ -153,7 +170,13 @@ class RunControls {
     const from = (m: RunMessage) => (m.from === 'user' ? 'You' : (node.agentPath.at(-2) ?? 'Its supervisor'));
     this.messages.replaceChildren(
       ...node.messages.map((m) =>
-        h('li', { class: `run-message from-${m.from}` }, codicon(m.from === 'user' ? 'account' : 'hubot'), h('span', { class: 'run-message-from' }, `${from(m)}:`), h('span', { class: 'run-message-text' }, m.text)),
+        h(
+          'li',
+          { class: `run-message from-${m.from}` },
+          codicon(m.from === 'user' ? 'account' : 'hubot'),
+          h('span', { class: 'run-message-from' }, `${from(m)}:`),
+          h('span', { class: 'run-message-text' }, m.text),
+        ),
       ),
     );
   }

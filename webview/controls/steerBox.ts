@@ -11,7 +11,12 @@ export class SteerBox {
   private readonly input: HTMLTextAreaElement;
 
   constructor(agent: string, send: (text: string) => void) {
-    this.input = h('textarea', { class: 'steer-input', rows: 1, placeholder: `Tell ${agent} something while it works (Enter to send)`, 'aria-label': `Message to ${agent}` });
+    this.input = h('textarea', {
+      class: 'steer-input',
+      rows: 1,
+      placeholder: `Tell ${agent} something while it works (Enter to send)`,
+      'aria-label': `Message to ${agent}`,
+    });
     const sendButton = button({ label: `Send to ${agent}`, icon: 'send', appearance: 'icon', className: 'steer-send' });
     this.el = h('div', { class: 'steer', hidden: true }, this.input, sendButton);
     const submit = () => {

@@ -13,7 +13,10 @@ import type { ToolCallContext } from './toolCallContext';
 export class ApprovalView {
   readonly el: HTMLElement;
 
-  constructor(call: ToolCallNode, private readonly ctx: ToolCallContext) {
+  constructor(
+    call: ToolCallNode,
+    private readonly ctx: ToolCallContext,
+  ) {
     const approval = call.approval!;
     this.el = approval.decision === undefined ? this.prompt(call, approval.approvalId, approval.reason) : outcome(approval.decision);
   }
@@ -33,7 +36,12 @@ export class ApprovalView {
     approve.addEventListener('click', () => decide('approved'));
     deny.addEventListener('click', () => decide('denied'));
     const actions = h('div', { class: 'approval-actions' }, approve, deny);
-    const el = h('div', { class: 'approval', role: 'group', 'aria-label': `Approval for ${call.tool}` }, h('div', { class: 'approval-reason' }, codicon('shield'), h('span', {}, reason ?? `Allow ${call.tool} to run?`)), actions);
+    const el = h(
+      'div',
+      { class: 'approval', role: 'group', 'aria-label': `Approval for ${call.tool}` },
+      h('div', { class: 'approval-reason' }, codicon('shield'), h('span', {}, reason ?? `Allow ${call.tool} to run?`)),
+      actions,
+    );
     const command = typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>).command : undefined;
     if (call.tool === 'run_command' && typeof command === 'string') {
       const always = button({ label: 'Always allow…', appearance: 'secondary', className: 'always-allow' });
@@ -50,10 +58,22 @@ export class ApprovalView {
 
   /** The editable prefix and its confirmation. */
   private alwaysForm(approvalId: string, prefix: string, disableAll: () => void, cancelled: () => void): HTMLElement {
-    const input = h('input', { type: 'text', class: 'always-prefix', value: prefix, 'aria-label': 'Commands starting with these words run without asking', spellcheck: 'false' });
+    const input = h('input', {
+      type: 'text',
+      class: 'always-prefix',
+      value: prefix,
+      'aria-label': 'Commands starting with these words run without asking',
+      spellcheck: 'false',
+    });
     const save = button({ label: 'Allow always', icon: 'check-all', appearance: 'primary', className: 'always-save' });
     const cancel = button({ label: 'Cancel', appearance: 'secondary', className: 'always-cancel' });
-    const form = h('form', { class: 'always-form' }, h('label', { class: 'always-label' }, 'Run without asking every command that starts with:'), input, h('div', { class: 'approval-actions' }, save, cancel));
+    const form = h(
+      'form',
+      { class: 'always-form' },
+      h('label', { class: 'always-label' }, 'Run without asking every command that starts with:'),
+      input,
+      h('div', { class: 'approval-actions' }, save, cancel),
+    );
     const submit = () => {
       const value = input.value.trim();
       if (!value) return input.focus();

@@ -61,9 +61,15 @@ export class ConversationView {
   /** The welcome text lists whom the supervisor can delegate to (and whom `@` can name). */
   setAgents(agents: PanelConfig['agents']): void {
     this.agentNames = new Set(agents.map((a) => a.name));
-    const list = agents.map((a) => h('li', {}, h('strong', {}, a.displayName ? `${a.displayName} (${a.name})` : a.name), a.description ? `: ${a.description}` : ''));
+    const list = agents.map((a) =>
+      h('li', {}, h('strong', {}, a.displayName ? `${a.displayName} (${a.name})` : a.name), a.description ? `: ${a.description}` : ''),
+    );
     this.emptyState.replaceChildren(
-      h('p', {}, 'Ask the supervisor for something; it delegates parts of the work to subagents, and each answer shows what they did under it.'),
+      h(
+        'p',
+        {},
+        'Ask the supervisor for something; it delegates parts of the work to subagents, and each answer shows what they did under it.',
+      ),
       ...(list.length ? [h('p', {}, 'Subagents (start a prompt with @name to ask one directly):'), h('ul', {}, ...list)] : []),
     );
   }

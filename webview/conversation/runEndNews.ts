@@ -16,7 +16,8 @@ export function runEndNews(prev: RunTree, next: RunTree, changed: readonly strin
     ended.push(id);
     const time = node.durationMs === undefined ? '' : ` (${formatDuration(node.durationMs)})`;
     const why = node.error ? `: ${node.error}` : '';
-    if (node.parentRunId === null) text.push(node.state === 'ok' ? `The answer is ready${time}.` : sentence(`The answer ${runStateLabel(node.state)}${time}${why}`));
+    if (node.parentRunId === null)
+      text.push(node.state === 'ok' ? `The answer is ready${time}.` : sentence(`The answer ${runStateLabel(node.state)}${time}${why}`));
     else text.push(sentence(`${node.agent} ${runStateLabel(node.state)}${why}`));
   }
   return { ended, text };

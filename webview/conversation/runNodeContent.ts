@@ -61,7 +61,13 @@ function bodySkeleton(): HTMLElement {
 }
 
 function resultSkeleton(): HTMLElement {
-  resultPrototype ??= h('div', { class: 'run-result' }, h('div', { class: 'run-output markdown' }), h('div', { class: 'run-error' }), h('ul', { class: 'run-warnings' }));
+  resultPrototype ??= h(
+    'div',
+    { class: 'run-result' },
+    h('div', { class: 'run-output markdown' }),
+    h('div', { class: 'run-error' }),
+    h('ul', { class: 'run-warnings' }),
+  );
   return resultPrototype.cloneNode(true) as HTMLElement;
 }
 
@@ -110,7 +116,14 @@ export class RunNodeContent {
       setClass(this.icon, runIconClass(node.state));
       setText(this.stateEl, stateText(node));
       // Running and done say it with the icon and the activity; other ends say it in words too.
-      setClass(this.stateEl, node.retrying ? 'run-state run-retrying' : node.state === 'running' || (node.state === 'ok' && !node.bailed) ? 'run-state sr-only' : 'run-state');
+      setClass(
+        this.stateEl,
+        node.retrying
+          ? 'run-state run-retrying'
+          : node.state === 'running' || (node.state === 'ok' && !node.bailed)
+            ? 'run-state sr-only'
+            : 'run-state',
+      );
     }
     if (prev?.agent !== node.agent) setText(this.agentEl, node.agent);
     if (prev?.task !== node.task) setText(this.taskEl, node.task);

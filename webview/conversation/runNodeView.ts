@@ -17,7 +17,12 @@ export type { RunNodeContext };
 
 let prototype: HTMLLIElement | undefined;
 function shell(): HTMLLIElement {
-  prototype ??= h('li', { role: 'treeitem', class: 'run-node', tabindex: -1, 'aria-expanded': 'false' }, h('div', { class: 'run-header' }), h('ul', { role: 'group', class: 'run-children' }));
+  prototype ??= h(
+    'li',
+    { role: 'treeitem', class: 'run-node', tabindex: -1, 'aria-expanded': 'false' },
+    h('div', { class: 'run-header' }),
+    h('ul', { role: 'group', class: 'run-children' }),
+  );
   return prototype.cloneNode(true) as HTMLLIElement;
 }
 

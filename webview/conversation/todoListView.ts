@@ -25,7 +25,11 @@ export function renderTodoList(body: HTMLElement, node: RunNode, before?: Elemen
   }
   const shown = JSON.stringify(items);
   if (known?.shown === shown) return;
-  const el = h('div', { class: 'todo-list', role: 'group', 'aria-label': `Plan: ${items.filter((i) => i.status === 'done').length} of ${items.length} done` }, ...items.map(itemRow));
+  const el = h(
+    'div',
+    { class: 'todo-list', role: 'group', 'aria-label': `Plan: ${items.filter((i) => i.status === 'done').length} of ${items.length} done` },
+    ...items.map(itemRow),
+  );
   if (known) known.el.replaceWith(el);
   else if (before) body.insertBefore(el, before);
   else body.append(el);
@@ -33,5 +37,11 @@ export function renderTodoList(body: HTMLElement, node: RunNode, before?: Elemen
 }
 
 function itemRow(item: TodoItem): HTMLElement {
-  return h('div', { class: `todo-item todo-${item.status.replace('_', '-')}`, title: LABEL[item.status] }, codicon(ICON[item.status]), h('span', { class: 'todo-text' }, item.text), h('span', { class: 'sr-only' }, ` (${LABEL[item.status]})`));
+  return h(
+    'div',
+    { class: `todo-item todo-${item.status.replace('_', '-')}`, title: LABEL[item.status] },
+    codicon(ICON[item.status]),
+    h('span', { class: 'todo-text' }, item.text),
+    h('span', { class: 'sr-only' }, ` (${LABEL[item.status]})`),
+  );
 }

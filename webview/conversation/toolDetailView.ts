@@ -14,7 +14,8 @@ export function toolDetailView(call: ToolCallNode): HTMLElement {
   const title = h('div', { class: 'detail-title' }, h('code', {}, call.tool));
   // The summary's file link is a mouse shortcut in a tree row; here it is in the tab order.
   const file = summarizeToolCall(call).find((p) => typeof p === 'object' && 'file' in p);
-  if (file && typeof file === 'object' && 'file' in file) title.append(' ', fileLink(file.file.path, file.file.line, `Open ${file.file.path}${file.file.line ? `:${file.file.line}` : ''}`));
+  if (file && typeof file === 'object' && 'file' in file)
+    title.append(' ', fileLink(file.file.path, file.file.line, `Open ${file.file.path}${file.file.line ? `:${file.file.line}` : ''}`));
   el.append(title);
   if (detail.input.length) {
     const list = h('dl', { class: 'detail-input' });
@@ -23,14 +24,20 @@ export function toolDetailView(call: ToolCallNode): HTMLElement {
   }
   for (const block of detail.output) el.append(blockView(block));
   if (call.state === 'running' && detail.output.length === 0) el.append(h('div', { class: 'detail-note' }, 'Running…'));
-  else if (call.output === undefined && call.state !== 'running' && detail.output.length === 0) el.append(h('div', { class: 'detail-note' }, 'No output.'));
+  else if (call.output === undefined && call.state !== 'running' && detail.output.length === 0)
+    el.append(h('div', { class: 'detail-note' }, 'No output.'));
   return el;
 }
 
 function blockView(block: DetailBlock): HTMLElement {
   switch (block.kind) {
     case 'text':
-      return h('div', { class: 'detail-block' }, h('div', { class: 'detail-title' }, block.title), h('pre', { class: 'detail-text' }, block.text));
+      return h(
+        'div',
+        { class: 'detail-block' },
+        h('div', { class: 'detail-title' }, block.title),
+        h('pre', { class: 'detail-text' }, block.text),
+      );
     case 'terminal':
       return h(
         'div',

@@ -116,7 +116,8 @@ export class TurnTree {
   private withAncestors(tree: RunTree, ids: readonly string[]): Set<string> {
     const out = new Set<string>();
     for (const id of ids) {
-      for (let cur: string | null | undefined = id; cur && cur !== this.rootId && !out.has(cur); cur = tree.runs[cur]?.parentRunId) out.add(cur);
+      for (let cur: string | null | undefined = id; cur && cur !== this.rootId && !out.has(cur); cur = tree.runs[cur]?.parentRunId)
+        out.add(cur);
     }
     return out;
   }

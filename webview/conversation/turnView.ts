@@ -64,7 +64,15 @@ export class TurnView {
     this.assistant = h(
       'div',
       { class: 'message assistant', 'data-run-id': runId },
-      h('div', { class: 'message-author' }, codicon('hubot'), this.author, this.status, this.slots.actions, h('span', { class: 'message-actions' }, copyAnswer)),
+      h(
+        'div',
+        { class: 'message-author' },
+        codicon('hubot'),
+        this.author,
+        this.status,
+        this.slots.actions,
+        h('span', { class: 'message-actions' }, copyAnswer),
+      ),
       this.slots.controls,
       this.body,
       this.error,
@@ -86,7 +94,13 @@ export class TurnView {
     const user = h(
       'div',
       { class: 'message user' },
-      h('div', { class: 'message-author' }, codicon('account'), h('span', {}, 'You'), h('span', { class: 'message-actions' }, copyPrompt, this.lastActions)),
+      h(
+        'div',
+        { class: 'message-author' },
+        codicon('account'),
+        h('span', {}, 'You'),
+        h('span', { class: 'message-actions' }, copyPrompt, this.lastActions),
+      ),
       this.prompt,
       this.attached,
     );
@@ -105,14 +119,19 @@ export class TurnView {
     if (prev?.task !== node.task) {
       const { prompt, attachments } = splitAttachedContext(node.task);
       setText(this.prompt, prompt);
-      this.attached.replaceChildren(...attachments.map((a) => h('li', { class: 'attachment-chip', title: a.label }, codicon(a.kind === 'file' ? 'file' : 'selection'), h('span', {}, a.label))));
+      this.attached.replaceChildren(
+        ...attachments.map((a) =>
+          h('li', { class: 'attachment-chip', title: a.label }, codicon(a.kind === 'file' ? 'file' : 'selection'), h('span', {}, a.label)),
+        ),
+      );
       setHidden(this.attached, attachments.length === 0);
     }
     if (prev?.agent !== node.agent) setText(this.author, node.agent);
     // Rendered now, not queued like the tree's: the answer is what the user is watching, and its
     // text must be in place when data-state says the run is done.
     if (prev?.text !== node.text) renderMarkdown(this.body, node.text);
-    if (prev?.warnings !== node.warnings) this.warnings.replaceChildren(...node.warnings.map((w) => h('li', { class: 'run-warning' }, codicon('warning'), h('span', {}, w))));
+    if (prev?.warnings !== node.warnings)
+      this.warnings.replaceChildren(...node.warnings.map((w) => h('li', { class: 'run-warning' }, codicon('warning'), h('span', {}, w))));
     if (prev?.toolCalls !== node.toolCalls) renderTodoList(this.assistant, node, this.tree.el);
     this.ctx.runControls?.(node, this.slots, prev);
     if (prev?.state === node.state && prev.error === node.error && prev.bailed === node.bailed && prev.retrying === node.retrying) return;

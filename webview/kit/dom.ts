@@ -71,7 +71,11 @@ export function iconButton(label: string, icon: string, className: string, text?
 /** A link to a workspace file at a line; what it does on click is the panel's (linkActions.ts). */
 export function fileLink(path: string, line: number | undefined, text: string, focusable = true): HTMLAnchorElement {
   const where = line === undefined ? path : `${path}:${line}`;
-  const a = h('a', { class: 'file-link', href: '#', 'data-path': path, title: `Open ${where}`, tabindex: focusable ? undefined : -1 }, text);
+  const a = h(
+    'a',
+    { class: 'file-link', href: '#', 'data-path': path, title: `Open ${where}`, tabindex: focusable ? undefined : -1 },
+    text,
+  );
   if (line !== undefined) a.dataset.line = String(line);
   return a;
 }

@@ -29,7 +29,29 @@ const marked = new Marked({
   },
 });
 
-const FORBID_TAGS = ['img', 'picture', 'source', 'video', 'audio', 'track', 'style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'object', 'embed', 'link', 'meta', 'base', 'svg', 'math'];
+const FORBID_TAGS = [
+  'img',
+  'picture',
+  'source',
+  'video',
+  'audio',
+  'track',
+  'style',
+  'form',
+  'input',
+  'button',
+  'textarea',
+  'select',
+  'option',
+  'iframe',
+  'object',
+  'embed',
+  'link',
+  'meta',
+  'base',
+  'svg',
+  'math',
+];
 const FORBID_ATTR = ['style', 'srcset', 'action', 'formaction', 'background', 'poster'];
 const SAFE_HREF = /^(https?:|mailto:|#)/i;
 
@@ -105,7 +127,12 @@ function enhance(el: HTMLElement): void {
   }
   linkPlainPaths(el);
   for (const pre of el.querySelectorAll('pre')) {
-    const actions = h('div', { class: 'code-actions' }, iconButton('Copy code', 'copy', 'code-copy'), iconButton('Insert at cursor', 'insert', 'code-insert'));
+    const actions = h(
+      'div',
+      { class: 'code-actions' },
+      iconButton('Copy code', 'copy', 'code-copy'),
+      iconButton('Insert at cursor', 'insert', 'code-insert'),
+    );
     const block = h('div', { class: 'code-block' });
     pre.replaceWith(block);
     block.append(actions, pre);

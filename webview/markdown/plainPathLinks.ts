@@ -14,7 +14,8 @@ const TRAILING = /[.:]+$/;
 
 export function linkPlainPaths(root: HTMLElement): void {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
-    acceptNode: (node) => (node.nodeValue?.includes('/') && !node.parentElement?.closest('code, pre, a') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT),
+    acceptNode: (node) =>
+      node.nodeValue?.includes('/') && !node.parentElement?.closest('code, pre, a') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT,
   });
   const texts: Text[] = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);

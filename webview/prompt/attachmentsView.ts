@@ -27,7 +27,13 @@ export class AttachmentsView {
 
   private chip(item: AttachmentView): HTMLElement {
     const remove = iconButton(`Remove ${item.label}`, 'close', 'attachment-remove');
-    const chip = h('li', { class: 'attachment-chip', 'data-attachment-id': item.id, title: item.label }, codicon(item.kind === 'file' ? 'file' : 'selection'), h('span', { class: 'attachment-label' }, item.label), remove);
+    const chip = h(
+      'li',
+      { class: 'attachment-chip', 'data-attachment-id': item.id, title: item.label },
+      codicon(item.kind === 'file' ? 'file' : 'selection'),
+      h('span', { class: 'attachment-label' }, item.label),
+      remove,
+    );
     remove.addEventListener('click', () => {
       const refocus = focusAfterRemoving(chip, this.el, 'data-attachment-id', '.attachment-remove', () => this.actions.focusPrompt());
       this.set(this.items.filter((i) => i.id !== item.id));

@@ -46,7 +46,14 @@ export class CompletionMenu {
     if (!same) {
       this.active = 0;
       this.el.replaceChildren(
-        ...items.map((it, i) => h('li', { id: `completion-${i}`, role: 'option', class: 'completion', 'data-index': i, 'data-id': it.id }, h('span', { class: 'completion-label' }, it.label), h('span', { class: 'completion-detail' }, it.detail))),
+        ...items.map((it, i) =>
+          h(
+            'li',
+            { id: `completion-${i}`, role: 'option', class: 'completion', 'data-index': i, 'data-id': it.id },
+            h('span', { class: 'completion-label' }, it.label),
+            h('span', { class: 'completion-detail' }, it.detail),
+          ),
+        ),
       );
     }
     setHidden(this.el, false);

@@ -57,7 +57,14 @@ export class PromptBox {
     private readonly ui: UiState,
     private readonly actions: PromptActions,
   ) {
-    this.input = h('textarea', { id: 'prompt', class: 'prompt-input', rows: 2, placeholder: IDLE_PLACEHOLDER, 'aria-label': 'Prompt', 'aria-describedby': 'prompt-hint' });
+    this.input = h('textarea', {
+      id: 'prompt',
+      class: 'prompt-input',
+      rows: 2,
+      placeholder: IDLE_PLACEHOLDER,
+      'aria-label': 'Prompt',
+      'aria-describedby': 'prompt-hint',
+    });
     this.input.value = ui.draft;
     this.history = new PromptHistory(ui);
     this.send = button({ id: 'send', label: 'Send', icon: 'send', appearance: 'primary' });
@@ -83,7 +90,17 @@ export class PromptBox {
       this.attachments.el,
       h('div', { class: 'prompt-field' }, this.completions.el, this.input),
       this.hint,
-      h('div', { class: 'prompt-toolbar' }, this.model.el, attachFile, attachSelection, h('span', { class: 'toolbar-spacer' }), this.queueButton, this.stop, this.send),
+      h(
+        'div',
+        { class: 'prompt-toolbar' },
+        this.model.el,
+        attachFile,
+        attachSelection,
+        h('span', { class: 'toolbar-spacer' }),
+        this.queueButton,
+        this.stop,
+        this.send,
+      ),
     );
 
     this.input.addEventListener('input', () => {
@@ -165,7 +182,11 @@ export class PromptBox {
       const q = agent.toLowerCase();
       const items = this.agents
         .filter((a) => a.name.toLowerCase().startsWith(q) || (a.displayName ?? '').toLowerCase().startsWith(q))
-        .map((a) => ({ id: `@${a.name}`, label: `@${a.name}`, detail: a.displayName ? `${a.displayName}: ${a.description}` : a.description }));
+        .map((a) => ({
+          id: `@${a.name}`,
+          label: `@${a.name}`,
+          detail: a.displayName ? `${a.displayName}: ${a.description}` : a.description,
+        }));
       return this.completions.show(items);
     }
     const hash = /(^|\s)#(\w*)$/.exec(before);
@@ -200,7 +221,10 @@ export class PromptBox {
   private submit(): void {
     const raw = this.input.value.trim();
     if (!raw) return;
-    const target = parsePromptAgent(raw, this.agents.map((a) => a.name));
+    const target = parsePromptAgent(
+      raw,
+      this.agents.map((a) => a.name),
+    );
     if (!target.ok) {
       // Nothing is sent and nothing is lost: the box keeps the text, the hint says why.
       setText(this.hint, target.error);

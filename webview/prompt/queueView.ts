@@ -13,11 +13,14 @@ export class QueueView {
   private readonly list: HTMLElement;
   private shown: readonly QueuedPromptView[] = [];
 
-  constructor(
-    private readonly actions: { unqueue(id: string): void; focusPrompt(): void },
-  ) {
+  constructor(private readonly actions: { unqueue(id: string): void; focusPrompt(): void }) {
     this.list = h('ul', { class: 'queue-list', 'aria-label': 'Queued messages' });
-    this.el = h('div', { id: 'queue', class: 'queue', hidden: true }, h('span', { class: 'queue-title' }, codicon('clock'), 'Sent when the thread is done:'), this.list);
+    this.el = h(
+      'div',
+      { id: 'queue', class: 'queue', hidden: true },
+      h('span', { class: 'queue-title' }, codicon('clock'), 'Sent when the thread is done:'),
+      this.list,
+    );
   }
 
   get size(): number {
@@ -25,7 +28,8 @@ export class QueueView {
   }
 
   set(queued: readonly QueuedPromptView[]): void {
-    const same = queued.length === this.shown.length && queued.every((q, i) => q.id === this.shown[i]?.id && q.text === this.shown[i]?.text);
+    const same =
+      queued.length === this.shown.length && queued.every((q, i) => q.id === this.shown[i]?.id && q.text === this.shown[i]?.text);
     if (same) return;
     this.shown = queued;
     this.list.replaceChildren(...queued.map((q) => this.chip(q)));
@@ -34,7 +38,11 @@ export class QueueView {
 
   private chip(q: QueuedPromptView): HTMLElement {
     const line = oneLine(q.text, 80);
-    const remove = h('button', { type: 'button', class: 'queue-remove', 'aria-label': `Remove queued message: ${line}`, title: 'Remove from the queue' }, codicon('close'));
+    const remove = h(
+      'button',
+      { type: 'button', class: 'queue-remove', 'aria-label': `Remove queued message: ${line}`, title: 'Remove from the queue' },
+      codicon('close'),
+    );
     const chip = h('li', { class: 'queue-chip', 'data-queue-id': q.id }, h('span', { class: 'queue-text', title: q.text }, line), remove);
     remove.addEventListener('click', () => {
       const refocus = focusAfterRemoving(chip, this.list, 'data-queue-id', '.queue-remove', () => this.actions.focusPrompt());

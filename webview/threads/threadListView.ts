@@ -31,7 +31,14 @@ export class ThreadListView {
   private current: string | null = null;
 
   constructor(private readonly actions: ThreadListActions) {
-    this.search = h('input', { id: 'thread-search', type: 'search', class: 'thread-search', placeholder: 'Search threads by title', 'aria-label': 'Search threads by title', spellcheck: 'false' });
+    this.search = h('input', {
+      id: 'thread-search',
+      type: 'search',
+      class: 'thread-search',
+      placeholder: 'Search threads by title',
+      'aria-label': 'Search threads by title',
+      spellcheck: 'false',
+    });
     this.rows = h('ul', { class: 'thread-rows', 'aria-label': 'Threads' });
     this.empty = h('p', { class: 'thread-empty', role: 'status' });
     this.el = h('section', { id: 'thread-list', 'aria-label': 'Threads', hidden: true }, this.search, this.rows, this.empty);
@@ -71,19 +78,35 @@ export class ThreadListView {
       .filter((t) => !query || (t.title || 'Untitled thread').toLowerCase().includes(query))
       .slice(0, MAX_ROWS);
     this.rows.replaceChildren(...shown.map((t) => this.row(t, now)));
-    const message = this.threads.length === 0 ? 'No threads yet: what you send starts one.' : shown.length === 0 ? `No thread title contains “${this.search.value.trim()}”.` : '';
+    const message =
+      this.threads.length === 0
+        ? 'No threads yet: what you send starts one.'
+        : shown.length === 0
+          ? `No thread title contains “${this.search.value.trim()}”.`
+          : '';
     setText(this.empty, message);
     setHidden(this.empty, message === '');
   }
 
   private row(t: ThreadSummary, now: number): HTMLElement {
     const title = oneLine(t.title || 'Untitled thread', 120);
-    const meta = [relativeTime(t.updatedAt, now), statusWord(t.status), t.runCount === undefined ? '' : `${t.runCount} ${t.runCount === 1 ? 'turn' : 'turns'}`].filter(Boolean).join(' · ');
+    const meta = [
+      relativeTime(t.updatedAt, now),
+      statusWord(t.status),
+      t.runCount === undefined ? '' : `${t.runCount} ${t.runCount === 1 ? 'turn' : 'turns'}`,
+    ]
+      .filter(Boolean)
+      .join(' · ');
     const open = h(
       'button',
       { type: 'button', class: 'thread-open', title: title },
       h('i', { class: statusIcon(t.status), 'aria-hidden': 'true' }),
-      h('span', { class: 'thread-row-text' }, h('span', { class: 'thread-row-title' }, title), h('span', { class: 'thread-row-meta' }, meta)),
+      h(
+        'span',
+        { class: 'thread-row-text' },
+        h('span', { class: 'thread-row-title' }, title),
+        h('span', { class: 'thread-row-meta' }, meta),
+      ),
     );
     open.addEventListener('click', () => {
       if (t.id !== this.current) this.actions.openThread(t.id);
@@ -100,7 +123,13 @@ export class ThreadListView {
   }
 
   private startRename(open: HTMLElement, t: ThreadSummary): void {
-    const input = h('input', { type: 'text', class: 'thread-rename-input', value: t.title, 'aria-label': 'New title (Enter to save, Escape to cancel)', maxlength: 200 });
+    const input = h('input', {
+      type: 'text',
+      class: 'thread-rename-input',
+      value: t.title,
+      'aria-label': 'New title (Enter to save, Escape to cancel)',
+      maxlength: 200,
+    });
     open.replaceWith(input);
     input.select();
     let done = false;
@@ -144,7 +173,13 @@ export class ThreadListView {
     const fromSearch = document.activeElement === this.search;
     if (at < 0 && !fromSearch) return;
     e.preventDefault();
-    const next = fromSearch ? (e.key === 'ArrowDown' ? opens[0] : undefined) : e.key === 'ArrowDown' ? opens[at + 1] : (opens[at - 1] ?? this.search);
+    const next = fromSearch
+      ? e.key === 'ArrowDown'
+        ? opens[0]
+        : undefined
+      : e.key === 'ArrowDown'
+        ? opens[at + 1]
+        : (opens[at - 1] ?? this.search);
     next?.focus();
   }
 }

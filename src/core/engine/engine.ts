@@ -162,13 +162,17 @@ export class Engine {
     const settings = request.model ? { ...configured, model: request.model } : configured;
     const spec = profile.model ?? settings.model;
     if (!spec) throw new EngineRequestError(NO_MODEL);
-    if (!modelAllowed(spec, settings.allowedModels)) throw new EngineRequestError(modelRefusedText(profile.name, spec, settings.allowedModels));
+    if (!modelAllowed(spec, settings.allowedModels))
+      throw new EngineRequestError(modelRefusedText(profile.name, spec, settings.allowedModels));
     const threadId = request.threadId ?? newThreadId();
     if (this.registry.isBusy(threadId)) throw new EngineRequestError(BUSY);
     const reservation = this.registry.reserve(threadId);
     try {
       const resolver = await this.resolver();
-      const loaded = await this.openThread({ id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name }, { newId: request.threadId === undefined });
+      const loaded = await this.openThread(
+        { id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name },
+        { newId: request.threadId === undefined },
+      );
       if (loaded.meta.parentThreadId !== null) {
         await this.options.store.close(threadId);
         throw new EngineRequestError("That conversation is a subagent's thread; open its top-level conversation to continue it.");
@@ -193,7 +197,11 @@ export class Engine {
         readOnlyToCommands: this.readOnlyToCommands(),
         ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
         publish: (event) => this.publish(event),
-        ...(request.model ? { modelOrigin: REQUEST_MODEL_ORIGIN } : this.options.modelOrigin ? { modelOrigin: this.options.modelOrigin } : {}),
+        ...(request.model
+          ? { modelOrigin: REQUEST_MODEL_ORIGIN }
+          : this.options.modelOrigin
+            ? { modelOrigin: this.options.modelOrigin }
+            : {}),
       };
       const run = launchRun(session, {
         threadId,
@@ -207,7 +215,10 @@ export class Engine {
       // Stop was pressed while the request was starting: the run it started stops at once.
       if (reservation.cancelled) run.cancel();
       const done = this.finishedEvent(run);
-      done.then(() => this.pruneThreads(), () => {});
+      done.then(
+        () => this.pruneThreads(),
+        () => {},
+      );
       return { threadId, runId: run.runId, done };
     } finally {
       reservation.release();
@@ -252,7 +263,9 @@ export class Engine {
   private activeRun(runId: string, rootThreadId: string | undefined): RunHandle {
     const run = this.registry.get(runId);
     if (!run || (rootThreadId !== undefined && run.rootThreadId !== rootThreadId)) {
-      throw new EngineRequestError('That run is not working any more (it has finished, or belongs to another conversation), so there is nothing to stop or tell.');
+      throw new EngineRequestError(
+        'That run is not working any more (it has finished, or belongs to another conversation), so there is nothing to stop or tell.',
+      );
     }
     return run;
   }

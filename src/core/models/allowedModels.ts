@@ -22,7 +22,11 @@ const cache = new Map<string, RegExp>();
 function globRegex(pattern: string): RegExp {
   let re = cache.get(pattern);
   if (!re) {
-    const body = pattern.trim().split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    const body = pattern
+      .trim()
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
     cache.set(pattern, (re = new RegExp(`^${body}$`, 'i')));
   }
   return re;

@@ -29,8 +29,19 @@ const TRANSIENT_STATUS = new Set([408, 409, 425, 429]);
 
 /** Node and undici codes of connections that failed or timed out. */
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNABORTED',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
 ]);
 
 const KEY_HINTS: Record<string, string> = {
@@ -65,7 +76,10 @@ function classifyApiError(error: APICallError, target: CallTarget): ErrorClass {
     };
   }
   if (status === 401) {
-    return { kind: 'permanent', message: `The model "${target.spec}" refused the API key (401: ${said}). ${KEY_HINTS[keyProvider(target.spec)] ?? ''}`.trim() };
+    return {
+      kind: 'permanent',
+      message: `The model "${target.spec}" refused the API key (401: ${said}). ${KEY_HINTS[keyProvider(target.spec)] ?? ''}`.trim(),
+    };
   }
   if (status === 403) {
     return {

@@ -47,7 +47,7 @@ export interface ModelResolverOptions {
   scripts?: ReadonlyMap<string, Script>;
 }
 
-const VSCODE_ONLY = 'the editor\'s language models are only available inside VS Code (the extension), not here';
+const VSCODE_ONLY = "the editor's language models are only available inside VS Code (the extension), not here";
 
 const VENDOR_NAMES = { openai: 'OpenAI', anthropic: 'Anthropic' } as const;
 
@@ -74,10 +74,18 @@ export async function createModelResolver(options: ModelResolverOptions): Promis
 }
 
 // Each client calls its provider through providerFetch: no HTTP timeout under our own idle timeout.
-const openAI = (c: VendorClients, apiKey: string, baseURL: string | undefined) => c.createOpenAI({ apiKey, baseURL, fetch: c.providerFetch });
-const anthropic = (c: VendorClients, apiKey: string, baseURL: string | undefined) => c.createAnthropic({ apiKey, baseURL, fetch: c.providerFetch });
+const openAI = (c: VendorClients, apiKey: string, baseURL: string | undefined) =>
+  c.createOpenAI({ apiKey, baseURL, fetch: c.providerFetch });
+const anthropic = (c: VendorClients, apiKey: string, baseURL: string | undefined) =>
+  c.createAnthropic({ apiKey, baseURL, fetch: c.providerFetch });
 const compatible = (c: VendorClients, baseURL: string, apiKey: string | undefined) =>
-  c.createOpenAICompatible({ name: 'openai-compatible', baseURL, includeUsage: true, fetch: c.providerFetch, ...(apiKey ? { apiKey } : {}) });
+  c.createOpenAICompatible({
+    name: 'openai-compatible',
+    baseURL,
+    includeUsage: true,
+    fetch: c.providerFetch,
+    ...(apiKey ? { apiKey } : {}),
+  });
 
 function scriptPath(workspaceRoot: string, path: string): string {
   return isAbsolute(path) ? path : resolvePath(workspaceRoot, path);
@@ -118,7 +126,9 @@ class SpecResolver implements ModelResolver {
       case 'anthropic': {
         if (own?.anthropic) return own.anthropic(parsed);
         const apiKey = this.key('anthropic', spec);
-        const client = (this.anthropic ??= once(async () => anthropic(await loadVendorClients(), apiKey, this.options.endpoints?.anthropic)));
+        const client = (this.anthropic ??= once(async () =>
+          anthropic(await loadVendorClients(), apiKey, this.options.endpoints?.anthropic),
+        ));
         return deferredModel('anthropic.messages', parsed.model, async () => (await client())(parsed.model));
       }
     }

@@ -30,8 +30,7 @@ export interface ModelAvailability {
 }
 
 export type ModelChoice =
-  | { kind: 'spec'; spec: string; via?: string }
-  | { kind: 'inherit'; code?: 'model-unknown' | 'model-unavailable'; message?: string };
+  { kind: 'spec'; spec: string; via?: string } | { kind: 'inherit'; code?: 'model-unknown' | 'model-unavailable'; message?: string };
 
 const PROVIDER_NAMES = { openai: 'OpenAI', anthropic: 'Anthropic' } as const;
 
@@ -61,7 +60,11 @@ export function candidatesFor(name: string, aliases: Readonly<Record<string, str
 function familyCandidates(name: string): string[] {
   const vendorMatch = /\(([\w-]+)\)\s*$/.exec(name);
   const vendor = vendorMatch ? vendorMatch[1]!.toLowerCase() : 'copilot';
-  const id = name.replace(/\(([\w-]+)\)\s*$/, '').trim().toLowerCase().replace(/\s+/g, '-');
+  const id = name
+    .replace(/\(([\w-]+)\)\s*$/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, '-');
   if (!/^[a-z0-9][a-z0-9.-]*$/.test(id)) return [];
   if (id.startsWith('claude')) {
     const family = id.replace(/-\d{8}$/, '').replace(/(\d)-(\d)/g, '$1.$2');
@@ -89,7 +92,10 @@ function unavailable(spec: ModelSpec, text: string, where: ModelAvailability): s
 }
 
 /** The editor's model for a vscode-lm spec; a family ending in `*` takes the newest that starts so. */
-function pickEditorModel(spec: Extract<ModelSpec, { kind: 'vscode-lm' }>, models: readonly { vendor: string; family: string }[]): string | undefined {
+function pickEditorModel(
+  spec: Extract<ModelSpec, { kind: 'vscode-lm' }>,
+  models: readonly { vendor: string; family: string }[],
+): string | undefined {
   const ofVendor = models.filter((m) => m.vendor === spec.vendor);
   if (!spec.family.endsWith('*')) return ofVendor.some((m) => m.family === spec.family) ? spec.family : undefined;
   const prefix = spec.family.slice(0, -1);
@@ -103,7 +109,11 @@ function pickEditorModel(spec: Extract<ModelSpec, { kind: 'vscode-lm' }>, models
  * candidate; the first usable one wins. `inherit`, an empty list, a name that maps to nothing,
  * or candidates none of which is usable here: the parent's model, with a note for the last two.
  */
-export function chooseModel(ref: ModelRef, aliases: Readonly<Record<string, string | readonly string[]>>, where: ModelAvailability): ModelChoice {
+export function chooseModel(
+  ref: ModelRef,
+  aliases: Readonly<Record<string, string | readonly string[]>>,
+  where: ModelAvailability,
+): ModelChoice {
   const names = (typeof ref === 'string' ? [ref] : [...ref]).map((n) => n.trim()).filter((n) => n !== '' && n.toLowerCase() !== 'inherit');
   if (names.length === 0) return { kind: 'inherit' };
   if (names.length === 1 && isSpec(names[0]!)) return { kind: 'spec', spec: names[0]! };
@@ -125,7 +135,10 @@ export function chooseModel(ref: ModelRef, aliases: Readonly<Record<string, stri
         reasons.push(why);
         continue;
       }
-      const resolved = spec.kind === 'vscode-lm' && spec.family.endsWith('*') ? `vscode-lm:${spec.vendor}/${pickEditorModel(spec, where.editorModels ?? [])}` : candidate;
+      const resolved =
+        spec.kind === 'vscode-lm' && spec.family.endsWith('*')
+          ? `vscode-lm:${spec.vendor}/${pickEditorModel(spec, where.editorModels ?? [])}`
+          : candidate;
       return { kind: 'spec', spec: resolved, ...(resolved === name ? {} : { via: name }) };
     }
   }

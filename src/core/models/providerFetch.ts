@@ -14,7 +14,8 @@ import { Readable } from 'node:stream';
  */
 export async function providerFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`Cannot call a model at "${url.href}": only http and https URLs are supported.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`Cannot call a model at "${url.href}": only http and https URLs are supported.`);
   const method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
   // Any body fetch takes (the SDK sends JSON text), as bytes.

@@ -1,4 +1,10 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult, LanguageModelV4Usage } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+  LanguageModelV4Usage,
+} from '@ai-sdk/provider';
 import { systemDelay, type Delay } from '../ports';
 import { classifyError, type CallTarget } from './classifyError';
 import { compactPrompt, type CompactionResult } from './compactPrompt';
@@ -56,7 +62,7 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
     const signal = call.abortSignal;
     let prompt = compacted ? compactPrompt(call.prompt).prompt : call.prompt;
     const started = now();
-    for (let retry = 0; ; ) {
+    for (let retry = 0; ;) {
       let error: unknown;
       try {
         return await firstPart(await model.doStream({ ...call, prompt }), options.onFailedUsage);
@@ -96,7 +102,10 @@ export function withResilience(model: LanguageModelV4, options: ResilienceOption
           const delayMs = retryDelay(policy, retry, kind.retryAfterMs, options.random);
           if (delayMs === undefined) {
             const seconds = Math.ceil((kind.retryAfterMs ?? 0) / 1000);
-            throw new ModelCallError(`"${options.spec}" asks to wait ${seconds} s before trying again (${kind.summary}). Try again later.`, { cause: error });
+            throw new ModelCallError(
+              `"${options.spec}" asks to wait ${seconds} s before trying again (${kind.summary}). Try again later.`,
+              { cause: error },
+            );
           }
           const failingMs = now() - started;
           if (failingMs + delayMs > policy.maxTotalMs) {
@@ -133,7 +142,10 @@ const PREAMBLE = new Set<LanguageModelV4StreamPart['type']>(['stream-start', 're
  * answers 200 and then fails) is thrown, so the caller can retry; the parts read are replayed. A
  * stream whose head a wrapper below already read (streamTap.ts) is passed on as it is.
  */
-async function firstPart(result: LanguageModelV4StreamResult, onFailedUsage: ResilienceOptions['onFailedUsage']): Promise<LanguageModelV4StreamResult> {
+async function firstPart(
+  result: LanguageModelV4StreamResult,
+  onFailedUsage: ResilienceOptions['onFailedUsage'],
+): Promise<LanguageModelV4StreamResult> {
   const tap = tapOf(result.stream);
   if (tap) {
     if (!tap.head.error) return result;
@@ -179,7 +191,10 @@ const USAGE_AFTER_ERROR_MS = 2000;
  * there what the attempt used (the prompt it read, at least), and tokens spent on a failed attempt
  * are spent. A stream that says nothing more within a moment is cancelled; the call has failed anyway.
  */
-async function usageAfterError(reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>, onUsage: ResilienceOptions['onFailedUsage']): Promise<void> {
+async function usageAfterError(
+  reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>,
+  onUsage: ResilienceOptions['onFailedUsage'],
+): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, USAGE_AFTER_ERROR_MS)));
   const drain = async () => {

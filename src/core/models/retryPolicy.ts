@@ -23,7 +23,12 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1
  * The wait before retry number `retry` (1-based), or undefined when the server asks for longer
  * than `maxDelayMs`. `random` is injectable so the jitter is testable.
  */
-export function retryDelay(policy: RetryPolicy, retry: number, retryAfterMs: number | undefined, random: () => number = Math.random): number | undefined {
+export function retryDelay(
+  policy: RetryPolicy,
+  retry: number,
+  retryAfterMs: number | undefined,
+  random: () => number = Math.random,
+): number | undefined {
   if (retryAfterMs !== undefined) return retryAfterMs <= policy.maxDelayMs ? Math.ceil(retryAfterMs) : undefined;
   const backoff = policy.baseDelayMs * 2 ** (retry - 1);
   const spread = 1 + policy.jitter * (2 * random() - 1);

@@ -71,6 +71,7 @@ export function resolveResultRefs(input: unknown, prompt: LanguageModelV4Prompt,
     return value;
   }
   if (Array.isArray(input)) return input.map((item) => resolveResultRefs(item, prompt, agent, fail));
-  if (typeof input === 'object' && input !== null) return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, resolveResultRefs(v, prompt, agent, fail)]));
+  if (typeof input === 'object' && input !== null)
+    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, resolveResultRefs(v, prompt, agent, fail)]));
   return input;
 }

@@ -54,17 +54,21 @@ export const scriptTurnSchema = lazySchema(() =>
     /** How many text-delta parts the text streams in (default: about one per four words, at least three). */
     chunks: z.number().int().min(1).max(100_000).optional(),
     toolCalls: z.array(scriptToolCallSchema).optional(),
-    usage: z.strictObject({
-      inputTokens: z.number().int().nonnegative(),
-      outputTokens: z.number().int().nonnegative(),
-    }).optional(),
+    usage: z
+      .strictObject({
+        inputTokens: z.number().int().nonnegative(),
+        outputTokens: z.number().int().nonnegative(),
+      })
+      .optional(),
     /** The call fails with a provider error of this HTTP status (429 and 5xx are retryable). */
-    error: z.strictObject({
-      status: z.number().int().min(100).max(599),
-      message: z.string(),
-      /** Sent as a retry-after-ms header; the SDK waits this long before retrying (default 0: no slow tests). */
-      retryAfterMs: z.number().int().nonnegative().max(60_000).optional(),
-    }).optional(),
+    error: z
+      .strictObject({
+        status: z.number().int().min(100).max(599),
+        message: z.string(),
+        /** Sent as a retry-after-ms header; the SDK waits this long before retrying (default 0: no slow tests). */
+        retryAfterMs: z.number().int().nonnegative().max(60_000).optional(),
+      })
+      .optional(),
   }),
 );
 
@@ -120,7 +124,9 @@ export async function loadScript(path: string): Promise<Script> {
   const parsed = parseJsonc(text);
   if (!parsed.ok) {
     const { message, line, column } = parsed.error;
-    throw new ScriptError(`The script file "${path}" is not valid JSON at line ${line}, column ${column}: ${message}. Fix the JSON and try again.`);
+    throw new ScriptError(
+      `The script file "${path}" is not valid JSON at line ${line}, column ${column}: ${message}. Fix the JSON and try again.`,
+    );
   }
   const value = parsed.value;
   return parseScript(value, `file "${path}"`);

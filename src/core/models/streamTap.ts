@@ -41,7 +41,11 @@ export class StreamEnd {
 }
 
 /** Registers `stream` as read by its maker, with what it read of the head and its end. */
-export function tapStream(stream: ReadableStream<LanguageModelV4StreamPart>, head: StreamTap['head'], end: StreamEnd): ReadableStream<LanguageModelV4StreamPart> {
+export function tapStream(
+  stream: ReadableStream<LanguageModelV4StreamPart>,
+  head: StreamTap['head'],
+  end: StreamEnd,
+): ReadableStream<LanguageModelV4StreamPart> {
   taps.set(stream, { head, onEnd: (listener) => end.add(listener) });
   return stream;
 }

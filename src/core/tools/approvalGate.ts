@@ -45,12 +45,28 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
         deps.emit({ kind: 'approval.requested', approvalId, toolCallId, tool, input: shown, reason: verdict.reason });
         let decision = deps.approver
           ? await deps.approver
-              .request({ approvalId, threadId: context.threadId, runId: context.runId, agent: deps.agent, toolCallId, tool, input: shown, reason: verdict.reason }, signal)
+              .request(
+                {
+                  approvalId,
+                  threadId: context.threadId,
+                  runId: context.runId,
+                  agent: deps.agent,
+                  toolCallId,
+                  tool,
+                  input: shown,
+                  reason: verdict.reason,
+                },
+                signal,
+              )
               .catch(() => 'denied' as const)
           : 'denied';
         if (signal.aborted) decision = 'denied';
         deps.emit({ kind: 'approval.resolved', approvalId, toolCallId, tool, input: shown, decision });
-        if (decision === 'denied') return { ok: false, error: deniedMessage(tool, verdict.reason, deps.approver !== undefined && deps.approver.canAsk?.() !== false) };
+        if (decision === 'denied')
+          return {
+            ok: false,
+            error: deniedMessage(tool, verdict.reason, deps.approver !== undefined && deps.approver.canAsk?.() !== false),
+          };
         // The approval covers the arguments the user saw; if the call's own input changed meanwhile, that is a new question.
         if (argsHash(input) === bound) return { ok: true, asked: true };
         verdict = { ask: true, reason: `The arguments changed after they were approved. ${verdict.reason}` };

@@ -43,7 +43,12 @@ export interface RunToolsRequest {
 export async function runTools(request: RunToolsRequest): Promise<RunToolSelection> {
   const { workspace, settings, profile } = request;
   const gate = createApprovalGate({
-    settings: { mode: settings.approval, root: workspace.root, autoApproveCommands: settings.autoApproveCommands, allowCommandHint: request.approver?.allowCommandHint?.bind(request.approver) },
+    settings: {
+      mode: settings.approval,
+      root: workspace.root,
+      autoApproveCommands: settings.autoApproveCommands,
+      allowCommandHint: request.approver?.allowCommandHint?.bind(request.approver),
+    },
     approver: request.approver,
     emit: request.emit,
     agent: profile.name,
@@ -53,8 +58,17 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
     readOnly: request.readOnlyToCommands ?? [],
   });
   const outside = await outsideTools(request, gate);
-  const files = request.changes.forRun({ runId: request.run.runId, agent: profile.name, workspace, emit: request.emit, settledAt: request.isolation?.readyAt });
-  const own = [...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }), ...request.delegation];
+  const files = request.changes.forRun({
+    runId: request.run.runId,
+    agent: profile.name,
+    workspace,
+    emit: request.emit,
+    settledAt: request.isolation?.readyAt,
+  });
+  const own = [
+    ...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }),
+    ...request.delegation,
+  ];
   const all = firstOfEachName([...own, ...outside.flat()], request.emit).map((spec) => redactingTool(spec, request.redactor));
   return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });
 }
@@ -64,7 +78,11 @@ function firstOfEachName(specs: readonly AnyToolSpec[], emit: EmitRunEvent): Any
   const seen = new Set<string>();
   return specs.filter((spec) => {
     if (!seen.has(spec.name)) return seen.add(spec.name);
-    emit({ kind: 'warning', code: 'tools', message: `Two tools are named "${spec.name}": this run uses the first (the built-in one, or the source listed first) and leaves the other out.` });
+    emit({
+      kind: 'warning',
+      code: 'tools',
+      message: `Two tools are named "${spec.name}": this run uses the first (the built-in one, or the source listed first) and leaves the other out.`,
+    });
     return false;
   });
 }
@@ -79,12 +97,18 @@ async function outsideTools(request: RunToolsRequest, gate: ApprovalGate): Promi
   if (request.isolation) {
     const withheld = sources.map((source) => source.describeFor?.(request.profile)).filter((d): d is string => d !== undefined);
     if (withheld.length > 0) {
-      request.emit({ kind: 'warning', code: 'tools', message: `This run works in its own git worktree, so the tools of ${withheld.join(' and ')} are not offered to it: they act outside the worktree, where its changes could not be kept apart.` });
+      request.emit({
+        kind: 'warning',
+        code: 'tools',
+        message: `This run works in its own git worktree, so the tools of ${withheld.join(' and ')} are not offered to it: they act outside the worktree, where its changes could not be kept apart.`,
+      });
     }
     return [];
   }
   const { profile, settings } = request;
-  return (await Promise.all(sources.map((source) => source.toolsForRun({ profile, gate, emit: request.emit, run: request.run, settings })))).flat();
+  return (
+    await Promise.all(sources.map((source) => source.toolsForRun({ profile, gate, emit: request.emit, run: request.run, settings })))
+  ).flat();
 }
 
 /**

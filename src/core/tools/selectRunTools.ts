@@ -45,19 +45,27 @@ export function selectRunTools(all: readonly AnyToolSpec[], context: RunToolCont
   const hidden: string[] = [];
   const removed: { tool: string; reason: string }[] = [];
   for (const spec of all) {
-    const barred = context.depth >= 1 && spec.capabilities.some((c) => CHILD_BARRED.includes(c))
-      ? HAND_BACK
-      : !context.trusted && spec.capabilities.some((c) => UNTRUSTED_BARRED.includes(c))
-        ? UNTRUSTED
-        : undefined;
+    const barred =
+      context.depth >= 1 && spec.capabilities.some((c) => CHILD_BARRED.includes(c))
+        ? HAND_BACK
+        : !context.trusted && spec.capabilities.some((c) => UNTRUSTED_BARRED.includes(c))
+          ? UNTRUSTED
+          : undefined;
     if (barred) {
       tools.push(refusing(spec, `${spec.name} ${barred}`));
       hidden.push(spec.name);
-      removed.push({ tool: spec.name, reason: barred === HAND_BACK ? 'the child filter: only the supervisor talks to the user or installs things' : 'the workspace is not trusted' });
+      removed.push({
+        tool: spec.name,
+        reason:
+          barred === HAND_BACK
+            ? 'the child filter: only the supervisor talks to the user or installs things'
+            : 'the workspace is not trusted',
+      });
       continue;
     }
     if (context.allow && !listsTool(context.allow, spec.name)) removed.push({ tool: spec.name, reason: "not in the profile's tools" });
-    else if (context.deny && listsTool(context.deny, spec.name)) removed.push({ tool: spec.name, reason: "in the profile's disallowedTools" });
+    else if (context.deny && listsTool(context.deny, spec.name))
+      removed.push({ tool: spec.name, reason: "in the profile's disallowedTools" });
     else tools.push(spec);
   }
   return { tools, hidden, removed };

@@ -30,7 +30,11 @@ export function showActivity(deps: ActivityIndicatorDeps): vscode.Disposable {
     item.tooltip = status.tooltip;
     item.accessibilityInformation = { label: status.tooltip, role: 'button' };
     item.backgroundColor = status.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    item.command = { command: 'subagents.openPanel', title: 'Open the Subagents panel', arguments: status.threadId ? [status.threadId] : [] };
+    item.command = {
+      command: 'subagents.openPanel',
+      title: 'Open the Subagents panel',
+      arguments: status.threadId ? [status.threadId] : [],
+    };
     item.show();
   };
   const prompts = new ApprovalPrompts({

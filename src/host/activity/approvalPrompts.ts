@@ -53,7 +53,10 @@ export class ApprovalPrompts {
     }
     if (this.deps.panelVisible() || waiting.length === 0) return this.deps.setBadge(0, '');
     const first = waiting[0]!;
-    this.deps.setBadge(waiting.length, `${waiting.length === 1 ? 'An approval is' : `${waiting.length} approvals are`} waiting: ${first.agent} wants to ${approvalAction(first)}`);
+    this.deps.setBadge(
+      waiting.length,
+      `${waiting.length === 1 ? 'An approval is' : `${waiting.length} approvals are`} waiting: ${first.agent} wants to ${approvalAction(first)}`,
+    );
   }
 
   dispose(): void {
@@ -62,7 +65,11 @@ export class ApprovalPrompts {
 
   private async prompt(approval: WaitingApproval): Promise<void> {
     const reason = approval.reason ? ` ${approval.reason}` : '';
-    const choice = await this.deps.notify(`Subagents: ${approval.agent} wants to ${approvalAction(approval)}.${reason}`, [APPROVE, DENY, SHOW]);
+    const choice = await this.deps.notify(`Subagents: ${approval.agent} wants to ${approvalAction(approval)}.${reason}`, [
+      APPROVE,
+      DENY,
+      SHOW,
+    ]);
     if (choice === SHOW) return this.deps.show(approval.rootThreadId);
     if (choice !== APPROVE && choice !== DENY) return;
     // Answered in the panel meanwhile, or its run ended: the id is stale, and says so.

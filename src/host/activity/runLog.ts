@@ -13,8 +13,13 @@ export function logRuns(onEvent: (listener: (event: RunEvent) => void) => () => 
   return onEvent((event) => {
     if (event.kind === 'run.started') {
       agents.set(event.runId, event.agent);
-      const where = event.depth === 0 ? `in thread ${event.threadId}` : `at depth ${event.depth} in thread ${event.threadId} (for ${event.agentPath.slice(0, -1).join(' > ')})`;
-      logger.info(`Run ${event.runId} started: ${event.agent} ${where}, model ${redactSpec(event.model)}, task of ${event.task.length} characters.`);
+      const where =
+        event.depth === 0
+          ? `in thread ${event.threadId}`
+          : `at depth ${event.depth} in thread ${event.threadId} (for ${event.agentPath.slice(0, -1).join(' > ')})`;
+      logger.info(
+        `Run ${event.runId} started: ${event.agent} ${where}, model ${redactSpec(event.model)}, task of ${event.task.length} characters.`,
+      );
       logger.debug(`Run ${event.runId} task: ${oneLine(event.task, 80)}`);
     } else if (event.kind === 'run.finished') {
       const agent = agents.get(event.runId) ?? 'run';

@@ -108,7 +108,9 @@ export function approvalAction(approval: Pick<WaitingApproval, 'tool' | 'input'>
 }
 
 /** The status bar item: hidden while nothing works or waits; a waiting approval comes first. */
-export function activityStatus(snapshot: ActivitySnapshot): { text: string; tooltip: string; warning: boolean; threadId?: string } | undefined {
+export function activityStatus(
+  snapshot: ActivitySnapshot,
+): { text: string; tooltip: string; warning: boolean; threadId?: string } | undefined {
   const { runs, approvals } = snapshot;
   if (runs === 0 && approvals.length === 0) return undefined;
   const working = `${runs} run${runs === 1 ? '' : 's'} working`;
@@ -123,5 +125,9 @@ export function activityStatus(snapshot: ActivitySnapshot): { text: string; tool
       threadId: first.rootThreadId,
     };
   }
-  return { text: `$(sync~spin) ${runs === 1 ? '1 run' : `${runs} runs`}`, tooltip: `Subagents: ${working}. Click to open the panel.`, warning: false };
+  return {
+    text: `$(sync~spin) ${runs === 1 ? '1 run' : `${runs} runs`}`,
+    tooltip: `Subagents: ${working}. Click to open the panel.`,
+    warning: false,
+  };
 }

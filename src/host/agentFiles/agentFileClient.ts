@@ -18,7 +18,12 @@ function serverOptions(models: HostModelAvailability): AgentServerOptions {
     settings: {
       modelAliases: section.get('modelAliases') ?? {},
       userAgentFolders: { claude: true, copilot: true, ...section.get<object>('userAgentFolders') },
-      projectInstructions: { 'AGENTS.md': true, 'CLAUDE.md': true, '.github/copilot-instructions.md': true, ...section.get<object>('projectInstructions') },
+      projectInstructions: {
+        'AGENTS.md': true,
+        'CLAUDE.md': true,
+        '.github/copilot-instructions.md': true,
+        ...section.get<object>('projectInstructions'),
+      },
     },
     agents: { user: agents?.globalValue, workspace: agents?.workspaceValue, folder: agents?.workspaceFolderValue },
     models: { editorModels: models.editorModels, keys: (['openai', 'anthropic'] as const).filter((p) => models.hasKey(p)) },

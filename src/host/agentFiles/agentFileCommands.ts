@@ -23,10 +23,11 @@ export async function newAgentFileCommand(): Promise<void> {
   if (!root) return;
   const id = await vscode.window.showInputBox({
     title: 'New Agent File',
-    prompt: 'The agent\'s id: lowercase letters, digits and dashes. The file is .vscode/agents/<id>.md.',
+    prompt: "The agent's id: lowercase letters, digits and dashes. The file is .vscode/agents/<id>.md.",
     placeHolder: 'reviewer',
     ignoreFocusOut: true,
-    validateInput: (value) => (profileNameSchema.safeParse(value.trim()).success ? undefined : 'Use lowercase letters, digits and dashes, starting with a letter.'),
+    validateInput: (value) =>
+      profileNameSchema.safeParse(value.trim()).success ? undefined : 'Use lowercase letters, digits and dashes, starting with a letter.',
   });
   if (!id) return;
   const file = path.join(root, WORKSPACE_AGENT_FOLDERS[2].dir, `${id.trim()}.md`);
@@ -49,7 +50,10 @@ export async function importAgentsCommand(): Promise<void> {
     const dir = path.join(home, folder.dir);
     let names: string[] = [];
     try {
-      names = fs.readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
+      names = fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith('.md'))
+        .sort();
     } catch {
       continue;
     }
@@ -57,16 +61,36 @@ export async function importAgentsCommand(): Promise<void> {
       const file = path.join(dir, name);
       const candidate = importTarget(file);
       if (!candidate) continue;
-      const result = validateAgentFile(fs.readFileSync(file, 'utf8'), { path: file, source: `~/${folder.dir}/${name}`, dialect: folder.dialect });
-      const description = typeof result.input?.['description'] === 'string' ? (result.input['description'] as string) : 'cannot be read as an agent; its problems show once it is imported';
-      items.push({ label: result.id, description: `${candidate.from}: ~/${folder.dir}/${name}`, detail: description, file, target: candidate.target, picked: false });
+      const result = validateAgentFile(fs.readFileSync(file, 'utf8'), {
+        path: file,
+        source: `~/${folder.dir}/${name}`,
+        dialect: folder.dialect,
+      });
+      const description =
+        typeof result.input?.['description'] === 'string'
+          ? (result.input['description'] as string)
+          : 'cannot be read as an agent; its problems show once it is imported';
+      items.push({
+        label: result.id,
+        description: `${candidate.from}: ~/${folder.dir}/${name}`,
+        detail: description,
+        file,
+        target: candidate.target,
+        picked: false,
+      });
     }
   }
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('There are no agent files in ~/.claude/agents or ~/.copilot/agents to import. (They are read as your own agents anyway, unless "subagents.userAgentFolders" switches them off.)');
+    void vscode.window.showInformationMessage(
+      'There are no agent files in ~/.claude/agents or ~/.copilot/agents to import. (They are read as your own agents anyway, unless "subagents.userAgentFolders" switches them off.)',
+    );
     return;
   }
-  const picked = await vscode.window.showQuickPick(items, { title: 'Import Agents into this workspace', canPickMany: true, placeHolder: 'Copies the files as they are, into .claude/agents or .github/agents' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Import Agents into this workspace',
+    canPickMany: true,
+    placeHolder: 'Copies the files as they are, into .claude/agents or .github/agents',
+  });
   if (!picked?.length) return;
   const copied: string[] = [];
   const skipped: string[] = [];
@@ -82,6 +106,8 @@ export async function importAgentsCommand(): Promise<void> {
   }
   const untrusted = vscode.workspace.isTrusted ? '' : ' This workspace is not trusted, so its agent files are not used until you trust it.';
   const skip = skipped.length ? ` Left alone (already there): ${skipped.join(', ')}.` : '';
-  void vscode.window.showInformationMessage(`Imported ${copied.length} agent file${copied.length === 1 ? '' : 's'}: ${copied.join(', ') || 'none'}.${skip}${untrusted}`);
+  void vscode.window.showInformationMessage(
+    `Imported ${copied.length} agent file${copied.length === 1 ? '' : 's'}: ${copied.join(', ') || 'none'}.${skip}${untrusted}`,
+  );
   if (copied.length === 1) await open(path.join(root, copied[0]!));
 }

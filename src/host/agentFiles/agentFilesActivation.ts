@@ -3,7 +3,8 @@ import type * as AgentClient from './agentFileClient';
 import { START_AGENT_FILE_SERVER } from './agentFileServerCommand';
 
 /** An agent file by where it lives (kept here, not imported, so activation loads nothing more). */
-const AGENT_FILE = /[\\/](\.vscode[\\/]agents[\\/][^\\/]+\.md|\.claude[\\/]agents[\\/][^\\/]+\.md|\.github[\\/]agents[\\/][^\\/]+\.agent\.md|\.copilot[\\/]agents[\\/][^\\/]+\.md)$/;
+const AGENT_FILE =
+  /[\\/](\.vscode[\\/]agents[\\/][^\\/]+\.md|\.claude[\\/]agents[\\/][^\\/]+\.md|\.github[\\/]agents[\\/][^\\/]+\.agent\.md|\.copilot[\\/]agents[\\/][^\\/]+\.md)$/;
 
 /**
  * Activation's part of agent files, kept light: the two commands, and a watch for the first agent
@@ -19,7 +20,9 @@ export function registerAgentFiles(context: vscode.ExtensionContext, log: vscode
       const started = Date.now();
       context.subscriptions.push(await load().startAgentFileClient(context));
       log.info(`Agent-file language server started in ${Date.now() - started} ms`);
-    })().catch((error: unknown) => log.error(`The agent-file language server did not start: ${error instanceof Error ? error.message : String(error)}`));
+    })().catch((error: unknown) =>
+      log.error(`The agent-file language server did not start: ${error instanceof Error ? error.message : String(error)}`),
+    );
     return client;
   };
   const check = (doc: vscode.TextDocument) => {

@@ -19,23 +19,35 @@ export interface AgentPlacesInput {
  * Pure, so the offer is tested without an editor.
  */
 export function agentPlaces(input: AgentPlacesInput): AgentPlace[] {
-  const places: AgentPlace[] = input.agentFiles.map((f) => ({ place: 'file', label: `$(file) ${f.rel}`, detail: 'An agent file of this workspace', path: f.path }));
+  const places: AgentPlace[] = input.agentFiles.map((f) => ({
+    place: 'file',
+    label: `$(file) ${f.rel}`,
+    detail: 'An agent file of this workspace',
+    path: f.path,
+  }));
   if (input.root) {
     places.push({
       place: 'new',
       label: '$(new-file) New agent file in .vscode/agents/…',
-      detail: input.agentFiles.some((f) => f.rel.startsWith('.vscode/agents/')) ? 'Another agent, as a Markdown file with front matter' : 'Creates .vscode/agents/ with an agent from a template: one file per agent, shared with the project',
+      detail: input.agentFiles.some((f) => f.rel.startsWith('.vscode/agents/'))
+        ? 'Another agent, as a Markdown file with front matter'
+        : 'Creates .vscode/agents/ with an agent from a template: one file per agent, shared with the project',
     });
     const ws = input.workspaceSettings;
     places.push({
       place: 'settings',
       scope: 'workspace',
       label: `$(settings) "subagents.agents" in ${ws?.label ?? '.vscode/settings.json'}`,
-      detail: ws?.line ? 'Agents defined in this workspace\'s settings' : 'Not set there yet: opens the workspace settings',
+      detail: ws?.line ? "Agents defined in this workspace's settings" : 'Not set there yet: opens the workspace settings',
       ...(ws ? { path: ws.path } : {}),
       ...(ws?.line ? { line: ws.line } : {}),
     });
   }
-  places.push({ place: 'settings', scope: 'user', label: '$(account) "subagents.agents" in your user settings', detail: 'Your own agents, in every workspace' });
+  places.push({
+    place: 'settings',
+    scope: 'user',
+    label: '$(account) "subagents.agents" in your user settings',
+    detail: 'Your own agents, in every workspace',
+  });
   return places;
 }

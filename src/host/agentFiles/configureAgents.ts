@@ -18,7 +18,10 @@ export async function configureAgentsCommand(root: string | undefined): Promise<
     workspaceSettings = { ...settingsFile, line: text === undefined ? undefined : settingsKeyLine(text, ['subagents.agents']) };
   }
   const places = agentPlaces({ root, agentFiles, ...(workspaceSettings ? { workspaceSettings } : {}) });
-  const picked = await vscode.window.showQuickPick(places, { title: 'Configure Agents', placeHolder: 'Open where agents are defined, or make a new one' });
+  const picked = await vscode.window.showQuickPick(places, {
+    title: 'Configure Agents',
+    placeHolder: 'Open where agents are defined, or make a new one',
+  });
   if (picked) await openPlace(picked);
 }
 
@@ -46,7 +49,10 @@ function workspaceAgentFiles(root: string): { rel: string; path: string }[] {
   return WORKSPACE_AGENT_FOLDERS.flatMap((folder) => {
     let names: string[] = [];
     try {
-      names = fs.readdirSync(path.join(root, folder.dir)).filter((n) => folder.suffixes.some((s) => n.endsWith(s))).sort();
+      names = fs
+        .readdirSync(path.join(root, folder.dir))
+        .filter((n) => folder.suffixes.some((s) => n.endsWith(s)))
+        .sort();
     } catch {
       return [];
     }

@@ -19,10 +19,13 @@ export class AttachmentTray {
     for (const existing of this.items.values()) {
       if (existing.label === item.label) throw new Error(`${item.label} is attached already.`);
     }
-    if (this.items.size >= MAX_ATTACHMENTS) throw new Error(`At most ${MAX_ATTACHMENTS} attachments go with one message; take one off first.`);
+    if (this.items.size >= MAX_ATTACHMENTS)
+      throw new Error(`At most ${MAX_ATTACHMENTS} attachments go with one message; take one off first.`);
     const total = [...this.items.values()].reduce((sum, i) => sum + i.text.length, item.text.length);
     if (total > MAX_ATTACHED_CHARS) {
-      throw new Error(`${item.label} is not attached: with it the attachments would hold ${total.toLocaleString('en-US')} characters, more than the ${MAX_ATTACHED_CHARS.toLocaleString('en-US')} one message takes. Take one off, or attach a selection.`);
+      throw new Error(
+        `${item.label} is not attached: with it the attachments would hold ${total.toLocaleString('en-US')} characters, more than the ${MAX_ATTACHED_CHARS.toLocaleString('en-US')} one message takes. Take one off, or attach a selection.`,
+      );
     }
     this.items.set(`a${this.nextId++}`, item);
   }
@@ -35,7 +38,8 @@ export class AttachmentTray {
   /** Takes the named attachments out, in the order given; throws when one is gone (nothing is taken then). */
   take(ids: readonly string[]): AttachedContext[] {
     const taken = ids.map((id) => this.items.get(id));
-    if (taken.some((item) => item === undefined)) throw new Error('An attachment of this message is no longer there; attach it again and send.');
+    if (taken.some((item) => item === undefined))
+      throw new Error('An attachment of this message is no longer there; attach it again and send.');
     for (const id of ids) this.items.delete(id);
     return taken as AttachedContext[];
   }

@@ -18,9 +18,7 @@ export interface AttachmentEditor {
 export class PanelAttachments {
   private readonly tray = new AttachmentTray();
 
-  constructor(
-    private readonly deps: { root: string | undefined; editor: AttachmentEditor; changed: (items: AttachmentView[]) => void },
-  ) {}
+  constructor(private readonly deps: { root: string | undefined; editor: AttachmentEditor; changed: (items: AttachmentView[]) => void }) {}
 
   async attach(kind: 'file' | 'selection', path: string | undefined): Promise<void> {
     const root = this.deps.root;

@@ -29,10 +29,16 @@ export async function readFileAttachment(root: string, input: string): Promise<A
   if (!where.ok) throw new Error(where.error);
   if (!where.exists) throw new Error(`There is no file ${where.rel}, so it cannot be attached.`);
   const secret = secretReason(where.rel);
-  if (secret) throw new Error(`${where.rel} is not attached: ${secret}, and its text would go to the model and stay in the conversation. Copy the part you need into the prompt instead.`);
+  if (secret)
+    throw new Error(
+      `${where.rel} is not attached: ${secret}, and its text would go to the model and stay in the conversation. Copy the part you need into the prompt instead.`,
+    );
   const info = await stat(where.abs);
   if (info.isDirectory()) throw new Error(`${where.rel || 'The workspace'} is a folder; attach files from it one by one.`);
-  if (info.size > MAX_FILE_BYTES) throw new Error(`${where.rel} is ${(info.size / 1024 / 1024).toFixed(1)} MB, too large to attach; select the part you need in the editor and attach the selection.`);
+  if (info.size > MAX_FILE_BYTES)
+    throw new Error(
+      `${where.rel} is ${(info.size / 1024 / 1024).toFixed(1)} MB, too large to attach; select the part you need in the editor and attach the selection.`,
+    );
   const text = await readFile(where.abs, 'utf8');
   if (text.slice(0, 8192).includes('\u0000')) throw new Error(`${where.rel} is a binary file; only text can be attached.`);
   return { kind: 'file', path: where.rel, label: where.rel, text: capped(text, where.rel) };
@@ -49,7 +55,14 @@ export async function selectionAttachment(root: string, selection: EditorSelecti
     if (secret) throw new Error(`The selection is not attached: ${secret}. Copy the part you need into the prompt instead.`);
   }
   const lines = `${selection.startLine}-${selection.endLine}`;
-  return { kind: 'selection', path, label: `${path}:${lines}`, startLine: selection.startLine, endLine: selection.endLine, text: capped(selection.text, `${path}:${lines}`) };
+  return {
+    kind: 'selection',
+    path,
+    label: `${path}:${lines}`,
+    startLine: selection.startLine,
+    endLine: selection.endLine,
+    text: capped(selection.text, `${path}:${lines}`),
+  };
 }
 
 /** The text cut to MAX_ATTACHMENT_CHARS at a line boundary, with a note that says what is missing. */

@@ -26,7 +26,13 @@ export const CHAT_PARTICIPANT_ID = 'subagents.chat';
  * `/run <agent> <task>` lets that agent answer the turn. Approvals wait in the panel (and its
  * notification when the panel does not show them), like any run's.
  */
-export async function handleChatRequest(deps: ChatParticipantDeps, request: ChatRequestShape, context: ChatContextShape, stream: ChatStreamShape, token: ChatCancellationToken): Promise<ChatResultShape> {
+export async function handleChatRequest(
+  deps: ChatParticipantDeps,
+  request: ChatRequestShape,
+  context: ChatContextShape,
+  stream: ChatStreamShape,
+  token: ChatCancellationToken,
+): Promise<ChatResultShape> {
   if (request.command === 'agents') {
     stream.markdown(agentList(deps.profiles()));
     return {};
@@ -99,8 +105,11 @@ function threadOf(context: ChatContextShape): string | undefined {
 
 function agentList(set: ProfileSet): string {
   const profiles = [...set.profiles.values()];
-  if (profiles.length === 0) return 'No agents are defined yet. Add one with **Subagents: New Agent File**, or in the `subagents.agents` setting.';
-  const lines = profiles.map((p) => `- **${p.displayName ?? p.name}**${p.displayName ? ` (\`${p.name}\`)` : ''}: ${oneLine(p.description, 160)} — *${p.source}*`);
+  if (profiles.length === 0)
+    return 'No agents are defined yet. Add one with **Subagents: New Agent File**, or in the `subagents.agents` setting.';
+  const lines = profiles.map(
+    (p) => `- **${p.displayName ?? p.name}**${p.displayName ? ` (\`${p.name}\`)` : ''}: ${oneLine(p.description, 160)} — *${p.source}*`,
+  );
   return `The supervisor delegates to these agents; \`/run <agent> <task>\` asks one directly.\n\n${lines.join('\n')}`;
 }
 

@@ -26,11 +26,17 @@ export interface DelegateToolDeps {
 }
 
 /** What Copilot shows before the call: which agent, and the task, to confirm. */
-export function prepareDelegation(deps: DelegateToolDeps, input: unknown): { invocationMessage: string; confirmationMessages: { title: string; message: string } } {
+export function prepareDelegation(
+  deps: DelegateToolDeps,
+  input: unknown,
+): { invocationMessage: string; confirmationMessages: { title: string; message: string } } {
   const { agent, task } = checkedInput(deps, input);
   return {
     invocationMessage: `Delegating to the subagent "${agent}"…`,
-    confirmationMessages: { title: `Run the subagent "${agent}"?`, message: `The Subagents agent "${agent}" works on this task in this workspace, with its own tools and approvals (shown in the Subagents panel):\n\n${oneLine(task, 500)}` },
+    confirmationMessages: {
+      title: `Run the subagent "${agent}"?`,
+      message: `The Subagents agent "${agent}" works on this task in this workspace, with its own tools and approvals (shown in the Subagents panel):\n\n${oneLine(task, 500)}`,
+    },
   };
 }
 
@@ -51,7 +57,10 @@ export async function invokeDelegation(deps: DelegateToolDeps, input: unknown, t
 
 function checkedInput(deps: DelegateToolDeps, input: unknown): z.infer<typeof delegateInputSchema> {
   const parsed = delegateInputSchema.safeParse(input);
-  if (!parsed.success) throw new Error(`subagents_delegate needs {agent, task, context?} with an agent name and a task: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'} ${i.message}`).join('; ')}.`);
+  if (!parsed.success)
+    throw new Error(
+      `subagents_delegate needs {agent, task, context?} with an agent name and a task: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'} ${i.message}`).join('; ')}.`,
+    );
   const profiles = deps.profiles().profiles;
   const name = parsed.data.agent;
   const agent = findProfile(profiles, name)?.name;

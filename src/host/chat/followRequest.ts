@@ -28,7 +28,12 @@ export interface FollowedRequest {
  * depth. Events that arrive before the queue says which run is ours are held, then replayed.
  * Cancelling takes the message out while it waits, and stops its runs once they work.
  */
-export async function followRequest(deps: { engine: ChatEngine; queue: PromptQueue }, request: FollowedRequest, observer: TurnObserver, token: ChatCancellationToken): Promise<RunEventOf<'run.finished'>> {
+export async function followRequest(
+  deps: { engine: ChatEngine; queue: PromptQueue },
+  request: FollowedRequest,
+  observer: TurnObserver,
+  token: ChatCancellationToken,
+): Promise<RunEventOf<'run.finished'>> {
   const held: RunEvent[] = [];
   const ours = new Set<string>();
   const agents = new Map<string, string>();

@@ -3,7 +3,12 @@ import type { ChatCancellationToken, ChatContextShape, ChatRequestShape, ChatRes
 
 /** What the lazily loaded engine bundle answers for Copilot Chat and Copilot's agent. */
 export interface ChatHost {
-  chat(request: ChatRequestShape, context: ChatContextShape, stream: ChatStreamShape, token: ChatCancellationToken): Promise<ChatResultShape>;
+  chat(
+    request: ChatRequestShape,
+    context: ChatContextShape,
+    stream: ChatStreamShape,
+    token: ChatCancellationToken,
+  ): Promise<ChatResultShape>;
   prepareDelegate(input: unknown): { invocationMessage: string; confirmationMessages: { title: string; message: string } };
   invokeDelegate(input: unknown, token: ChatCancellationToken): Promise<string>;
 }
@@ -15,12 +20,18 @@ export interface ChatHost {
  */
 export function registerChat(host: () => ChatHost, ids: { participant: string; tool: string }, icon: vscode.Uri): vscode.Disposable[] {
   const participant = vscode.chat.createChatParticipant(ids.participant, (request, context, stream, token) =>
-    host().chat(request, context, { markdown: (v) => stream.markdown(v), progress: (v) => stream.progress(v), button: (c) => stream.button(c) }, token),
+    host().chat(
+      request,
+      context,
+      { markdown: (v) => stream.markdown(v), progress: (v) => stream.progress(v), button: (c) => stream.button(c) },
+      token,
+    ),
   );
   participant.iconPath = icon;
   const tool = vscode.lm.registerTool<unknown>(ids.tool, {
     prepareInvocation: (options) => host().prepareDelegate(options.input),
-    invoke: async (options, token) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(await host().invokeDelegate(options.input, token))]),
+    invoke: async (options, token) =>
+      new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(await host().invokeDelegate(options.input, token))]),
   });
   return [participant, tool];
 }

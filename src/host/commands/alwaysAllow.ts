@@ -20,9 +20,11 @@ export function checkedPrefix(request: ApprovalRequest | undefined, prefix: stri
   const command = request.tool === 'run_command' ? (request.input as { command?: unknown } | null)?.command : undefined;
   if (typeof command !== 'string') throw new Error('"Always allow" is for commands; approve this request once instead.');
   const words = prefix.trim().split(/\s+/);
-  if (OPERATORS.test(prefix)) throw new Error(`"${prefix.trim()}" is not a plain command prefix: leave out operators and quotes such as ; & | > $ and backslashes.`);
+  if (OPERATORS.test(prefix))
+    throw new Error(`"${prefix.trim()}" is not a plain command prefix: leave out operators and quotes such as ; & | > $ and backslashes.`);
   const first = command.trim().split(/\s+/).slice(0, words.length);
-  if (first.join(' ') !== words.join(' ')) throw new Error(`"${prefix.trim()}" is not how this command starts ("${command.trim().slice(0, 80)}"): a prefix is its first words.`);
+  if (first.join(' ') !== words.join(' '))
+    throw new Error(`"${prefix.trim()}" is not how this command starts ("${command.trim().slice(0, 80)}"): a prefix is its first words.`);
   return words.join(' ');
 }
 

@@ -41,8 +41,18 @@ export class ThreadCommands implements vscode.Disposable {
     if (!meta) return;
     const format = await vscode.window.showQuickPick(
       [
-        { label: 'Markdown', description: '.md', detail: 'Each run as a section under its parent: task, tool calls, answer. To read or share.', format: 'md' as ExportFormat },
-        { label: 'JSON', description: '.json', detail: 'The thread and every event of it and its subagents, as stored. To keep or feed to other tools.', format: 'json' as ExportFormat },
+        {
+          label: 'Markdown',
+          description: '.md',
+          detail: 'Each run as a section under its parent: task, tool calls, answer. To read or share.',
+          format: 'md' as ExportFormat,
+        },
+        {
+          label: 'JSON',
+          description: '.json',
+          detail: 'The thread and every event of it and its subagents, as stored. To keep or feed to other tools.',
+          format: 'json' as ExportFormat,
+        },
       ],
       { title: `Export "${meta.title}"`, placeHolder: 'In which format?' },
     );
@@ -58,24 +68,33 @@ export class ThreadCommands implements vscode.Disposable {
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exported.text));
-    const open = await vscode.window.showInformationMessage(`Exported "${meta.title}" to ${vscode.workspace.asRelativePath(target, false)}.`, 'Open');
+    const open = await vscode.window.showInformationMessage(
+      `Exported "${meta.title}" to ${vscode.workspace.asRelativePath(target, false)}.`,
+      'Open',
+    );
     if (open) await vscode.window.showTextDocument(target);
   }
 
   async deleteThread(): Promise<void> {
     const meta = await this.pick('Delete which conversation?', false);
     if (!meta) return;
-    if (await this.deps.controller.deleteThread(meta.id)) void vscode.window.showInformationMessage(`Deleted "${meta.title}" and its subagents' threads.`);
+    if (await this.deps.controller.deleteThread(meta.id))
+      void vscode.window.showInformationMessage(`Deleted "${meta.title}" and its subagents' threads.`);
   }
 
   async deleteAllThreads(): Promise<void> {
     const result = await this.deps.controller.deleteAllThreads();
     if (result === undefined) {
-      if ((await this.deps.store.list()).every((t) => t.parentThreadId !== null)) void vscode.window.showInformationMessage('There are no conversations to delete.');
+      if ((await this.deps.store.list()).every((t) => t.parentThreadId !== null))
+        void vscode.window.showInformationMessage('There are no conversations to delete.');
       return;
     }
-    const kept = result.kept ? ` ${result.kept} still working ${result.kept === 1 ? 'was' : 'were'} kept; stop ${result.kept === 1 ? 'it' : 'them'} and run this again to delete ${result.kept === 1 ? 'it' : 'them'}.` : '';
-    void vscode.window.showInformationMessage(`Deleted ${result.deleted} conversation${result.deleted === 1 ? '' : 's'} and their subagents' threads.${kept}`);
+    const kept = result.kept
+      ? ` ${result.kept} still working ${result.kept === 1 ? 'was' : 'were'} kept; stop ${result.kept === 1 ? 'it' : 'them'} and run this again to delete ${result.kept === 1 ? 'it' : 'them'}.`
+      : '';
+    void vscode.window.showInformationMessage(
+      `Deleted ${result.deleted} conversation${result.deleted === 1 ? '' : 's'} and their subagents' threads.${kept}`,
+    );
   }
 
   /** Reads a JSON export (Export Thread…, `subagents threads export --format json`) into this window's store and shows it. */
@@ -95,12 +114,15 @@ export class ThreadCommands implements vscode.Disposable {
       threads = readThreadArchive(text, Date.now());
       await this.deps.store.importThreads(threads);
     } catch (error) {
-      if (error instanceof ThreadArchiveError || error instanceof ThreadExistsError) throw new Error(`Cannot import ${path.basename(file.fsPath)}: ${error.message}`);
+      if (error instanceof ThreadArchiveError || error instanceof ThreadExistsError)
+        throw new Error(`Cannot import ${path.basename(file.fsPath)}: ${error.message}`);
       throw error;
     }
     const root = threads[0]!.meta;
     await this.deps.showThread(root.id);
-    void vscode.window.showInformationMessage(`Imported "${root.title}" with ${threads.length - 1} subagent thread${threads.length === 2 ? '' : 's'}.`);
+    void vscode.window.showInformationMessage(
+      `Imported "${root.title}" with ${threads.length - 1} subagent thread${threads.length === 2 ? '' : 's'}.`,
+    );
   }
 
   async showRunTree(): Promise<void> {
@@ -150,5 +172,12 @@ export class ThreadCommands implements vscode.Disposable {
 
 /** A title as a file name: letters, digits and dashes, at most 60 characters. */
 export function fileNameOf(title: string): string {
-  return title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '') || 'thread';
+  return (
+    title
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60)
+      .replace(/-+$/, '') || 'thread'
+  );
 }

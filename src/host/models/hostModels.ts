@@ -44,7 +44,11 @@ export async function hostModelResolver(request: HostResolverRequest): Promise<M
       if (allowed(origin) || declined.has(origin)) continue;
       const answer = await vscode.window.showWarningMessage(
         `This workspace's settings or agent files send model requests to ${origin}. Send your OpenAI-compatible API key there?`,
-        { modal: true, detail: 'Only if you trust that server: it receives the key with every request. Your answer "Send the key" is remembered for this server.' },
+        {
+          modal: true,
+          detail:
+            'Only if you trust that server: it receives the key with every request. Your answer "Send the key" is remembered for this server.',
+        },
         SEND,
       );
       if (answer === SEND) await request.keyOrigins.update(KEY_ORIGINS, [...approved(), origin]);
@@ -93,4 +97,3 @@ async function saveModel(spec: string): Promise<string> {
   await section.update('model', spec, vscode.ConfigurationTarget.Global);
   return 'your user settings';
 }
-

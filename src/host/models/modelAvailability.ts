@@ -39,7 +39,11 @@ export class HostModelAvailability implements ModelAvailability {
 
   /** Calls `onChange` after a refresh that changed something: new editor models, a key stored or removed. */
   watch(onChange: () => void): vscode.Disposable[] {
-    const again = () => void this.refresh().then((changed) => changed && onChange(), () => undefined);
+    const again = () =>
+      void this.refresh().then(
+        (changed) => changed && onChange(),
+        () => undefined,
+      );
     again();
     return [vscode.lm.onDidChangeChatModels(again), this.secrets.onDidChange(again)];
   }

@@ -58,11 +58,15 @@ export class ModelChooser {
     };
 
     if (editor.length === 0) {
-      notes.push('No language model is available from the editor. With GitHub Copilot (or another extension that provides models) installed and signed in, its models appear here.');
+      notes.push(
+        'No language model is available from the editor. With GitHub Copilot (or another extension that provides models) installed and signed in, its models appear here.',
+      );
     }
     for (const m of editor) {
       const spec = `vscode-lm:${m.vendor}/${m.family}`;
-      offer({ id: `editor:${m.vendor}/${m.family}`, group: 'editor', label: m.name, detail: `${m.vendor} · no API key needed` }, () => this.save(spec));
+      offer({ id: `editor:${m.vendor}/${m.family}`, group: 'editor', label: m.name, detail: `${m.vendor} · no API key needed` }, () =>
+        this.save(spec),
+      );
     }
 
     if (ollama === undefined) {
@@ -77,8 +81,14 @@ export class ModelChooser {
     }
 
     for (const vendor of Object.keys(VENDORS) as KeyVendor[]) {
-      offer({ id: `key:${vendor}`, group: 'key', label: `Enter an ${VENDORS[vendor].name} API key…`, detail: 'Kept in the editor\'s secret storage, never in settings' }, () =>
-        this.withKey(vendor),
+      offer(
+        {
+          id: `key:${vendor}`,
+          group: 'key',
+          label: `Enter an ${VENDORS[vendor].name} API key…`,
+          detail: "Kept in the editor's secret storage, never in settings",
+        },
+        () => this.withKey(vendor),
       );
     }
     this.offered = offered;

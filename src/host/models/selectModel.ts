@@ -20,8 +20,13 @@ export async function selectModelCommand(chooser: ModelChooser, current: string)
   }
   // What was looked for and not found, so an empty list is never a mystery.
   for (const note of notes) items.push({ label: '$(info) Not found', detail: note, alwaysShow: true });
-  const picked = await vscode.window.showQuickPick(items, { title: 'Select the model for Subagents', placeHolder: `In use: ${current ? `${modelLabel(current)} (${current})` : 'no model is set'}`, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Select the model for Subagents',
+    placeHolder: `In use: ${current ? `${modelLabel(current)} (${current})` : 'no model is set'}`,
+    matchOnDetail: true,
+  });
   if (!picked?.id) return;
   const chosen = await chooser.choose(picked.id);
-  if (chosen) void vscode.window.showInformationMessage(`The model is now ${chosen.spec} (saved as "subagents.model" in ${chosen.savedIn}).`);
+  if (chosen)
+    void vscode.window.showInformationMessage(`The model is now ${chosen.spec} (saved as "subagents.model" in ${chosen.savedIn}).`);
 }

@@ -16,5 +16,6 @@ export async function openLocation(location: ProblemLocation, allowed: () => Ope
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(line, column, line, column) });
     return;
   }
-  if (location.setting) await vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: location.setting } });
+  if (location.setting)
+    await vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: location.setting } });
 }

@@ -8,7 +8,15 @@ import { withAttachedContext } from '../../shared/attachedContext';
 import { errorText } from '../../shared/errorText';
 import type { ApprovalDecision } from '../../shared/events';
 import { oneLine } from '../../shared/oneLine';
-import { webviewToHostSchema, type HostToWebview, type PanelConfig, type ProblemLocation, type QueuedPromptView, type ThreadSummary, type WebviewToHost } from '../../shared/protocol';
+import {
+  webviewToHostSchema,
+  type HostToWebview,
+  type PanelConfig,
+  type ProblemLocation,
+  type QueuedPromptView,
+  type ThreadSummary,
+  type WebviewToHost,
+} from '../../shared/protocol';
 import { alwaysAllow } from '../commands/alwaysAllow';
 import { PanelAttachments, type AttachmentEditor } from '../attachments/panelAttachments';
 import type { ChosenModel, ModelChoiceList } from '../models/modelChooser';
@@ -83,7 +91,8 @@ export class PanelController {
     });
     // The remembered thread is followed from the start; its snapshot loads when the webview is ready.
     const editor = deps.editor;
-    this.attachments = editor && new PanelAttachments({ root: deps.workspaceRoot, editor, changed: (items) => this.send({ type: 'attachments', items }) });
+    this.attachments =
+      editor && new PanelAttachments({ root: deps.workspaceRoot, editor, changed: (items) => this.send({ type: 'attachments', items }) });
     const remembered = deps.memory.get();
     if (remembered) this.feed.follow(remembered);
     this.unsubscribe = deps.queue.onChange((change) => this.onQueueChange(change));
@@ -122,7 +131,9 @@ export class PanelController {
   async receive(raw: unknown): Promise<void> {
     const parsed = webviewToHostSchema.safeParse(raw);
     if (!parsed.success) {
-      this.deps.logger.warn(`Dropped an invalid message from the panel: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+      this.deps.logger.warn(
+        `Dropped an invalid message from the panel: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+      );
       return;
     }
     try {
@@ -156,11 +167,19 @@ export class PanelController {
     if (this.deps.queue.isBusy(threadId)) throw new Error(`"${oneLine(meta.title, 60)}" is still working: stop it first, then delete it.`);
     if (!this.deps.confirm) throw new Error('Deleting conversations is not available here.');
     const turns = `${meta.runCount} turn${meta.runCount === 1 ? '' : 's'}`;
-    if (!(await this.deps.confirm(`Delete the conversation "${oneLine(meta.title, 60)}"?`, 'Delete', `Its ${turns} and its subagents' threads are deleted with it. This cannot be undone.`))) return false;
+    if (
+      !(await this.deps.confirm(
+        `Delete the conversation "${oneLine(meta.title, 60)}"?`,
+        'Delete',
+        `Its ${turns} and its subagents' threads are deleted with it. This cannot be undone.`,
+      ))
+    )
+      return false;
     try {
       await this.deps.store.delete(threadId);
     } catch (error) {
-      if (error instanceof ThreadBusyError) throw new Error(`"${oneLine(meta.title, 60)}" is working in another window: wait for it to finish there, then delete it.`);
+      if (error instanceof ThreadBusyError)
+        throw new Error(`"${oneLine(meta.title, 60)}" is working in another window: wait for it to finish there, then delete it.`);
       throw error;
     }
     this.deps.logger.info(`Deleted thread ${threadId} and its child threads.`);
@@ -179,7 +198,14 @@ export class PanelController {
     if (threads.length === 0) return undefined;
     if (!this.deps.confirm) throw new Error('Deleting conversations is not available here.');
     const n = threads.length === 1 ? 'the 1 conversation' : `all ${threads.length} conversations`;
-    if (!(await this.deps.confirm(`Delete ${n}?`, 'Delete All', "Their turns and their subagents' threads are deleted with them; one that is working is kept. This cannot be undone."))) return undefined;
+    if (
+      !(await this.deps.confirm(
+        `Delete ${n}?`,
+        'Delete All',
+        "Their turns and their subagents' threads are deleted with them; one that is working is kept. This cannot be undone.",
+      ))
+    )
+      return undefined;
     let deleted = 0;
     let kept = 0;
     for (const meta of threads) {
@@ -194,7 +220,9 @@ export class PanelController {
         kept++;
       }
     }
-    this.deps.logger.info(`Deleted ${deleted} conversation${deleted === 1 ? '' : 's'} with their child threads${kept ? `; ${kept} working one${kept === 1 ? ' was' : 's were'} kept` : ''}.`);
+    this.deps.logger.info(
+      `Deleted ${deleted} conversation${deleted === 1 ? '' : 's'} with their child threads${kept ? `; ${kept} working one${kept === 1 ? ' was' : 's were'} kept` : ''}.`,
+    );
     if (this.threadId && !(await this.deps.store.get(this.threadId))) await this.open(undefined);
     else await this.sendThreads();
     return { deleted, kept };
@@ -238,7 +266,8 @@ export class PanelController {
         return this.newThread();
       case 'openThread': {
         const exists = await this.deps.store.get(message.threadId);
-        if (!exists || exists.meta.parentThreadId !== null) throw new Error('That conversation is no longer there; it may have been deleted.');
+        if (!exists || exists.meta.parentThreadId !== null)
+          throw new Error('That conversation is no longer there; it may have been deleted.');
         return this.open(message.threadId);
       }
       case 'resolveApproval':
@@ -251,7 +280,12 @@ export class PanelController {
         const { approvals, confirm, allowCommand } = this.deps;
         if (!approvals || !confirm || !allowCommand) throw new Error('"Always allow" is not available here; approve once instead.');
         const added = await alwaysAllow({ approvals, confirm, allowCommand }, message.approvalId, message.prefix);
-        if (added) this.send({ type: 'notice', level: 'info', message: `Commands that start with "${added}" now run without asking (subagents.autoApproveCommands in your user settings), from your next message on.` });
+        if (added)
+          this.send({
+            type: 'notice',
+            level: 'info',
+            message: `Commands that start with "${added}" now run without asking (subagents.autoApproveCommands in your user settings), from your next message on.`,
+          });
         return;
       }
       case 'listModels':
@@ -272,10 +306,14 @@ export class PanelController {
         return this.needAttachments().detach(message.id);
       case 'insertAtCursor':
         if (!this.deps.editor) throw new Error('Inserting into an editor is not available here.');
-        if (!(await this.deps.editor.insertAtCursor(message.text))) throw new Error('No editor is open: open a file and put the cursor where the code should go, then choose Insert at cursor again.');
+        if (!(await this.deps.editor.insertAtCursor(message.text)))
+          throw new Error(
+            'No editor is open: open a file and put the cursor where the code should go, then choose Insert at cursor again.',
+          );
         return;
       case 'renameThread':
-        if (!(await this.deps.store.rename(message.threadId, oneLine(message.title, 120)))) throw new Error('That conversation is no longer there; it may have been deleted.');
+        if (!(await this.deps.store.rename(message.threadId, oneLine(message.title, 120))))
+          throw new Error('That conversation is no longer there; it may have been deleted.');
         return this.sendThreads();
       case 'deleteThread':
         await this.deleteThread(message.threadId);
@@ -303,7 +341,12 @@ export class PanelController {
     if (!this.deps.models) throw new Error('Choosing a model here is not available; set "subagents.model" in your settings.');
     const chosen = await this.deps.models.choose(id);
     // The new setting reaches the panel as a config message (the host watches the settings).
-    if (chosen) this.send({ type: 'notice', level: 'info', message: `The model is now ${chosen.spec} (saved as "subagents.model" in ${chosen.savedIn}).` });
+    if (chosen)
+      this.send({
+        type: 'notice',
+        level: 'info',
+        message: `The model is now ${chosen.spec} (saved as "subagents.model" in ${chosen.savedIn}).`,
+      });
   }
 
   private async sendPrompt(text: string, agent: string | undefined, attachmentIds: readonly string[]): Promise<void> {
@@ -324,7 +367,9 @@ export class PanelController {
   private profileName(agent: string): string {
     const wanted = agent.replace(/^@/, '').toLowerCase();
     const known = this.deps.config().agents;
-    return (known.find((a) => a.name === wanted) ?? known.find((a) => a.displayName?.toLowerCase() === wanted))?.name ?? agent.replace(/^@/, '');
+    return (
+      (known.find((a) => a.name === wanted) ?? known.find((a) => a.displayName?.toLowerCase() === wanted))?.name ?? agent.replace(/^@/, '')
+    );
   }
 
   private onQueueChange(change: QueueChange): void {
@@ -337,7 +382,12 @@ export class PanelController {
     } else if (change.kind === 'refused') {
       const reason = errorText(change.error);
       this.deps.logger.error(`A message was not sent: ${reason}`);
-      this.send({ type: 'notice', level: 'error', message: `Your message "${oneLine(change.item.prompt, 60)}" was not sent: ${reason}`, threadId: change.threadId });
+      this.send({
+        type: 'notice',
+        level: 'error',
+        message: `Your message "${oneLine(change.item.prompt, 60)}" was not sent: ${reason}`,
+        threadId: change.threadId,
+      });
     }
     if (change.kind !== 'sent') this.send({ type: 'queued', threadId: change.threadId, queued: this.queuedView(change.threadId) });
     this.refreshBusy();

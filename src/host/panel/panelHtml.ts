@@ -21,13 +21,15 @@ export interface PanelHtmlInput {
 }
 
 export function panelCsp(cspSource: string, nonce: string): string {
-  return [
-    `default-src 'none'`,
-    `img-src ${cspSource} data:`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ') + ';';
+  return (
+    [
+      `default-src 'none'`,
+      `img-src ${cspSource} data:`,
+      `style-src ${cspSource} 'nonce-${nonce}'`,
+      `font-src ${cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ') + ';'
+  );
 }
 
 export function renderPanelHtml(input: PanelHtmlInput): string {

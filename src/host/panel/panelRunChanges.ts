@@ -70,7 +70,11 @@ export class PanelRunChanges {
         case 'applyWorktree':
           return this.notice(applyText(message.runId, await this.deps.actions.apply(message.runId)));
         case 'discardWorktree': {
-          const ok = await this.deps.ui.confirm(`Discard the changes of run ${message.runId}?`, 'Its worktree and its branch are deleted. The workspace is not touched.', 'Discard');
+          const ok = await this.deps.ui.confirm(
+            `Discard the changes of run ${message.runId}?`,
+            'Its worktree and its branch are deleted. The workspace is not touched.',
+            'Discard',
+          );
           if (!ok) return;
           const gone = await this.deps.actions.discard(message.runId);
           return this.notice(`Discarded the changes of run ${message.runId}: its worktree and branch ${gone.branch} are gone.`);

@@ -10,5 +10,12 @@ export async function threadSummaries(store: Pick<ThreadStore, 'list'>, isBusy: 
   const all = await store.list();
   return all
     .filter((t) => t.parentThreadId === null)
-    .map((t) => ({ id: t.id, title: t.title, createdAt: t.createdAt, updatedAt: t.updatedAt, status: isBusy(t.id) ? 'running' : t.status, runCount: t.runCount }));
+    .map((t) => ({
+      id: t.id,
+      title: t.title,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+      status: isBusy(t.id) ? 'running' : t.status,
+      runCount: t.runCount,
+    }));
 }

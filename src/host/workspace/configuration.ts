@@ -72,7 +72,12 @@ export function readConfiguration(trusted: boolean, root: string | undefined, mo
     models,
     mcpServers: mcp.servers.map((s) => s.name),
   });
-  const problems = configProblems({ settingProblems: read.problems, profileProblems: profiles.problems, profiles: profiles.profiles, places });
+  const problems = configProblems({
+    settingProblems: read.problems,
+    profileProblems: profiles.problems,
+    profiles: profiles.profiles,
+    places,
+  });
   const userSpecs = userChosenSpecs({ spec: settings.model, byUser: read.scopes.model === 'user' }, profiles);
   for (const p of mcp.problems) problems.push({ message: describeMcpDeclProblem(p), severity: 'warning' });
   return { settings, profiles, mcp, problems, userSpecs };
@@ -88,7 +93,11 @@ function settingsPlaces(root: string | undefined): [SettingsPlace, SettingsPlace
   const workspaceFile = vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : undefined;
   const folder: SettingsPlace = folderFile ? { label: '.vscode/settings.json', path: folderFile } : { label: 'folder settings' };
   // With a single folder open, its workspace settings are the folder's file: one place, one label.
-  const workspace: SettingsPlace = workspaceFile ? { label: path.basename(workspaceFile), path: workspaceFile } : folderFile ? folder : { label: 'workspace settings' };
+  const workspace: SettingsPlace = workspaceFile
+    ? { label: path.basename(workspaceFile), path: workspaceFile }
+    : folderFile
+      ? folder
+      : { label: 'workspace settings' };
   return [{ label: 'user settings' }, workspace, folder];
 }
 
@@ -98,7 +107,11 @@ export function panelConfig(config: HostConfiguration, root: string | undefined)
   // No model is not a problem to list: the panel offers the models it finds instead (modelChooser.ts).
   return {
     model: config.settings.model,
-    agents: [...config.profiles.profiles.values()].map((p) => ({ name: p.name, description: p.description, ...(p.displayName ? { displayName: p.displayName } : {}) })),
+    agents: [...config.profiles.profiles.values()].map((p) => ({
+      name: p.name,
+      description: p.description,
+      ...(p.displayName ? { displayName: p.displayName } : {}),
+    })),
     problems,
     trusted: vscode.workspace.isTrusted,
   };

@@ -79,14 +79,19 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const logger = redactingLogger(vscodeLogger(channel), redactor);
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const workspaceRoot = root ?? os.homedir();
-  const storage = windowStorage({ storageDir: context.storageUri?.fsPath, globalDir: context.globalStorageUri.fsPath, memento: context.workspaceState });
+  const storage = windowStorage({
+    storageDir: context.storageUri?.fsPath,
+    globalDir: context.globalStorageUri.fsPath,
+    memento: context.workspaceState,
+  });
   // This window owns its storage: runs a crashed window left open are closed as interrupted.
   const store = new JsonlThreadStore({ dir: storage.threadsDir, recoverInterrupted: true, logger });
   const models = new HostModelAvailability(context.secrets);
   let config: HostConfiguration = readConfiguration(vscode.workspace.isTrusted, root, models);
   // Agent files with errors or warnings: the language server lists them in the Problems view, at their lines.
   const showFileProblems = () => {
-    if (config.profiles.problems.some((p) => p.path && p.severity !== 'information')) void vscode.commands.executeCommand(START_AGENT_FILE_SERVER);
+    if (config.profiles.problems.some((p) => p.path && p.severity !== 'information'))
+      void vscode.commands.executeCommand(START_AGENT_FILE_SERVER);
   };
   showFileProblems();
   for (const p of config.problems) (p.severity === 'information' ? logger.info : logger.warn)(p.message);
@@ -150,7 +155,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     models: chooser,
     workspaceRoot: root,
     editor: vscodeEditor(),
-    confirm: async (message, action, detail) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
+    confirm: async (message, action, detail) =>
+      (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
     // User settings: an allowlist raises trust, so a workspace may not set it (and it holds across workspaces).
     allowCommand: async (prefix) => {
       const section = vscode.workspace.getConfiguration('subagents');
@@ -162,7 +168,9 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       openLocation(location, () => ({
         roots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         // The user settings file sits two folders above the extension's global storage.
-        files: [vscode.workspace.workspaceFile?.fsPath, path.join(context.globalStorageUri.fsPath, '..', '..', 'settings.json')].filter((f): f is string => f !== undefined),
+        files: [vscode.workspace.workspaceFile?.fsPath, path.join(context.globalStorageUri.fsPath, '..', '..', 'settings.json')].filter(
+          (f): f is string => f !== undefined,
+        ),
       })),
     onBusyChange: (busy) => {
       void vscode.commands.executeCommand('setContext', 'subagents.running', busy);
@@ -174,7 +182,12 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     await vscode.commands.executeCommand('subagents.panel.focus');
     if (threadId && controller.openThreadId !== threadId) await controller.receive({ type: 'openThread', threadId });
   };
-  const threadCommands = new ThreadCommands({ store, controller, defaultFolder: root ?? os.homedir(), showThread: (threadId) => showPanel(threadId) });
+  const threadCommands = new ThreadCommands({
+    store,
+    controller,
+    defaultFolder: root ?? os.homedir(),
+    showThread: (threadId) => showPanel(threadId),
+  });
   const stopLog = logRuns((listener) => engine.onEvent(listener), logger);
   const indicators = showActivity({
     activity,
@@ -232,7 +245,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     showRunTree: () => threadCommands.showRunTree(),
     selectModel: () => selectModelCommand(chooser, config.settings.model),
     configureAgents: () => configureAgentsCommand(root),
-    chat: (request, chatContext, stream, token) => handleChatRequest({ ...chatDeps, showCommand: 'subagents.openPanel' }, request, chatContext, stream, token),
+    chat: (request, chatContext, stream, token) =>
+      handleChatRequest({ ...chatDeps, showCommand: 'subagents.openPanel' }, request, chatContext, stream, token),
     prepareDelegate: (input) => prepareDelegation(chatDeps, input),
     invokeDelegate: (input, token) => invokeDelegation(chatDeps, input, token),
     shutdown,
@@ -258,7 +272,11 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
 function watchAgentFiles(root: string | undefined, onChange: () => void): vscode.Disposable[] {
   const home = vscode.Uri.file(os.homedir());
   const patterns = [new vscode.RelativePattern(home, `{${USER_AGENT_FOLDERS.map((f) => f.dir).join(',')}}/*.md`)];
-  if (root) patterns.push(new vscode.RelativePattern(root, AGENT_FILES_GLOB), new vscode.RelativePattern(root, `{${[...PROJECT_INSTRUCTION_FILES, ...MCP_FILES.map((f) => f.path)].join(',')}}`));
+  if (root)
+    patterns.push(
+      new vscode.RelativePattern(root, AGENT_FILES_GLOB),
+      new vscode.RelativePattern(root, `{${[...PROJECT_INSTRUCTION_FILES, ...MCP_FILES.map((f) => f.path)].join(',')}}`),
+    );
   return patterns.flatMap((pattern) => {
     const watcher = vscode.workspace.createFileSystemWatcher(pattern);
     return [watcher, watcher.onDidCreate(onChange), watcher.onDidChange(onChange), watcher.onDidDelete(onChange)];

@@ -22,7 +22,10 @@ export function runChangesStorage(options: { threadsDir: string; store: ThreadSt
   void worktrees
     .cleanup(async (id) => (await options.store.get(id)) !== undefined)
     .then(({ removed, finished, refused }) => {
-      if (removed.length || finished.length) options.logger.info(`Worktrees at start-up: ${removed.length} removed (no thread refers to them), ${finished.length} left by an ended window now wait for Apply or Discard.`);
+      if (removed.length || finished.length)
+        options.logger.info(
+          `Worktrees at start-up: ${removed.length} removed (no thread refers to them), ${finished.length} left by an ended window now wait for Apply or Discard.`,
+        );
       for (const { reason } of refused) options.logger.warn(reason);
     })
     .catch((error: unknown) => options.logger.warn(`Could not clean up old worktrees: ${errorText(error)}`));
@@ -38,7 +41,12 @@ export function panelRunChanges(options: {
   engine: { onEvent(listener: (event: RunEvent) => void): () => void };
   logger: Logger;
 }): { panel: PanelRunChanges; disposable: vscode.Disposable } {
-  const actions = new RunChangeActions({ store: options.store, snapshots: options.storage.snapshots, worktrees: options.storage.worktrees, workspace: options.workspace });
+  const actions = new RunChangeActions({
+    store: options.store,
+    snapshots: options.storage.snapshots,
+    worktrees: options.storage.worktrees,
+    workspace: options.workspace,
+  });
   const panel = new PanelRunChanges({ actions, ui: vscodeRunChangesUi, engine: options.engine, logger: options.logger });
   const documents = registerSnapshotDocuments((hash, threadId) => actions.snapshot(hash, threadId));
   return { panel, disposable: vscode.Disposable.from(documents, { dispose: () => panel.dispose() }) };

@@ -15,7 +15,8 @@ export function vscodeEditor(): PanelEditor {
       if (!editor || editor.selection.isEmpty) return undefined;
       const { selection, document } = editor;
       // A selection that ends at the start of a line does not take that line.
-      const endLine = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
+      const endLine =
+        selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
       const selected: EditorSelection = {
         path: document.uri.scheme === 'file' ? document.uri.fsPath : undefined,
         name: path.basename(document.uri.path) || document.uri.toString(),
@@ -31,7 +32,11 @@ export function vscodeEditor(): PanelEditor {
         .filter((uri) => uri.scheme === 'file')
         .map((uri) => ({ label: vscode.workspace.asRelativePath(uri, false), uri }))
         .sort((a, b) => a.label.localeCompare(b.label));
-      const picked = await vscode.window.showQuickPick(items, { title: 'Attach a file to the next message', placeHolder: 'Type to search the workspace', matchOnDescription: true });
+      const picked = await vscode.window.showQuickPick(items, {
+        title: 'Attach a file to the next message',
+        placeHolder: 'Type to search the workspace',
+        matchOnDescription: true,
+      });
       return picked?.uri.fsPath;
     },
     insertAtCursor: async (text) => {

@@ -44,7 +44,11 @@ export function vscodeWorkspace(root: string, terminals: CommandTerminals): Work
     runCommand: (request) => terminals.run(request),
     async openFile(path, line) {
       const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
-      await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true, preserveFocus: false, selection: new vscode.Range(position, position) });
+      await vscode.window.showTextDocument(vscode.Uri.file(path), {
+        preview: true,
+        preserveFocus: false,
+        selection: new vscode.Range(position, position),
+      });
     },
     async askUser(question, signal) {
       const cancel = new vscode.CancellationTokenSource();

@@ -41,7 +41,9 @@ describe('README screenshots', () => {
     await page.mouse.down();
     await page.mouse.move(box.x + width, y, { steps: 8 });
     await page.mouse.up();
-    await expect.poll(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width), { timeout: 10_000 }).toBeLessThanOrEqual(2);
+    await expect
+      .poll(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width), { timeout: 10_000 })
+      .toBeLessThanOrEqual(2);
   }
 
   /** Switches the color theme as a user would, through its picker. */

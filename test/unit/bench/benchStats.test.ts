@@ -17,7 +17,7 @@ function seeded(seed: number): () => number {
 }
 
 describe('medianInterval', () => {
-  it("takes the 22nd and 39th of 60 samples, whatever their order", () => {
+  it('takes the 22nd and 39th of 60 samples, whatever their order', () => {
     const samples = Array.from({ length: 60 }, (_, i) => 60 - i);
     expect(medianInterval(samples)).toEqual({ low: 22, high: 39 });
   });

@@ -16,7 +16,10 @@ import type { RunEventOf } from '../../../src/shared/events';
 
 /** The model, recording how many tools each call was given. */
 function counting(model: LanguageModelV4, counts: number[]): LanguageModelV4 {
-  return { ...model, doStream: (options: LanguageModelV4CallOptions) => (counts.push(options.tools?.length ?? 0), model.doStream(options)) };
+  return {
+    ...model,
+    doStream: (options: LanguageModelV4CallOptions) => (counts.push(options.tools?.length ?? 0), model.doStream(options)),
+  };
 }
 
 describe("the peer bench's same-work floor", () => {
@@ -25,7 +28,12 @@ describe("the peer bench's same-work floor", () => {
     const childCalls: number[] = [];
     const supervisor = counting(supervisorModel('delegate_task', { task: TASK, agents: agentNames(3) }), supervisorCalls);
     const child = counting(childModel(0), childCalls);
-    const profiles = new Map(agentNames(3).map((name): [string, Profile] => [name, { name, description: `Subagent ${name}.`, instructions: `You are ${name}.`, source: 'bench' }]));
+    const profiles = new Map(
+      agentNames(3).map((name): [string, Profile] => [
+        name,
+        { name, description: `Subagent ${name}.`, instructions: `You are ${name}.`, source: 'bench' },
+      ]),
+    );
     const configs: RunEventOf<'run.config'>[] = [];
     const engine = new Engine({
       store: new MemoryThreadStore(),
@@ -43,6 +51,7 @@ describe("the peer bench's same-work floor", () => {
     // The stand-ins: what the child filter took from the model's view (the SDK still holds them).
     const children = configs.filter((c) => c.tools.effective.length === OUR_TOOL_COUNTS.child);
     expect(children).toHaveLength(3);
-    for (const c of children) expect(c.tools.removed.filter((r) => r.reason.startsWith('the child filter'))).toHaveLength(OUR_TOOL_COUNTS.childHidden);
+    for (const c of children)
+      expect(c.tools.removed.filter((r) => r.reason.startsWith('the child filter'))).toHaveLength(OUR_TOOL_COUNTS.childHidden);
   });
 });

@@ -16,7 +16,10 @@ export async function buildBesideEngine(names: readonly LazyBundleName[]): Promi
   const dir = await mkdtemp(join(tmpdir(), 'beside-engine-'));
   const options = bundleOptions({ production: true });
   const quiet = { outdir: dir, logLevel: 'error' } as const;
-  const [, ...built] = await Promise.all([build({ ...options.engine, ...quiet }), ...names.map((name) => build({ ...options[name], ...quiet }))]);
+  const [, ...built] = await Promise.all([
+    build({ ...options.engine, ...quiet }),
+    ...names.map((name) => build({ ...options[name], ...quiet })),
+  ]);
   return { dir, meta: Object.fromEntries(names.map((name, i) => [name, built[i]!.metafile!])) };
 }
 

@@ -25,13 +25,25 @@ describe('engine.js leaves the heavy parts to their lazy bundles', () => {
     const held = packagesIn(meta);
     // `ai` (streamText and its schemas) is aiSdk.js, loaded by the first run: the panel's first
     // request needs none of it. Our tool specs take jsonSchema and tool from @ai-sdk/provider-utils.
-    for (const pkg of ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/openai-compatible', '@anthropic-ai/sandbox-runtime', '@vscode/tree-sitter-wasm', 'yaml', 'minimatch', 'brace-expansion']) {
+    for (const pkg of [
+      'ai',
+      '@ai-sdk/openai',
+      '@ai-sdk/anthropic',
+      '@ai-sdk/openai-compatible',
+      '@anthropic-ai/sandbox-runtime',
+      '@vscode/tree-sitter-wasm',
+      'yaml',
+      'minimatch',
+      'brace-expansion',
+    ]) {
       expect(held.has(pkg), pkg).toBe(false);
     }
   });
 
   it('requires each lazy bundle it uses by its file name beside it', () => {
-    const required = output().imports.filter((i) => i.external).map((i) => i.path);
+    const required = output()
+      .imports.filter((i) => i.external)
+      .map((i) => i.path);
     for (const name of ['aiSdk', 'sandbox', 'bashParser', 'modelClients', 'yaml', 'webFetch', 'minimatch']) {
       expect(Object.keys(LAZY_BUNDLES)).toContain(name);
       expect(required).toContain(`./${name}.js`);

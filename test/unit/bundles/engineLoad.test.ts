@@ -54,13 +54,18 @@ const builtBy = (pattern: RegExp) => Object.fromEntries(Object.entries(load.zodB
 describe('loading engine.js', () => {
   it('traces the zod objects it builds to their files (the check below sees what it looks for)', () => {
     // The settings and the profiles are read as the panel opens.
-    for (const file of ['src/core/config/settings/engineSettings.ts', 'src/core/config/profiles/profile.ts']) expect(load.zodBy[file], file).toBeGreaterThan(10);
+    for (const file of ['src/core/config/settings/engineSettings.ts', 'src/core/config/profiles/profile.ts'])
+      expect(load.zodBy[file], file).toBeGreaterThan(10);
   });
 
   it('builds no zod schema that only a later step needs', () => {
     // Tools' inputs: when a run's tool set is made. The rest: on their first use.
-    expect(builtBy(/^src\/core\/tools\/builtin\/|^src\/core\/delegation\/(subagentTools|delegateTask)\.ts$|^src\/host\/chat\/delegateTool\.ts$/)).toEqual({});
-    expect(builtBy(/^src\/core\/models\/(scriptSchema|probeOllama)\.ts$|^src\/core\/worktrees\/|^src\/core\/threads\/threadArchive\.ts$/)).toEqual({});
+    expect(
+      builtBy(/^src\/core\/tools\/builtin\/|^src\/core\/delegation\/(subagentTools|delegateTask)\.ts$|^src\/host\/chat\/delegateTool\.ts$/),
+    ).toEqual({});
+    expect(
+      builtBy(/^src\/core\/models\/(scriptSchema|probeOllama)\.ts$|^src\/core\/worktrees\/|^src\/core\/threads\/threadArchive\.ts$/),
+    ).toEqual({});
     // The process launcher's frames: when the first command runs.
     expect(builtBy(/^src\/core\/processLauncher\//)).toEqual({});
     // The panel's messages: each kind when the first message of that kind comes (opening the panel sends one or two kinds of some twenty).
@@ -91,7 +96,10 @@ describe('loading engine.js', () => {
     const env = { ...process.env, CODE_CACHE_FILE: join(dir, 'engine.js'), CODE_CACHE_DIR: join(dir, 'code-cache') };
     const loadOnce = (save: boolean) => {
       const child = `${vscodeStandInSource(process.cwd())}\nrequire(${JSON.stringify(loader)});`;
-      const r = spawnSync(process.execPath, ['-e', child], { encoding: 'utf8', env: { ...env, ...(save ? { CODE_CACHE_SAVE: '1' } : {}) } });
+      const r = spawnSync(process.execPath, ['-e', child], {
+        encoding: 'utf8',
+        env: { ...env, ...(save ? { CODE_CACHE_SAVE: '1' } : {}) },
+      });
       if (r.status !== 0) throw new Error(`loading engine.js through the code cache failed: ${r.stderr}`);
       return JSON.parse(r.stdout) as { cache: string; exports: string[]; problems: string[] };
     };

@@ -20,7 +20,13 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("the vendors' model clients bundle", () => {
   it("calls a model with engine.js's zod, parsing the server's answer", () => {
-    const answer = { id: 'c1', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hello from the server' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } };
+    const answer = {
+      id: 'c1',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hello from the server' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    };
     const r = runNode(`${vscodeStandInSource(process.cwd())}
 require(${JSON.stringify(join(dir, 'engine.js'))});
 const { createOpenAICompatible } = require(${JSON.stringify(join(dir, 'modelClients.js'))});

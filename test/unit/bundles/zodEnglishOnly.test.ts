@@ -20,7 +20,8 @@ beforeAll(async () => {
   const result = await build({
     ...engine,
     stdin: {
-      contents: "import { z } from 'zod'; console.log(JSON.stringify({ message: z.object({ n: z.string() }).safeParse({ n: 1 }).error?.issues[0]?.message, locales: Object.keys(z.locales) }));",
+      contents:
+        "import { z } from 'zod'; console.log(JSON.stringify({ message: z.object({ n: z.string() }).safeParse({ n: 1 }).error?.issues[0]?.message, locales: Object.keys(z.locales) }));",
       resolveDir: process.cwd(),
       sourcefile: 'probe.ts',
     },

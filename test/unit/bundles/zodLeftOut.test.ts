@@ -26,7 +26,12 @@ beforeAll(async () => {
     'try { z.compile(z.string()); } catch (e) { compile = e.message; }',
     "console.log(JSON.stringify({ parsed: z.object({ n: z.string() }).safeParse({ n: 'x' }).success, fromJsonSchema, compile }));",
   ].join('\n');
-  const result = await build({ ...engine, stdin: { contents: probe, resolveDir: process.cwd(), sourcefile: 'probe.ts' }, outfile, logLevel: 'error' });
+  const result = await build({
+    ...engine,
+    stdin: { contents: probe, resolveDir: process.cwd(), sourcefile: 'probe.ts' },
+    outfile,
+    logLevel: 'error',
+  });
   inputs = Object.keys(result.metafile?.inputs ?? {});
   printed = JSON.parse(execFileSync(process.execPath, [outfile], { encoding: 'utf8' })) as typeof printed;
 }, 60_000);

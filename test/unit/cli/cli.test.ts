@@ -65,7 +65,10 @@ const DELEGATING = {
 };
 
 function events(stdout: string): RunEvent[] {
-  return stdout.trim().split('\n').map((line) => runEventSchema.parse(JSON.parse(line)));
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => runEventSchema.parse(JSON.parse(line)));
 }
 
 describe('subagents CLI: usage and configuration errors exit 2', () => {
@@ -103,7 +106,9 @@ describe('subagents CLI: usage and configuration errors exit 2', () => {
     await writeFile(join(ws, 'bad.json'), '{ "agents": { "supervisor": [ { "text": "x" }, ] } }');
     const bad = await run('run', '--model', 'scripted:bad.json', 'hi');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(`${join(ws, 'bad.json')}" is not valid JSON at line 1, column 48: expected a value (JSON allows no trailing comma)`);
+    expect(bad.stderr).toContain(
+      `${join(ws, 'bad.json')}" is not valid JSON at line 1, column 48: expected a value (JSON allows no trailing comma)`,
+    );
     const missing = await run('run', '--model', 'scripted:nope.json', 'hi');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('there is no such file');
@@ -136,7 +141,10 @@ describe('subagents CLI: runs', () => {
         },
         { text: 'Started what I could.' },
       ],
-      explore: [{ match: 'slow', delayMs: 200, text: 'done' }, { match: 'slow', delayMs: 200, text: 'done' }],
+      explore: [
+        { match: 'slow', delayMs: 200, text: 'done' },
+        { match: 'slow', delayMs: 200, text: 'done' },
+      ],
     });
     const result = await run('run', '--json', '--model', 'scripted:bg.json', 'Start two');
     const all = events(result.stdout);
@@ -157,7 +165,12 @@ describe('subagents CLI: runs', () => {
     expect(started.map((e) => e.kind === 'run.started' && e.agent)).toEqual(['supervisor', 'explore']);
     const finished = all.filter((e) => e.kind === 'run.finished');
     expect(finished.map((e) => e.kind === 'run.finished' && e.status)).toEqual(['ok', 'ok']);
-    expect(all.filter((e) => e.kind === 'text.delta' && e.runId === started[0]!.runId).map((e) => e.kind === 'text.delta' && e.text).join('')).toContain('All done.');
+    expect(
+      all
+        .filter((e) => e.kind === 'text.delta' && e.runId === started[0]!.runId)
+        .map((e) => e.kind === 'text.delta' && e.text)
+        .join(''),
+    ).toContain('All done.');
   });
 
   it('streams the answer on stdout and lists and shows the thread afterwards', async () => {
@@ -180,7 +193,9 @@ describe('subagents CLI: runs', () => {
     expect(show.code).toBe(0);
     const lines = show.stdout.split('\n');
     // The supervisor's own tokens, then rolled up over its subagent (whose 5 in / 3 out are included).
-    const top = /^supervisor \[ok\] Please explore {2}\(\d+ms · (\d+) in \/ (\d+) out; with 1 subagent run: (\d+) in \/ (\d+) out\)$/.exec(lines[1]!);
+    const top = /^supervisor \[ok\] Please explore {2}\(\d+ms · (\d+) in \/ (\d+) out; with 1 subagent run: (\d+) in \/ (\d+) out\)$/.exec(
+      lines[1]!,
+    );
     expect(top).not.toBeNull();
     const [own_in, own_out, all_in, all_out] = top!.slice(1).map(Number);
     expect([all_in! - own_in!, all_out! - own_out!]).toEqual([5, 3]);
@@ -202,43 +217,83 @@ describe('subagents CLI: runs', () => {
 
   it('threads show --effective prints what each run was given: profile source, model, tools, limits, prompts (and the same as --json)', async () => {
     await mkdir(join(ws, '.vscode', 'agents'), { recursive: true });
-    await writeFile(join(ws, '.vscode', 'agents', 'reviewer.md'), '---\ndescription: Reviews code\ntools: [read_file, search_text]\nmaxTokens: 20000\n---\nReview carefully.\n');
+    await writeFile(
+      join(ws, '.vscode', 'agents', 'reviewer.md'),
+      '---\ndescription: Reviews code\ntools: [read_file, search_text]\nmaxTokens: 20000\n---\nReview carefully.\n',
+    );
     await writeFile(join(ws, 'AGENTS.md'), 'Use tabs, not spaces.\n');
-    await writeFile(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'subagents.model': 'scripted:s.json', 'subagents.budget': { maxTokens: 90000 } }));
-    await script('s.json', { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'review app.ts', agents: ['reviewer'], context: 'only src/' } }] }, { text: 'Reviewed.' }], reviewer: [{ text: 'Looks fine.' }] });
+    await writeFile(
+      join(ws, '.vscode', 'settings.json'),
+      JSON.stringify({ 'subagents.model': 'scripted:s.json', 'subagents.budget': { maxTokens: 90000 } }),
+    );
+    await script('s.json', {
+      supervisor: [
+        { toolCalls: [{ tool: 'delegate_task', input: { task: 'review app.ts', agents: ['reviewer'], context: 'only src/' } }] },
+        { text: 'Reviewed.' },
+      ],
+      reviewer: [{ text: 'Looks fine.' }],
+    });
     expect((await run('run', 'Review my app')).code).toBe(0);
     const [thread] = JSON.parse((await run('threads', 'list', '--json')).stdout) as { id: string }[];
 
     const json = await run('threads', 'show', thread!.id, '--effective', '--json');
     expect(json.code).toBe(0);
-    const { runs } = JSON.parse(json.stdout) as { runs: { agent: string; depth: number; config: Record<string, unknown> & { tools: { effective: string[]; removed: { tool: string; reason: string }[] } } }[] };
-    expect(runs.map((r) => [r.agent, r.depth])).toEqual([['supervisor', 0], ['reviewer', 1]]);
+    const { runs } = JSON.parse(json.stdout) as {
+      runs: {
+        agent: string;
+        depth: number;
+        config: Record<string, unknown> & { tools: { effective: string[]; removed: { tool: string; reason: string }[] } };
+      }[];
+    };
+    expect(runs.map((r) => [r.agent, r.depth])).toEqual([
+      ['supervisor', 0],
+      ['reviewer', 1],
+    ]);
     const reviewer = runs[1]!.config;
     expect(reviewer).toMatchObject({
       profileSource: '.vscode/agents/reviewer.md',
       profilePath: join(ws, '.vscode', 'agents', 'reviewer.md'),
-      model: { requested: null, effective: 'scripted:s.json', via: 'its parent\'s model (the "supervisor" run): the profile names no model' },
-      limits: { maxSteps: { value: 25, source: 'the default (25)' }, maxTokens: { value: 20000, source: 'the "reviewer" profile\'s maxTokens' } },
+      model: {
+        requested: null,
+        effective: 'scripted:s.json',
+        via: 'its parent\'s model (the "supervisor" run): the profile names no model',
+      },
+      limits: {
+        maxSteps: { value: 25, source: 'the default (25)' },
+        maxTokens: { value: 20000, source: 'the "reviewer" profile\'s maxTokens' },
+      },
       taskMessage: 'review app.ts\n\n## Context\nonly src/',
       projectInstructions: ['AGENTS.md'],
     });
     expect(reviewer.tools.effective).toEqual(['read_file', 'search_text']);
     expect(reviewer.tools.removed).toContainEqual({ tool: 'write_file', reason: "not in the profile's tools" });
     expect(String(reviewer['systemPrompt'])).toMatch(/^Review carefully\.[\s\S]*Use tabs, not spaces\./);
-    expect(runs[0]!.config).toMatchObject({ profileSource: 'built-in', limits: { maxTokens: { value: 90000, source: 'subagents.budget.maxTokens, for the whole request' } } });
+    expect(runs[0]!.config).toMatchObject({
+      profileSource: 'built-in',
+      limits: { maxTokens: { value: 90000, source: 'subagents.budget.maxTokens, for the whole request' } },
+    });
 
     const text = await run('threads', 'show', thread!.id, '--effective');
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`\n  reviewer (run `);
     expect(text.stdout).toContain(`\n    profile: .vscode/agents/reviewer.md (${join(ws, '.vscode', 'agents', 'reviewer.md')})`);
-    expect(text.stdout).toContain('\n    tools: read_file, search_text\n      declared tools: read_file, search_text\n      not given list_dir: not in the profile\'s tools\n');
-    expect(text.stdout).toContain('\n      not given ask_user: the child filter: only the supervisor talks to the user or installs things\n');
+    expect(text.stdout).toContain(
+      "\n    tools: read_file, search_text\n      declared tools: read_file, search_text\n      not given list_dir: not in the profile's tools\n",
+    );
+    expect(text.stdout).toContain(
+      '\n      not given ask_user: the child filter: only the supervisor talks to the user or installs things\n',
+    );
     expect(text.stdout).toContain('\n    maxTokens: 20000 (the "reviewer" profile\'s maxTokens)');
     expect(text.stdout).toContain('\n    task message:\n      | review app.ts\n      | \n      | ## Context\n      | only src/');
   });
 
   it('continues a thread with --thread and refuses an unknown one', async () => {
-    await script('demo.json', { supervisor: [{ match: 'first', text: 'one' }, { match: 'second', text: 'two' }] });
+    await script('demo.json', {
+      supervisor: [
+        { match: 'first', text: 'one' },
+        { match: 'second', text: 'two' },
+      ],
+    });
     const first = await run('run', '--json', '--model', 'scripted:demo.json', 'first');
     const threadId = events(first.stdout)[0]!.threadId;
     const second = await run('run', '--json', '--model', 'scripted:demo.json', '--thread', threadId, 'second');
@@ -295,8 +350,14 @@ describe('subagents CLI: runs', () => {
     try {
       // An earlier run killed after a sandboxed command: no exit handler removed its socket and folder.
       await leaveLeftoversOfKilledProcess(temp);
-      await script('command.json', { supervisor: [{ toolCalls: [{ tool: 'run_command', input: { command: 'echo inside' } }] }, { text: 'done' }] });
-      const result = await start(['run', '--json', '--model', 'scripted:command.json', '--approval', 'trust', '--sandbox', 'on', 'go'], undefined, { TMPDIR: temp });
+      await script('command.json', {
+        supervisor: [{ toolCalls: [{ tool: 'run_command', input: { command: 'echo inside' } }] }, { text: 'done' }],
+      });
+      const result = await start(
+        ['run', '--json', '--model', 'scripted:command.json', '--approval', 'trust', '--sandbox', 'on', 'go'],
+        undefined,
+        { TMPDIR: temp },
+      );
       expect(result.code, result.stderr).toBe(0);
       // It ran in the sandbox (`on` refuses to run it otherwise): its output is in the tool's result.
       expect(result.stdout).toContain('inside');
@@ -326,15 +387,26 @@ describe('subagents CLI: profiles', () => {
     expect(bad.code).toBe(2);
     const body = JSON.parse(bad.stdout) as { ok: boolean; problems: { agent: string; field: string; severity: string; message: string }[] };
     expect(body.ok).toBe(false);
-    expect(body.problems.filter((p) => p.severity === 'error').map((p) => `${p.agent}.${p.field}`).sort()).toEqual(['broken.description', 'broken.maxSteps']);
+    expect(
+      body.problems
+        .filter((p) => p.severity === 'error')
+        .map((p) => `${p.agent}.${p.field}`)
+        .sort(),
+    ).toEqual(['broken.description', 'broken.maxSteps']);
   });
 
   it('lists imported agents with their display names, and every problem and note, in text and --json', async () => {
     await mkdir(join(ws, '.github', 'agents'), { recursive: true });
     await mkdir(join(ws, '.claude', 'agents'), { recursive: true });
     await mkdir(join(ws, '.home', '.claude', 'agents'), { recursive: true });
-    await writeFile(join(ws, '.github', 'agents', 'CSharp.Expert.agent.md'), "---\nname: 'C# Expert'\ndescription: Knows C#\ntools: ['search', 'web/githubRepo']\n---\nBe sharp.");
-    await writeFile(join(ws, '.claude', 'agents', 'hipaa.md'), "---\nname: hipaa\ndescription: Health data. Triggers on: 'HIPAA'\nmodel: sonnet\n---\n");
+    await writeFile(
+      join(ws, '.github', 'agents', 'CSharp.Expert.agent.md'),
+      "---\nname: 'C# Expert'\ndescription: Knows C#\ntools: ['search', 'web/githubRepo']\n---\nBe sharp.",
+    );
+    await writeFile(
+      join(ws, '.claude', 'agents', 'hipaa.md'),
+      "---\nname: hipaa\ndescription: Health data. Triggers on: 'HIPAA'\nmodel: sonnet\n---\n",
+    );
     await writeFile(join(ws, '.claude', 'agents', 'nameless.md'), '---\ndescription: has no name\n---\n');
     await writeFile(join(ws, '.home', '.claude', 'agents', 'mine.md'), '---\nname: mine\ndescription: From my home\n---\n');
     await writeFile(join(ws, 'AGENTS.md'), 'Use pnpm.');
@@ -343,14 +415,25 @@ describe('subagents CLI: profiles', () => {
     expect(list.stdout).toMatch(/^csharp-expert "C# Expert" {2}\(\.github\/agents\/CSharp\.Expert\.agent\.md\) {2}Knows C#$/m);
     expect(list.stdout).toMatch(/^mine {2}\(~\/\.claude\/agents\/mine\.md\)/m);
     expect(list.stdout).toContain("Project instructions in every agent's prompt: AGENTS.md");
-    expect(list.stderr).toContain('subagents: note: .github/agents/CSharp.Expert.agent.md, line 4 (agent "csharp-expert"): "web/githubRepo" is left out: searching GitHub repositories comes with a later version; the agent works without it.');
-    expect(list.stderr).toMatch(/subagents: note: \.claude\/agents\/hipaa\.md, line 3 \(agent "hipaa"\): its front matter is not strict YAML/);
-    expect(list.stderr).toMatch(/subagents: note: \.claude\/agents\/hipaa\.md, line 4 \(agent "hipaa"\): model "sonnet" cannot be used here .*set ANTHROPIC_API_KEY/);
-    expect(list.stderr).toContain('subagents: error: .claude/agents/nameless.md, line 1 (agent "nameless"): has no "name", which Claude Code requires');
+    expect(list.stderr).toContain(
+      'subagents: note: .github/agents/CSharp.Expert.agent.md, line 4 (agent "csharp-expert"): "web/githubRepo" is left out: searching GitHub repositories comes with a later version; the agent works without it.',
+    );
+    expect(list.stderr).toMatch(
+      /subagents: note: \.claude\/agents\/hipaa\.md, line 3 \(agent "hipaa"\): its front matter is not strict YAML/,
+    );
+    expect(list.stderr).toMatch(
+      /subagents: note: \.claude\/agents\/hipaa\.md, line 4 \(agent "hipaa"\): model "sonnet" cannot be used here .*set ANTHROPIC_API_KEY/,
+    );
+    expect(list.stderr).toContain(
+      'subagents: error: .claude/agents/nameless.md, line 1 (agent "nameless"): has no "name", which Claude Code requires',
+    );
 
     const validate = await run('profiles', 'validate', '--json');
     expect(validate.code).toBe(2);
-    const body = JSON.parse(validate.stdout) as { ok: boolean; problems: { code: string; severity: string; location: { path: string; line: number } }[] };
+    const body = JSON.parse(validate.stdout) as {
+      ok: boolean;
+      problems: { code: string; severity: string; location: { path: string; line: number } }[];
+    };
     expect(body.ok).toBe(false);
     expect(body.problems.map((p) => `${p.severity}:${p.code}`).sort()).toEqual([
       'error:no-name',
@@ -359,7 +442,11 @@ describe('subagents CLI: profiles', () => {
       'information:model-unavailable',
       'information:tool-later',
     ]);
-    expect(body.problems.find((p) => p.code === 'tool-later')!.location).toEqual({ path: join(ws, '.github', 'agents', 'CSharp.Expert.agent.md'), line: 4, column: 19 });
+    expect(body.problems.find((p) => p.code === 'tool-later')!.location).toEqual({
+      path: join(ws, '.github', 'agents', 'CSharp.Expert.agent.md'),
+      line: 4,
+      column: 19,
+    });
 
     await rm(join(ws, '.claude', 'agents', 'nameless.md'));
     const ok = await run('profiles', 'validate');

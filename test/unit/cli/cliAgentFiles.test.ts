@@ -52,11 +52,17 @@ const RAW_NASTY = `${ESC}]0;pwned${ESC}\\ ${ESC}[2J \u009b31m \u202eevil\u2066`;
 async function agentFiles(): Promise<void> {
   await mkdir(join(ws, '.github/agents'), { recursive: true });
   await mkdir(join(ws, '.claude/agents'), { recursive: true });
-  await writeFile(join(ws, '.github/agents/evil.agent.md'), `---\nname: "Evil one"\ndescription: "Reviews ${YAML_NASTY} code"\ntools: ['read', 'bogus\\u009b2J']\n---\nYou review. ${RAW_NASTY}\n`);
+  await writeFile(
+    join(ws, '.github/agents/evil.agent.md'),
+    `---\nname: "Evil one"\ndescription: "Reviews ${YAML_NASTY} code"\ntools: ['read', 'bogus\\u009b2J']\n---\nYou review. ${RAW_NASTY}\n`,
+  );
   // A display name holding them is an error, whose message quotes the value.
   await writeFile(join(ws, '.github/agents/named.agent.md'), '---\nname: "Evil \\e]0;title\\a one"\ndescription: Named\n---\nBody\n');
   // A problem message quotes the file: an unknown tool name holding the sequences.
-  await writeFile(join(ws, '.claude/agents/other.md'), `---\nname: other\ndescription: "Other ${YAML_NASTY}"\ntools: "Read, Zap\\e[2J"\n---\nBody ${RAW_NASTY}\n`);
+  await writeFile(
+    join(ws, '.claude/agents/other.md'),
+    `---\nname: other\ndescription: "Other ${YAML_NASTY}"\ntools: "Read, Zap\\e[2J"\n---\nBody ${RAW_NASTY}\n`,
+  );
 }
 
 describe('agent files cannot drive the terminal through the CLI (issue 40 item 6)', () => {
@@ -65,7 +71,10 @@ describe('agent files cannot drive the terminal through the CLI (issue 40 item 6
     const list = await start(['profiles', 'list']);
     const validate = await start(['profiles', 'validate']);
     for (const [name, out] of Object.entries({ list, validate })) {
-      expect(CONTROLS.test(`${out.stdout}${out.stderr}`.replace(/[\n\t]/g, '')), `a control character reached the terminal in profiles ${name}: ${JSON.stringify(out)}`).toBe(false);
+      expect(
+        CONTROLS.test(`${out.stdout}${out.stderr}`.replace(/[\n\t]/g, '')),
+        `a control character reached the terminal in profiles ${name}: ${JSON.stringify(out)}`,
+      ).toBe(false);
     }
     expect(list.stdout).toMatch(/^evil "Evil .*one" +\(\.github\/agents\/evil\.agent\.md\) +Reviews .*code$/m);
     expect(validate.stderr).toContain('Zap');
@@ -73,7 +82,9 @@ describe('agent files cannot drive the terminal through the CLI (issue 40 item 6
     const json = await start(['profiles', 'list', '--json']);
     expect(CONTROLS.test(json.stdout.replace(/\n/g, ''))).toBe(false);
     const parsed = JSON.parse(json.stdout) as { profiles: { name: string; description: string }[] };
-    expect(parsed.profiles.find((p) => p.name === 'evil')?.description).toBe(`Reviews ${ESC}]52;c;cm0gLXJmIH4=\u0007 ${ESC}[2J${ESC}[H \u009b31m \u202egnp.exe code`);
+    expect(parsed.profiles.find((p) => p.name === 'evil')?.description).toBe(
+      `Reviews ${ESC}]52;c;cm0gLXJmIH4=\u0007 ${ESC}[2J${ESC}[H \u009b31m \u202egnp.exe code`,
+    );
   });
 
   it('a run with such an agent, then threads list, show, show --effective (text and JSON): nothing raw', async () => {
@@ -82,7 +93,10 @@ describe('agent files cannot drive the terminal through the CLI (issue 40 item 6
       join(ws, 'script.json'),
       JSON.stringify({
         agents: {
-          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: `review ${RAW_NASTY}`, agents: ['evil'] } }] }, { text: `Done ${RAW_NASTY}` }],
+          supervisor: [
+            { toolCalls: [{ tool: 'delegate_task', input: { task: `review ${RAW_NASTY}`, agents: ['evil'] } }] },
+            { text: `Done ${RAW_NASTY}` },
+          ],
           evil: [{ text: `Found ${RAW_NASTY}` }],
         },
       }),
@@ -102,7 +116,10 @@ describe('agent files cannot drive the terminal through the CLI (issue 40 item 6
       effectiveJson: await start(['threads', 'show', thread, '--effective', '--json']),
     };
     for (const [name, out] of Object.entries(outputs)) {
-      expect(CONTROLS.test(`${out.stdout}${out.stderr}`.replace(/[\n\t]/g, '')), `a control character reached the terminal in ${name}`).toBe(false);
+      expect(
+        CONTROLS.test(`${out.stdout}${out.stderr}`.replace(/[\n\t]/g, '')),
+        `a control character reached the terminal in ${name}`,
+      ).toBe(false);
     }
     // What the agent file says is there, only without its sequences.
     expect(outputs.effective.stdout).toContain('You review.');
@@ -123,7 +140,10 @@ describe('an agent answers to the dotted name its file gave it (issue 39 item 12
       join(ws, 'script.json'),
       JSON.stringify({
         agents: {
-          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'review and test', agents: ['code.reviewer', 'test.writer'] } }] }, { text: 'All done.' }],
+          supervisor: [
+            { toolCalls: [{ tool: 'delegate_task', input: { task: 'review and test', agents: ['code.reviewer', 'test.writer'] } }] },
+            { text: 'All done.' },
+          ],
           'code-reviewer': [{ text: 'Reviewed.' }],
           'test-writer': [{ text: 'Tested.' }],
         },
@@ -146,11 +166,19 @@ describe('an agent answers to the dotted name its file gave it (issue 39 item 12
 describe('profiles validate warns about an agent that can write but not read (issue 39 item 6)', () => {
   it('names the agent, says read_file is added, and still exits 0 (a warning)', async () => {
     await mkdir(join(ws, '.github/agents'), { recursive: true });
-    await writeFile(join(ws, '.github/agents/fixer.agent.md'), "---\ndescription: Fixes code\ntools: ['edit/editFiles', 'problems']\n---\nFix.\n");
-    await writeFile(join(ws, '.github/agents/reviewer.agent.md'), "---\ndescription: Reviews code\ntools: ['codebase', 'edit/editFiles', 'search', 'problems']\n---\nReview.\n");
+    await writeFile(
+      join(ws, '.github/agents/fixer.agent.md'),
+      "---\ndescription: Fixes code\ntools: ['edit/editFiles', 'problems']\n---\nFix.\n",
+    );
+    await writeFile(
+      join(ws, '.github/agents/reviewer.agent.md'),
+      "---\ndescription: Reviews code\ntools: ['codebase', 'edit/editFiles', 'search', 'problems']\n---\nReview.\n",
+    );
     const r = await start(['profiles', 'validate']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/subagents: warning: \.github\/agents\/fixer\.agent\.md, line 3 \(agent "fixer"\): can write files \(edit_file and write_file\) but its "tools" do not include read_file; read_file is added/);
+    expect(r.stderr).toMatch(
+      /subagents: warning: \.github\/agents\/fixer\.agent\.md, line 3 \(agent "fixer"\): can write files \(edit_file and write_file\) but its "tools" do not include read_file; read_file is added/,
+    );
     expect(r.stderr).not.toMatch(/agent "reviewer"\): can write/);
     const json = JSON.parse((await start(['profiles', 'list', '--json'])).stdout) as { profiles: { name: string; tools?: string[] }[] };
     expect(json.profiles.find((p) => p.name === 'reviewer')?.tools).toContain('read_file');

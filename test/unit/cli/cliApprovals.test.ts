@@ -55,9 +55,25 @@ describe('the CLI without a terminal', () => {
 
   it('in autoEdit with the runner allowed, read-only helpers run; a refusal names --allow-command, never the setting the CLI ignores (issue 39 item 5)', async () => {
     const commands = ['git --version | head -n 1 && wc -l script.json | head', 'npx vitest run 2>&1 | tail -n 40'];
-    const script = { agents: { supervisor: [{ toolCalls: commands.map((command) => ({ tool: 'run_command', input: { command } })) }, { text: 'done' }] } };
+    const script = {
+      agents: { supervisor: [{ toolCalls: commands.map((command) => ({ tool: 'run_command', input: { command } })) }, { text: 'done' }] },
+    };
     await writeFile(join(ws, 'script.json'), JSON.stringify(script));
-    const r = await run('run', '--json', '--model', 'scripted:script.json', '--storage', join(ws, '.store'), '--approval', 'autoEdit', '--allow-command', 'git --version', '--sandbox', 'off', 'go');
+    const r = await run(
+      'run',
+      '--json',
+      '--model',
+      'scripted:script.json',
+      '--storage',
+      join(ws, '.store'),
+      '--approval',
+      'autoEdit',
+      '--allow-command',
+      'git --version',
+      '--sandbox',
+      'off',
+      'go',
+    );
     expect(r.code).toBe(0);
     const finished = r.stdout
       .split('\n')
@@ -65,7 +81,9 @@ describe('the CLI without a terminal', () => {
       .map((line) => JSON.parse(line) as { output: { output?: string; error?: string } });
     expect(finished.map((e) => e.output.output ?? '').join('')).toMatch(/git version .*\n0 script\.json/s);
     const refusal = finished.map((e) => e.output.error).find(Boolean) ?? '';
-    expect(refusal).toMatch(/^run_command was not run: `npx vitest` \(in `npx vitest run[^`]*`\) is not among the commands allowed without asking/);
+    expect(refusal).toMatch(
+      /^run_command was not run: `npx vitest` \(in `npx vitest run[^`]*`\) is not among the commands allowed without asking/,
+    );
     expect(refusal).toContain("--allow-command 'npx vitest'");
     expect(refusal).not.toMatch(/user denied|autoApproveCommands/i);
     expect(r.stderr).toMatch(/not run: run_command .*--allow-command 'npx vitest'/);
@@ -83,7 +101,16 @@ describe('the CLI without a terminal', () => {
 });
 
 describe('the terminal approver on a terminal', () => {
-  const request: ApprovalRequest = { approvalId: 'a1', threadId: 't', runId: 'r', agent: 'worker', toolCallId: 'c', tool: 'write_file', input: { path: 'x' }, reason: 'Writes x.' };
+  const request: ApprovalRequest = {
+    approvalId: 'a1',
+    threadId: 't',
+    runId: 'r',
+    agent: 'worker',
+    toolCallId: 'c',
+    tool: 'write_file',
+    input: { path: 'x' },
+    reason: 'Writes x.',
+  };
 
   function tty() {
     const input = Object.assign(new PassThrough(), { isTTY: true });

@@ -21,9 +21,11 @@ beforeEach(async () => {
 });
 
 // Empty is unset for both: the machine's own choices must not move the cache out of the test's HOME.
-const run = (args: string[], env: Record<string, string>) => startCli(build.cli, ws, args, { XDG_CACHE_HOME: '', SUBAGENTS_CODE_CACHE: '', ...env });
+const run = (args: string[], env: Record<string, string>) =>
+  startCli(build.cli, ws, args, { XDG_CACHE_HOME: '', SUBAGENTS_CODE_CACHE: '', ...env });
 
-const cachesIn = async (dir: string): Promise<string[]> => (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.v8cache')).sort();
+const cachesIn = async (dir: string): Promise<string[]> =>
+  (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.v8cache')).sort();
 
 describe('subagents keeps its compiled code in the code cache', () => {
   it('writes the cache as the first command exits, and a later command uses it as it is', async () => {

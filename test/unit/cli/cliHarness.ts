@@ -34,7 +34,14 @@ export interface StartOptions {
 }
 
 export function startCli(cli: string, args: readonly string[], options: StartOptions): Promise<CliResult> {
-  const env = { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', SUBAGENTS_API_KEY: '', HOME: join(options.cwd, '.home'), ...options.env };
+  const env = {
+    ...process.env,
+    OPENAI_API_KEY: '',
+    ANTHROPIC_API_KEY: '',
+    SUBAGENTS_API_KEY: '',
+    HOME: join(options.cwd, '.home'),
+    ...options.env,
+  };
   const child = spawn(process.execPath, [cli, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

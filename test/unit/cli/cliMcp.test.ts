@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildCliInto, cleanup, finished, fixtureLog, fixtureServer, FIXTURE, processesTagged, put, startCli, warnings, workspace } from './mcpHarness';
+import {
+  buildCliInto,
+  cleanup,
+  finished,
+  fixtureLog,
+  fixtureServer,
+  FIXTURE,
+  processesTagged,
+  put,
+  startCli,
+  warnings,
+  workspace,
+} from './mcpHarness';
 
 // Real CLI runs against a real MCP server process (test/fixtures/mcp/fixtureServer.mjs, written
 // with the SDK's server classes), over stdio and over Streamable HTTP on 127.0.0.1.
@@ -23,13 +35,17 @@ beforeEach(async () => {
 
 const script = (agents: Record<string, unknown[]>) => put(ws, 's.json', { agents });
 const calls = (...toolCalls: [string, unknown][]) => ({ toolCalls: toolCalls.map(([tool, input]) => ({ tool, input })) });
-const run = (args: string[], env?: Record<string, string>) => startCli(build.cli, ws, ['run', '--json', '--model', 'scripted:s.json', ...args, 'go'], env);
+const run = (args: string[], env?: Record<string, string>) =>
+  startCli(build.cli, ws, ['run', '--json', '--model', 'scripted:s.json', ...args, 'go'], env);
 
 describe('MCP servers over stdio in the CLI', () => {
   it('gives the supervisor the tools: text back as text, isError as an error, images and resources summarised, the non-read-only tool asks', async () => {
     await put(ws, '.mcp.json', { mcpServers: { fx: fixtureServer(tag) } });
     await script({
-      supervisor: [calls(['mcp__fx__echo', { text: 'hi' }], ['mcp__fx__fail', {}], ['mcp__fx__picture', {}], ['mcp__fx__write_note', { note: 'n' }]), { text: 'done' }],
+      supervisor: [
+        calls(['mcp__fx__echo', { text: 'hi' }], ['mcp__fx__fail', {}], ['mcp__fx__picture', {}], ['mcp__fx__write_note', { note: 'n' }]),
+        { text: 'done' },
+      ],
     });
     const r = await run(['--allow-mcp', 'fx']);
     expect(r.code, r.stderr).toBe(0);
@@ -62,12 +78,16 @@ describe('MCP servers over stdio in the CLI', () => {
     expect(r.code, r.stderr).toBe(0);
     const ask = r.events.find((e) => e.kind === 'approval.requested' && e.tool === 'mcp_server');
     expect(ask && ask.kind === 'approval.requested' && ask.reason).toContain('.vscode/mcp.json declares the MCP server "fx"');
-    expect(warnings(r.events).map((w) => w.message).join('\n')).toContain('--allow-mcp fx');
+    expect(
+      warnings(r.events)
+        .map((w) => w.message)
+        .join('\n'),
+    ).toContain('--allow-mcp fx');
     expect(finished(r.events, 'mcp__fx__echo')[0]!.isError).toBe(true);
     expect(fixtureLog(ws)).toEqual([]);
   });
 
-  it('matches profiles: an allowlist names one tool, a wildcard all of them, disallowedTools takes the server out; a child\'s write asks on its own node', async () => {
+  it("matches profiles: an allowlist names one tool, a wildcard all of them, disallowedTools takes the server out; a child's write asks on its own node", async () => {
     await put(ws, '.vscode/settings.json', { 'subagents.mcpServers': { fx: fixtureServer(tag) } });
     await put(ws, '.vscode/agents/reader.md', '---\ndescription: reads\ntools: [read_file, mcp__fx__echo]\n---\nRead.');
     await put(ws, '.vscode/agents/writer.md', '---\ndescription: writes\ntools: [mcp__fx__*]\n---\nWrite.');
@@ -96,7 +116,15 @@ describe('MCP servers over stdio in the CLI', () => {
   it('restarts a crashed server once, then gives up with a clear error', async () => {
     await put(ws, '.mcp.json', { mcpServers: { fx: fixtureServer(tag) } });
     const step = (tool: string, input: unknown = {}) => calls([tool, input]);
-    await script({ supervisor: [step('mcp__fx__crash'), step('mcp__fx__echo', { text: 'again' }), step('mcp__fx__crash'), step('mcp__fx__echo', { text: 'no' }), { text: 'done' }] });
+    await script({
+      supervisor: [
+        step('mcp__fx__crash'),
+        step('mcp__fx__echo', { text: 'again' }),
+        step('mcp__fx__crash'),
+        step('mcp__fx__echo', { text: 'no' }),
+        { text: 'done' },
+      ],
+    });
     const r = await run(['--allow-mcp', 'fx']);
     expect(r.code, r.stderr).toBe(0);
     const [crash1, crash2] = finished(r.events, 'mcp__fx__crash');
@@ -112,13 +140,21 @@ describe('MCP servers over stdio in the CLI', () => {
   });
 
   it('says plainly when a server cannot start (it exits, or never answers), and the run goes on without its tools', async () => {
-    await put(ws, '.mcp.json', { mcpServers: { broken: fixtureServer(tag, '--exit-at-start'), hang: fixtureServer(tag, '--hang'), missing: { command: 'no-such-mcp-server-here' } } });
+    await put(ws, '.mcp.json', {
+      mcpServers: {
+        broken: fixtureServer(tag, '--exit-at-start'),
+        hang: fixtureServer(tag, '--hang'),
+        missing: { command: 'no-such-mcp-server-here' },
+      },
+    });
     await script({ supervisor: [{ text: 'still here' }] });
     // Long enough for the broken server to load the SDK and exit on a loaded machine, so it is its
     // own error that is said (at 1.5 s, under a load of 16, it was still loading and timed out too).
     const r = await run(['--allow-mcp', 'broken', '--allow-mcp', 'hang', '--allow-mcp', 'missing'], { MCP_TIMEOUT: '8000' });
     expect(r.code, r.stderr).toBe(0);
-    const said = warnings(r.events).filter((w) => w.code === 'mcp').map((w) => w.message);
+    const said = warnings(r.events)
+      .filter((w) => w.code === 'mcp')
+      .map((w) => w.message);
     expect(said.find((m) => m.startsWith('MCP server `broken` could not start'))).toContain('FIXTURE_CONFIG is missing');
     expect(said.find((m) => m.startsWith('MCP server `hang` could not start'))).toContain('did not answer within 8000 ms');
     expect(said.find((m) => m.startsWith('MCP server `missing` could not start'))).toMatch(/ENOENT|command not found/);
@@ -148,9 +184,17 @@ describe('MCP servers over stdio in the CLI', () => {
   });
 
   it("starts a profile's own servers (Claude Code's mcpServers field) only for that profile's runs", async () => {
-    await put(ws, '.claude/agents/helper.md', `---\nname: helper\ndescription: helps\ntools: mcp__own__echo\nmcpServers:\n  own:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FIXTURE)}, "--tag=${tag}"]\n---\nHelp.`);
+    await put(
+      ws,
+      '.claude/agents/helper.md',
+      `---\nname: helper\ndescription: helps\ntools: mcp__own__echo\nmcpServers:\n  own:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FIXTURE)}, "--tag=${tag}"]\n---\nHelp.`,
+    );
     await script({
-      supervisor: [calls(['mcp__own__echo', { text: 'sup' }]), calls(['delegate_task', { task: 't', agents: ['helper'] }]), { text: 'done' }],
+      supervisor: [
+        calls(['mcp__own__echo', { text: 'sup' }]),
+        calls(['delegate_task', { task: 't', agents: ['helper'] }]),
+        { text: 'done' },
+      ],
       helper: [calls(['mcp__own__echo', { text: 'helper' }]), { text: 'h done' }],
     });
     const r = await run(['--allow-mcp', 'own']);
@@ -166,8 +210,12 @@ describe('MCP servers over Streamable HTTP in the CLI', () => {
   it('calls the tools of a server on 127.0.0.1', async () => {
     const server = spawn(process.execPath, [FIXTURE, '--http', `--tag=${tag}`], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
-      const port = await new Promise<string>((resolve) => server.stdout.on('data', (d: Buffer) => /listening (\d+)/.exec(d.toString()) && resolve(/listening (\d+)/.exec(d.toString())![1]!)));
-      await put(ws, '.vscode/settings.json', { 'subagents.mcpServers': { web: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer ${env:FIXTURE_TOKEN}' } } } });
+      const port = await new Promise<string>((resolve) =>
+        server.stdout.on('data', (d: Buffer) => /listening (\d+)/.exec(d.toString()) && resolve(/listening (\d+)/.exec(d.toString())![1]!)),
+      );
+      await put(ws, '.vscode/settings.json', {
+        'subagents.mcpServers': { web: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer ${env:FIXTURE_TOKEN}' } } },
+      });
       await script({ supervisor: [calls(['mcp__web__echo', { text: 'over http' }], ['mcp__web__fail', {}]), { text: 'done' }] });
       const r = await run(['--allow-mcp', 'web'], { FIXTURE_TOKEN: 'token-from-env' });
       expect(r.code, r.stderr).toBe(0);
@@ -183,7 +231,9 @@ describe('MCP servers over Streamable HTTP in the CLI', () => {
   it('falls back to SSE for a server that only speaks it', async () => {
     const server = spawn(process.execPath, [FIXTURE, '--sse', `--tag=${tag}`], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
-      const port = await new Promise<string>((resolve) => server.stdout.on('data', (d: Buffer) => /listening (\d+)/.exec(d.toString()) && resolve(/listening (\d+)/.exec(d.toString())![1]!)));
+      const port = await new Promise<string>((resolve) =>
+        server.stdout.on('data', (d: Buffer) => /listening (\d+)/.exec(d.toString()) && resolve(/listening (\d+)/.exec(d.toString())![1]!)),
+      );
       await put(ws, '.vscode/settings.json', { 'subagents.mcpServers': { old: { url: `http://127.0.0.1:${port}/sse` } } });
       await script({ supervisor: [calls(['mcp__old__echo', { text: 'over sse' }]), { text: 'done' }] });
       const r = await run(['--allow-mcp', 'old'], { SUBAGENTS_DEBUG: '1' });
@@ -196,10 +246,16 @@ describe('MCP servers over Streamable HTTP in the CLI', () => {
   });
 
   it('names a variable that is not set', async () => {
-    await put(ws, '.vscode/settings.json', { 'subagents.mcpServers': { web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${env:FIXTURE_TOKEN_UNSET}' } } } });
+    await put(ws, '.vscode/settings.json', {
+      'subagents.mcpServers': { web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${env:FIXTURE_TOKEN_UNSET}' } } },
+    });
     await script({ supervisor: [{ text: 'done' }] });
     const r = await run(['--allow-mcp', 'web']);
     expect(r.code, r.stderr).toBe(0);
-    expect(warnings(r.events).map((w) => w.message).join('\n')).toContain('the environment variable FIXTURE_TOKEN_UNSET is not set');
+    expect(
+      warnings(r.events)
+        .map((w) => w.message)
+        .join('\n'),
+    ).toContain('the environment variable FIXTURE_TOKEN_UNSET is not set');
   });
 });

@@ -53,10 +53,28 @@ function cliRun(...args: string[]): Promise<{ code: number | null; stdout: strin
 
 /** Runs a scripted supervisor with these tool calls (one step each); returns its events. */
 async function work(...steps: { tool: string; input: unknown }[]): Promise<RunEvent[]> {
-  await writeFile(join(ws, 'script.json'), JSON.stringify({ agents: { supervisor: [...steps.map((s) => ({ toolCalls: [s] })), { text: 'done' }] } }));
-  const ran = await cliRun('run', '--model', 'scripted:script.json', '--approval', 'trust', '--sandbox', 'off', '--storage', storage, '--json', 'go');
+  await writeFile(
+    join(ws, 'script.json'),
+    JSON.stringify({ agents: { supervisor: [...steps.map((s) => ({ toolCalls: [s] })), { text: 'done' }] } }),
+  );
+  const ran = await cliRun(
+    'run',
+    '--model',
+    'scripted:script.json',
+    '--approval',
+    'trust',
+    '--sandbox',
+    'off',
+    '--storage',
+    storage,
+    '--json',
+    'go',
+  );
   expect(ran.code, ran.stderr).toBe(0);
-  return ran.stdout.trim().split('\n').map((l) => runEventSchema.parse(JSON.parse(l)));
+  return ran.stdout
+    .trim()
+    .split('\n')
+    .map((l) => runEventSchema.parse(JSON.parse(l)));
 }
 
 const EDIT = { tool: 'edit_file', input: { path: 'a.txt', oldText: 'two', newText: 'TWO' } };
@@ -88,7 +106,13 @@ describe('subagents threads revert RUN', () => {
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual({
       reverted: ['a.txt'],
-      skipped: [{ path: 'b.txt', reason: 'it was changed since this run changed it (by the user, another run or a later step), so reverting it would lose that change' }],
+      skipped: [
+        {
+          path: 'b.txt',
+          reason:
+            'it was changed since this run changed it (by the user, another run or a later step), so reverting it would lose that change',
+        },
+      ],
     });
     expect(await readFile(join(ws, 'b.txt'), 'utf8')).toBe('b, and the user went on\n');
 
@@ -97,7 +121,7 @@ describe('subagents threads revert RUN', () => {
     expect(unknown.stderr).toContain('There is no run "r_0000000000000000"');
   });
 
-  it('a worktree record (which a command can forge) naming another folder as the run\'s workspace: refused (exit 2), that folder and this one untouched', async () => {
+  it("a worktree record (which a command can forge) naming another folder as the run's workspace: refused (exit 2), that folder and this one untouched", async () => {
     const events = await work(EDIT);
     const runId = events[0]!.runId;
     // The user's other folder holds a file with exactly what the run left, so a revert there would "restore" it.
@@ -105,7 +129,21 @@ describe('subagents threads revert RUN', () => {
     execFileSync('mkdir', [victim]);
     await writeFile(join(victim, 'a.txt'), 'one\nTWO\n');
     execFileSync('mkdir', ['-p', join(storage, 'worktrees')]);
-    const forged = { version: 1, runId, threadId: events[0]!.threadId, agent: 'supervisor', repo: victim, workspaceRoot: victim, prefix: '', path: join(victim, 'wt'), branch: `subagents/${runId}`, base: 'HEAD', state: 'working', owner: 'elsewhere:1', createdAt: 0 };
+    const forged = {
+      version: 1,
+      runId,
+      threadId: events[0]!.threadId,
+      agent: 'supervisor',
+      repo: victim,
+      workspaceRoot: victim,
+      prefix: '',
+      path: join(victim, 'wt'),
+      branch: `subagents/${runId}`,
+      base: 'HEAD',
+      state: 'working',
+      owner: 'elsewhere:1',
+      createdAt: 0,
+    };
     await writeFile(join(storage, 'worktrees', `${runId}.json`), JSON.stringify(forged));
     const result = await cliRun('threads', 'revert', runId, '--storage', storage);
     expect(result.code).toBe(2);
@@ -126,19 +164,31 @@ describe('a thread whose snapshots the size cap took', () => {
     const old = await work({ tool: 'write_file', input: { path: 'a.txt', content: 'x'.repeat(1_200_000) } });
     await work(CREATE);
     const shown = await cliRun('threads', 'show', old[0]!.threadId, '--storage', storage);
-    expect(shown.stdout).toMatch(/\n {2}revert unavailable: its snapshots were removed on .* to keep snapshots under subagents\.snapshots\.maxMB \(the oldest threads' go first\)\n/);
-    const json = JSON.parse((await cliRun('threads', 'show', old[0]!.threadId, '--json', '--storage', storage)).stdout) as { revertUnavailable?: string };
+    expect(shown.stdout).toMatch(
+      /\n {2}revert unavailable: its snapshots were removed on .* to keep snapshots under subagents\.snapshots\.maxMB \(the oldest threads' go first\)\n/,
+    );
+    const json = JSON.parse((await cliRun('threads', 'show', old[0]!.threadId, '--json', '--storage', storage)).stdout) as {
+      revertUnavailable?: string;
+    };
     expect(json.revertUnavailable).toMatch(/^its snapshots were removed on /);
     const reverted = await cliRun('threads', 'revert', old[0]!.runId, '--json', '--storage', storage);
     expect(reverted.code).toBe(1);
-    expect(JSON.parse(reverted.stdout)).toEqual({ reverted: [], skipped: [{ path: 'a.txt', reason: expect.stringMatching(/^no snapshot of its earlier content is kept \(its snapshots were removed on /) }] });
+    expect(JSON.parse(reverted.stdout)).toEqual({
+      reverted: [],
+      skipped: [
+        { path: 'a.txt', reason: expect.stringMatching(/^no snapshot of its earlier content is kept \(its snapshots were removed on /) },
+      ],
+    });
   });
 });
 
 /** A Claude Code agent file with isolation: worktree, and a supervisor that delegates to it. */
 async function isolatedWork(...steps: { tool: string; input: unknown }[]): Promise<RunEvent[]> {
   execFileSync('mkdir', ['-p', join(ws, '.claude', 'agents')]);
-  await writeFile(join(ws, '.claude', 'agents', 'isolated.md'), '---\nname: isolated\ndescription: works alone\nisolation: worktree\n---\nYou work alone.\n');
+  await writeFile(
+    join(ws, '.claude', 'agents', 'isolated.md'),
+    '---\nname: isolated\ndescription: works alone\nisolation: worktree\n---\nYou work alone.\n',
+  );
   git('add', '-A');
   git('commit', '-qm', 'the agent');
   await writeFile(
@@ -150,9 +200,24 @@ async function isolatedWork(...steps: { tool: string; input: unknown }[]): Promi
       },
     }),
   );
-  const ran = await cliRun('run', '--model', 'scripted:script.json', '--approval', 'trust', '--sandbox', 'off', '--storage', storage, '--json', 'go');
+  const ran = await cliRun(
+    'run',
+    '--model',
+    'scripted:script.json',
+    '--approval',
+    'trust',
+    '--sandbox',
+    'off',
+    '--storage',
+    storage,
+    '--json',
+    'go',
+  );
   expect(ran.code, ran.stderr).toBe(0);
-  return ran.stdout.trim().split('\n').map((l) => runEventSchema.parse(JSON.parse(l)));
+  return ran.stdout
+    .trim()
+    .split('\n')
+    .map((l) => runEventSchema.parse(JSON.parse(l)));
 }
 
 function childRun(events: RunEvent[]): string {
@@ -166,7 +231,9 @@ describe('subagents threads apply|discard RUN', () => {
     expect(await readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
     const revert = await cliRun('threads', 'revert', runId, '--storage', storage);
     expect(revert.code).toBe(2);
-    expect(revert.stderr).toContain(`worked in a git worktree, so its changes are not in the workspace: use "subagents threads apply ${runId}"`);
+    expect(revert.stderr).toContain(
+      `worked in a git worktree, so its changes are not in the workspace: use "subagents threads apply ${runId}"`,
+    );
     const applied = await cliRun('threads', 'apply', runId, '--json', '--storage', storage);
     expect(applied.code, applied.stderr).toBe(0);
     expect(JSON.parse(applied.stdout)).toEqual({ applied: ['a.txt', 'b.txt'], conflicts: [] });
@@ -178,7 +245,7 @@ describe('subagents threads apply|discard RUN', () => {
     expect(again.stderr).toContain('has no changes waiting in a worktree');
   });
 
-  it('apply with a conflict exits 1 and keeps the branch; discard throws a run\'s worktree away (exit 0)', async () => {
+  it("apply with a conflict exits 1 and keeps the branch; discard throws a run's worktree away (exit 0)", async () => {
     const first = childRun(await isolatedWork(EDIT));
     await writeFile(join(ws, 'a.txt'), 'one\ntwo, said the user\n');
     const conflicted = await cliRun('threads', 'apply', first, '--storage', storage);

@@ -43,10 +43,17 @@ function runCli(args: string[]): Promise<{ code: number | null; stdout: string; 
 describe('subagents CLI: commands in the OS sandbox', () => {
   it('records only what a command changed, and cannot write the thread storage', async () => {
     // The default thread storage is <workspace>/.subagents/threads, its worktrees root in it.
-    const forge = "for (const f of ['.subagents/threads/forged.jsonl', '.subagents/threads/worktrees/run.json']) { try { require('fs').mkdirSync(require('path').dirname(f), { recursive: true }); require('fs').writeFileSync(f, '{}'); console.log('WROTE') } catch (e) { console.log(e.code) } }";
+    const forge =
+      "for (const f of ['.subagents/threads/forged.jsonl', '.subagents/threads/worktrees/run.json']) { try { require('fs').mkdirSync(require('path').dirname(f), { recursive: true }); require('fs').writeFileSync(f, '{}'); console.log('WROTE') } catch (e) { console.log(e.code) } }";
     await writeFile(join(ws, 'forge.js'), forge);
-    const calls = [{ tool: 'run_command', input: { command: 'echo made > made.txt' } }, { tool: 'run_command', input: { command: 'node forge.js' } }];
-    await writeFile(join(ws, 'script.json'), JSON.stringify({ agents: { supervisor: [{ toolCalls: [calls[0]] }, { toolCalls: [calls[1]] }, { text: 'done' }] } }));
+    const calls = [
+      { tool: 'run_command', input: { command: 'echo made > made.txt' } },
+      { tool: 'run_command', input: { command: 'node forge.js' } },
+    ];
+    await writeFile(
+      join(ws, 'script.json'),
+      JSON.stringify({ agents: { supervisor: [{ toolCalls: [calls[0]] }, { toolCalls: [calls[1]] }, { text: 'done' }] } }),
+    );
     const result = await runCli(['run', '--json', '--model', 'scripted:script.json', '--approval', 'trust', '--sandbox', 'on', 'go']);
     expect(result.code, result.stderr).toBe(0);
     const events: RunEvent[] = result.stdout
@@ -55,7 +62,9 @@ describe('subagents CLI: commands in the OS sandbox', () => {
       .map((line) => runEventSchema.parse(JSON.parse(line)));
     const changed = events.flatMap((e) => (e.kind === 'file.changed' ? [e.path] : []));
     expect(changed).toEqual(['made.txt']);
-    const outputs = events.flatMap((e) => (e.kind === 'tool.finished' && e.tool === 'run_command' ? [e.output as { output?: string }] : []));
+    const outputs = events.flatMap((e) =>
+      e.kind === 'tool.finished' && e.tool === 'run_command' ? [e.output as { output?: string }] : [],
+    );
     expect(outputs[1]?.output).toMatch(/^E[A-Z]+\nE[A-Z]+\n$/);
     expect(existsSync(join(ws, '.subagents', 'threads', 'forged.jsonl'))).toBe(false);
     expect(existsSync(join(ws, '.subagents', 'threads', 'worktrees', 'run.json'))).toBe(false);

@@ -45,7 +45,11 @@ const DELEGATING = {
 /** Each thread file of a store as its events, by file name. */
 async function threadFiles(dir: string): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
-  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort()) out[name] = (await readFile(join(dir, name), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as unknown);
+  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort())
+    out[name] = (await readFile(join(dir, name), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
   return out;
 }
 
@@ -54,7 +58,10 @@ describe('subagents threads export --format json / threads import', () => {
     await writeFile(join(ws, 's.json'), JSON.stringify({ agents: DELEGATING }));
     const first = await run('run', '--model', 'scripted:s.json', '--storage', 'a', 'check the project');
     expect(first.code, first.stderr).toBe(0);
-    const listed = JSON.parse((await run('threads', 'list', '--all', '--json', '--storage', 'a')).stdout) as { id: string; parentThreadId: string | null }[];
+    const listed = JSON.parse((await run('threads', 'list', '--all', '--json', '--storage', 'a')).stdout) as {
+      id: string;
+      parentThreadId: string | null;
+    }[];
     expect(listed).toHaveLength(2);
     const root = listed.find((t) => t.parentThreadId === null)!;
     const exported = await run('threads', 'export', root.id, '--format', 'json', '--storage', 'a');
@@ -88,11 +95,17 @@ describe('subagents threads export --format json / threads import', () => {
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toMatch(/Cannot import .*not\.json: It is not JSON/);
     const meta = { id: 't_x', title: 'x', parentThreadId: null, agent: 'supervisor', createdAt: 1, updatedAt: 2 };
-    await writeFile(join(ws, 'bad.json'), JSON.stringify({ thread: meta, events: [{ v: 1, kind: 'nonsense', threadId: 't_x', runId: 'r', seq: 1, ts: 1 }] }));
+    await writeFile(
+      join(ws, 'bad.json'),
+      JSON.stringify({ thread: meta, events: [{ v: 1, kind: 'nonsense', threadId: 't_x', runId: 'r', seq: 1, ts: 1 }] }),
+    );
     const bad = await run('threads', 'import', 'bad.json', '--storage', 'b');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/It is not a thread export: events\.0\.kind/);
-    await writeFile(join(ws, 'orphan.json'), JSON.stringify({ thread: meta, threads: [meta, { ...meta, id: 'c_1', parentThreadId: 't_gone' }], events: [] }));
+    await writeFile(
+      join(ws, 'orphan.json'),
+      JSON.stringify({ thread: meta, threads: [meta, { ...meta, id: 'c_1', parentThreadId: 't_gone' }], events: [] }),
+    );
     const orphan = await run('threads', 'import', 'orphan.json', '--storage', 'b');
     expect(orphan.stderr).toMatch(/Its thread c_1 belongs to t_gone, which the file does not hold/);
     const missing = await run('threads', 'import', 'missing.json', '--storage', 'b');

@@ -34,7 +34,10 @@ interface Result {
   stderr: string;
 }
 
-function start(args: string[], options: { env?: NodeJS.ProcessEnv; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {}) {
+function start(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {},
+) {
   // The test's own HOME: nothing of the machine's ~/.claude or ~/.cache is read or written.
   const env = { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', SUBAGENTS_API_KEY: '', HOME: join(ws, '.home'), ...options.env };
   const child = spawn(process.execPath, [cli, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -78,7 +81,9 @@ describe('nothing hangs the CLI', () => {
   });
 
   it('Ctrl+C ends such a search at once: the run is cancelled and the CLI exits 130', async () => {
-    await script({ supervisor: [{ toolCalls: [{ tool: 'search_text', input: { pattern: EVIL_PATTERN, timeoutMs: 60_000 } }] }, { text: 'never' }] });
+    await script({
+      supervisor: [{ toolCalls: [{ tool: 'search_text', input: { pattern: EVIL_PATTERN, timeoutMs: 60_000 } }] }, { text: 'never' }],
+    });
     let sent = false;
     const r = await start(['run', '--model', 'scripted:script.json', 'search'], {
       onStderr: (stderr, child) => {
@@ -102,7 +107,11 @@ describe('secrets never leave the CLI', () => {
     await writeFile(join(ws, 'notes.txt'), `token ${KEY}\n`);
     const server = await startChatServer([
       toolCallReply('c1', 'read_file', ['{"path":"notes.txt"}']),
-      (request) => ({ status: 503, message: `overloaded; retry with ${request.headers.authorization}`, headers: { 'retry-after-ms': '5' } }),
+      (request) => ({
+        status: 503,
+        message: `overloaded; retry with ${request.headers.authorization}`,
+        headers: { 'retry-after-ms': '5' },
+      }),
       textReply(['It says ', KEY.slice(0, 12), KEY.slice(12)]),
       (request) => ({ status: 400, message: `rejected ${request.headers.authorization}` }),
     ]);
@@ -127,9 +136,16 @@ describe('secrets never leave the CLI', () => {
       expect(files.map((e) => e.name)).toContain('index.json');
       const stored = (await Promise.all(files.map((e) => readFile(join(e.parentPath, e.name), 'utf8')))).join('\n');
       const places = { text, json, show, exported, markdown };
-      for (const [name, r] of Object.entries(places)) expect(`${r.stdout}${r.stderr}`.includes(KEY), `the key leaked into ${name}`).toBe(false);
+      for (const [name, r] of Object.entries(places))
+        expect(`${r.stdout}${r.stderr}`.includes(KEY), `the key leaked into ${name}`).toBe(false);
       expect(stored.includes(KEY), 'the key leaked into the thread files').toBe(false);
-      expect(server.requests.map((r) => r.raw).join('\n').includes(KEY), 'the key reached the model').toBe(false);
+      expect(
+        server.requests
+          .map((r) => r.raw)
+          .join('\n')
+          .includes(KEY),
+        'the key reached the model',
+      ).toBe(false);
     } finally {
       await server.close();
     }
@@ -152,7 +168,12 @@ describe('workspace settings cannot raise trust in the CLI', () => {
     });
     await script({
       supervisor: [
-        { toolCalls: [{ tool: 'write_file', input: { path: 'marker.txt', content: 'x' } }, { tool: 'run_command', input: { command: 'echo ran > ran.txt' } }] },
+        {
+          toolCalls: [
+            { tool: 'write_file', input: { path: 'marker.txt', content: 'x' } },
+            { tool: 'run_command', input: { command: 'echo ran > ran.txt' } },
+          ],
+        },
         { text: 'done' },
       ],
     });
@@ -229,10 +250,7 @@ describe('terminal control sequences from models and tools are not printed in te
 
   it('strips OSC, CSI and other controls from the answer, tool names and errors, and from threads show and export', async () => {
     await script({
-      supervisor: [
-        { text: `Hello ${nasty}world`, toolCalls: [{ tool: `evil${ESC}]0;x\u0007`, input: {} }] },
-        { text: `\nbye${nasty}` },
-      ],
+      supervisor: [{ text: `Hello ${nasty}world`, toolCalls: [{ tool: `evil${ESC}]0;x\u0007`, input: {} }] }, { text: `\nbye${nasty}` }],
     });
     const r = await start(['run', '--model', 'scripted:script.json', 'go']);
     expect(r.code).toBe(0);
@@ -245,7 +263,10 @@ describe('terminal control sequences from models and tools are not printed in te
     const markdown = await start(['threads', 'export', thread]);
     const list = await start(['threads', 'list']);
     for (const [name, out] of Object.entries({ run: r, show, markdown, list })) {
-      expect(controls.test(`${out.stdout}${out.stderr}`.replace(/[\n\t]/g, '')), `a control character reached the terminal in ${name}`).toBe(false);
+      expect(
+        controls.test(`${out.stdout}${out.stderr}`.replace(/[\n\t]/g, '')),
+        `a control character reached the terminal in ${name}`,
+      ).toBe(false);
     }
     // The JSON output keeps the text as it was, escaped.
     const exported = await start(['threads', 'export', thread, '--format', 'json']);

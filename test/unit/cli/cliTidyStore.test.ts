@@ -39,12 +39,20 @@ async function script(name: string, agents: Record<string, unknown[]>): Promise<
 }
 
 function events(stdout: string): RunEvent[] {
-  return stdout.trim().split('\n').filter(Boolean).map((line) => runEventSchema.parse(JSON.parse(line)));
+  return stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => runEventSchema.parse(JSON.parse(line)));
 }
 
 /** Resolves once `path` contains `text`: the file is looked at again each time its folder changes. */
 async function onDisk(path: string, text: string): Promise<void> {
-  const has = () => readFile(path, 'utf8').then((t) => t.includes(text), () => false);
+  const has = () =>
+    readFile(path, 'utf8').then(
+      (t) => t.includes(text),
+      () => false,
+    );
   const stop = new AbortController();
   const changes = watch(dirname(path), { signal: stop.signal });
   try {
@@ -100,7 +108,9 @@ describe('the CLI keeps the workspace tidy', () => {
     const setting = await cli(['run', '--json', 'hi']);
     expect(setting.code, setting.stderr).toBe(0);
     const fromSettings = events(setting.stdout).find((e) => e.kind === 'run.config');
-    expect(fromSettings?.kind === 'run.config' && fromSettings.model.via).toBe(`"subagents.model" in ${join(ws, '.vscode', 'settings.json')}: the profile names no model`);
+    expect(fromSettings?.kind === 'run.config' && fromSettings.model.via).toBe(
+      `"subagents.model" in ${join(ws, '.vscode', 'settings.json')}: the profile names no model`,
+    );
   });
 });
 

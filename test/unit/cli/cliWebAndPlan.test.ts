@@ -13,7 +13,9 @@ let port: number;
 
 beforeAll(async () => {
   build = await buildCliInto();
-  server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Local docs</h1><script>steal()</script>'));
+  server = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Local docs</h1><script>steal()</script>'),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 }, 90_000);
@@ -33,7 +35,15 @@ describe('web_fetch in the CLI', () => {
     const refused = await startCli(build.cli, ws, ['run', '--json', '--model', 'scripted:s.json', 'go']);
     expect(refused.code, refused.stderr).toBe(0);
     expect(JSON.stringify(finished(refused.events, 'web_fetch')[0]!.output)).toContain('this machine (loopback)');
-    const allowed = await startCli(build.cli, ws, ['run', '--json', '--model', 'scripted:s.json', '--trusted-domain', `127.0.0.1:${port}`, 'go']);
+    const allowed = await startCli(build.cli, ws, [
+      'run',
+      '--json',
+      '--model',
+      'scripted:s.json',
+      '--trusted-domain',
+      `127.0.0.1:${port}`,
+      'go',
+    ]);
     const output = finished(allowed.events, 'web_fetch')[0]!.output as { content: string };
     expect(output.content).toContain(`Address: ${url}`);
     expect(output.content).toContain('# Local docs');
@@ -46,12 +56,30 @@ describe('web_fetch in the CLI', () => {
 
 describe('todo_write in the CLI', () => {
   it("prints each agent's plan as a line, children's too", async () => {
-    const plan = (items: [string, string][]) => ({ tool: 'todo_write', input: { items: items.map(([text, status]) => ({ text, status })) } });
+    const plan = (items: [string, string][]) => ({
+      tool: 'todo_write',
+      input: { items: items.map(([text, status]) => ({ text, status })) },
+    });
     await put(ws, '.vscode/agents/fixer.md', '---\ndescription: fixes\n---\nFix.');
     await put(ws, 's.json', {
       agents: {
-        supervisor: [{ toolCalls: [plan([['delegate', 'in_progress']])] }, { toolCalls: [{ tool: 'delegate_task', input: { task: 'fix', agents: ['fixer'] } }] }, { text: 'done' }],
-        fixer: [{ toolCalls: [plan([['read', 'done'], ['fix', 'in_progress'], ['test', 'pending']])] }, { text: 'fixed' }],
+        supervisor: [
+          { toolCalls: [plan([['delegate', 'in_progress']])] },
+          { toolCalls: [{ tool: 'delegate_task', input: { task: 'fix', agents: ['fixer'] } }] },
+          { text: 'done' },
+        ],
+        fixer: [
+          {
+            toolCalls: [
+              plan([
+                ['read', 'done'],
+                ['fix', 'in_progress'],
+                ['test', 'pending'],
+              ]),
+            ],
+          },
+          { text: 'fixed' },
+        ],
       },
     });
     const r = await startCli(build.cli, ws, ['run', '--model', 'scripted:s.json', 'go']);

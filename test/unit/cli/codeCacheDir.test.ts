@@ -17,7 +17,9 @@ describe("the CLI's code cache folder", () => {
     // The XDG spec: a relative path is to be ignored.
     expect(cliCodeCacheDir({ XDG_CACHE_HOME: 'cache' }, 'linux', home)).toBe(join(home, '.cache', 'subagents', 'code-cache'));
     expect(cliCodeCacheDir({}, 'darwin', home)).toBe(join(home, 'Library', 'Caches', 'subagents', 'code-cache'));
-    expect(cliCodeCacheDir({ LOCALAPPDATA: '/c/Users/ada/AppData/Local' }, 'win32', home)).toBe(join('/c/Users/ada/AppData/Local', 'subagents', 'code-cache'));
+    expect(cliCodeCacheDir({ LOCALAPPDATA: '/c/Users/ada/AppData/Local' }, 'win32', home)).toBe(
+      join('/c/Users/ada/AppData/Local', 'subagents', 'code-cache'),
+    );
   });
 
   it('is none without a home folder to put it in', () => {

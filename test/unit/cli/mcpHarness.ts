@@ -39,7 +39,13 @@ export function fixtureServer(tag: string, ...extra: string[]): { command: strin
   return { command: process.execPath, args: [FIXTURE, `--tag=${tag}`, ...extra], env: { FIXTURE_LOG: '${workspaceFolder}/fixture.log' } };
 }
 
-export function startCli(cli: string, ws: string, args: string[], env: Record<string, string> = {}, onEvent?: (e: RunEvent, child: ChildProcess) => void): Promise<CliResult> {
+export function startCli(
+  cli: string,
+  ws: string,
+  args: string[],
+  env: Record<string, string> = {},
+  onEvent?: (e: RunEvent, child: ChildProcess) => void,
+): Promise<CliResult> {
   const childEnv = { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', SUBAGENTS_API_KEY: '', HOME: join(ws, '.home'), ...env };
   const child = spawn(process.execPath, [cli, ...args], { cwd: ws, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -54,7 +60,13 @@ export function startCli(cli: string, ws: string, args: string[], env: Record<st
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) =>
     child.on('close', (code) => {
-      const events = stdout.trim() && args.includes('--json') ? stdout.trim().split('\n').map((l) => runEventSchema.parse(JSON.parse(l))) : [];
+      const events =
+        stdout.trim() && args.includes('--json')
+          ? stdout
+              .trim()
+              .split('\n')
+              .map((l) => runEventSchema.parse(JSON.parse(l)))
+          : [];
       resolve({ code, stdout, stderr, events });
     }),
   );
@@ -82,5 +94,6 @@ export function fixtureLog(ws: string): string[] {
   }
 }
 
-export const finished = (events: RunEvent[], tool: string) => events.filter((e): e is Extract<RunEvent, { kind: 'tool.finished' }> => e.kind === 'tool.finished' && e.tool === tool);
+export const finished = (events: RunEvent[], tool: string) =>
+  events.filter((e): e is Extract<RunEvent, { kind: 'tool.finished' }> => e.kind === 'tool.finished' && e.tool === tool);
 export const warnings = (events: RunEvent[]) => events.flatMap((e) => (e.kind === 'warning' ? [e] : []));

@@ -63,7 +63,13 @@ describe('Engine', () => {
     const h = makeEngine({ agents: { supervisor: [{ text: 'one two three four five six seven eight nine ten' }] } });
     const { threadId, runId, done } = await h.engine.send({ prompt: 'hello' });
     const finished = await done;
-    expect(finished).toMatchObject({ kind: 'run.finished', runId, threadId, status: 'ok', output: 'one two three four five six seven eight nine ten' });
+    expect(finished).toMatchObject({
+      kind: 'run.finished',
+      runId,
+      threadId,
+      status: 'ok',
+      output: 'one two three four five six seven eight nine ten',
+    });
     // One burst (the scripted model's parts are all there at once) is one text.delta: textBursts.test.ts.
     const deltas = h.events.flatMap((e) => (e.kind === 'text.delta' ? [e.text] : []));
     expect(deltas.join('')).toBe('one two three four five six seven eight nine ten');
@@ -114,12 +120,22 @@ describe('Engine', () => {
         model: (caller) =>
           recordingModel(prompts[caller.agent]!, (call) =>
             caller.agent === 'supervisor' && call === 0
-              ? [{ type: 'tool-call', toolCallId: 'c1', toolName: 'delegate_task', input: JSON.stringify({ task: 'summarise X', agents: ['a'], context: 'X is in x.ts' }) }, finish('tool-calls')]
+              ? [
+                  {
+                    type: 'tool-call',
+                    toolCallId: 'c1',
+                    toolName: 'delegate_task',
+                    input: JSON.stringify({ task: 'summarise X', agents: ['a'], context: 'X is in x.ts' }),
+                  },
+                  finish('tool-calls'),
+                ]
               : text(`${caller.agent} answer`),
           ),
       },
     );
-    await (await h.engine.send({ prompt: 'SECRET parent prompt' })).done;
+    await (
+      await h.engine.send({ prompt: 'SECRET parent prompt' })
+    ).done;
     const childPrompt = JSON.stringify(prompts.a![0]);
     expect(childPrompt).toContain('summarise X');
     expect(childPrompt).toContain('X is in x.ts');
@@ -195,10 +211,14 @@ describe('Engine', () => {
       { agents: { supervisor: [delegateTo('late'), { text: 'done' }], late: [{ text: 'I exist now' }] } },
       { agents: {} },
     );
-    await (await h.engine.send({ prompt: 'one' })).done;
+    await (
+      await h.engine.send({ prompt: 'one' })
+    ).done;
     expect(h.events.filter((e) => e.kind === 'run.started')).toHaveLength(1);
     h.profiles.set('late', { name: 'late', description: 'added later', instructions: '', source: 'test' });
-    await (await h.engine.send({ prompt: 'two' })).done;
+    await (
+      await h.engine.send({ prompt: 'two' })
+    ).done;
     expect(h.runs().map((r) => r.agent)).toEqual(['supervisor', 'supervisor', 'late']);
   });
 
@@ -236,7 +256,10 @@ describe('Engine', () => {
     const store = new FailingStore((e) => e.kind === 'run.finished');
     const h = makeEngine({ agents: { supervisor: [{ text: 'answer' }] } }, { store });
     const { threadId, done } = await h.engine.send({ prompt: 'hello' });
-    const failure = await done.then(() => undefined, (error: unknown) => error as Error);
+    const failure = await done.then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     expect(h.engine.isBusy(threadId)).toBe(false);
     await h.engine.whenQuiet(threadId);
     expect(failure?.message).toMatch(/could not be written.*disk full/);
@@ -255,7 +278,9 @@ describe('Engine', () => {
     const finished = await sent.done;
     await h.engine.whenQuiet(sent.threadId);
     expect(finished).toMatchObject({ status: 'ok', output: 'went on' });
-    const [result] = h.events.flatMap((e) => (e.kind === 'tool.finished' && e.tool === 'delegate_task' ? (e.output as { status: string; error: string }[]) : []));
+    const [result] = h.events.flatMap((e) =>
+      e.kind === 'tool.finished' && e.tool === 'delegate_task' ? (e.output as { status: string; error: string }[]) : [],
+    );
     expect(result).toMatchObject({ status: 'error', error: expect.stringMatching(/could not be written.*disk full/) });
     expect(h.engine.isBusy(sent.threadId)).toBe(false);
   });
@@ -273,7 +298,10 @@ describe('Engine', () => {
         return new Promise<string>(() => {});
       },
     };
-    const h = makeEngine({ agents: { supervisor: [{ toolCalls: [{ tool: 'read_file', input: { path: 'big.txt' } }] }, { text: 'never' }] } }, { workspace: stuck });
+    const h = makeEngine(
+      { agents: { supervisor: [{ toolCalls: [{ tool: 'read_file', input: { path: 'big.txt' } }] }, { text: 'never' }] } },
+      { workspace: stuck },
+    );
     const { threadId, done } = await h.engine.send({ prompt: 'read it' });
     await started;
     h.engine.cancel(threadId);

@@ -49,7 +49,10 @@ export interface HarnessOptions {
 export function makeEngine(script: Script, options: HarnessOptions = {}) {
   const store = options.store ?? new MemoryThreadStore();
   const profiles = new Map<string, Profile>(
-    Object.entries(options.agents ?? {}).map(([name, p]) => [name, { ...p, name, instructions: p.instructions ?? '', source: 'test', model: typeof p.model === 'string' ? p.model : undefined }]),
+    Object.entries(options.agents ?? {}).map(([name, p]) => [
+      name,
+      { ...p, name, instructions: p.instructions ?? '', source: 'test', model: typeof p.model === 'string' ? p.model : undefined },
+    ]),
   );
   const settings: EngineSettings = { ...DEFAULT_SETTINGS, model: `scripted:${SCRIPT_PATH}`, ...options.settings };
   const events: RunEvent[] = [];
@@ -64,12 +67,20 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     ...(options.worktrees ? { worktrees: options.worktrees } : {}),
     ...(options.snapshots ? { snapshots: options.snapshots } : {}),
     ...(options.untracked ? { untracked: options.untracked } : {}),
-    profiles: () => ({ profiles, problems: options.problems ?? [], ...(options.projectInstructions ? { projectInstructions: options.projectInstructions } : {}) }),
+    profiles: () => ({
+      profiles,
+      problems: options.problems ?? [],
+      ...(options.projectInstructions ? { projectInstructions: options.projectInstructions } : {}),
+    }),
     settings: () => settings,
     createModelResolver:
       options.createModelResolver ??
       (async (): Promise<ModelResolver> => {
-        const scripted = await createModelResolver({ workspaceRoot: '/', apiKey: () => undefined, scripts: new Map([[SCRIPT_PATH, script]]) });
+        const scripted = await createModelResolver({
+          workspaceRoot: '/',
+          apiKey: () => undefined,
+          scripts: new Map([[SCRIPT_PATH, script]]),
+        });
         return { resolve: (spec, caller) => customModel?.(caller) ?? scripted.resolve(spec, caller) };
       }),
   });

@@ -43,13 +43,15 @@ export function programmedModel(program: (ctx: ProgramContext) => ProgramStep | 
           }
           return undefined;
         },
-        userTexts: () => prompt.filter((m) => m.role === 'user').flatMap((m) => m.content.flatMap((c) => (c.type === 'text' ? [c.text] : []))),
+        userTexts: () =>
+          prompt.filter((m) => m.role === 'user').flatMap((m) => m.content.flatMap((c) => (c.type === 'text' ? [c.text] : []))),
       });
       // A step the test holds back (a promise) waits for it, or for the run to be stopped.
       const step = await untilAborted(Promise.resolve(planned), options.abortSignal);
       if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
       const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-      if (step.text) parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: step.text }, { type: 'text-end', id: 't' });
+      if (step.text)
+        parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: step.text }, { type: 'text-end', id: 't' });
       (step.toolCalls ?? []).forEach((c, i) =>
         parts.push({ type: 'tool-call', toolCallId: c.id ?? `call_${call}_${i}`, toolName: c.tool, input: JSON.stringify(c.input) }),
       );

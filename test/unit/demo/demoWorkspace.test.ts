@@ -29,8 +29,13 @@ afterEach(() => rm(join(root, '..'), { recursive: true, force: true }));
 async function demoEngine() {
   const parsed = parseJsonc(await readFile(join(root, '.vscode', 'settings.json'), 'utf8'), { jsonc: true });
   if (!parsed.ok) throw new Error('the demo settings are not JSONC');
-  const settings = parsed.value as { 'subagents.model': string; 'subagents.agents': Record<string, { description: string; instructions: string }> };
-  const profiles = new Map<string, Profile>(Object.entries(settings['subagents.agents']).map(([name, p]) => [name, { name, ...p, source: 'workspace settings' }]));
+  const settings = parsed.value as {
+    'subagents.model': string;
+    'subagents.agents': Record<string, { description: string; instructions: string }>;
+  };
+  const profiles = new Map<string, Profile>(
+    Object.entries(settings['subagents.agents']).map(([name, p]) => [name, { name, ...p, source: 'workspace settings' }]),
+  );
   const model = settings['subagents.model'];
   const approvals = new PendingApprovals();
   const store = new MemoryThreadStore();
@@ -56,7 +61,9 @@ describe('the demo workspace', () => {
     // The edit waits on the fixer's own node, the file untouched, while the others answer.
     const fixer = demo.runs().find((r) => r.agent === 'fixer')!;
     expect(approval.runId).toBe(fixer.runId);
-    expect(fixer.toolCalls.find((c) => c.tool === 'edit_file')?.approval).toMatchObject({ approvalId: approval.kind === 'approval.requested' ? approval.approvalId : '' });
+    expect(fixer.toolCalls.find((c) => c.tool === 'edit_file')?.approval).toMatchObject({
+      approvalId: approval.kind === 'approval.requested' ? approval.approvalId : '',
+    });
     expect(await readFile(join(root, 'src', 'invoice.ts'), 'utf8')).toContain('  return line.quantity * line.unitPrice;');
     await expect.poll(() => demo.runs().find((r) => r.depth === 0)?.text ?? '').toContain('waits for your approval on its node');
     expect(demo.approvals.resolve(approval.kind === 'approval.requested' ? approval.approvalId : '', 'approved')).toBe(true);

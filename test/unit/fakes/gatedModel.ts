@@ -23,8 +23,9 @@ export function gatedModel() {
         if (signal?.aborted) return reject(signal.reason);
         signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
         calls.push({ prompt: lastUserText(options), answer: resolve });
-        for (const w of waiters.splice(0)) if (calls.length >= w.count) w.resolve();
-        else waiters.push(w);
+        for (const w of waiters.splice(0))
+          if (calls.length >= w.count) w.resolve();
+          else waiters.push(w);
       });
       const parts: LanguageModelV4StreamPart[] = [
         { type: 'stream-start', warnings: [] },

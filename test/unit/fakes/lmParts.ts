@@ -7,11 +7,21 @@ export class Text {
   constructor(readonly value: string) {}
 }
 export class ToolCall {
-  constructor(readonly callId: string, readonly name: string, readonly input: object) {}
+  constructor(
+    readonly callId: string,
+    readonly name: string,
+    readonly input: object,
+  ) {}
 }
 export class ToolResult {
-  constructor(readonly callId: string, readonly content: object[]) {}
+  constructor(
+    readonly callId: string,
+    readonly content: object[],
+  ) {}
 }
 export class Message implements LmMessage {
-  constructor(readonly role: number, readonly content: object[]) {}
+  constructor(
+    readonly role: number,
+    readonly content: object[],
+  ) {}
 }

@@ -38,7 +38,12 @@ export async function startChatServer(replies: ChatServer['replies'] = []): Prom
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
     req.on('end', () => {
-      const request: RecordedRequest = { path: req.url ?? '', headers: req.headers, body: raw ? (JSON.parse(raw) as RecordedRequest['body']) : {}, raw };
+      const request: RecordedRequest = {
+        path: req.url ?? '',
+        headers: req.headers,
+        body: raw ? (JSON.parse(raw) as RecordedRequest['body']) : {},
+        raw,
+      };
       requests.push(request);
       const next = state.replies[requests.length - 1];
       const reply = typeof next === 'function' ? next(request) : (next ?? { status: 500, message: 'the test server has no reply left' });
@@ -84,13 +89,22 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end('data: [DONE]\n\n');
 }
 
-const frame = (choices: object[], extra: object = {}) => ({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices, ...extra });
+const frame = (choices: object[], extra: object = {}) => ({
+  id: 'c1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices,
+  ...extra,
+});
 
 /** A streamed text answer in the given pieces, with usage. */
 export function textReply(pieces: string[], usage = { prompt_tokens: 10, completion_tokens: 5 }): Reply {
   return {
     chunks: [
-      ...pieces.map((content, i) => frame([{ index: 0, delta: i === 0 ? { role: 'assistant', content } : { content }, finish_reason: null }])),
+      ...pieces.map((content, i) =>
+        frame([{ index: 0, delta: i === 0 ? { role: 'assistant', content } : { content }, finish_reason: null }]),
+      ),
       frame([{ index: 0, delta: {}, finish_reason: 'stop' }]),
       frame([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
     ],
@@ -98,11 +112,24 @@ export function textReply(pieces: string[], usage = { prompt_tokens: 10, complet
 }
 
 /** One tool call whose JSON arguments arrive in the given pieces, with usage. */
-export function toolCallReply(id: string, name: string, argumentPieces: string[], usage = { prompt_tokens: 10, completion_tokens: 5 }): Reply {
+export function toolCallReply(
+  id: string,
+  name: string,
+  argumentPieces: string[],
+  usage = { prompt_tokens: 10, completion_tokens: 5 },
+): Reply {
   return {
     chunks: [
-      frame([{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }, finish_reason: null }]),
-      ...argumentPieces.map((args) => frame([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] }, finish_reason: null }])),
+      frame([
+        {
+          index: 0,
+          delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] },
+          finish_reason: null,
+        },
+      ]),
+      ...argumentPieces.map((args) =>
+        frame([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] }, finish_reason: null }]),
+      ),
       frame([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]),
       frame([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
     ],
@@ -111,5 +138,10 @@ export function toolCallReply(id: string, name: string, argumentPieces: string[]
 
 /** Text that streams in the given pieces and then stops short: no finish, the stream stays open. */
 export function heldTextReply(pieces: string[]): Reply {
-  return { chunks: pieces.map((content, i) => frame([{ index: 0, delta: i === 0 ? { role: 'assistant', content } : { content }, finish_reason: null }])), hold: true };
+  return {
+    chunks: pieces.map((content, i) =>
+      frame([{ index: 0, delta: i === 0 ? { role: 'assistant', content } : { content }, finish_reason: null }]),
+    ),
+    hold: true,
+  };
 }

@@ -23,7 +23,9 @@ describe('agentPlaces', () => {
   it('offers to create .vscode/agents/ where there is none, and only user settings without a folder', () => {
     const fresh = agentPlaces({ root: '/ws', agentFiles: [] });
     expect(fresh.find((p) => p.place === 'new')?.detail).toMatch(/^Creates \.vscode\/agents\//);
-    expect(fresh.find((p) => p.place === 'settings' && p.scope === 'workspace')?.detail).toBe('Not set there yet: opens the workspace settings');
+    expect(fresh.find((p) => p.place === 'settings' && p.scope === 'workspace')?.detail).toBe(
+      'Not set there yet: opens the workspace settings',
+    );
     expect(agentPlaces({ root: undefined, agentFiles: [] }).map((p) => p.place)).toEqual(['settings']);
   });
 });

@@ -75,7 +75,12 @@ describe('an API key stays secret', () => {
       profiles: () => ({ profiles: new Map(), problems: [] }),
       settings: () => settings,
       createModelResolver: async () =>
-        createModelResolver({ workspaceRoot: dir, keyAllowed: () => true, apiKey: await readApiKeys(secrets, [settings.model]), specs: [settings.model] }),
+        createModelResolver({
+          workspaceRoot: dir,
+          keyAllowed: () => true,
+          apiKey: await readApiKeys(secrets, [settings.model]),
+          specs: [settings.model],
+        }),
       logger,
     });
     const events: RunEvent[] = [];
@@ -122,7 +127,9 @@ describe('an API key stays secret', () => {
     expect(posted.some((m) => m.type === 'events')).toBe(true);
 
     const files = await readdir(dir, { recursive: true });
-    const fileTexts = await Promise.all(files.filter((f) => f.endsWith('.jsonl') || f.endsWith('.json')).map((f) => readFile(join(dir, f), 'utf8')));
+    const fileTexts = await Promise.all(
+      files.filter((f) => f.endsWith('.jsonl') || f.endsWith('.json')).map((f) => readFile(join(dir, f), 'utf8')),
+    );
     expect(fileTexts.length).toBeGreaterThan(1);
     const places = {
       settings: JSON.stringify([settingsWritten, settings]),

@@ -13,9 +13,24 @@ const base = (runId: string, threadId = `t-${runId}`) => {
   seqs.set(threadId, seq);
   return { v: 1 as const, threadId, runId, seq, ts: seq };
 };
-const started = (runId: string, threadId?: string): RunEvent => ({ ...base(runId, threadId), kind: 'run.started', parentRunId: null, agent: runId, agentPath: [runId], depth: 0, task: 'x', model: 'm' });
+const started = (runId: string, threadId?: string): RunEvent => ({
+  ...base(runId, threadId),
+  kind: 'run.started',
+  parentRunId: null,
+  agent: runId,
+  agentPath: [runId],
+  depth: 0,
+  task: 'x',
+  model: 'm',
+});
 const delta = (runId: string, text: string, threadId?: string): RunEvent => ({ ...base(runId, threadId), kind: 'text.delta', text });
-const tool = (runId: string, threadId?: string): RunEvent => ({ ...base(runId, threadId), kind: 'tool.started', toolCallId: `c${Math.random()}`, tool: 'read_file', input: {} });
+const tool = (runId: string, threadId?: string): RunEvent => ({
+  ...base(runId, threadId),
+  kind: 'tool.started',
+  toolCallId: `c${Math.random()}`,
+  tool: 'read_file',
+  input: {},
+});
 
 function collect(intervalMs = 16) {
   const batches: RunEvent[][] = [];
@@ -44,7 +59,16 @@ describe('EventBatcher', () => {
 
   it('merges adjacent deltas of a run and folds to the same tree as the raw events', () => {
     const { batcher, batches } = collect();
-    const raw = [started('a'), started('b'), delta('a', 'he'), delta('b', 'x'), delta('a', 'llo'), tool('a'), delta('a', '!'), delta('b', 'y')];
+    const raw = [
+      started('a'),
+      started('b'),
+      delta('a', 'he'),
+      delta('b', 'x'),
+      delta('a', 'llo'),
+      tool('a'),
+      delta('a', '!'),
+      delta('b', 'y'),
+    ];
     const before = JSON.stringify(raw);
     raw.forEach((e) => batcher.push(e));
     vi.runOnlyPendingTimers();
@@ -62,7 +86,14 @@ describe('EventBatcher', () => {
   it('never merges across another event of the same thread, so the merged seq covers exactly what it replaces', () => {
     const { batcher, batches } = collect();
     // Two runs writing into one thread: each delta's neighbour in the thread is the other run's.
-    const raw = [started('a', 't'), started('b', 't'), delta('a', '1', 't'), delta('b', '2', 't'), delta('a', '3', 't'), delta('a', '4', 't')];
+    const raw = [
+      started('a', 't'),
+      started('b', 't'),
+      delta('a', '1', 't'),
+      delta('b', '2', 't'),
+      delta('a', '3', 't'),
+      delta('a', '4', 't'),
+    ];
     raw.forEach((e) => batcher.push(e));
     vi.runOnlyPendingTimers();
     const batch = batches[0]!;

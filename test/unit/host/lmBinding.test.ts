@@ -36,7 +36,9 @@ function fakeVscode(models: LmChatModel[]) {
     lm: {
       selectChatModels: async (selector) => {
         selections.push(selector);
-        return models.filter((m) => (!selector?.vendor || m.vendor === selector.vendor) && (!selector?.family || m.family === selector.family));
+        return models.filter(
+          (m) => (!selector?.vendor || m.vendor === selector.vendor) && (!selector?.family || m.family === selector.family),
+        );
       },
     },
   };
@@ -53,7 +55,11 @@ function chatModel(vendor: string, family: string, answer: object[]) {
     maxInputTokens: 100_000,
     sendRequest: async (messages, options) => {
       requests.push({ messages, options });
-      return { stream: (async function* () { yield* answer; })() };
+      return {
+        stream: (async function* () {
+          yield* answer;
+        })(),
+      };
     },
     countTokens: async (text) => Math.ceil((typeof text === 'string' ? text : JSON.stringify(text)).length / 4),
   };
@@ -66,9 +72,15 @@ describe('the vscode.lm binding', () => {
     const other = chatModel('copilot', 'claude', [new Text('wrong model')]);
     const { api, selections } = fakeVscode([other.model, wanted.model]);
     const binding = lmBinding(api);
-    const result = streamText({ model: binding.model({ vendor: 'copilot', family: 'gpt-4o' }), system: 'Be brief.', prompt: 'hi', maxRetries: 0 });
+    const result = streamText({
+      model: binding.model({ vendor: 'copilot', family: 'gpt-4o' }),
+      system: 'Be brief.',
+      prompt: 'hi',
+      maxRetries: 0,
+    });
     const parts: string[] = [];
-    for await (const p of result.fullStream) if (p.type === 'text-delta' || p.type === 'tool-call') parts.push(p.type === 'text-delta' ? p.text : `call ${p.toolName}`);
+    for await (const p of result.fullStream)
+      if (p.type === 'text-delta' || p.type === 'tool-call') parts.push(p.type === 'text-delta' ? p.text : `call ${p.toolName}`);
     expect(parts).toEqual(['Hello', 'call read_file']);
     expect(selections).toEqual([{ vendor: 'copilot', family: 'gpt-4o' }]);
     expect(other.requests).toHaveLength(0);
@@ -92,11 +104,13 @@ describe('the vscode.lm binding', () => {
 
   it('says which model is missing when the editor has none of the spec', async () => {
     const binding = lmBinding(fakeVscode([]).api);
-    const error = await Promise.resolve(binding.model({ vendor: 'copilot', family: 'nope' }).doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] })).catch((e: unknown) => e);
+    const error = await Promise.resolve(
+      binding.model({ vendor: 'copilot', family: 'nope' }).doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }),
+    ).catch((e: unknown) => e);
     expect(String(error)).toMatch(/copilot\/nope/);
   });
 
-  it('lists the editor\'s chat models for the first-run choice', async () => {
+  it("lists the editor's chat models for the first-run choice", async () => {
     const binding = lmBinding(fakeVscode([chatModel('copilot', 'gpt-4o', []).model, chatModel('ollama', 'llama', []).model]).api);
     expect(await binding.editorChatModels()).toEqual([
       { vendor: 'copilot', family: 'gpt-4o', name: 'copilot gpt-4o' },

@@ -47,7 +47,11 @@ const factory: LmFactory = {
   toolCall: (callId, name, input) => new ToolCall(callId, name, input),
   toolResult: (callId, content) => new ToolResult(callId, content),
   readPart: (part) =>
-    part instanceof Text ? { type: 'text', value: part.value } : part instanceof ToolCall ? { type: 'tool-call', callId: part.callId, name: part.name, input: part.input } : undefined,
+    part instanceof Text
+      ? { type: 'text', value: part.value }
+      : part instanceof ToolCall
+        ? { type: 'tool-call', callId: part.callId, name: part.name, input: part.input }
+        : undefined,
   cancellation: () => {
     const s = new TokenSource();
     sources.push(s);
@@ -80,10 +84,11 @@ function fakeModel(turns: Turn[], extra: Partial<LmChatModel> & { fail?: Error }
   return { model, requests };
 }
 
-const adapter = (model: LmChatModel | undefined) => new LmChatLanguageModel({ vendor: 'copilot', family: 'gpt-test' }, async () => model, factory);
+const adapter = (model: LmChatModel | undefined) =>
+  new LmChatLanguageModel({ vendor: 'copilot', family: 'gpt-test' }, async () => model, factory);
 
 describe('LmChatLanguageModel (vscode.lm as an AI SDK model)', () => {
-  it('streams text as deltas, skips unknown parts, and counts usage with the model\'s tokenizer', async () => {
+  it("streams text as deltas, skips unknown parts, and counts usage with the model's tokenizer", async () => {
     const { model } = fakeModel([
       async function* () {
         yield new Text('Hello ');
@@ -120,13 +125,22 @@ describe('LmChatLanguageModel (vscode.lm as an AI SDK model)', () => {
         return { forecast: 'sunny' };
       },
     });
-    const result = streamText({ model: adapter(model), system: 'You are a helper.', prompt: 'weather?', tools: { lookup }, stopWhen: isStepCount(3), maxRetries: 0 });
+    const result = streamText({
+      model: adapter(model),
+      system: 'You are a helper.',
+      prompt: 'weather?',
+      tools: { lookup },
+      stopWhen: isStepCount(3),
+      maxRetries: 0,
+    });
     expect((await result.steps).map((step) => step.text)).toEqual(['Let me look.', 'It is sunny.']);
     expect(seen).toEqual([{ query: 'weather' }]);
 
     const first = requests[0]!;
     expect(first.options.toolMode).toBe(1);
-    expect(first.options.tools).toEqual([{ name: 'lookup', description: 'Looks things up', inputSchema: expect.objectContaining({ type: 'object' }) }]);
+    expect(first.options.tools).toEqual([
+      { name: 'lookup', description: 'Looks things up', inputSchema: expect.objectContaining({ type: 'object' }) },
+    ]);
     expect(first.options.justification).toMatch(/Subagents/);
     // The system prompt rides in the first user message; vscode.lm has no system role.
     expect(first.messages).toEqual([new Message(USER, [new Text('You are a helper.'), new Text('weather?')])]);
@@ -150,7 +164,7 @@ describe('LmChatLanguageModel (vscode.lm as an AI SDK model)', () => {
     expect(requests[1]!.options.tools).toBeUndefined();
   });
 
-  it('cancels the request\'s CancellationToken when the call is aborted', async () => {
+  it("cancels the request's CancellationToken when the call is aborted", async () => {
     const controller = new AbortController();
     const { model } = fakeModel([
       async function* (token) {
@@ -174,20 +188,32 @@ describe('LmChatLanguageModel (vscode.lm as an AI SDK model)', () => {
     const target = { spec: 'vscode-lm:copilot/gpt-test', modelId: 'copilot/gpt-test' };
     const failWith = async (code: string, message = 'nope') => {
       const { model } = fakeModel([], { fail: Object.assign(new Error(message), { code }) });
-      return adapter(model).doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }).catch((e: unknown) => e);
+      return adapter(model)
+        .doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] })
+        .catch((e: unknown) => e);
     };
     const denied = await failWith('NoPermissions');
     expect(APICallError.isInstance(denied) && denied.statusCode).toBe(403);
-    expect(classifyError(denied, target)).toMatchObject({ kind: 'permanent', message: expect.stringMatching(/Manage Language Model Access/) });
+    expect(classifyError(denied, target)).toMatchObject({
+      kind: 'permanent',
+      message: expect.stringMatching(/Manage Language Model Access/),
+    });
     expect(classifyError(await failWith('Blocked', 'rate limit exceeded'), target)).toMatchObject({ kind: 'transient' });
     expect(classifyError(await failWith('NotFound'), target)).toMatchObject({ kind: 'permanent' });
-    const missing = await adapter(undefined).doStream({ prompt: [] }).catch((e: unknown) => e);
-    expect(classifyError(missing, target)).toMatchObject({ kind: 'permanent', message: expect.stringMatching(/No language model "copilot\/gpt-test" is available/) });
+    const missing = await adapter(undefined)
+      .doStream({ prompt: [] })
+      .catch((e: unknown) => e);
+    expect(classifyError(missing, target)).toMatchObject({
+      kind: 'permanent',
+      message: expect.stringMatching(/No language model "copilot\/gpt-test" is available/),
+    });
   });
 
   it('reports a prompt over maxInputTokens as too long before sending it', async () => {
     const { model, requests } = fakeModel([], { maxInputTokens: 5 });
-    const error = await adapter(model).doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'a'.repeat(200) }] }] }).catch((e: unknown) => e);
+    const error = await adapter(model)
+      .doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'a'.repeat(200) }] }] })
+      .catch((e: unknown) => e);
     expect(requests).toHaveLength(0);
     expect(classifyError(error, { spec: 's', modelId: 'm' }).kind).toBe('overflow');
   });

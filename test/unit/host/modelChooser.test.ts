@@ -16,7 +16,14 @@ beforeAll(async () => {
   ollama = createServer((req, res) => {
     if (req.url !== '/api/tags') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ models: [{ name: 'llama3.2:latest', size: 1 }, { name: 'qwen2.5-coder:7b', size: 2 }] }));
+    res.end(
+      JSON.stringify({
+        models: [
+          { name: 'llama3.2:latest', size: 1 },
+          { name: 'qwen2.5-coder:7b', size: 2 },
+        ],
+      }),
+    );
   });
   await new Promise<void>((resolve) => ollama.listen(0, '127.0.0.1', resolve));
   ollamaUrl = `http://127.0.0.1:${(ollama.address() as AddressInfo).port}`;
@@ -24,7 +31,9 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => ollama.close(() => resolve())));
 
 /** A chooser over fakes; `answers` plays the user's replies to the key and model-name boxes. */
-function chooser(options: { url?: string; editor?: { vendor: string; family: string; name: string }[]; answers?: (string | undefined)[] } = {}) {
+function chooser(
+  options: { url?: string; editor?: { vendor: string; family: string; name: string }[]; answers?: (string | undefined)[] } = {},
+) {
   const saved: string[] = [];
   const keys: [KeyVendor, string][] = [];
   const asked: string[] = [];
@@ -46,7 +55,7 @@ function chooser(options: { url?: string; editor?: { vendor: string; family: str
 }
 
 describe('ModelChooser (first run)', () => {
-  it('offers the editor\'s models, a local Ollama\'s models and API keys, and saves a pick', async () => {
+  it("offers the editor's models, a local Ollama's models and API keys, and saves a pick", async () => {
     const c = chooser({ editor: [{ vendor: 'copilot', family: 'gpt-4o', name: 'GPT-4o' }] });
     const { choices, notes } = await c.chooser.list();
     expect(notes).toEqual([]);
@@ -106,7 +115,10 @@ describe('the panel asks for choices and picks one through validated messages', 
     });
     controller.attach((m) => posted.push(m));
     await controller.receive({ type: 'listModels' });
-    expect(posted[0]).toMatchObject({ type: 'modelChoices', choices: expect.arrayContaining([expect.objectContaining({ id: 'ollama:qwen2.5-coder:7b' })]) });
+    expect(posted[0]).toMatchObject({
+      type: 'modelChoices',
+      choices: expect.arrayContaining([expect.objectContaining({ id: 'ollama:qwen2.5-coder:7b' })]),
+    });
     await controller.receive({ type: 'chooseModel', id: 'ollama:qwen2.5-coder:7b' });
     expect(c.saved).toEqual([`openai-compatible:${ollamaUrl}/v1#qwen2.5-coder:7b`]);
     expect(posted[1]).toMatchObject({ type: 'notice', level: 'info', message: expect.stringContaining('qwen2.5-coder:7b') });
@@ -118,7 +130,7 @@ describe('the panel asks for choices and picks one through validated messages', 
 });
 
 describe('ollamaBaseUrl', () => {
-  it('follows OLLAMA_HOST like Ollama\'s own clients', () => {
+  it("follows OLLAMA_HOST like Ollama's own clients", () => {
     expect(ollamaBaseUrl({})).toBe('http://127.0.0.1:11434');
     expect(ollamaBaseUrl({ OLLAMA_HOST: '0.0.0.0:1234' })).toBe('http://0.0.0.0:1234');
     expect(ollamaBaseUrl({ OLLAMA_HOST: 'https://ollama.local/' })).toBe('https://ollama.local');

@@ -27,7 +27,9 @@ describe('openablePath', () => {
 
   it('opens a workspace-relative path (a file named in an answer) inside the workspace', async () => {
     await expect(openablePath('.vscode/settings.json', allowed)).resolves.toBe(join(realpathSync(ws), '.vscode', 'settings.json'));
-    await expect(openablePath('./.vscode/../.vscode/settings.json', allowed)).resolves.toBe(join(realpathSync(ws), '.vscode', 'settings.json'));
+    await expect(openablePath('./.vscode/../.vscode/settings.json', allowed)).resolves.toBe(
+      join(realpathSync(ws), '.vscode', 'settings.json'),
+    );
     await expect(openablePath('gone.md', allowed)).rejects.toThrow(/does not exist/);
     await expect(openablePath('settings.json', { roots: [], files: [] })).rejects.toThrow(/No folder is open/);
   });

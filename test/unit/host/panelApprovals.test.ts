@@ -13,7 +13,10 @@ beforeEach(async () => {
 });
 afterEach(() => world.cleanup());
 
-function setup(call: { tool: string; input: unknown } = { tool: 'write_file', input: { path: 'notes.txt', content: 'approved text' } }, answer = true) {
+function setup(
+  call: { tool: string; input: unknown } = { tool: 'write_file', input: { path: 'notes.txt', content: 'approved text' } },
+  answer = true,
+) {
   const approvals = new PendingApprovals();
   const spy = spyWorkspace(world.root);
   const h = makeEngine(supervisorCalls(call), { workspace: spy.workspace, approver: approvals });
@@ -48,7 +51,11 @@ describe("the panel's Approve once / Deny", () => {
     await finished;
     expect(await snapshot(world.root)).toEqual({ 'README.md': 'hello\n' });
     await controller.receive({ type: 'resolveApproval', approvalId: id, decision: 'approved' });
-    expect(posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: 'That approval is no longer waiting: its run has already moved on.' });
+    expect(posted.at(-1)).toMatchObject({
+      type: 'notice',
+      level: 'error',
+      message: 'That approval is no longer waiting: its run has already moved on.',
+    });
   });
 });
 
@@ -64,10 +71,17 @@ describe('"Always allow <prefix>" on a command approval', () => {
     expect(asked).toEqual(['Let agents run commands that start with "touch always" without asking? [Always Allow]']);
     expect(allowed).toEqual(['touch always']);
     expect(commands.map((c) => c.command)).toEqual(['touch always   allowed']);
-    expect(posted.filter((m) => m.type === 'notice').at(-1)).toMatchObject({ level: 'info', message: expect.stringMatching(/^Commands that start with "touch always" now run without asking/) });
+    expect(posted.filter((m) => m.type === 'notice').at(-1)).toMatchObject({
+      level: 'info',
+      message: expect.stringMatching(/^Commands that start with "touch always" now run without asking/),
+    });
     // A stale id is refused, and nothing more is added.
     await controller.receive({ type: 'alwaysAllow', approvalId: id, prefix: 'touch' });
-    expect(posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: 'That approval is no longer waiting: its run has already moved on.' });
+    expect(posted.at(-1)).toMatchObject({
+      type: 'notice',
+      level: 'error',
+      message: 'That approval is no longer waiting: its run has already moved on.',
+    });
     expect(allowed).toEqual(['touch always']);
   });
 
@@ -80,7 +94,9 @@ describe('"Always allow <prefix>" on a command approval', () => {
     await controller.receive({ type: 'resolveApproval', approvalId: id, decision: 'denied' });
     await finished;
     expect(commands).toEqual([]);
-    expect(h.events.filter((e) => e.kind === 'approval.resolved').map((e) => e.kind === 'approval.resolved' && e.decision)).toEqual(['denied']);
+    expect(h.events.filter((e) => e.kind === 'approval.resolved').map((e) => e.kind === 'approval.resolved' && e.decision)).toEqual([
+      'denied',
+    ]);
   });
 
   it('refuses a prefix that is not how the command starts, one with shell operators, and a request that is not a command', async () => {
@@ -103,7 +119,10 @@ describe('"Always allow <prefix>" on a command approval', () => {
     const write = setup();
     await write.controller.receive({ type: 'send', text: 'go' });
     await write.controller.receive({ type: 'alwaysAllow', approvalId: await write.requested, prefix: 'write_file' });
-    expect(write.posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: '"Always allow" is for commands; approve this request once instead.' });
+    expect(write.posted.at(-1)).toMatchObject({
+      type: 'notice',
+      level: 'error',
+      message: '"Always allow" is for commands; approve this request once instead.',
+    });
   });
 });
-

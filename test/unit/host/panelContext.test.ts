@@ -42,7 +42,10 @@ const config: PanelConfig = {
 function setup(editor: Partial<PanelEditor> = {}) {
   const gated = gatedModel();
   const agents: string[] = [];
-  const h = makeEngine({ agents: {} }, { agents: { reviewer: agent('Reviews') }, model: (caller) => (agents.push(caller.agent), gated.model) });
+  const h = makeEngine(
+    { agents: {} },
+    { agents: { reviewer: agent('Reviews') }, model: (caller) => (agents.push(caller.agent), gated.model) },
+  );
   const posted: HostToWebview[] = [];
   const inserted: string[] = [];
   const fullEditor: PanelEditor = {
@@ -73,7 +76,13 @@ function setup(editor: Partial<PanelEditor> = {}) {
 
 describe('attachments', () => {
   it('reads a named file and the editor selection, shows them as chips, and sends them with the prompt', async () => {
-    const selection: EditorSelection = { path: join(root, 'src', 'invoice.ts'), name: 'invoice.ts', startLine: 2, endLine: 2, text: '  return 1;' };
+    const selection: EditorSelection = {
+      path: join(root, 'src', 'invoice.ts'),
+      name: 'invoice.ts',
+      startLine: 2,
+      endLine: 2,
+      text: '  return 1;',
+    };
     const p = setup({ selection: () => selection });
     await p.controller.receive({ type: 'attach', kind: 'file', path: 'src/invoice.ts' });
     await p.controller.receive({ type: 'attach', kind: 'selection' });
@@ -84,9 +93,14 @@ describe('attachments', () => {
     await p.controller.receive({ type: 'send', text: 'Is this right?', attachments: p.chips().map((c) => c.id) });
     await p.gated.reached(1);
     const prompt = p.gated.calls[0]!.prompt;
-    expect(prompt).toContain('<attachment kind="file" path="src/invoice.ts" chars="42">\nexport function totalOf() {\n  return 1;\n}\n\n</attachment>');
+    expect(prompt).toContain(
+      '<attachment kind="file" path="src/invoice.ts" chars="42">\nexport function totalOf() {\n  return 1;\n}\n\n</attachment>',
+    );
     expect(prompt).toContain('<attachment kind="selection" path="src/invoice.ts" lines="2-2" chars="11">\n  return 1;\n</attachment>');
-    expect(splitAttachedContext(prompt)).toMatchObject({ prompt: 'Is this right?', attachments: [{ label: 'src/invoice.ts' }, { label: 'src/invoice.ts:2-2' }] });
+    expect(splitAttachedContext(prompt)).toMatchObject({
+      prompt: 'Is this right?',
+      attachments: [{ label: 'src/invoice.ts' }, { label: 'src/invoice.ts:2-2' }],
+    });
     // Sent: the chips are gone, and the thread is titled by the user's words, not the file.
     expect(p.chips()).toEqual([]);
     expect((await p.h.store.list())[0]?.title).toBe('Is this right?');
@@ -107,7 +121,9 @@ describe('attachments', () => {
   });
 
   it('refuses what must not go to a model: outside the workspace, through a link, secrets, binaries, folders, a selection elsewhere', async () => {
-    const p = setup({ selection: () => ({ path: join(base, 'outside.txt'), name: 'outside.txt', startLine: 1, endLine: 1, text: 'not yours' }) });
+    const p = setup({
+      selection: () => ({ path: join(base, 'outside.txt'), name: 'outside.txt', startLine: 1, endLine: 1, text: 'not yours' }),
+    });
     const refused: [unknown, RegExp][] = [
       [{ kind: 'file', path: '../outside.txt' }, /outside the workspace/],
       [{ kind: 'file', path: join(base, 'outside.txt') }, /outside the workspace/],
@@ -139,7 +155,9 @@ describe('attachments', () => {
     for (const name of ['b1.txt', 'b2.txt', 'b3.txt']) await writeFile(join(root, name), 'y'.repeat(MAX_ATTACHMENT_CHARS - 10));
     for (const name of ['b1.txt', 'b2.txt', 'b3.txt']) await p.controller.receive({ type: 'attach', kind: 'file', path: name });
     expect(p.chips().map((c) => c.label)).toEqual(['b1.txt', 'b2.txt']);
-    expect(p.notices().at(-1)).toMatch(/^b3\.txt is not attached: with it the attachments would hold 119,970 characters, more than the 100,000 one message takes/);
+    expect(p.notices().at(-1)).toMatch(
+      /^b3\.txt is not attached: with it the attachments would hold 119,970 characters, more than the 100,000 one message takes/,
+    );
   });
 
   it('refuses a message whose attachment is gone, and sends nothing', async () => {
@@ -171,7 +189,9 @@ describe('Insert at cursor', () => {
     expect(p.inserted).toEqual(['const x = 1;']);
     const none = setup({ insertAtCursor: async () => false });
     await none.controller.receive({ type: 'insertAtCursor', text: 'const x = 1;' });
-    expect(none.notices()).toEqual(['No editor is open: open a file and put the cursor where the code should go, then choose Insert at cursor again.']);
+    expect(none.notices()).toEqual([
+      'No editor is open: open a file and put the cursor where the code should go, then choose Insert at cursor again.',
+    ]);
   });
 });
 
@@ -189,15 +209,24 @@ describe('the model picker', () => {
     });
     const h = makeEngine({ agents: {} });
     // The demo's scripted model is set: the picker still lists the choices.
-    const { controller, posted } = panelOver({ engine: h.engine, store: h.store, config: () => ({ ...config, model: 'scripted:.vscode/demo-script.json' }), models: chooser });
+    const { controller, posted } = panelOver({
+      engine: h.engine,
+      store: h.store,
+      config: () => ({ ...config, model: 'scripted:.vscode/demo-script.json' }),
+      models: chooser,
+    });
     await controller.receive({ type: 'listModels' });
-    expect(posted.at(-1)).toMatchObject({ type: 'modelChoices', choices: [{ id: 'editor:copilot/gpt-4.1', label: 'GPT-4.1' }, { id: 'key:openai' }, { id: 'key:anthropic' }] });
+    expect(posted.at(-1)).toMatchObject({
+      type: 'modelChoices',
+      choices: [{ id: 'editor:copilot/gpt-4.1', label: 'GPT-4.1' }, { id: 'key:openai' }, { id: 'key:anthropic' }],
+    });
     await controller.receive({ type: 'chooseModel', id: 'editor:copilot/gpt-4.1' });
     expect(saved).toEqual(['vscode-lm:copilot/gpt-4.1']);
     expect(posted.at(-1)).toEqual({
       type: 'notice',
       level: 'info',
-      message: 'The model is now vscode-lm:copilot/gpt-4.1 (saved as "subagents.model" in .vscode/settings.json, where this workspace set it).',
+      message:
+        'The model is now vscode-lm:copilot/gpt-4.1 (saved as "subagents.model" in .vscode/settings.json, where this workspace set it).',
     });
   });
 });

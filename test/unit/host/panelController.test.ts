@@ -28,7 +28,14 @@ const script = {
 const config: PanelConfig = { model: 'scripted:x', agents: [], problems: [], trusted: true };
 
 /** A panel over an engine: what it posts, and a way to wait for a posted message. */
-function panel(deps: { engine: Engine; store: ThreadStore; queue?: PromptQueue; remembered?: string; logger?: Logger; openLocation?: (l: ProblemLocation) => Promise<void> }) {
+function panel(deps: {
+  engine: Engine;
+  store: ThreadStore;
+  queue?: PromptQueue;
+  remembered?: string;
+  logger?: Logger;
+  openLocation?: (l: ProblemLocation) => Promise<void>;
+}) {
   let stored = deps.remembered;
   const posted: HostToWebview[] = [];
   const queue = deps.queue ?? new PromptQueue(deps.engine);
@@ -76,14 +83,20 @@ afterEach(() => {
 /** One window's engine over a thread folder on disk, as the extension builds it. */
 function windowOver(dir: string, model?: ReturnType<typeof gatedModel>['model']) {
   const store = new JsonlThreadStore({ dir, recoverInterrupted: true });
-  const profiles = new Map<string, Profile>(['a', 'b'].map((n) => [n, { name: n, description: n.toUpperCase(), instructions: '', source: 'test' }]));
+  const profiles = new Map<string, Profile>(
+    ['a', 'b'].map((n) => [n, { name: n, description: n.toUpperCase(), instructions: '', source: 'test' }]),
+  );
   const engine = new Engine({
     store,
     workspace: nodeWorkspace({ root: '/workspace' }),
     profiles: () => ({ profiles, problems: [] }),
     settings: () => ({ ...DEFAULT_SETTINGS, model: `scripted:${SCRIPT_PATH}` }),
     createModelResolver: async () => {
-      const scripted = await createModelResolver({ workspaceRoot: '/', apiKey: () => undefined, scripts: new Map([[SCRIPT_PATH, script]]) });
+      const scripted = await createModelResolver({
+        workspaceRoot: '/',
+        apiKey: () => undefined,
+        scripts: new Map([[SCRIPT_PATH, script]]),
+      });
       return model ? { resolve: () => model } : scripted;
     },
   });
@@ -263,7 +276,14 @@ describe('PanelController', () => {
   it('drops forged or malformed messages with a log line and keeps working', async () => {
     const warnings: string[] = [];
     const { controller, posted } = setup(undefined, { ...silentLogger, warn: (m) => warnings.push(m) });
-    for (const bad of [null, 'ready', { type: 'exec', command: 'rm -rf /' }, { type: 'send', text: '' }, { type: 'openThread', threadId: 7 }, { type: 'unqueue' }]) {
+    for (const bad of [
+      null,
+      'ready',
+      { type: 'exec', command: 'rm -rf /' },
+      { type: 'send', text: '' },
+      { type: 'openThread', threadId: 7 },
+      { type: 'unqueue' },
+    ]) {
       await controller.receive(bad);
     }
     expect(warnings).toHaveLength(6);
@@ -277,16 +297,34 @@ describe('PanelController', () => {
     const h = makeEngine(script);
     const opened: ProblemLocation[] = [];
     const warnings: string[] = [];
-    const p = panel({ engine: h.engine, store: h.store, logger: { ...silentLogger, warn: (m) => warnings.push(m) }, openLocation: async (l) => void opened.push(l) });
-    await p.controller.receive({ type: 'openLocation', location: { path: '/ws/.vscode/settings.json', line: 6, setting: 'subagents.agents' } });
+    const p = panel({
+      engine: h.engine,
+      store: h.store,
+      logger: { ...silentLogger, warn: (m) => warnings.push(m) },
+      openLocation: async (l) => void opened.push(l),
+    });
+    await p.controller.receive({
+      type: 'openLocation',
+      location: { path: '/ws/.vscode/settings.json', line: 6, setting: 'subagents.agents' },
+    });
     await p.controller.receive({ type: 'openLocation', location: { setting: 'subagents.maxDepth' } });
-    for (const bad of [{}, { setting: 'editor.fontSize' }, { path: '/x', line: 0 }, { path: '/x', command: 'rm' }]) await p.controller.receive({ type: 'openLocation', location: bad });
-    expect(opened).toEqual([{ path: '/ws/.vscode/settings.json', line: 6, setting: 'subagents.agents' }, { setting: 'subagents.maxDepth' }]);
+    for (const bad of [{}, { setting: 'editor.fontSize' }, { path: '/x', line: 0 }, { path: '/x', command: 'rm' }])
+      await p.controller.receive({ type: 'openLocation', location: bad });
+    expect(opened).toEqual([
+      { path: '/ws/.vscode/settings.json', line: 6, setting: 'subagents.agents' },
+      { setting: 'subagents.maxDepth' },
+    ]);
     expect(warnings).toHaveLength(4);
     // A place the host refuses comes back as a notice, in its words.
-    const refusing = panel({ engine: h.engine, store: h.store, openLocation: () => Promise.reject(new Error('/etc/passwd is outside the workspace, so the panel does not open it.')) });
+    const refusing = panel({
+      engine: h.engine,
+      store: h.store,
+      openLocation: () => Promise.reject(new Error('/etc/passwd is outside the workspace, so the panel does not open it.')),
+    });
     await refusing.controller.receive({ type: 'openLocation', location: { path: '/etc/passwd' } });
-    expect(refusing.posted).toEqual([{ type: 'notice', level: 'error', message: '/etc/passwd is outside the workspace, so the panel does not open it.' }]);
+    expect(refusing.posted).toEqual([
+      { type: 'notice', level: 'error', message: '/etc/passwd is outside the workspace, so the panel does not open it.' },
+    ]);
   });
 
   it('answers an unknown thread with a notice, not a crash', async () => {

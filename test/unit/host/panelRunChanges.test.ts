@@ -30,7 +30,12 @@ async function setup(script: Script, answers: { confirm?: boolean } = {}) {
   cleanup = world.cleanup;
   const workspace = nodeWorkspace({ root: world.root });
   const worktrees = new Worktrees(join(world.base, 'storage', 'worktrees'));
-  const h = makeEngine(script, { workspace, settings: TRUST, agents: { isolated: agent('works alone', { isolation: 'worktree' }) }, worktrees });
+  const h = makeEngine(script, {
+    workspace,
+    settings: TRUST,
+    agents: { isolated: agent('works alone', { isolation: 'worktree' }) },
+    worktrees,
+  });
   const asked: string[] = [];
   const diffs: { sides: DiffSides; title: string }[] = [];
   const ui: RunChangesUi = {
@@ -54,7 +59,8 @@ async function setup(script: Script, answers: { confirm?: boolean } = {}) {
   await done;
   await h.engine.whenQuiet(threadId);
   const notices = () => posted.filter((m): m is Extract<HostToWebview, { type: 'notice' }> => m.type === 'notice').map((m) => m.message);
-  const lastWorktrees = () => posted.filter((m): m is Extract<HostToWebview, { type: 'worktrees' }> => m.type === 'worktrees').at(-1)?.items;
+  const lastWorktrees = () =>
+    posted.filter((m): m is Extract<HostToWebview, { type: 'worktrees' }> => m.type === 'worktrees').at(-1)?.items;
   return { world, h, controller, asked, diffs, posted, notices, lastWorktrees };
 }
 
@@ -69,11 +75,16 @@ const EDITS: Script = {
 };
 
 describe("the panel's run changes", () => {
-  it('opens a changed file\'s diff (before from its snapshot, after the live file) and reverts the run', async () => {
+  it("opens a changed file's diff (before from its snapshot, after the live file) and reverts the run", async () => {
     const { world, h, controller, diffs, notices, lastWorktrees } = await setup(EDITS);
     const run = h.runs()[0]!;
     await controller.receive({ type: 'openChangeDiff', threadId: run.threadId, runId: run.runId, path: 'a.txt' });
-    expect(diffs).toEqual([{ sides: { path: 'a.txt', before: contentHash('one\ntwo\n'), after: { file: join(world.root, 'a.txt') }, changedSince: false }, title: `a.txt (run ${run.runId})` }]);
+    expect(diffs).toEqual([
+      {
+        sides: { path: 'a.txt', before: contentHash('one\ntwo\n'), after: { file: join(world.root, 'a.txt') }, changedSince: false },
+        title: `a.txt (run ${run.runId})`,
+      },
+    ]);
 
     await world.put('a.txt', 'one\nTWO\nand the user\n');
     await controller.receive({ type: 'openChangeDiff', threadId: run.threadId, runId: run.runId, path: 'a.txt' });
@@ -81,7 +92,9 @@ describe("the panel's run changes", () => {
     expect(diffs[1]!.title).toContain('as the run left it: changed since');
 
     await controller.receive({ type: 'revertRun', threadId: run.threadId, runId: run.runId });
-    expect(notices().at(-1)).toBe('Reverted b.txt. Left as they are: a.txt (it was changed since this run changed it (by the user, another run or a later step), so reverting it would lose that change).');
+    expect(notices().at(-1)).toBe(
+      'Reverted b.txt. Left as they are: a.txt (it was changed since this run changed it (by the user, another run or a later step), so reverting it would lose that change).',
+    );
     expect(existsSync(join(world.root, 'b.txt'))).toBe(false);
     // Every answer comes with a fresh list of waiting worktrees (it redraws the buttons).
     expect(lastWorktrees()).toEqual([]);
@@ -102,7 +115,9 @@ describe("the panel's run changes", () => {
     expect(declined.asked).toEqual([`Discard the changes of run ${child.runId}?`]);
     expect(declined.lastWorktrees()).toHaveLength(1);
     await declined.controller.receive({ type: 'revertRun', threadId: child.threadId, runId: child.runId });
-    expect(declined.notices().at(-1)).toBe('This run worked in a git worktree, so its changes are not in the workspace: apply them or discard them instead.');
+    expect(declined.notices().at(-1)).toBe(
+      'This run worked in a git worktree, so its changes are not in the workspace: apply them or discard them instead.',
+    );
     await declined.controller.receive({ type: 'applyWorktree', runId: child.runId });
     expect(declined.notices().at(-1)).toBe(`Applied the changes of run ${child.runId}: c.txt.`);
     expect(await declined.world.read('c.txt')).toBe('from the worktree\n');
@@ -115,7 +130,9 @@ describe("the panel's run changes", () => {
     const store = new MemoryThreadStore();
     const snapshots = threadSnapshots({ threadsDir: join(world.base, 'storage'), store, maxMB: () => 1, logger: silentLogger });
     const workspace = nodeWorkspace({ root: world.root });
-    const script = (path: string, content: string): Script => ({ agents: { supervisor: [{ toolCalls: [{ tool: 'write_file', input: { path, content } }] }, { text: 'done' }] } });
+    const script = (path: string, content: string): Script => ({
+      agents: { supervisor: [{ toolCalls: [{ tool: 'write_file', input: { path, content } }] }, { text: 'done' }] },
+    });
     const runIn = async (path: string, content: string) => {
       const h = makeEngine(script(path, content), { workspace, settings: TRUST, store, snapshots });
       const { threadId, done } = await h.engine.send({ prompt: 'go' });
@@ -127,7 +144,12 @@ describe("the panel's run changes", () => {
     const older = await runIn('a.txt', 'x'.repeat(1_200_000));
     await runIn('b.txt', 'small\n');
     await snapshots.enforceCap();
-    const runChanges = new PanelRunChanges({ actions: new RunChangeActions({ store, snapshots, workspace }), ui: { confirm: async () => true, openDiff: async () => {} }, engine: older.h.engine, logger: silentLogger });
+    const runChanges = new PanelRunChanges({
+      actions: new RunChangeActions({ store, snapshots, workspace }),
+      ui: { confirm: async () => true, openDiff: async () => {} },
+      engine: older.h.engine,
+      logger: silentLogger,
+    });
     const posted: HostToWebview[] = [];
     runChanges.attach((m) => posted.push(m));
     await runChanges.refresh();

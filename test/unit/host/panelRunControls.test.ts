@@ -17,7 +17,9 @@ function setup() {
   const seen: string[][] = [];
   const models = {
     supervisor: programmedModel(({ call, lastToolOutput }) =>
-      call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'dig', agents: ['worker'] } }] } : { text: `worker: ${(lastToolOutput() as { status: string }[])[0]!.status}` },
+      call === 0
+        ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'dig', agents: ['worker'] } }] }
+        : { text: `worker: ${(lastToolOutput() as { status: string }[])[0]!.status}` },
     ),
     worker: programmedModel(({ call, userTexts }) => {
       seen.push(userTexts());
@@ -63,10 +65,16 @@ describe("the panel's controls on one run", () => {
     s.release({ text: 'first pass' });
     await until(() => s.top()?.state === 'ok');
     expect(s.seen[1]!.at(-1)).toMatch(/^\[A message from the user, who is watching you work\.[^\n]*\]\nOnly the src folder\.$/);
-    expect(s.h.events.filter((e) => e.kind === 'run.message')).toEqual([expect.objectContaining({ runId, from: 'user', text: 'Only the src folder.' })]);
+    expect(s.h.events.filter((e) => e.kind === 'run.message')).toEqual([
+      expect.objectContaining({ runId, from: 'user', text: 'Only the src folder.' }),
+    ]);
 
     await s.controller.receive({ type: 'steerRun', runId, text: 'And the tests?' });
-    expect(s.posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: expect.stringMatching(/That run is not working any more/) });
+    expect(s.posted.at(-1)).toMatchObject({
+      type: 'notice',
+      level: 'error',
+      message: expect.stringMatching(/That run is not working any more/),
+    });
   });
 
   it('refuses run controls when no conversation is shown, and for a run of another conversation', async () => {

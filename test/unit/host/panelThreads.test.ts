@@ -16,7 +16,11 @@ import { gatedModel } from '../fakes/gatedModel';
 
 const delegating = {
   agents: {
-    supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'] } }] }, { text: 'done' }, { text: 'second answer' }],
+    supervisor: [
+      { toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'] } }] },
+      { text: 'done' },
+      { text: 'second answer' },
+    ],
     a: [{ text: 'from a' }],
   },
 };
@@ -66,9 +70,18 @@ describe('the thread list', () => {
     const p = setup();
     await p.controller.receive({ type: 'ready' });
     await p.ask('Check the invoice totals');
-    await expect.poll(() => p.lastThreads()).toEqual([
-      { id: p.stored(), title: 'Check the invoice totals', createdAt: expect.any(Number), updatedAt: expect.any(Number), status: 'ok', runCount: 1 },
-    ]);
+    await expect
+      .poll(() => p.lastThreads())
+      .toEqual([
+        {
+          id: p.stored(),
+          title: 'Check the invoice totals',
+          createdAt: expect.any(Number),
+          updatedAt: expect.any(Number),
+          status: 'ok',
+          runCount: 1,
+        },
+      ]);
     await p.ask('And the tax?');
     await expect.poll(() => p.lastThreads()[0]).toMatchObject({ status: 'ok', runCount: 2 });
     // The subagent's child thread is not a conversation of its own in the list.
@@ -92,7 +105,11 @@ describe('the thread list', () => {
     await p.controller.receive({ type: 'renameThread', threadId: p.stored()!, title: '  Invoice\nrounding  ' });
     expect(p.lastThreads()[0]?.title).toBe('Invoice rounding');
     await p.controller.receive({ type: 'renameThread', threadId: 't_0123456789abcdef0123', title: 'x' });
-    expect(p.posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: 'That conversation is no longer there; it may have been deleted.' });
+    expect(p.posted.at(-1)).toMatchObject({
+      type: 'notice',
+      level: 'error',
+      message: 'That conversation is no longer there; it may have been deleted.',
+    });
   });
 });
 
@@ -106,7 +123,9 @@ describe('deleting a thread', () => {
     await store.flush();
     expect((await readdir(dir)).filter((f) => f.endsWith('.jsonl'))).toHaveLength(2);
     await p.controller.receive({ type: 'deleteThread', threadId: p.stored()! });
-    expect(p.asked).toEqual(['Delete the conversation "Check the invoice totals"? [Delete] Its 1 turn and its subagents\' threads are deleted with it. This cannot be undone.']);
+    expect(p.asked).toEqual([
+      'Delete the conversation "Check the invoice totals"? [Delete] Its 1 turn and its subagents\' threads are deleted with it. This cannot be undone.',
+    ]);
     expect((await readdir(dir)).filter((f) => f.endsWith('.jsonl'))).toEqual([]);
     expect(p.posted.at(-1)).toMatchObject({ type: 'state', threadId: null, events: [], threads: [] });
     expect(p.stored()).toBeUndefined();
@@ -120,7 +139,11 @@ describe('deleting a thread', () => {
     await gated.reached(1);
     const id = p.stored()!;
     await p.controller.receive({ type: 'deleteThread', threadId: id });
-    expect(p.posted.at(-1)).toMatchObject({ type: 'notice', level: 'error', message: '"keep me" is still working: stop it first, then delete it.' });
+    expect(p.posted.at(-1)).toMatchObject({
+      type: 'notice',
+      level: 'error',
+      message: '"keep me" is still working: stop it first, then delete it.',
+    });
     expect(p.asked).toEqual([]);
     const idle = p.idle();
     gated.calls[0]!.answer('kept');
@@ -147,8 +170,12 @@ describe('deleting all threads', () => {
     const working = (await store.list()).find((t) => t.title === 'Check the invoice totals')!;
     await other.open(working);
     expect(await p.controller.deleteAllThreads()).toEqual({ deleted: 1, kept: 1 });
-    expect(p.asked).toEqual(["Delete all 2 conversations? [Delete All] Their turns and their subagents' threads are deleted with them; one that is working is kept. This cannot be undone."]);
-    expect((await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort()).toEqual([expect.stringMatching(/^c_/), `${working.id}.jsonl`].sort());
+    expect(p.asked).toEqual([
+      "Delete all 2 conversations? [Delete All] Their turns and their subagents' threads are deleted with them; one that is working is kept. This cannot be undone.",
+    ]);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort()).toEqual(
+      [expect.stringMatching(/^c_/), `${working.id}.jsonl`].sort(),
+    );
     expect(p.posted.at(-1)).toMatchObject({ type: 'state', threadId: null, threads: [expect.objectContaining({ id: working.id })] });
     await other.closeAll();
     other.dispose();

@@ -88,7 +88,14 @@ describe('the status bar', () => {
     p.notes.shown[0]!.answer(APPROVE);
     await sent.done;
     await p.h.engine.whenQuiet(sent.threadId);
-    expect(seen).toEqual(['$(sync~spin) 1 run', '$(sync~spin) 2 runs', '$(bell-dot) Approval waiting', '$(sync~spin) 2 runs', '$(sync~spin) 1 run', undefined]);
+    expect(seen).toEqual([
+      '$(sync~spin) 1 run',
+      '$(sync~spin) 2 runs',
+      '$(bell-dot) Approval waiting',
+      '$(sync~spin) 2 runs',
+      '$(sync~spin) 1 run',
+      undefined,
+    ]);
   });
 });
 
@@ -97,14 +104,19 @@ describe('an approval the user cannot see', () => {
     const p = setup();
     const sent = await p.h.engine.send({ prompt: 'fix the invoice' });
     await p.notes.next();
-    expect(p.notes.shown[0]).toMatchObject({ message: expect.stringMatching(/^Subagents: fixer wants to edit invoice\.ts\. /), buttons: [APPROVE, DENY, SHOW] });
+    expect(p.notes.shown[0]).toMatchObject({
+      message: expect.stringMatching(/^Subagents: fixer wants to edit invoice\.ts\. /),
+      buttons: [APPROVE, DENY, SHOW],
+    });
     expect(p.badges.at(-1)).toEqual([1, 'An approval is waiting: fixer wants to edit invoice.ts']);
     // The panel opens: the badge goes, the notification stays bound to the same request.
     p.setVisible(true);
     expect(p.badges.at(-1)).toEqual([0, '']);
     p.notes.shown[0]!.answer(APPROVE);
     await sent.done;
-    expect(p.h.events.filter((e) => e.kind === 'approval.resolved').map((e) => e.kind === 'approval.resolved' && e.decision)).toEqual(['approved']);
+    expect(p.h.events.filter((e) => e.kind === 'approval.resolved').map((e) => e.kind === 'approval.resolved' && e.decision)).toEqual([
+      'approved',
+    ]);
     expect(p.warnings).toEqual([]);
   });
 
@@ -148,20 +160,36 @@ describe('an approval the user cannot see', () => {
     expect(p.notes.shown).toHaveLength(1);
     p.notes.shown[0]!.answer(APPROVE);
     await sent.done;
-    expect(p.h.events.filter((e) => e.kind === 'approval.resolved').map((e) => e.kind === 'approval.resolved' && e.decision)).toEqual(['approved']);
+    expect(p.h.events.filter((e) => e.kind === 'approval.resolved').map((e) => e.kind === 'approval.resolved' && e.decision)).toEqual([
+      'approved',
+    ]);
   });
 });
 
 describe('the run log', () => {
   it('logs each start and end with status, time and tokens, never the task at info level', async () => {
     const lines: [string, string][] = [];
-    const logger: Logger = { debug: (m) => lines.push(['debug', m]), info: (m) => lines.push(['info', m]), warn: (m) => lines.push(['warn', m]), error: (m) => lines.push(['error', m]) };
+    const logger: Logger = {
+      debug: (m) => lines.push(['debug', m]),
+      info: (m) => lines.push(['info', m]),
+      warn: (m) => lines.push(['warn', m]),
+      error: (m) => lines.push(['error', m]),
+    };
     const h = makeEngine({ agents: { supervisor: [{ text: 'done', usage: { inputTokens: 1200, outputTokens: 34 } }] } });
     logRuns((l) => h.engine.onEvent(l), logger);
     const secret = 'my password is hunter2-7f3a';
     const sent = await h.engine.send({ prompt: `Please log in, ${secret}` });
     await sent.done;
-    expect(lines.filter(([level]) => level === 'info').map(([, m]) => m.replace(/r_\w+/g, 'r_x').replace(/t_\w+/g, 't_x').replace(/in \d+ ms/, 'in N ms'))).toEqual([
+    expect(
+      lines
+        .filter(([level]) => level === 'info')
+        .map(([, m]) =>
+          m
+            .replace(/r_\w+/g, 'r_x')
+            .replace(/t_\w+/g, 't_x')
+            .replace(/in \d+ ms/, 'in N ms'),
+        ),
+    ).toEqual([
       'Run r_x started: supervisor in thread t_x, model scripted:/scripts/test-script.json, task of 42 characters.',
       'Run r_x (supervisor) finished in N ms, 1,234 tokens (1,200 in / 34 out).',
     ]);

@@ -14,7 +14,9 @@ function memento(): WindowMemento & { values: Map<string, unknown> } {
 
 describe('windowStorage', () => {
   it('keeps threads in the folder storage when a folder is open', () => {
-    expect(windowStorage({ storageDir: '/ws-storage/abc', globalDir: '/global', memento: memento() })).toEqual({ threadsDir: join('/ws-storage/abc', 'threads') });
+    expect(windowStorage({ storageDir: '/ws-storage/abc', globalDir: '/global', memento: memento() })).toEqual({
+      threadsDir: join('/ws-storage/abc', 'threads'),
+    });
   });
 
   it('gives every folderless window its own namespace, the same one again after a reload', () => {

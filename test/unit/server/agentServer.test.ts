@@ -31,20 +31,22 @@ async function server(root: string) {
 const BROKEN = '---\nname: checker\ntools: [Read, read_file]\n---\nCheck things.\n';
 
 describe('the agent-file language server', () => {
-  it('publishes the validator\'s problems at their exact ranges for an opened file', async () => {
+  it("publishes the validator's problems at their exact ranges for an opened file", async () => {
     const root = workspace({ '.vscode/agents/checker.md': BROKEN });
     const s = await server(root);
     const uri = s.uri(join(root, '.vscode/agents/checker.md'));
     s.open(uri, BROKEN);
     const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
-    expect(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line, d.range.start.character, d.range.end.character])).toEqual([
+    expect(
+      diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line, d.range.start.character, d.range.end.character]),
+    ).toEqual([
       ['no-description', 1, 0, 0, 3],
       ['tool-foreign', 2, 2, 8, 12],
     ]);
     expect(diagnostics[0]!.message).toBe('has no description: add "description:" saying what this agent is for and when to use it');
   });
 
-  it('a YAML error does not hide the file\'s other problems (issue 39 item 12)', async () => {
+  it("a YAML error does not hide the file's other problems (issue 39 item 12)", async () => {
     const text = '---\nname: checker\ncolr: blue\ntools:\n  - Zapp\n  - read_file\nmodel: [sonnet\n---\nCheck things.\n';
     const root = workspace({ '.vscode/agents/checker.md': text });
     const s = await server(root);
@@ -79,26 +81,40 @@ describe('the agent-file language server', () => {
     const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length === 2);
     const edits: TextEdit[] = [];
     for (const diagnostic of diagnostics) {
-      const actions = (await s.client.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } })) as CodeAction[];
+      const actions = (await s.client.sendRequest('textDocument/codeAction', {
+        textDocument: { uri },
+        range: diagnostic.range,
+        context: { diagnostics: [diagnostic] },
+      })) as CodeAction[];
       expect(actions.map((a) => a.title)).toHaveLength(1);
       edits.push(...(actions[0]!.edit!.changes![uri]! as TextEdit[]));
     }
     const doc = TextDocument.create(uri, 'markdown', 1, TextDocument.applyEdits(TextDocument.create(uri, 'markdown', 1, BROKEN), edits));
-    expect(doc.getText()).toBe('---\nname: checker\ndescription: Describe what this agent does and when to use it\ntools: [read_file, read_file]\n---\nCheck things.\n');
+    expect(doc.getText()).toBe(
+      '---\nname: checker\ndescription: Describe what this agent does and when to use it\ntools: [read_file, read_file]\n---\nCheck things.\n',
+    );
     const cleared = s.nextDiagnostics(uri);
     s.change(uri, doc.getText());
     expect((await cleared).diagnostics).toEqual([]);
   });
 
   it('completes field names, tool names, agent names and models, and explains fields on hover', async () => {
-    const root = workspace({ '.vscode/agents/helper.md': '---\ndescription: helps\n---\n', '.claude/agents/rev.md': '---\nname: rev\ndescription: reviews\n---\n' });
+    const root = workspace({
+      '.vscode/agents/helper.md': '---\ndescription: helps\n---\n',
+      '.claude/agents/rev.md': '---\nname: rev\ndescription: reviews\n---\n',
+    });
     const s = await server(root);
     const uri = s.uri(join(root, '.vscode/agents/new.md'));
     const text = '---\ndescription: x\ntools: [re]\nagents: [h]\nmodel: \n\n---\n';
     s.open(uri, text);
     await s.diagnostics(uri);
     const at = async (line: number, character: number) =>
-      ((await s.client.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line, character } })) as CompletionItem[]).map((i) => i.label);
+      (
+        (await s.client.sendRequest('textDocument/completion', {
+          textDocument: { uri },
+          position: { line, character },
+        })) as CompletionItem[]
+      ).map((i) => i.label);
     const fields = await at(5, 0);
     expect(fields).toContain('maxSteps');
     expect(fields).not.toContain('description');
@@ -106,13 +122,19 @@ describe('the agent-file language server', () => {
     expect(await at(3, 10)).toEqual(expect.arrayContaining(['helper', 'rev', 'explore', 'general-purpose']));
     expect(await at(4, 7)).toEqual(expect.arrayContaining(['inherit', 'sonnet', 'anthropic:claude-sonnet-5-5']));
 
-    const hover = (await s.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 2 } })) as Hover;
+    const hover = (await s.client.sendRequest('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 2, character: 2 },
+    })) as Hover;
     expect((hover.contents as { value: string }).value).toMatch(/^\*\*tools\*\*: The tools this agent may use/);
   });
 
-  it("keeps tools of the servers in .mcp.json without a note, and notes one that is not declared", async () => {
+  it('keeps tools of the servers in .mcp.json without a note, and notes one that is not declared', async () => {
     const text = '---\nname: gh\ndescription: uses GitHub\ntools: Read, mcp__github__get_issue, mcp__jira__find\n---\n';
-    const root = workspace({ '.claude/agents/gh.md': text, '.mcp.json': JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } }) });
+    const root = workspace({
+      '.claude/agents/gh.md': text,
+      '.mcp.json': JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } }),
+    });
     const s = await server(root);
     const uri = s.uri(join(root, '.claude/agents/gh.md'));
     s.open(uri, text);
@@ -128,14 +150,18 @@ describe('the agent-file language server', () => {
     s.open(uri, text);
     await s.diagnostics(uri);
     const hover = async (line: number, character: number) =>
-      ((await s.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character } })) as Hover | null)?.contents as { value: string } | undefined;
+      ((await s.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character } })) as Hover | null)
+        ?.contents as { value: string } | undefined;
     expect((await hover(3, 9))!.value).toBe('`Grep` → `search_text`.');
     expect((await hover(3, 16))!.value).toMatch(/`WebSearch`: not available yet/);
     expect((await hover(4, 8))!.value).toBe('Runs on `anthropic:claude-sonnet-5-5` (from "sonnet").');
   });
 
   it('reports a duplicate in another file as soon as an edit makes one', async () => {
-    const root = workspace({ '.claude/agents/a.md': '---\nname: a\ndescription: first\n---\n', '.claude/agents/b.md': '---\nname: b\ndescription: second\n---\n' });
+    const root = workspace({
+      '.claude/agents/a.md': '---\nname: a\ndescription: first\n---\n',
+      '.claude/agents/b.md': '---\nname: b\ndescription: second\n---\n',
+    });
     const s = await server(root);
     const uri = s.uri(join(root, '.claude/agents/b.md'));
     s.open(uri, '---\nname: b\ndescription: second\n---\n');

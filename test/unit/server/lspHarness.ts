@@ -32,7 +32,13 @@ export async function startServer(root: string, options: AgentServerOptions = {}
   });
   client.listen();
   const rootUri = pathToFileURL(root).href;
-  await client.sendRequest('initialize', { processId: null, rootUri, workspaceFolders: [{ uri: rootUri, name: 'ws' }], capabilities: {}, initializationOptions: options });
+  await client.sendRequest('initialize', {
+    processId: null,
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: 'ws' }],
+    capabilities: {},
+    initializationOptions: options,
+  });
   client.sendNotification('initialized', {});
   let version = 1;
   return {

@@ -15,7 +15,23 @@ describe('file references in model text', () => {
   });
 
   it('leave code, versions, URLs and paths outside the workspace alone', () => {
-    for (const text of ['total()', 'console.log', 'Math.min', 'v1.2.3', '1.5', 'https://example.com/a.ts', '/etc/passwd', '../secret.ts', '~/x.ts', 'C:/x.ts', 'a b.ts', 'src/', 'npm test', 'src/core', '']) {
+    for (const text of [
+      'total()',
+      'console.log',
+      'Math.min',
+      'v1.2.3',
+      '1.5',
+      'https://example.com/a.ts',
+      '/etc/passwd',
+      '../secret.ts',
+      '~/x.ts',
+      'C:/x.ts',
+      'a b.ts',
+      'src/',
+      'npm test',
+      'src/core',
+      '',
+    ]) {
       expect(parseFileRef(text), text).toBeUndefined();
     }
   });

@@ -49,16 +49,24 @@ describe('lazyUnion', () => {
     expect(built).toEqual(['say']);
   });
 
-  it.each(inputs.map((input) => [JSON.stringify(input), input]))('parses %s as zod’s discriminatedUnion of the same members does', (_, input) => {
-    const ours = lazyUnion('type', members([])).safeParse(input);
-    const theirs = eagerUnion().safeParse(input);
-    expect(ours.success).toBe(theirs.success);
-    expect(ours.data).toEqual(theirs.data);
-    // The issues of a wrong member are the member's own; only a value of no member's kind is told otherwise (below).
-    if (!ours.success && typeof input === 'object' && input !== null && ['ping', 'say', 'open'].includes((input as { type?: unknown }).type as string)) {
-      expect(ours.error.issues).toEqual(theirs.error!.issues);
-    }
-  });
+  it.each(inputs.map((input) => [JSON.stringify(input), input]))(
+    'parses %s as zod’s discriminatedUnion of the same members does',
+    (_, input) => {
+      const ours = lazyUnion('type', members([])).safeParse(input);
+      const theirs = eagerUnion().safeParse(input);
+      expect(ours.success).toBe(theirs.success);
+      expect(ours.data).toEqual(theirs.data);
+      // The issues of a wrong member are the member's own; only a value of no member's kind is told otherwise (below).
+      if (
+        !ours.success &&
+        typeof input === 'object' &&
+        input !== null &&
+        ['ping', 'say', 'open'].includes((input as { type?: unknown }).type as string)
+      ) {
+        expect(ours.error.issues).toEqual(theirs.error!.issues);
+      }
+    },
+  );
 
   it('tells a value of no member’s kind which kinds there are', () => {
     const union = lazyUnion('type', members([]));

@@ -29,12 +29,19 @@ describe('@agent at the start of a prompt', () => {
     expect(parsePromptAgent('mail me@example.com', agents)).toEqual({ ok: true, text: 'mail me@example.com' });
   });
   it('takes an agent by the dotted name its file gave it (code.reviewer is code-reviewer, issue 39 item 12)', () => {
-    expect(parsePromptAgent('@code.reviewer look at app.ts', ['code-reviewer'])).toEqual({ ok: true, text: 'look at app.ts', agent: 'code-reviewer' });
+    expect(parsePromptAgent('@code.reviewer look at app.ts', ['code-reviewer'])).toEqual({
+      ok: true,
+      text: 'look at app.ts',
+      agent: 'code-reviewer',
+    });
     expect(parsePromptAgent('@Code_Reviewer look', ['code-reviewer'])).toEqual({ ok: true, text: 'look', agent: 'code-reviewer' });
     expect(parsePromptAgent('@code.reviewer.x look', ['code-reviewer'])).toMatchObject({ ok: false });
   });
   it('says what is wrong with an unknown name or an empty task', () => {
-    expect(parsePromptAgent('@ghost do it', agents)).toEqual({ ok: false, error: 'There is no agent "ghost". Agents: @researcher, @reviewer.' });
+    expect(parsePromptAgent('@ghost do it', agents)).toEqual({
+      ok: false,
+      error: 'There is no agent "ghost". Agents: @researcher, @reviewer.',
+    });
     expect(parsePromptAgent('@researcher', agents)).toEqual({ ok: false, error: 'Say what @researcher should do after its name.' });
   });
   it('finds the name being typed for completion', () => {
@@ -81,6 +88,8 @@ describe('an edit as a diff', () => {
 
 describe('the prefix "Always allow" offers', () => {
   it('is the program and its sub-command, without the arguments of this call', () => {
-    expect(['npm test -- --watch', 'git commit -m "x"', 'ls -la', 'rm -rf build', 'cat src/a.ts', 'make', 'FOO=1 npm run x'].map(commandPrefix)).toEqual(['npm test', 'git commit', 'ls', 'rm', 'cat', 'make', 'FOO=1']);
+    expect(
+      ['npm test -- --watch', 'git commit -m "x"', 'ls -la', 'rm -rf build', 'cat src/a.ts', 'make', 'FOO=1 npm run x'].map(commandPrefix),
+    ).toEqual(['npm test', 'git commit', 'ls', 'rm', 'cat', 'make', 'FOO=1']);
   });
 });

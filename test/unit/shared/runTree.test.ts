@@ -6,13 +6,38 @@ let seq = 0;
 const at = (runId: string, ts: number) => ({ v: 1 as const, threadId: runId === 'root' ? 't' : `t-${runId}`, runId, seq: ++seq, ts });
 const usage = (n: number) => ({ inputTokens: n, outputTokens: n, totalTokens: 2 * n });
 const events: RunEvent[] = [
-  { ...at('root', 0), kind: 'run.started', parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: 'go', model: 'm' },
+  {
+    ...at('root', 0),
+    kind: 'run.started',
+    parentRunId: null,
+    agent: 'supervisor',
+    agentPath: ['supervisor'],
+    depth: 0,
+    task: 'go',
+    model: 'm',
+  },
   { ...at('root', 1), kind: 'tool.started', toolCallId: 'c1', tool: 'delegate_task', input: {} },
   { ...at('a', 2), kind: 'run.started', parentRunId: 'root', agent: 'a', agentPath: ['supervisor', 'a'], depth: 1, task: 't', model: 'm' },
   { ...at('a', 3), kind: 'text.delta', text: 'he' },
   { ...at('a', 4), kind: 'tool.started', toolCallId: 'w1', tool: 'write_file', input: { path: 'x' } },
-  { ...at('a', 5), kind: 'approval.requested', approvalId: 'ap1', toolCallId: 'w1', tool: 'write_file', input: { path: 'x' }, reason: 'writes' },
-  { ...at('a', 6), kind: 'approval.resolved', approvalId: 'ap1', toolCallId: 'w1', tool: 'write_file', input: { path: 'x' }, decision: 'approved' },
+  {
+    ...at('a', 5),
+    kind: 'approval.requested',
+    approvalId: 'ap1',
+    toolCallId: 'w1',
+    tool: 'write_file',
+    input: { path: 'x' },
+    reason: 'writes',
+  },
+  {
+    ...at('a', 6),
+    kind: 'approval.resolved',
+    approvalId: 'ap1',
+    toolCallId: 'w1',
+    tool: 'write_file',
+    input: { path: 'x' },
+    decision: 'approved',
+  },
   { ...at('a', 7), kind: 'tool.finished', toolCallId: 'w1', tool: 'write_file', output: 'ok', isError: false },
   { ...at('a', 8), kind: 'text.delta', text: 'llo' },
   { ...at('a', 9), kind: 'run.finished', status: 'ok', output: 'hello', usage: usage(3), durationMs: 7 },
@@ -45,7 +70,16 @@ describe('the run tree reducer', () => {
     const a = tree.runs['a']!;
     expect(a.text).toBe('hello');
     expect(a.toolCalls).toEqual([
-      { toolCallId: 'w1', tool: 'write_file', input: { path: 'x' }, state: 'done', output: 'ok', approval: { approvalId: 'ap1', reason: 'writes', decision: 'approved' }, startedAt: 4, finishedAt: 7 },
+      {
+        toolCallId: 'w1',
+        tool: 'write_file',
+        input: { path: 'x' },
+        state: 'done',
+        output: 'ok',
+        approval: { approvalId: 'ap1', reason: 'writes', decision: 'approved' },
+        startedAt: 4,
+        finishedAt: 7,
+      },
     ]);
     expect(tree.runs['root']!.warnings).toEqual(['careful']);
     expect(tree.lastSeq).toEqual({ t: 13, 't-a': 10 });
@@ -82,7 +116,18 @@ describe('the run tree reducer', () => {
     // A batch of nothing but repeats changes nothing: the same tree comes back.
     expect(foldRunEvents(whole, events.slice(2, 6))).toBe(whole);
     // Per thread: a repeat in one thread does not hide a new event of another.
-    const other = { ...at('b', 20), threadId: 't-other', seq: 1, kind: 'run.started', parentRunId: null, agent: 'b', agentPath: ['b'], depth: 0, task: 'b', model: 'm' } as RunEvent;
+    const other = {
+      ...at('b', 20),
+      threadId: 't-other',
+      seq: 1,
+      kind: 'run.started',
+      parentRunId: null,
+      agent: 'b',
+      agentPath: ['b'],
+      depth: 0,
+      task: 'b',
+      model: 'm',
+    } as RunEvent;
     expect(foldRunEvents(whole, [events[3]!, other]).runs['b']?.state).toBe('running');
   });
 
@@ -93,7 +138,15 @@ describe('the run tree reducer', () => {
       { ...at('y', 2), kind: 'approval.requested', approvalId: 'ap', toolCallId: 'w', tool: 'write_file', input: { path: 'a' } },
       { ...at('y', 3), kind: 'tool.started', toolCallId: 'd', tool: 'write_file', input: { path: 'b' } },
       { ...at('y', 4), kind: 'approval.requested', approvalId: 'ap2', toolCallId: 'd', tool: 'write_file', input: { path: 'b' } },
-      { ...at('y', 5), kind: 'approval.resolved', approvalId: 'ap2', toolCallId: 'd', tool: 'write_file', input: { path: 'b' }, decision: 'denied' },
+      {
+        ...at('y', 5),
+        kind: 'approval.resolved',
+        approvalId: 'ap2',
+        toolCallId: 'd',
+        tool: 'write_file',
+        input: { path: 'b' },
+        decision: 'denied',
+      },
       { ...at('y', 6), kind: 'tool.finished', toolCallId: 'd', tool: 'write_file', output: 'denied', isError: true },
     ];
     const before = foldRunEvents(EMPTY_TREE, waiting);
@@ -126,7 +179,7 @@ describe('the run tree: what controlling a child adds', () => {
     profileSource: '.vscode/agents/k.md',
     model: { requested: 'sonnet', effective: 'vscode-lm:copilot/claude-sonnet-4.5', via: 'the alias' },
     tools: { effective: ['read_file'], removed: [{ tool: 'run_command', reason: "in the profile's disallowedTools" }] },
-    limits: { maxSteps: { value: 25, source: 'the default (25)' }, maxTokens: { value: 1000, source: "the \"k\" profile's maxTokens" } },
+    limits: { maxSteps: { value: 25, source: 'the default (25)' }, maxTokens: { value: 1000, source: 'the "k" profile\'s maxTokens' } },
     systemPrompt: 'You are k.',
     taskMessage: 't',
   };
@@ -162,7 +215,14 @@ describe('the run tree: what controlling a child adds', () => {
     const moving = reduceRunTree(stalled, { ...at('s', 2), kind: 'text.delta', text: 'x' });
     expect(moving.runs['s']!.stalled).toBeUndefined();
     expect(stalled.runs['s']!.stalled).toBe(true);
-    const ended = reduceRunTree(stalled, { ...at('s', 3), kind: 'run.finished', status: 'error', output: '', usage: usage(1), durationMs: 3 });
+    const ended = reduceRunTree(stalled, {
+      ...at('s', 3),
+      kind: 'run.finished',
+      status: 'error',
+      output: '',
+      usage: usage(1),
+      durationMs: 3,
+    });
     expect(ended.runs['s']!.stalled).toBeUndefined();
   });
 });

@@ -14,12 +14,26 @@ const text = (c: ToolCallNode) => summaryText(summarizeToolCall(c));
 
 describe('tool summaries', () => {
   it('read like an editor: one line per tool', () => {
-    expect(text(call('read_file', { path: 'src/invoice.ts' }, { path: 'src/invoice.ts', startLine: 1, endLine: 80, totalLines: 80, content: 'x' }))).toBe('Read src/invoice.ts lines 1–80');
-    expect(text(call('run_command', { command: 'npm test' }, { exitCode: 1, output: 'FAIL' }, { startedAt: 1000, finishedAt: 3300 }))).toBe('Ran npm test · exit 1 · 2.3s');
-    expect(text(call('edit_file', { path: 'src/money.ts', oldText: 'a\nb\nc\n', newText: 'a\nB\nB2\nB3\nc\n' }, { path: 'src/money.ts', line: 4 }))).toBe('Edited src/money.ts +3 −1');
-    expect(text(call('search_text', { pattern: 'TODO' }, { matches: Array.from({ length: 12 }, (_, i) => `a.ts:${i}: TODO`) }))).toBe('Searched for TODO · 12 matches');
+    expect(
+      text(
+        call('read_file', { path: 'src/invoice.ts' }, { path: 'src/invoice.ts', startLine: 1, endLine: 80, totalLines: 80, content: 'x' }),
+      ),
+    ).toBe('Read src/invoice.ts lines 1–80');
+    expect(text(call('run_command', { command: 'npm test' }, { exitCode: 1, output: 'FAIL' }, { startedAt: 1000, finishedAt: 3300 }))).toBe(
+      'Ran npm test · exit 1 · 2.3s',
+    );
+    expect(
+      text(
+        call('edit_file', { path: 'src/money.ts', oldText: 'a\nb\nc\n', newText: 'a\nB\nB2\nB3\nc\n' }, { path: 'src/money.ts', line: 4 }),
+      ),
+    ).toBe('Edited src/money.ts +3 −1');
+    expect(text(call('search_text', { pattern: 'TODO' }, { matches: Array.from({ length: 12 }, (_, i) => `a.ts:${i}: TODO`) }))).toBe(
+      'Searched for TODO · 12 matches',
+    );
     expect(text(call('search_text', { pattern: 'x', glob: '*.md' }, { matches: ['a.md:1: x'] }))).toBe('Searched for x in *.md · 1 match');
-    expect(text(call('write_file', { path: 'notes/a.md', content: 'one\ntwo\n' }, { path: 'notes/a.md', created: true, chars: 8 }))).toBe('Created notes/a.md · 2 lines');
+    expect(text(call('write_file', { path: 'notes/a.md', content: 'one\ntwo\n' }, { path: 'notes/a.md', created: true, chars: 8 }))).toBe(
+      'Created notes/a.md · 2 lines',
+    );
     expect(text(call('find_files', { pattern: '**/*.ts' }, { files: ['a.ts', 'b.ts'] }))).toBe('Found files **/*.ts · 2 files');
     expect(text(call('list_dir', { path: 'src' }, { path: 'src', entries: ['a', 'b', 'c'] }))).toBe('Listed src · 3 entries');
     expect(text(call('delegate_task', { task: 't', agents: ['researcher', 'reviewer'] }, []))).toBe('Delegated to researcher, reviewer');
@@ -27,23 +41,40 @@ describe('tool summaries', () => {
   });
 
   it('make the file a link part, at the line the call is about, and the command a code part', () => {
-    expect(summarizeToolCall(call('read_file', { path: 'src/invoice.ts', startLine: 40 }, { path: 'src/invoice.ts', startLine: 40, endLine: 60, totalLines: 90, content: '' }))).toEqual([
-      'Read ',
-      { file: { path: 'src/invoice.ts', line: 40 } },
-      ' lines 40–60',
-    ]);
-    expect(summarizeToolCall(call('edit_file', { path: 'src/money.ts', oldText: 'a', newText: 'b' }, { path: 'src/money.ts', line: 12 }))[1]).toEqual({ file: { path: 'src/money.ts', line: 12 } });
+    expect(
+      summarizeToolCall(
+        call(
+          'read_file',
+          { path: 'src/invoice.ts', startLine: 40 },
+          { path: 'src/invoice.ts', startLine: 40, endLine: 60, totalLines: 90, content: '' },
+        ),
+      ),
+    ).toEqual(['Read ', { file: { path: 'src/invoice.ts', line: 40 } }, ' lines 40–60']);
+    expect(
+      summarizeToolCall(call('edit_file', { path: 'src/money.ts', oldText: 'a', newText: 'b' }, { path: 'src/money.ts', line: 12 }))[1],
+    ).toEqual({ file: { path: 'src/money.ts', line: 12 } });
     expect(summarizeToolCall(call('run_command', { command: 'npm test' }, { exitCode: 0, output: '' }))[1]).toEqual({ code: 'npm test' });
   });
 
   it('say a failure, a denial and a call still running', () => {
-    expect(text(call('read_file', { path: 'src/nope.ts' }, { error: 'There is no file src/nope.ts.' }, { state: 'error' }))).toBe('Read src/nope.ts · failed: There is no file src/nope.ts.');
-    expect(text(call('run_command', { command: 'rm -rf build' }, 'The user denied this.', { state: 'error', approval: { approvalId: 'a', decision: 'denied' } }))).toBe('Ran rm -rf build · denied by you');
+    expect(text(call('read_file', { path: 'src/nope.ts' }, { error: 'There is no file src/nope.ts.' }, { state: 'error' }))).toBe(
+      'Read src/nope.ts · failed: There is no file src/nope.ts.',
+    );
+    expect(
+      text(
+        call('run_command', { command: 'rm -rf build' }, 'The user denied this.', {
+          state: 'error',
+          approval: { approvalId: 'a', decision: 'denied' },
+        }),
+      ),
+    ).toBe('Ran rm -rf build · denied by you');
     expect(text(call('read_file', { path: 'src/a.ts' }, undefined, { state: 'running' }))).toBe('Reading src/a.ts…');
-    expect(text(call('run_command', { command: 'npm publish' }, undefined, { state: 'running', approval: { approvalId: 'a' } }))).toBe('Running npm publish · waiting for your approval');
+    expect(text(call('run_command', { command: 'npm publish' }, undefined, { state: 'running', approval: { approvalId: 'a' } }))).toBe(
+      'Running npm publish · waiting for your approval',
+    );
   });
 
-  it('fall back to the tool name and its telling field for tools they do not know (an MCP server\'s)', () => {
+  it("fall back to the tool name and its telling field for tools they do not know (an MCP server's)", () => {
     expect(text(call('github_search', { query: 'is:open label:bug', page: 2 }, { items: [] }))).toBe('github_search is:open label:bug');
     expect(text(call('mystery', { a: 1 }, 'ok'))).toBe('mystery');
   });

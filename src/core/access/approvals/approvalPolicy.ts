@@ -44,7 +44,13 @@ export async function decideApproval(need: ApprovalNeed, settings: ApprovalSetti
       return settings.mode === 'ask' ? { ask: true, reason: `Writes ${need.path}.` } : { ask: false };
     }
     case 'command':
-      return judgeCommand(need.command, { mode: settings.mode, root: settings.root, autoApprove: settings.autoApproveCommands, sandboxed: need.sandboxed ?? false, allowHint: settings.allowCommandHint });
+      return judgeCommand(need.command, {
+        mode: settings.mode,
+        root: settings.root,
+        autoApprove: settings.autoApproveCommands,
+        sandboxed: need.sandboxed ?? false,
+        allowHint: settings.allowCommandHint,
+      });
     case 'install':
       return settings.mode === 'trust' ? { ask: false } : { ask: true, reason: `Installs ${need.what}.` };
     case 'external':
@@ -52,7 +58,9 @@ export async function decideApproval(need: ApprovalNeed, settings: ApprovalSetti
     case 'workspaceCode':
       return { ask: true, reason: need.reason };
     case 'network':
-      return settings.mode === 'trust' || need.trustedHost ? { ask: false } : { ask: true, reason: `Fetches ${need.url} (not one of your subagents.trustedDomains).` };
+      return settings.mode === 'trust' || need.trustedHost
+        ? { ask: false }
+        : { ask: true, reason: `Fetches ${need.url} (not one of your subagents.trustedDomains).` };
   }
 }
 

@@ -50,7 +50,13 @@ async function analyzeInto(line: string, start: Cwd, home: string, depth: number
     const hidden = arithmeticCode(tree.rootNode);
     if (hidden) {
       const facts: CommandFacts = { text: tree.rootNode.text, argv: [], assignments: [], redirects: [], cwd: start };
-      out.push({ facts, argv: [], effects: { writes: [], linkSources: [], readsOnly: false, launcher: false, opaque: hidden }, wrappers: [], nested: depth > 0 });
+      out.push({
+        facts,
+        argv: [],
+        effects: { writes: [], linkSources: [], readsOnly: false, launcher: false, opaque: hidden },
+        wrappers: [],
+        nested: depth > 0,
+      });
     }
     const facts = await walkCommandLine(tree.rootNode, start, { home });
     for (const f of facts) {
@@ -93,7 +99,7 @@ function withCarried(effects: Effects, carried: { writes: Arg[]; sets: string[];
     writes: [...carried.writes, ...effects.writes],
     readsOnly: effects.readsOnly && carried.writes.length === 0,
     ...(sets.length ? { sets } : {}),
-    ...(effects.opaque ?? carried.opaque ? { opaque: effects.opaque ?? carried.opaque } : {}),
+    ...((effects.opaque ?? carried.opaque) ? { opaque: effects.opaque ?? carried.opaque } : {}),
   };
 }
 
@@ -103,7 +109,8 @@ function syntaxError(root: { descendantsOfType(type: string): ({ startIndex: num
   if (!error) return 'it has a syntax error (an unclosed quote, bracket or here-document?)';
   const at = error.startIndex;
   const near = root.text.slice(at, at + 20).replace(/\n/g, '\\n');
-  if (/^<<-?\s*['"]?\w/.test(root.text.slice(at)) || /<<\S*$/.test(root.text.slice(0, at + near.length))) return 'it has a here-document without its end';
+  if (/^<<-?\s*['"]?\w/.test(root.text.slice(at)) || /<<\S*$/.test(root.text.slice(0, at + near.length)))
+    return 'it has a here-document without its end';
   return `it has a syntax error near ${near ? `"${near}"` : 'the end'} (an unclosed quote, bracket or here-document?)`;
 }
 

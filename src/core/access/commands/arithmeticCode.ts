@@ -19,11 +19,32 @@ export function arithmeticCode(root: Node): string | undefined {
 const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 
 /** Builtins that set shell variables from their words or input. */
-const VARIABLE_SETTERS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'printf', 'let', 'eval', 'source', '.', 'declare', 'typeset', 'local', 'export', 'readonly']);
+const VARIABLE_SETTERS = new Set([
+  'read',
+  'mapfile',
+  'readarray',
+  'getopts',
+  'printf',
+  'let',
+  'eval',
+  'source',
+  '.',
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+]);
 
 function arithmeticContexts(root: Node): Node[] {
   const out: Node[] = [];
-  for (const node of root.descendantsOfType(['arithmetic_expansion', 'subscript', 'c_style_for_statement', 'binary_expression', 'unary_expression'])) {
+  for (const node of root.descendantsOfType([
+    'arithmetic_expansion',
+    'subscript',
+    'c_style_for_statement',
+    'binary_expression',
+    'unary_expression',
+  ])) {
     if (!node) continue;
     if (node.type === 'arithmetic_expansion' || node.type === 'c_style_for_statement') out.push(node);
     else if (node.type === 'subscript') {
@@ -50,13 +71,28 @@ function insideTest(node: Node): boolean {
 
 /** What in this arithmetic can carry a subscript with code, or undefined. */
 function hiddenIn(context: Node, setsVariables: boolean): string | undefined {
-  const all = [context, ...context.descendantsOfType(['command_substitution', 'process_substitution', 'raw_string', 'string', 'ansi_c_string', 'simple_expansion', 'expansion', 'variable_name', 'word'])];
+  const all = [
+    context,
+    ...context.descendantsOfType([
+      'command_substitution',
+      'process_substitution',
+      'raw_string',
+      'string',
+      'ansi_c_string',
+      'simple_expansion',
+      'expansion',
+      'variable_name',
+      'word',
+    ]),
+  ];
   for (const node of all) {
     if (!node) continue;
     if (node.type === 'command_substitution' || node.type === 'process_substitution') return "a command's output";
-    if ((node.type === 'raw_string' || node.type === 'string' || node.type === 'ansi_c_string') && /[$`]/.test(node.text)) return 'a quoted string with `$`';
+    if ((node.type === 'raw_string' || node.type === 'string' || node.type === 'ansi_c_string') && /[$`]/.test(node.text))
+      return 'a quoted string with `$`';
     if (!setsVariables) continue;
-    if (node.type === 'simple_expansion' || node.type === 'expansion' || node.type === 'variable_name') return 'a variable set on this line';
+    if (node.type === 'simple_expansion' || node.type === 'expansion' || node.type === 'variable_name')
+      return 'a variable set on this line';
     // In arithmetic a bare name is a variable (`$(( x ))`, `(( i++ ))`).
     if (node.type === 'word' && /^[A-Za-z_]/.test(node.text)) return 'a variable set on this line';
   }

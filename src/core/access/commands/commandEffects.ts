@@ -13,10 +13,12 @@ const none: Partial<Effects> = {};
 
 /** Commands that read the files they name and write nothing but their output. */
 const READERS = new Set(
-  ('cat head tail less more grep egrep fgrep rg ag ack wc ls tree stat file du df diff cmp comm cut tr nl paste join ' +
+  (
+    'cat head tail less more grep egrep fgrep rg ag ack wc ls tree stat file du df diff cmp comm cut tr nl paste join ' +
     'fold fmt rev tac column od xxd hexdump strings md5sum sha1sum sha256sum sha512sum base64 basename dirname realpath ' +
     'readlink pwd which type whereis echo printf true false test [ date id whoami uname hostname nproc seq yes sleep ' +
-    'printenv ps jq wc lsof free uptime cal expr numfmt').split(' '),
+    'printenv ps jq wc lsof free uptime cal expr numfmt'
+  ).split(' '),
 );
 
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish']);
@@ -84,13 +86,42 @@ function copyLike(valued: string[], links: boolean): Rule {
 function tar(args: Arg[]): Partial<Effects> {
   const first = args[0];
   // `tar xzf a.tgz`: the first word may be options without a dash.
-  const normalized = known(first) && /^[A-Za-z]+$/.test(first.value) && !first.value.startsWith('-') ? [{ value: `-${first.value}` }, ...args.slice(1)] : args;
-  const parsed = parseArgs(normalized, ['-f', '--file', '-C', '--directory', '-I', '--use-compress-program', '-F', '--info-script', '--to-command', '--rsh-command', '-T', '-X']);
-  if (hasOption(parsed, '-I', '-F') || hasLongOption(parsed, '--use-compress-program', '--info-script', '--new-volume-script', '--to-command', '--rsh-command', '--checkpoint-action')) {
+  const normalized =
+    known(first) && /^[A-Za-z]+$/.test(first.value) && !first.value.startsWith('-')
+      ? [{ value: `-${first.value}` }, ...args.slice(1)]
+      : args;
+  const parsed = parseArgs(normalized, [
+    '-f',
+    '--file',
+    '-C',
+    '--directory',
+    '-I',
+    '--use-compress-program',
+    '-F',
+    '--info-script',
+    '--to-command',
+    '--rsh-command',
+    '-T',
+    '-X',
+  ]);
+  if (
+    hasOption(parsed, '-I', '-F') ||
+    hasLongOption(
+      parsed,
+      '--use-compress-program',
+      '--info-script',
+      '--new-volume-script',
+      '--to-command',
+      '--rsh-command',
+      '--checkpoint-action',
+    )
+  ) {
     return { opaque: 'tar runs a program given in its options' };
   }
-  if (hasOption(parsed, '-x', '--extract', '--get')) return { opaque: 'tar extracts files named inside the archive, which the judge cannot see' };
-  if (hasOption(parsed, '-c', '-r', '-u', '-A', '--create', '--append', '--update', '--concatenate', '--delete')) return { writes: optionValues(parsed, '-f', '--file') };
+  if (hasOption(parsed, '-x', '--extract', '--get'))
+    return { opaque: 'tar extracts files named inside the archive, which the judge cannot see' };
+  if (hasOption(parsed, '-c', '-r', '-u', '-A', '--create', '--append', '--update', '--concatenate', '--delete'))
+    return { writes: optionValues(parsed, '-f', '--file') };
   return { readsOnly: true };
 }
 
@@ -118,10 +149,37 @@ function find(args: Arg[]): Partial<Effects> {
 }
 
 function xargs(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-I', '-i', '-n', '-L', '-l', '-P', '-d', '-a', '-E', '-e', '-s', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--replace'], true);
+  const parsed = parseArgs(
+    args,
+    [
+      '-I',
+      '-i',
+      '-n',
+      '-L',
+      '-l',
+      '-P',
+      '-d',
+      '-a',
+      '-E',
+      '-e',
+      '-s',
+      '--max-args',
+      '--max-procs',
+      '--delimiter',
+      '--arg-file',
+      '--replace',
+    ],
+    true,
+  );
   const inner = parsed.rest.length ? parsed.rest : [{ value: 'echo' }];
   // What it appends (or puts in place of -I's string) comes from its input.
-  return { inner: [...inner.map((a) => (known(a) && hasOption(parsed, '-I', '-i', '--replace') && a.value.includes('{}') ? UNKNOWN_INPUT : a)), UNKNOWN_INPUT], launcher: true };
+  return {
+    inner: [
+      ...inner.map((a) => (known(a) && hasOption(parsed, '-I', '-i', '--replace') && a.value.includes('{}') ? UNKNOWN_INPUT : a)),
+      UNKNOWN_INPUT,
+    ],
+    launcher: true,
+  };
 }
 
 function timeout(args: Arg[]): Partial<Effects> {
@@ -136,29 +194,52 @@ function shell(args: Arg[]): Partial<Effects> {
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg.value)) return { script: args[i + 1] ?? { value: '' }, launcher: true };
   }
   const operand = args.find((a) => !known(a) || !a.value.startsWith('-') || a.value === '-');
-  if (!operand || (known(operand) && operand.value === '-')) return { opaque: 'the shell runs the code it reads from its input', launcher: true };
+  if (!operand || (known(operand) && operand.value === '-'))
+    return { opaque: 'the shell runs the code it reads from its input', launcher: true };
   return { launcher: true };
 }
 
 function interpreter(flags: string[]): Rule {
   return (args) => {
-    const inline = args.find((a) => known(a) && flags.some((f) => a.value === f || a.value.startsWith(`${f}=`) || (/^-[A-Za-z]$/.test(f) && new RegExp(`^-[A-Za-z]*${f[1]}`).test(a.value))));
+    const inline = args.find(
+      (a) =>
+        known(a) &&
+        flags.some(
+          (f) => a.value === f || a.value.startsWith(`${f}=`) || (/^-[A-Za-z]$/.test(f) && new RegExp(`^-[A-Za-z]*${f[1]}`).test(a.value)),
+        ),
+    );
     if (inline) return { opaque: `it runs code given inline (${shown(inline)} …), which the judge cannot read`, launcher: true };
     const operand = args.find((a) => !known(a) || !a.value.startsWith('-'));
-    if (!operand || (known(operand) && operand.value === '-')) return { opaque: 'it runs the code it reads from its input', launcher: true };
+    if (!operand || (known(operand) && operand.value === '-'))
+      return { opaque: 'it runs the code it reads from its input', launcher: true };
     return { launcher: true };
   };
 }
 
 function awk(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-F', '-v', '-f', '--file', '--field-separator', '--assign', '-E', '--exec', '-i', '--include', '-l', '--load']);
-  if (hasOption(parsed, '-f', '--file', '-E', '--exec', '-i', '--include')) return { opaque: 'awk runs a program from a file', launcher: true };
+  const parsed = parseArgs(args, [
+    '-F',
+    '-v',
+    '-f',
+    '--file',
+    '--field-separator',
+    '--assign',
+    '-E',
+    '--exec',
+    '-i',
+    '--include',
+    '-l',
+    '--load',
+  ]);
+  if (hasOption(parsed, '-f', '--file', '-E', '--exec', '-i', '--include'))
+    return { opaque: 'awk runs a program from a file', launcher: true };
   // gawk -l loads a shared library: native code.
   if (hasOption(parsed, '-l', '--load')) return { opaque: 'awk loads an extension library', launcher: true };
   const program = parsed.operands[0];
   if (!known(program)) return { opaque: 'awk runs a program known only when it runs', launcher: true };
   // Output redirection, pipes and system() inside the program write files or run commands.
-  if (/\bsystem\s*\(|\||\b(print|printf)\b[^;{}]*>|@load|@include/.test(program.value)) return { opaque: 'its awk program writes files or runs commands', launcher: true };
+  if (/\bsystem\s*\(|\||\b(print|printf)\b[^;{}]*>|@load|@include/.test(program.value))
+    return { opaque: 'its awk program writes files or runs commands', launcher: true };
   return { readsOnly: true };
 }
 
@@ -177,18 +258,57 @@ function sed(args: Arg[]): Partial<Effects> {
 }
 
 function curl(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-o', '--output', '-K', '--config', '-d', '--data', '-H', '--header', '-X', '--request', '-u', '--user', '-A', '-e', '-T', '--upload-file', '--output-dir', '-w', '-m', '--max-time']);
+  const parsed = parseArgs(args, [
+    '-o',
+    '--output',
+    '-K',
+    '--config',
+    '-d',
+    '--data',
+    '-H',
+    '--header',
+    '-X',
+    '--request',
+    '-u',
+    '--user',
+    '-A',
+    '-e',
+    '-T',
+    '--upload-file',
+    '--output-dir',
+    '-w',
+    '-m',
+    '--max-time',
+  ]);
   if (hasOption(parsed, '-K', '--config')) return { opaque: 'curl reads its options from a file' };
-  if (hasOption(parsed, '-O', '--remote-name', '--remote-name-all', '-J', '--remote-header-name', '--output-dir')) return { opaque: 'curl writes a file named by the URL or the server' };
+  if (hasOption(parsed, '-O', '--remote-name', '--remote-name-all', '-J', '--remote-header-name', '--output-dir'))
+    return { opaque: 'curl writes a file named by the URL or the server' };
   return { writes: optionValues(parsed, '-o', '--output').filter((a) => !(known(a) && a.value === '-')) };
 }
 
 function wget(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-O', '--output-document', '-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output', '-e', '--execute', '-i', '--input-file']);
+  const parsed = parseArgs(args, [
+    '-O',
+    '--output-document',
+    '-P',
+    '--directory-prefix',
+    '-o',
+    '--output-file',
+    '-a',
+    '--append-output',
+    '-e',
+    '--execute',
+    '-i',
+    '--input-file',
+  ]);
   const document = optionValues(parsed, '-O', '--output-document');
   if (hasOption(parsed, '-e', '--execute')) return { opaque: 'wget runs commands given in its options' };
   if (!document.length) return { opaque: 'wget writes a file named by the URL or the server' };
-  return { writes: [...document, ...optionValues(parsed, '-o', '--output-file', '-a', '--append-output')].filter((a) => !(known(a) && a.value === '-')) };
+  return {
+    writes: [...document, ...optionValues(parsed, '-o', '--output-file', '-a', '--append-output')].filter(
+      (a) => !(known(a) && a.value === '-'),
+    ),
+  };
 }
 
 function uniq(args: Arg[]): Partial<Effects> {
@@ -216,7 +336,12 @@ const RULES: Record<string, Rule> = {
   chmod: writesOperands([], true),
   chown: writesOperands([], true),
   chgrp: writesOperands([], true),
-  rsync: (args) => ({ writes: parseArgs(args, ['-e', '--rsh', '--rsync-path']).operands.slice(-1), opaque: args.some((a) => known(a) && /^(-e|--rsh|--rsync-path)/.test(a.value)) ? 'rsync runs a program given in its options' : undefined }),
+  rsync: (args) => ({
+    writes: parseArgs(args, ['-e', '--rsh', '--rsync-path']).operands.slice(-1),
+    opaque: args.some((a) => known(a) && /^(-e|--rsh|--rsync-path)/.test(a.value))
+      ? 'rsync runs a program given in its options'
+      : undefined,
+  }),
   zip: (args) => ({ writes: parseArgs(args, ['-b', '-n', '-t', '-tt']).operands.slice(0, 1) }),
   patch: () => ({ opaque: 'patch changes the files named inside the patch, which the judge cannot see' }),
   dd,
@@ -234,12 +359,22 @@ const RULES: Record<string, Rule> = {
   wget,
   uniq,
   git: gitEffects,
-  eval: (args) => ({ script: args.every(known) ? { value: args.map((a) => a.value).join(' ') } : { unknown: 'eval …', variable: false, why: 'the code it runs is known only when it runs' }, launcher: true }),
+  eval: (args) => ({
+    script: args.every(known)
+      ? { value: args.map((a) => a.value).join(' ') }
+      : { unknown: 'eval …', variable: false, why: 'the code it runs is known only when it runs' },
+    launcher: true,
+  }),
   source: () => ({ launcher: true }),
   '.': () => ({ launcher: true }),
   watch: (args) => {
     const rest = parseArgs(args, ['-n', '--interval', '-d', '--differences'], true).rest;
-    return { script: rest.every(known) ? { value: rest.map((a) => a.value).join(' ') } : { unknown: 'watch …', variable: false, why: 'the code it runs is known only when it runs' }, launcher: true };
+    return {
+      script: rest.every(known)
+        ? { value: rest.map((a) => a.value).join(' ') }
+        : { unknown: 'watch …', variable: false, why: 'the code it runs is known only when it runs' },
+      launcher: true,
+    };
   },
   ...DISGUISED_RULES,
 };
@@ -250,7 +385,8 @@ export function commandEffects(argv: readonly Arg[]): Effects {
   const [name, ...args] = argv;
   // Assignments alone (`x=1`, `for ((i = 0; …))`) run nothing; they are judged as assignments.
   if (name === undefined) return { ...effects, readsOnly: true };
-  if (!known(name)) return { ...effects, opaque: `the command name ${name ? 'unknown' in name ? name.unknown : '' : ''} is known only when it runs` };
+  if (!known(name))
+    return { ...effects, opaque: `the command name ${name ? ('unknown' in name ? name.unknown : '') : ''} is known only when it runs` };
   const command = basename(name.value);
   let found: Partial<Effects> | undefined;
   if (RULES[command]) found = RULES[command](args);

@@ -20,12 +20,17 @@ function time(args: Arg[]): Partial<Effects> {
  * is judged like an assignment before a command; `env -S '…'` splits its string into a command line.
  */
 function env(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-u', '--unset', '-C', '--chdir', '-S', '--split-string', '-a', '--argv0', '--default-signal', '--ignore-signal', '--block-signal'], true);
+  const parsed = parseArgs(
+    args,
+    ['-u', '--unset', '-C', '--chdir', '-S', '--split-string', '-a', '--argv0', '--default-signal', '--ignore-signal', '--block-signal'],
+    true,
+  );
   const sets = optionValues(parsed, '-u', '--unset').map((a) => (known(a) ? a.value : '?'));
   if (hasOption(parsed, '-i', '-') || hasLongOption(parsed, '--ignore-environment')) sets.push('*');
   const split = optionValues(parsed, '-S', '--split-string')[0];
   if (split) return { script: split, launcher: true, sets };
-  if (hasOption(parsed, '-C') || hasLongOption(parsed, '--chdir')) return { opaque: 'env -C runs its command in another folder', launcher: true };
+  if (hasOption(parsed, '-C') || hasLongOption(parsed, '--chdir'))
+    return { opaque: 'env -C runs its command in another folder', launcher: true };
   const rest = [...parsed.rest];
   for (let first = rest[0]; known(first) && /^[A-Za-z_][A-Za-z0-9_]*=/.test(first.value); first = rest[0]) {
     sets.push(first.value.split('=')[0]!);
@@ -36,14 +41,56 @@ function env(args: Arg[]): Partial<Effects> {
 
 /** ripgrep runs `--pre`'s program on every file it searches, and `--hostname-bin`'s for its links. */
 function rg(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['--pre', '--hostname-bin', '--pre-glob', '-e', '--regexp', '-f', '--file', '-g', '--glob', '-t', '--type', '-T', '--type-not', '-m', '--max-count', '-A', '-B', '-C', '-j', '--threads', '-M', '--max-columns', '-r', '--replace']);
+  const parsed = parseArgs(args, [
+    '--pre',
+    '--hostname-bin',
+    '--pre-glob',
+    '-e',
+    '--regexp',
+    '-f',
+    '--file',
+    '-g',
+    '--glob',
+    '-t',
+    '--type',
+    '-T',
+    '--type-not',
+    '-m',
+    '--max-count',
+    '-A',
+    '-B',
+    '-C',
+    '-j',
+    '--threads',
+    '-M',
+    '--max-columns',
+    '-r',
+    '--replace',
+  ]);
   if (hasOption(parsed, '--pre', '--hostname-bin')) return { opaque: 'rg runs the program given to --pre or --hostname-bin' };
   return { readsOnly: true };
 }
 
 /** sort writes `-o`'s file and runs `--compress-program` for its temporary files. */
 function sort(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-o', '--output', '--compress-program', '-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '-T', '--temporary-directory', '--files0-from', '--batch-size', '--parallel', '--random-source', '--sort']);
+  const parsed = parseArgs(args, [
+    '-o',
+    '--output',
+    '--compress-program',
+    '-k',
+    '--key',
+    '-t',
+    '--field-separator',
+    '-S',
+    '--buffer-size',
+    '-T',
+    '--temporary-directory',
+    '--files0-from',
+    '--batch-size',
+    '--parallel',
+    '--random-source',
+    '--sort',
+  ]);
   if (hasLongOption(parsed, '--compress-program')) return { opaque: 'sort runs the program given to --compress-program' };
   const out = optionValues(parsed, '-o', '--output');
   return { writes: out, readsOnly: out.length === 0 };
@@ -51,7 +98,21 @@ function sort(args: Arg[]): Partial<Effects> {
 
 /** `tree -o f` writes its listing to f; `tree -R` writes a 00Tree.html into every folder. */
 function tree(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-o', '-L', '-P', '-I', '-H', '-T', '--charset', '--filelimit', '--timefmt', '--sort', '--fromfile', '--infofile', '--gitfile']);
+  const parsed = parseArgs(args, [
+    '-o',
+    '-L',
+    '-P',
+    '-I',
+    '-H',
+    '-T',
+    '--charset',
+    '--filelimit',
+    '--timefmt',
+    '--sort',
+    '--fromfile',
+    '--infofile',
+    '--gitfile',
+  ]);
   if (hasOption(parsed, '-R')) return { opaque: 'tree -R writes a listing file into every folder it lists' };
   const out = optionValues(parsed, '-o');
   return { writes: out, readsOnly: out.length === 0 };
@@ -87,9 +148,37 @@ function command(args: Arg[]): Partial<Effects> {
 
 /** man runs `-P`'s pager and `-H`'s browser, any program. */
 function man(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, ['-P', '--pager', '-H', '--html', '-M', '--manpath', '-C', '--config-file', '-p', '--preprocessor', '-L', '--locale', '-m', '--systems', '-S', '-s', '--sections', '-e', '--extension', '-R', '--recode', '-E', '--encoding', '-T', '--troff-device']);
-  if (hasOption(parsed, '-P', '-H') || hasLongOption(parsed, '--pager', '--html')) return { opaque: 'man runs the pager or browser given in its options' };
-  if (hasOption(parsed, '-C') || hasLongOption(parsed, '--config-file')) return { opaque: 'man reads a config file that names the programs it runs' };
+  const parsed = parseArgs(args, [
+    '-P',
+    '--pager',
+    '-H',
+    '--html',
+    '-M',
+    '--manpath',
+    '-C',
+    '--config-file',
+    '-p',
+    '--preprocessor',
+    '-L',
+    '--locale',
+    '-m',
+    '--systems',
+    '-S',
+    '-s',
+    '--sections',
+    '-e',
+    '--extension',
+    '-R',
+    '--recode',
+    '-E',
+    '--encoding',
+    '-T',
+    '--troff-device',
+  ]);
+  if (hasOption(parsed, '-P', '-H') || hasLongOption(parsed, '--pager', '--html'))
+    return { opaque: 'man runs the pager or browser given in its options' };
+  if (hasOption(parsed, '-C') || hasLongOption(parsed, '--config-file'))
+    return { opaque: 'man reads a config file that names the programs it runs' };
   return { readsOnly: true };
 }
 
@@ -100,8 +189,10 @@ function man(args: Arg[]): Partial<Effects> {
  */
 export function subscriptCode(name: Arg | undefined): string | undefined {
   if (!name) return undefined;
-  if (!known(name)) return `it is given a variable name known only when it runs (${name.unknown}), and bash evaluates an array subscript in a name, which can run commands`;
-  if (/\[/.test(name.value) && /[$`]/.test(name.value)) return `bash evaluates the array subscript in ${name.value}, which can run commands`;
+  if (!known(name))
+    return `it is given a variable name known only when it runs (${name.unknown}), and bash evaluates an array subscript in a name, which can run commands`;
+  if (/\[/.test(name.value) && /[$`]/.test(name.value))
+    return `bash evaluates the array subscript in ${name.value}, which can run commands`;
   return undefined;
 }
 
@@ -117,12 +208,15 @@ function namesEach(all: (args: Arg[]) => Arg[]): Rule {
 
 /** The words after each `-v` (`test -v NAME`, `printf -v NAME`). */
 function afterV(args: Arg[]): Arg[] {
-  return args.flatMap((a, i) => (known(a) && a.value === '-v' && args[i + 1] ? [args[i + 1]!] : known(a) && /^-v./.test(a.value) ? [{ value: a.value.slice(2) }] : []));
+  return args.flatMap((a, i) =>
+    known(a) && a.value === '-v' && args[i + 1] ? [args[i + 1]!] : known(a) && /^-v./.test(a.value) ? [{ value: a.value.slice(2) }] : [],
+  );
 }
 
 /** `declare -i x`: every value later assigned to x is evaluated as arithmetic (`x=$(cat f)` runs f's subscripts). */
 function declaration(args: Arg[]): Partial<Effects> {
-  if (args.some((a) => known(a) && /^[-+][a-zA-Z]*i/.test(a.value))) return { opaque: 'it declares integer variables, whose every assigned value bash evaluates as arithmetic, which can run commands' };
+  if (args.some((a) => known(a) && /^[-+][a-zA-Z]*i/.test(a.value)))
+    return { opaque: 'it declares integer variables, whose every assigned value bash evaluates as arithmetic, which can run commands' };
   return namesEach((all) => all)(args);
 }
 
@@ -142,7 +236,10 @@ const NAME_TAKERS: Record<string, Rule> = {
   export: declaration,
   readonly: declaration,
   unset: namesEach((args) => args),
-  let: (args) => (args.some((a) => !known(a) || /[$`]/.test(a.value)) ? { opaque: 'let evaluates arithmetic that holds an expansion, which can run commands' } : {}),
+  let: (args) =>
+    args.some((a) => !known(a) || /[$`]/.test(a.value))
+      ? { opaque: 'let evaluates arithmetic that holds an expansion, which can run commands' }
+      : {},
 };
 
 export const DISGUISED_RULES: Record<string, Rule> = { time, env, command, rg, sort, tree, xxd, date, file, man, ...NAME_TAKERS };

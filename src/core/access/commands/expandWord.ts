@@ -30,7 +30,8 @@ export async function expandWord(pieces: readonly Piece[], context: ExpandContex
   try {
     words = expandBraces(chars);
   } catch (error) {
-    if (error instanceof TooManyWords) return { known: false, text: written, variable: false, why: 'its braces expand to too many words to judge' };
+    if (error instanceof TooManyWords)
+      return { known: false, text: written, variable: false, why: 'its braces expand to too many words to judge' };
     throw error;
   }
   const values: string[] = [];
@@ -43,9 +44,11 @@ export async function expandWord(pieces: readonly Piece[], context: ExpandContex
       values.push(plain(tilded));
       continue;
     }
-    if (context.cwd === undefined) return { known: false, text: written, variable: false, why: `${written} is a glob in a folder known only when it runs` };
+    if (context.cwd === undefined)
+      return { known: false, text: written, variable: false, why: `${written} is a glob in a folder known only when it runs` };
     const matches = await matchGlob(tilded, context.cwd);
-    if (matches === undefined) return { known: false, text: written, variable: false, why: `${written} matches too many files to judge one by one` };
+    if (matches === undefined)
+      return { known: false, text: written, variable: false, why: `${written} matches too many files to judge one by one` };
     // No match: bash passes the word on as written.
     values.push(...(matches.length ? matches : [plain(tilded)]));
   }
@@ -60,7 +63,12 @@ function plain(word: readonly QChar[]): string {
 function expandTilde(word: QChar[], context: ExpandContext): QChar[] | undefined {
   // Also after `NAME=`, which bash expands in arguments too (`--prefix=~` is not, `a=~` is).
   const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/.exec(plain(word));
-  const at = word[0]?.c === '~' && !word[0].quoted ? 0 : assignment && word[assignment[0].length]?.c === '~' && !word[assignment[0].length]!.quoted ? assignment[0].length : -1;
+  const at =
+    word[0]?.c === '~' && !word[0].quoted
+      ? 0
+      : assignment && word[assignment[0].length]?.c === '~' && !word[assignment[0].length]!.quoted
+        ? assignment[0].length
+        : -1;
   if (at < 0) return word;
   let end = at + 1;
   while (end < word.length && !(word[end]!.c === '/' && !word[end]!.quoted)) {
@@ -100,7 +108,10 @@ async function matchGlob(word: readonly QChar[], cwd: string): Promise<string[] 
       found = found.map((f) => ({ shown: joinShown(f.shown, name), real: join(f.real, name) }));
       continue;
     }
-    const pattern = segment.map((ch) => (ch.quoted && /[*?[\]\\{}()!+@]/.test(ch.c) ? `\\${ch.c}` : ch.c)).join('').replace(/\*\*+/g, '*');
+    const pattern = segment
+      .map((ch) => (ch.quoted && /[*?[\]\\{}()!+@]/.test(ch.c) ? `\\${ch.c}` : ch.c))
+      .join('')
+      .replace(/\*\*+/g, '*');
     const next: typeof found = [];
     const { minimatch } = minimatchLibrary();
     for (const f of found) {

@@ -4,7 +4,18 @@ import { hasLongOption, hasOption, known, optionValues, parseArgs, type Arg } fr
 import type { Effects } from './effects';
 
 /** git's own options before the subcommand, and those that take a value. */
-const GLOBAL_VALUED = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--exec-path', '--super-prefix', '--list-cmds', '--attr-source'];
+const GLOBAL_VALUED = [
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--exec-path',
+  '--super-prefix',
+  '--list-cmds',
+  '--attr-source',
+];
 
 /** Options of a subcommand that make git run a program the user did not name, or plant one. */
 const RUNS_PROGRAM: Record<string, string[]> = {
@@ -41,14 +52,40 @@ const OPAQUE: Record<string, string> = {
  */
 export function gitEffects(args: Arg[]): Partial<Effects> {
   const global = parseArgs(args, GLOBAL_VALUED, true);
-  if (hasOption(global, '-c', '--config-env', '--exec-path')) return { opaque: 'git is given configuration or a program on its command line, which can run code' };
+  if (hasOption(global, '-c', '--config-env', '--exec-path'))
+    return { opaque: 'git is given configuration or a program on its command line, which can run code' };
   const directory = optionValues(global, '-C')[0];
   if (directory) return { opaque: 'git -C works in another folder; run it from there with cd' };
   const [sub, ...rest] = global.rest;
   if (!known(sub)) return sub ? { opaque: 'the git subcommand is known only when it runs' } : { readsOnly: true };
   const name = sub.value;
   if (OPAQUE[name]) return { opaque: OPAQUE[name] };
-  const parsed = parseArgs(rest, ['-o', '--output', '--output-directory', '-b', '-B', '--branch', '--depth', '--reference', '--origin', '-m', '--message', '-F', '--file', '--format', '--prefix', '--remote', '--exec', '--upload-pack', '--receive-pack', '--template', '--separate-git-dir', '--config', '-c', '--strategy']);
+  const parsed = parseArgs(rest, [
+    '-o',
+    '--output',
+    '--output-directory',
+    '-b',
+    '-B',
+    '--branch',
+    '--depth',
+    '--reference',
+    '--origin',
+    '-m',
+    '--message',
+    '-F',
+    '--file',
+    '--format',
+    '--prefix',
+    '--remote',
+    '--exec',
+    '--upload-pack',
+    '--receive-pack',
+    '--template',
+    '--separate-git-dir',
+    '--config',
+    '-c',
+    '--strategy',
+  ]);
   if (hasLongOption(parsed, ...(RUNS_PROGRAM[name] ?? []))) return { opaque: `git ${name} is given a program to run in its options` };
   const out = optionValues(parsed, '-o', '--output', '--output-directory', '--separate-git-dir');
   const gitDirs = [...optionValues(global, '--git-dir'), ...optionValues(global, '--work-tree')];
@@ -57,7 +94,15 @@ export function gitEffects(args: Arg[]): Partial<Effects> {
     case 'clone': {
       const [source, dir] = parsed.operands;
       if (dir) writes.push(dir);
-      else if (known(source)) writes.push({ value: source.value.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop() ?? '' });
+      else if (known(source))
+        writes.push({
+          value:
+            source.value
+              .replace(/\/+$/, '')
+              .replace(/\.git$/, '')
+              .split(/[/:]/)
+              .pop() ?? '',
+        });
       else if (source) writes.push(source);
       break;
     }
@@ -72,10 +117,14 @@ export function gitEffects(args: Arg[]): Partial<Effects> {
       if (known(parsed.operands[0]) && parsed.operands[0].value === 'create' && parsed.operands[1]) writes.push(parsed.operands[1]);
       break;
     case 'config':
-      if (!hasOption(parsed, '--get', '--get-all', '--get-regexp', '-l', '--list', '--show-origin', '--get-urlmatch') && !(known(parsed.operands[0]) && ['get', 'list'].includes(parsed.operands[0].value))) {
+      if (
+        !hasOption(parsed, '--get', '--get-all', '--get-regexp', '-l', '--list', '--show-origin', '--get-urlmatch') &&
+        !(known(parsed.operands[0]) && ['get', 'list'].includes(parsed.operands[0].value))
+      ) {
         if (hasOption(parsed, '--global')) writes.push({ value: join(homedir(), '.gitconfig') });
         else if (hasOption(parsed, '--system')) writes.push({ value: '/etc/gitconfig' });
-        else writes.push(...(optionValues(parsed, '-f', '--file').length ? optionValues(parsed, '-f', '--file') : [{ value: '.git/config' }]));
+        else
+          writes.push(...(optionValues(parsed, '-f', '--file').length ? optionValues(parsed, '-f', '--file') : [{ value: '.git/config' }]));
       }
       break;
     case 'bisect':

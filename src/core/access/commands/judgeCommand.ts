@@ -46,7 +46,9 @@ export async function judgeCommand(line: string, policy: CommandPolicy): Promise
   const paths = new PathJudge(realRoot);
 
   for (const command of commands) {
-    const why = (await concernInEveryMode(command, paths, policy)) ?? (policy.mode === 'trust' ? undefined : await concernUnlessTrusted(command, paths, policy));
+    const why =
+      (await concernInEveryMode(command, paths, policy)) ??
+      (policy.mode === 'trust' ? undefined : await concernUnlessTrusted(command, paths, policy));
     if (why) return ask(why);
   }
   return { ask: false };
@@ -93,7 +95,13 @@ async function concernUnlessTrusted(command: JudgedCommand, paths: PathJudge, po
   const judgedInside = effects.script !== undefined && known(effects.script);
   // `cd` only moves the commands after it, which are judged where it leads.
   const movesOnly = known(argv[0]) && FOLDER_MOVES.has(argv[0].value) && command.wrappers.length === 0;
-  if (argv.length > 0 && !judgedInside && !movesOnly && !matchesAllowlist(command, policy) && !isReadOnlyCommand(command, policy.sandboxed === true)) {
+  if (
+    argv.length > 0 &&
+    !judgedInside &&
+    !movesOnly &&
+    !matchesAllowlist(command, policy) &&
+    !isReadOnlyCommand(command, policy.sandboxed === true)
+  ) {
     return notAllowed(command, policy);
   }
   const unknownArg = argv.find((a): a is Extract<Arg, { unknown: string }> => !known(a));
@@ -102,7 +110,8 @@ async function concernUnlessTrusted(command: JudgedCommand, paths: PathJudge, po
   if (facts.cwd.known.some((p) => !isInside(paths.root, p.physical))) return `${where} runs outside the workspace.`;
   const notPaths = wordsThatAreNotPaths(command, policy.sandboxed === true);
   for (const arg of argv.slice(1)) {
-    if (known(arg) && !notPaths.has(arg) && !(await paths.inside(pathPart(arg.value), facts.cwd))) return `${where} names a path outside the workspace (${arg.value}).`;
+    if (known(arg) && !notPaths.has(arg) && !(await paths.inside(pathPart(arg.value), facts.cwd)))
+      return `${where} names a path outside the workspace (${arg.value}).`;
   }
   if (policy.mode === 'ask') {
     if (facts.redirects.some((r) => r.writes)) return `${where} writes its output to a file.`;
@@ -115,13 +124,37 @@ async function concernUnlessTrusted(command: JudgedCommand, paths: PathJudge, po
 const FOLDER_MOVES = new Set(['cd', 'pushd', 'popd']);
 
 /** Tools whose second word says what they do (`npx vitest`, `git push`): the prefix to allow has both. */
-const SUBCOMMAND_TOOLS = new Set(['npx', 'npm', 'pnpm', 'yarn', 'bun', 'bunx', 'deno', 'git', 'cargo', 'go', 'dotnet', 'mvn', 'gradle', 'docker', 'kubectl', 'pip', 'pip3', 'uv', 'poetry', 'make']);
+const SUBCOMMAND_TOOLS = new Set([
+  'npx',
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'bunx',
+  'deno',
+  'git',
+  'cargo',
+  'go',
+  'dotnet',
+  'mvn',
+  'gradle',
+  'docker',
+  'kubectl',
+  'pip',
+  'pip3',
+  'uv',
+  'poetry',
+  'make',
+]);
 
 /** Which part of the line is not allowed, and how the user would allow it. */
 function notAllowed(command: JudgedCommand, policy: CommandPolicy): string {
   const words = command.argv.filter(known).map((a) => a.value);
   const [first, second] = words;
-  const prefix = first && second && SUBCOMMAND_TOOLS.has(first) && /^[\w:@.-]+$/.test(second) && !second.startsWith('-') ? `${first} ${second}` : (first ?? '');
+  const prefix =
+    first && second && SUBCOMMAND_TOOLS.has(first) && /^[\w:@.-]+$/.test(second) && !second.startsWith('-')
+      ? `${first} ${second}`
+      : (first ?? '');
   const part = prefix !== show(command) ? `\`${prefix}\` (in \`${show(command)}\`)` : `\`${prefix}\``;
   const runs = command.effects.opaque ? ` (${command.effects.opaque})` : '';
   return `${part}${runs} is not among the commands allowed without asking (read-only commands and the allowed prefixes); to allow it, ${(policy.allowHint ?? SETTING_ALLOW_HINT)(prefix)}.`;
@@ -176,7 +209,8 @@ class PathJudge {
     if (!known(target)) return sandboxed ? undefined : `to ${target.unknown}, a path known only when it runs`;
     if (/^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/.test(target.value)) return undefined;
     const all = await this.resolveAll(target.value, cwd);
-    if (!all) return sandboxed ? undefined : `to ${target.value} in a folder known only when it runs (${'unknown' in cwd ? cwd.unknown : ''})`;
+    if (!all)
+      return sandboxed ? undefined : `to ${target.value} in a folder known only when it runs (${'unknown' in cwd ? cwd.unknown : ''})`;
     for (const abs of all) {
       if (!isInside(this.root, abs)) {
         if (sandboxed) continue;

@@ -15,8 +15,38 @@
 /** Each group with why it is safe; the union is what runs unasked. */
 export const READ_ONLY_GROUPS: readonly { why: string; names: readonly string[] }[] = [
   {
-    why: 'They print the files they are given, or a digest of them, and open nothing for writing (xxd\'s output file and sort -o are judged as writes).',
-    names: ['cat', 'head', 'tail', 'nl', 'tac', 'rev', 'wc', 'cut', 'tr', 'fold', 'column', 'paste', 'join', 'comm', 'cmp', 'diff', 'uniq', 'sort', 'strings', 'od', 'hexdump', 'xxd', 'base64', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'cksum', 'expand'],
+    why: "They print the files they are given, or a digest of them, and open nothing for writing (xxd's output file and sort -o are judged as writes).",
+    names: [
+      'cat',
+      'head',
+      'tail',
+      'nl',
+      'tac',
+      'rev',
+      'wc',
+      'cut',
+      'tr',
+      'fold',
+      'column',
+      'paste',
+      'join',
+      'comm',
+      'cmp',
+      'diff',
+      'uniq',
+      'sort',
+      'strings',
+      'od',
+      'hexdump',
+      'xxd',
+      'base64',
+      'md5sum',
+      'sha1sum',
+      'sha256sum',
+      'sha512sum',
+      'cksum',
+      'expand',
+    ],
   },
   {
     why: 'They search and print matches; the options that run a program (rg --pre, find -exec) or write (find -fprint, -delete) are judged as such.',
@@ -66,7 +96,16 @@ export const READ_ONLY_GIT_VERBS: ReadonlySet<string> = new Set([
  * git's own options before the subcommand that change nothing but how it reads; any other
  * (`-c`, `-C`, `--git-dir`, `--work-tree`, `--exec-path`, `--config-env`) makes it not read-only.
  */
-export const READ_ONLY_GIT_GLOBALS: ReadonlySet<string> = new Set(['--no-pager', '-P', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs']);
+export const READ_ONLY_GIT_GLOBALS: ReadonlySet<string> = new Set([
+  '--no-pager',
+  '-P',
+  '--no-optional-locks',
+  '--literal-pathspecs',
+  '--no-replace-objects',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+]);
 
 /** Commands none of whose words is a file they open (`echo /api`, `tr / .`): no word of theirs is judged as a path. */
 export const NO_PATH_WORDS: ReadonlySet<string> = new Set(['echo', 'printf', 'tr', 'expr', 'seq', 'numfmt', 'true', 'false', 'sleep']);

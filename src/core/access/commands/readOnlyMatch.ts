@@ -30,7 +30,8 @@ export function isPlainWrapperPath(wrapper: string, root: string): boolean {
 }
 
 /** Options of `git branch` that create, delete, rename or configure a branch. */
-const BRANCH_CHANGES = /^(-[a-zA-Z]*[dDmMcCfut]|--(delete|move|copy|force|set-upstream-to|unset-upstream|edit-description|track|no-track|create-reflog|set-upstream))/;
+const BRANCH_CHANGES =
+  /^(-[a-zA-Z]*[dDmMcCfut]|--(delete|move|copy|force|set-upstream-to|unset-upstream|edit-description|track|no-track|create-reflog|set-upstream))/;
 
 function readOnlyGit(args: Arg[]): boolean {
   let i = 0;
@@ -62,7 +63,13 @@ export function wordsThatAreNotPaths(command: JudgedCommand, sandboxed: boolean)
   const patternOptions = PATTERN_FIRST[name.value];
   if (!patternOptions) return new Set();
   // A short one may end a cluster or carry its value (`-rf/etc/p`, `-ie x`): any short option word holding its letter counts.
-  const byOption = args.some((a) => known(a) && patternOptions.some((o) => (o.startsWith('--') ? a.value === o || a.value.startsWith(`${o}=`) : new RegExp(`^-[A-Za-z]*${o[1]}`).test(a.value))));
+  const byOption = args.some(
+    (a) =>
+      known(a) &&
+      patternOptions.some((o) =>
+        o.startsWith('--') ? a.value === o || a.value.startsWith(`${o}=`) : new RegExp(`^-[A-Za-z]*${o[1]}`).test(a.value),
+      ),
+  );
   if (byOption) return new Set();
   // The first word that is not an option (options that take a value are rare before it: -A 3, -m 1 are caught by the number check).
   for (let i = 0; i < args.length; i++) {

@@ -156,7 +156,8 @@ class Walker {
     if (node.type === 'heredoc_redirect') {
       // `cat <<EOF > x`: the file redirection rides inside the here-document's node.
       const extra: Node[] = [];
-      for (const inner of node.namedChildren) if (inner?.type === 'file_redirect') extra.push(...(await this.redirect(inner, facts, scope)));
+      for (const inner of node.namedChildren)
+        if (inner?.type === 'file_redirect') extra.push(...(await this.redirect(inner, facts, scope)));
       return extra;
     }
     if (node.type !== 'file_redirect') return [];
@@ -165,7 +166,10 @@ class Walker {
     if (!target) return [];
     const op = node.children.find((c) => c !== null && !c.isNamed)?.type ?? '>';
     const expanded = await this.expand(target, scope);
-    const value: Arg = expanded.length === 1 ? expanded[0]! : { unknown: target.text, variable: false, why: `${target.text} does not expand to one file name` };
+    const value: Arg =
+      expanded.length === 1
+        ? expanded[0]!
+        : { unknown: target.text, variable: false, why: `${target.text} does not expand to one file name` };
     const fdTarget = 'value' in value && /^(\d+|-)$/.test(value.value);
     const writes = WRITE_OPS.has(op) || (op === '>&' && !fdTarget);
     facts.redirects.push({ op, target: value, writes: writes && !isDevice(value) });
@@ -227,7 +231,22 @@ function dedupe(places: Place[]): Place[] {
   return [...seen.values()];
 }
 
-const WORD_TYPES = new Set(['word', 'string', 'raw_string', 'concatenation', 'simple_expansion', 'expansion', 'number', 'ansi_c_string', 'translated_string', 'command_name', 'arithmetic_expansion', 'brace_expression', 'variable_name', 'test_operator']);
+const WORD_TYPES = new Set([
+  'word',
+  'string',
+  'raw_string',
+  'concatenation',
+  'simple_expansion',
+  'expansion',
+  'number',
+  'ansi_c_string',
+  'translated_string',
+  'command_name',
+  'arithmetic_expansion',
+  'brace_expression',
+  'variable_name',
+  'test_operator',
+]);
 
 function isWordNode(node: Node): boolean {
   return WORD_TYPES.has(node.type);

@@ -81,7 +81,10 @@ const CONFIG_SCRIPT = /\.config\.(js|cjs|mjs|ts|cts|mts)$/;
  * OS sandbox cannot make read-only without breaking builds.
  */
 export function protectedReason(rel: string, { anyDotfile = true }: { anyDotfile?: boolean } = {}): string | undefined {
-  const segments = rel.toLowerCase().split('/').filter((s) => s.length > 0);
+  const segments = rel
+    .toLowerCase()
+    .split('/')
+    .filter((s) => s.length > 0);
   const name = segments[segments.length - 1];
   if (!name) return undefined;
   for (const segment of segments.slice(0, -1)) {
@@ -101,7 +104,8 @@ export function protectedReason(rel: string, { anyDotfile = true }: { anyDotfile
   if (CONFIG_SCRIPT.test(name)) return `${rel} is a tool's configuration script (the tool runs it when it starts)`;
   // Dotfiles and dot-folders are where tools keep configuration that can run code (.npmrc, .yarnrc, .envrc, .eslintrc.js).
   const dotted = segments.find((s) => s.startsWith('.'));
-  if (dotted && anyDotfile) return `${rel} is ${dotted === name ? 'a dotfile' : `inside ${dotted}/`} (tool configuration that can run code)`;
+  if (dotted && anyDotfile)
+    return `${rel} is ${dotted === name ? 'a dotfile' : `inside ${dotted}/`} (tool configuration that can run code)`;
   return undefined;
 }
 

@@ -62,7 +62,9 @@ export async function resolveWorkspacePath(root: string, input: string): Promise
   const missing: string[] = [];
   let existing = wanted;
   for (;;) {
-    const stat = await lstat(existing).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' || e.code === 'ENOTDIR' ? undefined : Promise.reject(e)));
+    const stat = await lstat(existing).catch((e: NodeJS.ErrnoException) =>
+      e.code === 'ENOENT' || e.code === 'ENOTDIR' ? undefined : Promise.reject(e),
+    );
     if (stat) break;
     missing.unshift(basename(existing));
     existing = dirname(existing);

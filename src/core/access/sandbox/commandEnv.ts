@@ -12,7 +12,16 @@ const ALWAYS_EXCLUDED = ['*_API_KEY', 'SUBAGENTS_*', 'VSCODE_IPC_HOOK*', 'VSCODE
 
 /** `*` and `?` wildcards, whole name, letter case ignored (Windows does, and a key is a key). */
 function matcher(patterns: readonly string[]): (name: string) => boolean {
-  const regexes = patterns.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i'));
+  const regexes = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')
+          .replace(/\?/g, '.')}$`,
+        'i',
+      ),
+  );
   return (name) => regexes.some((r) => r.test(name));
 }
 

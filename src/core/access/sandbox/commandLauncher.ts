@@ -62,7 +62,8 @@ export async function stopSandbox(logger: Logger): Promise<void> {
 
 /** A plain shell: bash where there is one (the judge reads bash), cmd.exe on Windows. */
 export function shellLaunch(command: string, env: Record<string, string>): CommandLaunch {
-  if (process.platform === 'win32') return { file: process.env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', command], env, verbatim: true };
+  if (process.platform === 'win32')
+    return { file: process.env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', command], env, verbatim: true };
   return { file: existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh', args: ['-c', command], env };
 }
 
@@ -74,7 +75,12 @@ export function shellLaunch(command: string, env: Record<string, string>): Comma
  * thread store and worktrees root) stay read-only to them wherever they lie. Each sandboxed
  * command gets a temp folder of its own (commandTempFolder.ts).
  */
-export function commandLauncher(root: string, settings: LauncherSettings, warn: (message: string) => void, paths: PolicyPaths = {}): CommandLauncher {
+export function commandLauncher(
+  root: string,
+  settings: LauncherSettings,
+  warn: (message: string) => void,
+  paths: PolicyPaths = {},
+): CommandLauncher {
   const mode = settings['sandbox.mode'];
   // Found at the first command, not when the run's tools are made: most runs never start one, and this
   // is a blocking call on the host's thread.
@@ -87,7 +93,10 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
       const runtime = await sharedSandbox(realRoot(), settings);
       if (!runtime.unavailable) return { sandboxed: true };
       if (mode === 'on') {
-        return { sandboxed: false, refusal: `Commands must run in the OS sandbox (subagents.sandbox.mode is "on"), but it cannot start here: ${runtime.unavailable}. Nothing was run.` };
+        return {
+          sandboxed: false,
+          refusal: `Commands must run in the OS sandbox (subagents.sandbox.mode is "on"), but it cannot start here: ${runtime.unavailable}. Nothing was run.`,
+        };
       }
       const where = realRoot();
       if (!warned.has(where)) {
@@ -109,7 +118,10 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
       let wrapped;
       let policy;
       try {
-        policy = sandboxPolicy(realRoot(), homedir(), settings['sandbox.allowedHosts'], { alsoWritable: [...(paths.alsoWritable ?? []), temp], readOnly: (paths.readOnly ?? []).map(realpathOfMaybeMissing) });
+        policy = sandboxPolicy(realRoot(), homedir(), settings['sandbox.allowedHosts'], {
+          alsoWritable: [...(paths.alsoWritable ?? []), temp],
+          readOnly: (paths.readOnly ?? []).map(realpathOfMaybeMissing),
+        });
         wrapped = await runtime.wrap(withTempFolder(command, temp), policy);
       } catch (error) {
         await removeCommandTempFolder(temp);
@@ -117,7 +129,10 @@ export function commandLauncher(root: string, settings: LauncherSettings, warn: 
       }
       notePlaceholders(wrapped.placeholders);
       const tempEnv = { TMPDIR: temp, TMP: temp, TEMP: temp };
-      const sandboxEnv = { ...(wrapped.gitExcludesFile ? withGitConfig(env, [['core.excludesFile', wrapped.gitExcludesFile]]) : env), ...tempEnv };
+      const sandboxEnv = {
+        ...(wrapped.gitExcludesFile ? withGitConfig(env, [['core.excludesFile', wrapped.gitExcludesFile]]) : env),
+        ...tempEnv,
+      };
       let released: Promise<void> | undefined;
       return {
         launch: { file: '/bin/sh', args: ['-c', wrapped.line], env: sandboxEnv },

@@ -19,7 +19,10 @@ let userExcludes: string | undefined;
 /** The user's global excludes: core.excludesFile, or git's default ~/.config/git/ignore. */
 function readUserExcludes(): string {
   const configured = spawnSync('git', ['config', '--global', '--get', 'core.excludesFile'], { encoding: 'utf8' });
-  const path = configured.status === 0 && configured.stdout.trim() ? configured.stdout.trim().replace(/^~(?=\/)/, homedir()) : join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'git', 'ignore');
+  const path =
+    configured.status === 0 && configured.stdout.trim()
+      ? configured.stdout.trim().replace(/^~(?=\/)/, homedir())
+      : join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'git', 'ignore');
   try {
     return readFileSync(path, 'utf8');
   } catch {
@@ -32,7 +35,9 @@ function readUserExcludes(): string {
  * when none of them inside `root` is missing (no placeholder will appear).
  */
 export function placeholderExcludes(root: string, denied: readonly string[]): string | undefined {
-  const missing = [...new Set(denied)].filter((path) => isInside(root, path) && path !== root && !lstatSync(path, { throwIfNoEntry: false }));
+  const missing = [...new Set(denied)].filter(
+    (path) => isInside(root, path) && path !== root && !lstatSync(path, { throwIfNoEntry: false }),
+  );
   if (missing.length === 0) return undefined;
   userExcludes ??= readUserExcludes();
   folder ??= processTempFolder('subagents-sandbox-git-');
@@ -41,7 +46,10 @@ export function placeholderExcludes(root: string, denied: readonly string[]): st
   const file = join(folder, `excludes-${patterns.join('\n').length}-${hash(patterns.join('\n'))}`);
   // Made again if it went: a process of another pid namespace sharing the temp folder sees this one as ended.
   mkdirSync(folder, { recursive: true });
-  writeFileSync(file, `${userExcludes.trimEnd()}\n# Placeholders of the Subagents sandbox for missing protected paths\n${patterns.join('\n')}\n`);
+  writeFileSync(
+    file,
+    `${userExcludes.trimEnd()}\n# Placeholders of the Subagents sandbox for missing protected paths\n${patterns.join('\n')}\n`,
+  );
   return file;
 }
 

@@ -29,7 +29,11 @@ export interface RunProcessStreams {
   spawner?: Spawner;
 }
 
-export function runProcess(request: CommandRequest, onOutput?: (text: string) => void, streams: RunProcessStreams = {}): Promise<CommandResult> {
+export function runProcess(
+  request: CommandRequest,
+  onOutput?: (text: string) => void,
+  streams: RunProcessStreams = {},
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     if (request.signal.aborted) {
       resolve({ exitCode: null, output: '', cutChars: 0, timedOut: false, cancelled: true });

@@ -53,7 +53,20 @@ export const HOME_SECRETS = [
  * it creates for the command's lifetime, which `ls` would show; non-dot names are left to the text
  * check when missing, and are read-only whenever they exist.
  */
-const GUARD_WHEN_MISSING = ['.vscode', '.github', '.claude', '.devcontainer', '.husky', '.mcp.json', '.env', '.envrc', '.npmrc', '.yarnrc', '.yarnrc.yml', '.gitmodules'];
+const GUARD_WHEN_MISSING = [
+  '.vscode',
+  '.github',
+  '.claude',
+  '.devcontainer',
+  '.husky',
+  '.mcp.json',
+  '.env',
+  '.envrc',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.gitmodules',
+];
 
 /**
  * Inside a `.git` folder, what git's own commands write (commit, add, stash, merge, rebase, gc):
@@ -183,6 +196,7 @@ function gitReadOnly(git: string): string[] {
 
 /** Whether a folder above `root` has a `.git` (the workspace is a folder of a repository). */
 function insideRepository(root: string): boolean {
-  for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir)) if (lstatSync(join(dir, '.git'), { throwIfNoEntry: false })) return true;
+  for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir))
+    if (lstatSync(join(dir, '.git'), { throwIfNoEntry: false })) return true;
   return lstatSync('/.git', { throwIfNoEntry: false }) !== undefined;
 }

@@ -49,7 +49,9 @@ function probe(wrapped: string): Promise<string | undefined> {
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', (e) => resolve(e.message));
-    child.on('close', (code) => resolve(code === 0 ? undefined : stderr.trim().split('\n').pop() || `the test command exited with ${code}`));
+    child.on('close', (code) =>
+      resolve(code === 0 ? undefined : stderr.trim().split('\n').pop() || `the test command exited with ${code}`),
+    );
   });
 }
 
@@ -60,7 +62,8 @@ export async function startSandbox(policy: SandboxPolicy): Promise<SandboxRuntim
     release: () => false,
     stop: () => Promise.resolve(),
   });
-  if (process.platform === 'win32') return down("sandbox-runtime's Windows support is an alpha that needs an administrator's one-time setup");
+  if (process.platform === 'win32')
+    return down("sandbox-runtime's Windows support is an alpha that needs an administrator's one-time setup");
   if (!SandboxManager.isSupportedPlatform()) return down(`there is no sandbox for ${process.platform}`);
   const deps = SandboxManager.checkDependencies();
   if (deps.errors.length) return down(`${deps.errors.join('; ')} (on Debian and Ubuntu: apt-get install bubblewrap socat ripgrep)`);

@@ -46,12 +46,13 @@ function overwriteStartupValues(names: readonly string[]): void {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const start = Number(fields[47]);
   const end = Number(fields[48]);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start) throw new Error('/proc/self/stat gave no environment block');
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start)
+    throw new Error('/proc/self/stat gave no environment block');
   const fd = openSync('/proc/self/mem', 'r+');
   try {
     const block = Buffer.alloc(end - start);
     readSync(fd, block, 0, block.length, start);
-    for (let entry = 0; entry < block.length; ) {
+    for (let entry = 0; entry < block.length;) {
       const next = block.indexOf(0, entry);
       const stop = next === -1 ? block.length : next;
       const equals = block.indexOf(0x3d, entry);

@@ -42,7 +42,9 @@ export class FileChanges {
   watchFor(root: string): WorkspaceWatch {
     let watch = this.watches.get(root);
     if (!watch) {
-      const inside = this.exclude.filter((e) => isAbsolute(e) && isInside(root, e) && e !== root).map((e) => relative(root, e).split(sep).join('/'));
+      const inside = this.exclude
+        .filter((e) => isAbsolute(e) && isInside(root, e) && e !== root)
+        .map((e) => relative(root, e).split(sep).join('/'));
       watch = new WorkspaceWatch(root, this.snapshots, inside);
       this.watches.set(root, watch);
     }

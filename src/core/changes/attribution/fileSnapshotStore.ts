@@ -47,12 +47,21 @@ export class FileSnapshotStore implements SnapshotStore {
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     if (bytes.length > MAX_SNAPSHOT_BYTES) return hash;
     const path = this.pathOf(hash);
-    if (await stat(path).then(() => true, () => false)) return hash;
+    if (
+      await stat(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      return hash;
     const folder = join(this.options.dir, 'objects', hash.slice(0, 2));
     await mkdir(folder, { recursive: true });
     // Written outside the sandbox, under a folder a command may have replaced with a link to anywhere.
     for (const dir of [this.options.dir, dirname(folder), folder]) {
-      if (!(await isOwnFolder(dir))) throw new Error(`${dir} is a symbolic link or no folder, so no snapshot is written through it; remove it (the product makes it again)`);
+      if (!(await isOwnFolder(dir)))
+        throw new Error(
+          `${dir} is a symbolic link or no folder, so no snapshot is written through it; remove it (the product makes it again)`,
+        );
     }
     const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
@@ -135,7 +144,9 @@ export class FileSnapshotStore implements SnapshotStore {
       const pruned = await this.readPruned();
       for (const id of result.prunedThreads) pruned[id] = Date.now();
       await this.writePruned(pruned);
-      this.logger.info(`Snapshots over subagents.snapshots.maxMB: removed those of ${result.prunedThreads.length} old thread(s); their runs can no longer be reverted.`);
+      this.logger.info(
+        `Snapshots over subagents.snapshots.maxMB: removed those of ${result.prunedThreads.length} old thread(s); their runs can no longer be reverted.`,
+      );
     } catch (error) {
       this.logger.error(`Could not bring the snapshots under subagents.snapshots.maxMB: ${errorText(error)}`);
     }

@@ -53,7 +53,10 @@ export async function revertRun(request: RevertRequest): Promise<RevertResult> {
     if (file.beforeHash !== null) {
       content = (await request.snapshots.get(file.beforeHash)) ?? null;
       if (!content) {
-        result.skipped.push({ path: file.path, reason: `no snapshot of its earlier content is kept (${request.prunedNote ?? 'it was too large to keep, or was removed'})` });
+        result.skipped.push({
+          path: file.path,
+          reason: `no snapshot of its earlier content is kept (${request.prunedNote ?? 'it was too large to keep, or was removed'})`,
+        });
         continue;
       }
     }
@@ -64,7 +67,10 @@ export async function revertRun(request: RevertRequest): Promise<RevertResult> {
   for (const item of ready) {
     const { path } = item.file;
     if (item.file.attribution === 'overlap' && !confirmed) {
-      result.skipped.push({ path, reason: 'another command ran at the same time, so this run may not have made this change; it is reverted only when you confirm' });
+      result.skipped.push({
+        path,
+        reason: 'another command ran at the same time, so this run may not have made this change; it is reverted only when you confirm',
+      });
       continue;
     }
     if (request.dryRun) {

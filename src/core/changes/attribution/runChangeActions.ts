@@ -48,11 +48,18 @@ export class RunChangeActions {
     return run;
   }
 
-  async revert(threadId: string, runId: string, options: { dryRun?: boolean; confirmOverlap?: (paths: string[]) => Promise<boolean> } = {}): Promise<RevertResult> {
+  async revert(
+    threadId: string,
+    runId: string,
+    options: { dryRun?: boolean; confirmOverlap?: (paths: string[]) => Promise<boolean> } = {},
+  ): Promise<RevertResult> {
     const run = await this.run(threadId, runId);
     await this.refuseOtherWorkspace(runId);
     const pending = await this.pendingOf(runId);
-    if (pending) throw new RunChangeError(`This run worked in a git worktree, so its changes are not in the workspace: apply them or discard them instead.`);
+    if (pending)
+      throw new RunChangeError(
+        `This run worked in a git worktree, so its changes are not in the workspace: apply them or discard them instead.`,
+      );
     const prunedNote = await this.deps.snapshots.prunedNote(threadId);
     return revertRun({
       workspace: this.deps.workspace,
@@ -72,7 +79,12 @@ export class RunChangeActions {
     const abs = pending ? join(pending.path, pending.prefix, path) : join(this.deps.workspace.root, path);
     const now = pending ? await hashOnDisk(abs) : (await seeFile(this.deps.workspace, abs)).hash;
     const live = now === file.afterHash && file.afterHash !== null;
-    return { path, before: file.beforeHash, after: live ? { file: abs } : { snapshot: file.afterHash }, changedSince: !live && now !== file.afterHash };
+    return {
+      path,
+      before: file.beforeHash,
+      after: live ? { file: abs } : { snapshot: file.afterHash },
+      changedSince: !live && now !== file.afterHash,
+    };
   }
 
   /** The content of a snapshot, or why it is not there. */
@@ -110,7 +122,9 @@ export class RunChangeActions {
     if (!manifest) return;
     const here = await realpath(this.deps.workspace.root).catch(() => this.deps.workspace.root);
     if (manifest.workspaceRoot !== here) {
-      throw new RunChangeError(`Run "${runId}" was recorded as working in ${manifest.workspaceRoot}, not in this workspace (${here}); nothing was changed. Open that folder (the CLI's --workspace) to act on it, or, if you did not start a run there, delete ${manifest.runId}.json in the worktrees folder beside the threads.`);
+      throw new RunChangeError(
+        `Run "${runId}" was recorded as working in ${manifest.workspaceRoot}, not in this workspace (${here}); nothing was changed. Open that folder (the CLI's --workspace) to act on it, or, if you did not start a run there, delete ${manifest.runId}.json in the worktrees folder beside the threads.`,
+      );
     }
   }
 
@@ -135,7 +149,8 @@ async function refusedAsRunChangeError<T>(runId: string, action: () => Promise<T
   try {
     return await action();
   } catch (error) {
-    if (error instanceof WorktreeRecordRefused) throw new RunChangeError(`The worktree record of run "${runId}" was not acted on: ${error.message}. Nothing was changed.`);
+    if (error instanceof WorktreeRecordRefused)
+      throw new RunChangeError(`The worktree record of run "${runId}" was not acted on: ${error.message}. Nothing was changed.`);
     throw error;
   }
 }

@@ -62,12 +62,24 @@ export class RunFiles {
   async wrote(change: { abs: string; rel: string; before: SeenFile; after: string; tool: string; toolCallId: string }): Promise<void> {
     const { snapshots, journal } = this.deps;
     const afterBytes = Buffer.from(change.after, 'utf8');
-    const [beforeHash, afterHash] = await Promise.all([change.before.bytes ? snapshots.put(change.before.bytes) : null, snapshots.put(afterBytes)]);
+    const [beforeHash, afterHash] = await Promise.all([
+      change.before.bytes ? snapshots.put(change.before.bytes) : null,
+      snapshots.put(afterBytes),
+    ]);
     const entry = journal.note(change.abs, { runId: this.run.runId, agent: this.run.agent, tool: change.tool, afterHash });
     this.ledger.saw(change.abs, afterHash, entry.tick);
     const counts = lineCounts(change.before.bytes, afterBytes);
     const note = noteFor(change.before.bytes?.length ?? 0, afterBytes.length);
-    this.run.emit({ kind: 'file.changed', path: change.rel, beforeHash, afterHash, ...counts, toolCallId: change.toolCallId, attribution: 'exact', ...(note ? { note } : {}) });
+    this.run.emit({
+      kind: 'file.changed',
+      path: change.rel,
+      beforeHash,
+      afterHash,
+      ...counts,
+      toolCallId: change.toolCallId,
+      attribution: 'exact',
+      ...(note ? { note } : {}),
+    });
   }
 
   /**
@@ -111,10 +123,15 @@ export class RunFiles {
     const { snapshots, journal } = this.deps;
     // Its own later write_file is refused until it reads what its command wrote (writeGuard.ts).
     journal.note(abs, { runId: this.run.runId, agent: this.run.agent, tool: 'run_command', afterHash: change.afterHash });
-    const [before, after] = await Promise.all([change.beforeHash ? snapshots.get(change.beforeHash) : null, change.afterHash ? snapshots.get(change.afterHash) : null]);
+    const [before, after] = await Promise.all([
+      change.beforeHash ? snapshots.get(change.beforeHash) : null,
+      change.afterHash ? snapshots.get(change.afterHash) : null,
+    ]);
     const counts = lineCounts(before ?? null, after ?? null);
     const missing = (change.beforeHash && !before) || (change.afterHash && !after);
-    const note = missing ? `larger than ${MAX_SNAPSHOT_BYTES / 1024 / 1024} MB: no snapshot was kept, so this change cannot be shown or reverted` : undefined;
+    const note = missing
+      ? `larger than ${MAX_SNAPSHOT_BYTES / 1024 / 1024} MB: no snapshot was kept, so this change cannot be shown or reverted`
+      : undefined;
     this.run.emit({
       kind: 'file.changed',
       path: change.rel,
@@ -130,7 +147,10 @@ export class RunFiles {
   private warnOnce(error: unknown): void {
     if (this.warned) return;
     this.warned = true;
-    this.run.emit({ kind: 'warning', message: `The files this run's commands change cannot be tracked here: ${errorText(error)}. Their changes are not listed and cannot be reverted.` });
+    this.run.emit({
+      kind: 'warning',
+      message: `The files this run's commands change cannot be tracked here: ${errorText(error)}. Their changes are not listed and cannot be reverted.`,
+    });
   }
 }
 

@@ -27,7 +27,8 @@ export async function seeFile(workspace: Workspace, abs: string): Promise<SeenFi
   const disk = await readBytesInside(workspace.root, abs).catch(() => undefined);
   if (!disk) return MISSING;
   const text = await workspace.readFile(abs).catch(() => undefined);
-  if (text === undefined || text === disk.toString('utf8')) return { bytes: disk, hash: contentHash(disk), unsaved: false, mtimeMs: info.mtimeMs };
+  if (text === undefined || text === disk.toString('utf8'))
+    return { bytes: disk, hash: contentHash(disk), unsaved: false, mtimeMs: info.mtimeMs };
   const shown = Buffer.from(text, 'utf8');
   return { bytes: shown, hash: contentHash(shown), unsaved: true, mtimeMs: info.mtimeMs };
 }

@@ -57,7 +57,11 @@ export interface PruneRequest {
 }
 
 /** No thread refers to it, this process does not need it, and it was not just written (its event may be on its way). */
-function isUnreferenced(blob: Blob, users: ReadonlyMap<string, number>, request: Pick<PruneRequest, 'pinned' | 'unreferencedBefore'>): boolean {
+function isUnreferenced(
+  blob: Blob,
+  users: ReadonlyMap<string, number>,
+  request: Pick<PruneRequest, 'pinned' | 'unreferencedBefore'>,
+): boolean {
   return !users.has(blob.hash) && !request.pinned.has(blob.hash) && blob.mtimeMs < request.unreferencedBefore;
 }
 

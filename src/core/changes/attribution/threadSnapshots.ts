@@ -11,7 +11,12 @@ const MB = 1024 * 1024;
  * `subagents.snapshots.maxMB` setting, read when the cap is checked), the threads' own
  * file.changed events saying which snapshot belongs to which thread.
  */
-export function threadSnapshots(options: { threadsDir: string; store: ThreadStore; maxMB: () => number; logger: Logger }): FileSnapshotStore {
+export function threadSnapshots(options: {
+  threadsDir: string;
+  store: ThreadStore;
+  maxMB: () => number;
+  logger: Logger;
+}): FileSnapshotStore {
   return new FileSnapshotStore({
     dir: join(options.threadsDir, 'snapshots'),
     maxBytes: () => options.maxMB() * MB,

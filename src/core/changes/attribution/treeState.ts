@@ -69,7 +69,17 @@ export async function listVolatile(root: string, repo: TreeState['repo'], exclud
     for await (const rel of walk) if (!excluded(rel, exclude)) out.push(rel);
     return out;
   }
-  const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all', '--no-renames', '--', '.', ...exclude.map((e) => `:(exclude)${e}`)];
+  const args = [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=all',
+    '--ignore-submodules=all',
+    '--no-renames',
+    '--',
+    '.',
+    ...exclude.map((e) => `:(exclude)${e}`),
+  ];
   const result = await runGit(root, args);
   if (result.code !== 0) throw new Error(`git status failed: ${result.stderr}`);
   const out: string[] = [];
@@ -91,7 +101,12 @@ function excluded(rel: string, exclude: readonly string[]): boolean {
  * hashed and kept in the snapshot store (over MAX_SNAPSHOT_BYTES: hashed, not kept). `cache` takes
  * what was read.
  */
-export async function stateOf(root: string, rels: readonly string[], cache: Map<string, FileState>, snapshots: SnapshotStore): Promise<Map<string, FileState>> {
+export async function stateOf(
+  root: string,
+  rels: readonly string[],
+  cache: Map<string, FileState>,
+  snapshots: SnapshotStore,
+): Promise<Map<string, FileState>> {
   const out = new Map<string, FileState>();
   await Promise.all(
     rels.map((rel) =>
@@ -107,7 +122,12 @@ export async function stateOf(root: string, rels: readonly string[], cache: Map<
   return out;
 }
 
-async function fileState(root: string, rel: string, cached: FileState | undefined, snapshots: SnapshotStore): Promise<FileState | undefined> {
+async function fileState(
+  root: string,
+  rel: string,
+  cached: FileState | undefined,
+  snapshots: SnapshotStore,
+): Promise<FileState | undefined> {
   const abs = join(root, rel);
   const stamp = await stampAt(abs);
   if (!stamp) return undefined;

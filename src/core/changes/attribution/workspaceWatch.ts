@@ -36,7 +36,10 @@ export class WorkspaceWatch {
     const repo = await this.repository();
     const [rels, head] = await Promise.all([this.listVolatile(repo), repo ? headOf(this.root) : undefined]);
     const files = await stateOf(this.root, rels, this.cache, this.snapshots);
-    this.snapshots.retain(this, [...this.cache.values()].map((f) => f.hash));
+    this.snapshots.retain(
+      this,
+      [...this.cache.values()].map((f) => f.hash),
+    );
     return { files, head, repo };
   }
 
@@ -44,7 +47,8 @@ export class WorkspaceWatch {
     const { repo } = before;
     const [now, head] = await Promise.all([this.listVolatile(repo), repo ? headOf(this.root) : undefined]);
     const candidates = new Set([...before.files.keys(), ...now]);
-    if (repo && before.head && head && head !== before.head) for (const rel of await changedBetween(this.root, repo.prefix, before.head, head)) candidates.add(rel);
+    if (repo && before.head && head && head !== before.head)
+      for (const rel of await changedBetween(this.root, repo.prefix, before.head, head)) candidates.add(rel);
     const after = await stateOf(this.root, [...candidates], this.cache, this.snapshots);
     const changes: TreeChange[] = [];
     const fromGit: string[] = [];
@@ -63,7 +67,15 @@ export class WorkspaceWatch {
     }
     // Only regular files are compared: a symbolic link or a folder in a file's place is not a deletion.
     const kept: TreeChange[] = [];
-    for (const c of changes) if (c.afterHash !== null || !(await lstat(join(this.root, c.rel)).then(() => true, () => false))) kept.push(c);
+    for (const c of changes)
+      if (
+        c.afterHash !== null ||
+        !(await lstat(join(this.root, c.rel)).then(
+          () => true,
+          () => false,
+        ))
+      )
+        kept.push(c);
     return kept.sort((a, b) => (a.rel < b.rel ? -1 : 1));
   }
 

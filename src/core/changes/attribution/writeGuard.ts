@@ -34,7 +34,9 @@ export function guardWrite(request: GuardRequest): string | undefined {
     if (kind === 'edit') return undefined;
     const own = journal.latest(abs, seen.tick);
     if (own?.runId === runId) return `${rel} was changed by one of your own commands since you read it. ${READ_AGAIN}`;
-    const who = current.unsaved ? 'the user in the editor (unsaved changes)' : 'someone other than the agents here (the user, or another program)';
+    const who = current.unsaved
+      ? 'the user in the editor (unsaved changes)'
+      : 'someone other than the agents here (the user, or another program)';
     return `${rel} was changed by ${who} since you read it. ${READ_AGAIN}`;
   }
   const other = journal.changedSince(abs, ledger.startTick, runId);

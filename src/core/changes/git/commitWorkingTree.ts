@@ -10,7 +10,12 @@ import { git, runGit } from './runGit';
  * untracked files out). The temporary index starts as a copy of the real one, so unchanged files
  * are not hashed again. `tempDir` holds it meanwhile.
  */
-export async function commitWorkingTree(top: string, parent: string | undefined, message: string, tempDir: string): Promise<{ commit: string; tree: string }> {
+export async function commitWorkingTree(
+  top: string,
+  parent: string | undefined,
+  message: string,
+  tempDir: string,
+): Promise<{ commit: string; tree: string }> {
   const index = join(tempDir, `index.${process.pid}.${randomBytes(4).toString('hex')}`);
   try {
     const real = (await git(top, ['rev-parse', '--git-path', 'index'])).trim();

@@ -38,8 +38,13 @@ export async function runGit(cwd: string, args: readonly string[], options: GitO
   const base = withoutProductKeys(process.env);
   for (const name of DROPPED_GIT_VARIABLES) delete base[name];
   // No repository: none is looked for above `cwd` either (one made there since would be unverified).
-  const located: Record<string, string> = repo ? { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.top } : { GIT_CEILING_DIRECTORIES: options.noRepository ? await realpath(cwd) : dirname(await realpath(cwd)) };
-  const drivers = repo && mayRunDrivers(args) ? driverOverrides((await spawnGit(cwd, DRIVER_LISTING_ARGS, { ...base, ...located })).stdout.toString('utf8')) : [];
+  const located: Record<string, string> = repo
+    ? { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.top }
+    : { GIT_CEILING_DIRECTORIES: options.noRepository ? await realpath(cwd) : dirname(await realpath(cwd)) };
+  const drivers =
+    repo && mayRunDrivers(args)
+      ? driverOverrides((await spawnGit(cwd, DRIVER_LISTING_ARGS, { ...base, ...located })).stdout.toString('utf8'))
+      : [];
   const env = {
     ...withGitConfig(withGitHardening(base), [...PRODUCT_GIT_SETTINGS, ...drivers]),
     ...PRODUCT_GIT_ENV,
@@ -86,7 +91,8 @@ function spawnGit(cwd: string, args: readonly string[], env: Record<string, stri
       {
         stdout: (chunk) => out.push(chunk),
         stderr: (chunk) => err.push(chunk),
-        error: (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new Error('git is not installed (or not on PATH)') : error),
+        error: (error: NodeJS.ErrnoException) =>
+          reject(error.code === 'ENOENT' ? new Error('git is not installed (or not on PATH)') : error),
         exit: (exitCode) => (code = exitCode),
         close: () => resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString().trim() }),
       },
@@ -104,7 +110,9 @@ export async function git(cwd: string, args: readonly string[], options: GitOpti
 /** The repository around `dir`: its top folder and `dir`'s place in it, or undefined when it is not in one. */
 export async function repositoryOf(dir: string): Promise<{ top: string; prefix: string } | undefined> {
   // A git folder the product refuses is said, not taken for "no repository".
-  const result = await runGit(dir, ['rev-parse', '--show-toplevel', '--show-prefix']).catch((error: unknown) => (error instanceof GitDirRefused ? Promise.reject(error) : undefined));
+  const result = await runGit(dir, ['rev-parse', '--show-toplevel', '--show-prefix']).catch((error: unknown) =>
+    error instanceof GitDirRefused ? Promise.reject(error) : undefined,
+  );
   if (!result || result.code !== 0) return undefined;
   const [top, prefix] = result.stdout.toString('utf8').split('\n');
   return top ? { top, prefix: prefix ?? '' } : undefined;

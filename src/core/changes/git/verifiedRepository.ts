@@ -51,7 +51,10 @@ async function gitEntryAt(at: string): Promise<'dir' | 'file' | undefined> {
   const entry = join(at, '.git');
   const info = await lstat(entry).catch(() => undefined);
   if (!info) return undefined;
-  if (info.isSymbolicLink()) throw new GitDirRefused(`${entry} is a symbolic link; the product's git does not follow it (it could lead to any repository). Replace it with the git folder itself, or remove it if it was not made by you.`);
+  if (info.isSymbolicLink())
+    throw new GitDirRefused(
+      `${entry} is a symbolic link; the product's git does not follow it (it could lead to any repository). Replace it with the git folder itself, or remove it if it was not made by you.`,
+    );
   if (info.isDirectory()) return 'dir';
   return info.isFile() ? 'file' : undefined;
 }
@@ -61,7 +64,9 @@ async function ownGitDir(top: string): Promise<VerifiedRepository | undefined> {
   const gitDir = join(top, '.git');
   if (!(await looksLikeGitDir(gitDir))) return undefined;
   if (await exists(join(gitDir, 'commondir'))) {
-    throw new GitDirRefused(`${gitDir} has a "commondir" file, which would make git take its objects, refs and config from another folder. git never writes one there: remove ${join(gitDir, 'commondir')} if you did not make it.`);
+    throw new GitDirRefused(
+      `${gitDir} has a "commondir" file, which would make git take its objects, refs and config from another folder. git never writes one there: remove ${join(gitDir, 'commondir')} if you did not make it.`,
+    );
   }
   return { top, gitDir, commonDir: gitDir };
 }
@@ -71,7 +76,10 @@ async function linkedGitDir(top: string): Promise<VerifiedRepository> {
   const dotGit = join(top, '.git');
   const text = await readFile(dotGit, 'utf8').catch(() => '');
   const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
-  const refuse = (why: string) => new GitDirRefused(`${dotGit} points git at ${named ?? 'nothing'}, which ${why}. The product's git does not use it: a command could have written that file. If it is yours, make ${top} a plain clone (or a worktree made by "git worktree add"); else remove ${dotGit}.`);
+  const refuse = (why: string) =>
+    new GitDirRefused(
+      `${dotGit} points git at ${named ?? 'nothing'}, which ${why}. The product's git does not use it: a command could have written that file. If it is yours, make ${top} a plain clone (or a worktree made by "git worktree add"); else remove ${dotGit}.`,
+    );
   if (!named) throw refuse('is not a "gitdir: PATH" line');
   const gitDir = await realpath(resolve(top, named)).catch(() => undefined);
   if (!gitDir) throw refuse('does not exist');
@@ -84,7 +92,8 @@ async function linkedGitDir(top: string): Promise<VerifiedRepository> {
       throw refuse('is not a worktree folder (<repository>/.git/worktrees/NAME) of a repository outside this folder');
     }
     const back = (await readFile(join(gitDir, 'gitdir'), 'utf8').catch(() => '')).trim();
-    if (!back || (await realpath(resolve(gitDir, back)).catch(() => undefined)) !== dotGit) throw refuse(`does not name ${dotGit} back (its "gitdir" file), as git's own worktrees do`);
+    if (!back || (await realpath(resolve(gitDir, back)).catch(() => undefined)) !== dotGit)
+      throw refuse(`does not name ${dotGit} back (its "gitdir" file), as git's own worktrees do`);
     return { top, gitDir, commonDir };
   }
   // A submodule's git folder (<super>/.git/modules/NAME), whose core.worktree is this top.
@@ -112,7 +121,10 @@ async function looksLikeGitDir(dir: string, options: { linked?: boolean } = {}):
   const head = await lstat(join(dir, 'HEAD')).catch(() => undefined);
   if (!head?.isFile()) return false;
   if (options.linked) return true;
-  const [objects, refs] = await Promise.all([lstat(join(dir, 'objects')).catch(() => undefined), lstat(join(dir, 'refs')).catch(() => undefined)]);
+  const [objects, refs] = await Promise.all([
+    lstat(join(dir, 'objects')).catch(() => undefined),
+    lstat(join(dir, 'refs')).catch(() => undefined),
+  ]);
   return objects?.isDirectory() === true && refs?.isDirectory() === true;
 }
 

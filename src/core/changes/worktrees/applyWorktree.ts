@@ -31,7 +31,10 @@ export async function applyWorktree(manifest: WorktreeManifest & { final: string
   try {
     for (const file of files) {
       if (!file.path.startsWith(manifest.prefix)) {
-        result.conflicts.push({ path: file.path, reason: `it is outside the workspace folder, so it was not applied (it is on branch ${manifest.branch})` });
+        result.conflicts.push({
+          path: file.path,
+          reason: `it is outside the workspace folder, so it was not applied (it is on branch ${manifest.branch})`,
+        });
         continue;
       }
       const rel = file.path.slice(manifest.prefix.length);
@@ -50,10 +53,20 @@ export async function applyWorktree(manifest: WorktreeManifest & { final: string
 }
 
 /** Applies one file; undefined when it went in cleanly, else the conflict in a sentence. */
-async function applyFile(manifest: WorktreeManifest & { final: string }, workspace: Workspace, top: string, rel: string, scratch: string): Promise<string | undefined> {
+async function applyFile(
+  manifest: WorktreeManifest & { final: string },
+  workspace: Workspace,
+  top: string,
+  rel: string,
+  scratch: string,
+): Promise<string | undefined> {
   const where = await resolveWorkspacePath(workspace.root, rel);
   if (!where.ok) return where.error;
-  const [base, theirs, now] = await Promise.all([blobAt(manifest.repo, manifest.base, top), blobAt(manifest.repo, manifest.final, top), seeFile(workspace, where.abs)]);
+  const [base, theirs, now] = await Promise.all([
+    blobAt(manifest.repo, manifest.base, top),
+    blobAt(manifest.repo, manifest.final, top),
+    seeFile(workspace, where.abs),
+  ]);
   const ours = now.bytes;
   if (same(ours, theirs)) return undefined;
   if (same(ours, base)) {
@@ -62,14 +75,22 @@ async function applyFile(manifest: WorktreeManifest & { final: string }, workspa
   }
   const kept = `both changed it; the workspace's version is kept (the run's is on branch ${manifest.branch})`;
   if (theirs === null) return `the run deleted it and the workspace changed it since: ${kept}`;
-  if (ours === null) return `the run changed it and it was deleted in the workspace since; it stays deleted (the run's version is on branch ${manifest.branch})`;
+  if (ours === null)
+    return `the run changed it and it was deleted in the workspace since; it stays deleted (the run's version is on branch ${manifest.branch})`;
   if ([base, ours, theirs].some((b) => b !== null && b.subarray(0, 8192).includes(0))) return `it is binary and ${kept}`;
   const paths = { ours: join(scratch, 'ours'), base: join(scratch, 'base'), theirs: join(scratch, 'theirs') };
   await Promise.all([writeFile(paths.ours, ours), writeFile(paths.base, base ?? ''), writeFile(paths.theirs, theirs)]);
-  const merged = await runGit(scratch, ['merge-file', '-p', '-L', 'workspace', '-L', 'start of the run', '-L', `run ${manifest.runId}`, paths.ours, paths.base, paths.theirs], { noRepository: true });
-  if (merged.code === null || merged.code < 0 || merged.code > 127) return `git merge-file failed (${merged.stderr || `exit code ${merged.code}`}): ${kept}`;
+  const merged = await runGit(
+    scratch,
+    ['merge-file', '-p', '-L', 'workspace', '-L', 'start of the run', '-L', `run ${manifest.runId}`, paths.ours, paths.base, paths.theirs],
+    { noRepository: true },
+  );
+  if (merged.code === null || merged.code < 0 || merged.code > 127)
+    return `git merge-file failed (${merged.stderr || `exit code ${merged.code}`}): ${kept}`;
   await putFile(workspace, rel, merged.stdout);
-  return merged.code === 0 ? undefined : `both changed the same lines: the file now holds both versions between conflict markers (<<<<<<< workspace … >>>>>>> run ${manifest.runId}); resolve them`;
+  return merged.code === 0
+    ? undefined
+    : `both changed the same lines: the file now holds both versions between conflict markers (<<<<<<< workspace … >>>>>>> run ${manifest.runId}); resolve them`;
 }
 
 function same(a: Buffer | null, b: Buffer | null): boolean {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
 
-const fileSummarySchema = lazySchema(() => z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']), added: z.number(), removed: z.number() }));
+const fileSummarySchema = lazySchema(() =>
+  z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']), added: z.number(), removed: z.number() }),
+);
 
 /** A worktree run, as kept beside its worktree: what it started from and where it stands. */
 export const worktreeManifestSchema = lazySchema(() =>

@@ -28,7 +28,8 @@ export function isSafeRunId(runId: string): boolean {
  */
 export function recordShapeProblem(root: string, manifest: WorktreeManifest): string | undefined {
   if (!isSafeRunId(manifest.runId)) return `its run id "${manifest.runId}" is not one the product makes`;
-  if (manifest.path !== join(root, manifest.runId)) return `it names the folder ${manifest.path}, not ${join(root, manifest.runId)} (the worktrees root's folder for its run)`;
+  if (manifest.path !== join(root, manifest.runId))
+    return `it names the folder ${manifest.path}, not ${join(root, manifest.runId)} (the worktrees root's folder for its run)`;
   if (manifest.branch !== `subagents/${manifest.runId}`) return `it names the branch ${manifest.branch}, not subagents/${manifest.runId}`;
   return undefined;
 }
@@ -46,16 +47,20 @@ export async function checkWorktreeRecord(root: string, manifest: WorktreeManife
   const shape = recordShapeProblem(root, manifest);
   if (shape) throw new WorktreeRecordRefused(shape);
   const repo = await verifiedRepository(manifest.repo).catch((error: unknown) => {
-    throw new WorktreeRecordRefused(`its repository ${manifest.repo} is not one the product uses: ${error instanceof Error ? error.message : String(error)}`);
+    throw new WorktreeRecordRefused(
+      `its repository ${manifest.repo} is not one the product uses: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   if (!repo || repo.top !== manifest.repo) throw new WorktreeRecordRefused(`${manifest.repo} is not the top of a repository`);
   const info = await lstat(manifest.path).catch(() => undefined);
   if (!info) return { kind: 'gone', repo: repo.top };
   if (!info.isDirectory()) throw new WorktreeRecordRefused(`${manifest.path} is not a folder`);
-  if (!(await listedWorktrees(repo.top)).has(manifest.path)) throw new WorktreeRecordRefused(`git does not list ${manifest.path} as a worktree of ${repo.top}`);
+  if (!(await listedWorktrees(repo.top)).has(manifest.path))
+    throw new WorktreeRecordRefused(`git does not list ${manifest.path} as a worktree of ${repo.top}`);
   // A linked worktree's git folder is writable by its run's commands: it must still be this repository's.
   const inside = await verifiedRepository(manifest.path).catch(() => undefined);
-  if (inside?.top !== manifest.path || inside.commonDir !== repo.commonDir) throw new WorktreeRecordRefused(`the git folder of ${manifest.path} is no longer that of a worktree of ${repo.top}`);
+  if (inside?.top !== manifest.path || inside.commonDir !== repo.commonDir)
+    throw new WorktreeRecordRefused(`the git folder of ${manifest.path} is no longer that of a worktree of ${repo.top}`);
   return { kind: 'listed', repo: repo.top };
 }
 

@@ -48,13 +48,20 @@ export class Worktrees {
   async create(request: { workspaceRoot: string; runId: string; threadId: string; agent: string }): Promise<WorktreeHandle> {
     const workspace = await realpath(request.workspaceRoot);
     const repo = await repositoryOf(workspace);
-    if (!repo) throw new WorktreeError(`the workspace ${workspace} is not in a git repository. Run "git init" there (and commit), or take "isolation: worktree" off the profile`);
+    if (!repo)
+      throw new WorktreeError(
+        `the workspace ${workspace} is not in a git repository. Run "git init" there (and commit), or take "isolation: worktree" off the profile`,
+      );
     await mkdir(this.dir, { recursive: true });
     const dir = await realpath(this.dir);
     if (isInside(workspace, dir) || isInside(repo.top, dir)) {
-      throw new WorktreeError(`worktrees are kept beside the threads (${dir}), which are inside the workspace; keep the threads elsewhere (the CLI's --storage DIR)`);
+      throw new WorktreeError(
+        `worktrees are kept beside the threads (${dir}), which are inside the workspace; keep the threads elsewhere (the CLI's --storage DIR)`,
+      );
     }
-    const base = (await commitWorkingTree(repo.top, await headCommit(repo.top), `subagents: the workspace when run ${request.runId} started`, dir)).commit;
+    const base = (
+      await commitWorkingTree(repo.top, await headCommit(repo.top), `subagents: the workspace when run ${request.runId} started`, dir)
+    ).commit;
     const manifest: WorktreeManifest = {
       version: 1,
       runId: request.runId,
@@ -88,9 +95,15 @@ export class Worktrees {
    * the start: the worktree and its branch go (returns undefined). Else the manifest is pending.
    */
   async finish(manifest: WorktreeManifest): Promise<WorktreeManifest | undefined> {
-    if ((await checkWorktreeRecord(await this.root(), manifest)).kind !== 'listed') throw new WorktreeRecordRefused(`its worktree ${manifest.path} is gone`);
+    if ((await checkWorktreeRecord(await this.root(), manifest)).kind !== 'listed')
+      throw new WorktreeRecordRefused(`its worktree ${manifest.path} is gone`);
     const wt = manifest.path;
-    const { commit, tree } = await commitWorkingTree(wt, (await headCommit(wt)) ?? manifest.base, `subagents: the end of run ${manifest.runId}`, this.dir);
+    const { commit, tree } = await commitWorkingTree(
+      wt,
+      (await headCommit(wt)) ?? manifest.base,
+      `subagents: the end of run ${manifest.runId}`,
+      this.dir,
+    );
     if (tree === (await treeOf(wt, manifest.base))) {
       await this.discard(manifest);
       return undefined;
@@ -115,7 +128,9 @@ export class Worktrees {
     const root = await realpath(workspace.root);
     const here = await repositoryOf(root);
     if (root !== manifest.workspaceRoot || here?.top !== manifest.repo || here.prefix !== manifest.prefix) {
-      throw new WorktreeRecordRefused(`it was made from ${manifest.workspaceRoot} (repository ${manifest.repo}), not from this workspace ${root}`);
+      throw new WorktreeRecordRefused(
+        `it was made from ${manifest.workspaceRoot} (repository ${manifest.repo}), not from this workspace ${root}`,
+      );
     }
     const current = await this.finish(manifest);
     if (!current?.final) return { applied: [], conflicts: [] };
@@ -162,7 +177,10 @@ export class Worktrees {
     if (!info) return report;
     // A link in the folder's place (a command may have made one) would turn this clean-up on another folder.
     if (!info.isDirectory()) {
-      report.refused.push({ name: this.dir, reason: `${this.dir} is a symbolic link or no folder, so no worktree was cleaned up; remove it (the product makes it again)` });
+      report.refused.push({
+        name: this.dir,
+        reason: `${this.dir} is a symbolic link or no folder, so no worktree was cleaned up; remove it (the product makes it again)`,
+      });
       return report;
     }
     const root = await this.root();
@@ -173,13 +191,18 @@ export class Worktrees {
           await this.discard(m);
           report.removed.push(m.runId);
         } else if (m.state === 'working' && !ownerAlive(m.owner)) {
-          const done = await this.finish(m).catch((error: unknown) => (error instanceof WorktreeRecordRefused ? Promise.reject(error) : undefined));
+          const done = await this.finish(m).catch((error: unknown) =>
+            error instanceof WorktreeRecordRefused ? Promise.reject(error) : undefined,
+          );
           (done ? report.finished : report.removed).push(m.runId);
           if (!done) await this.discard(m);
         }
       } catch (error) {
         if (!(error instanceof WorktreeRecordRefused)) throw error;
-        report.refused.push({ name: `${m.runId}.json`, reason: `the worktree record ${join(this.dir, `${m.runId}.json`)} was not acted on: ${error.message}. Nothing was removed; delete that file if you did not expect it.` });
+        report.refused.push({
+          name: `${m.runId}.json`,
+          reason: `the worktree record ${join(this.dir, `${m.runId}.json`)} was not acted on: ${error.message}. Nothing was removed; delete that file if you did not expect it.`,
+        });
       }
     }
     const known = new Set(manifests.map((m) => m.runId));
@@ -197,7 +220,10 @@ export class Worktrees {
         await removeWorktree(repo, path, undefined);
         report.removed.push(name);
       } else {
-        report.refused.push({ name, reason: `${path} is in the worktrees folder but git lists it as no repository's worktree, so it was left in place; remove it yourself if it is not yours.` });
+        report.refused.push({
+          name,
+          reason: `${path} is in the worktrees folder but git lists it as no repository's worktree, so it was left in place; remove it yourself if it is not yours.`,
+        });
       }
     }
     return report;

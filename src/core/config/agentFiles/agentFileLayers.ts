@@ -60,7 +60,15 @@ export function readAgentFileLayers(folders: readonly AgentFolder[], options: Re
         try {
           text = (options.readText ?? readUtf8)(path);
         } catch (error) {
-          out.problems.push({ source, name: '', field: '', message: `cannot be read: ${(error as Error).message}`, severity: 'error', code: 'bad-value', path });
+          out.problems.push({
+            source,
+            name: '',
+            field: '',
+            message: `cannot be read: ${(error as Error).message}`,
+            severity: 'error',
+            code: 'bad-value',
+            path,
+          });
           continue;
         }
       }

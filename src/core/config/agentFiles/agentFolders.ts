@@ -36,19 +36,29 @@ export interface UserAgentFolderSwitches {
 export const AGENT_FILES_GLOB = '{.claude/agents/*.md,.github/agents/*.agent.md,.vscode/agents/*.md,.copilot/agents/*.md}';
 
 /** Every glob the editor's language client selects agent files by. */
-export const AGENT_FILE_PATTERNS = ['**/.vscode/agents/*.md', '**/.claude/agents/*.md', '**/.github/agents/*.agent.md', '**/.copilot/agents/*.md'] as const;
+export const AGENT_FILE_PATTERNS = [
+  '**/.vscode/agents/*.md',
+  '**/.claude/agents/*.md',
+  '**/.github/agents/*.agent.md',
+  '**/.copilot/agents/*.md',
+] as const;
 
 /** The user's folders (when `home` is given and switched on), then the workspace's (when trusted). */
-export function agentFolders(options: { root?: string; home?: string; user: UserAgentFolderSwitches; trusted: boolean }): { user: AgentFolder[]; workspace: AgentFolder[] } {
+export function agentFolders(options: { root?: string; home?: string; user: UserAgentFolderSwitches; trusted: boolean }): {
+  user: AgentFolder[];
+  workspace: AgentFolder[];
+} {
   const user: AgentFolder[] = [];
   if (options.home) {
     for (const f of USER_AGENT_FOLDERS) {
-      if (options.user[f.setting]) user.push({ dir: join(options.home, f.dir), label: `~/${f.dir}`, suffixes: f.suffixes, dialect: f.dialect, scope: 'user' });
+      if (options.user[f.setting])
+        user.push({ dir: join(options.home, f.dir), label: `~/${f.dir}`, suffixes: f.suffixes, dialect: f.dialect, scope: 'user' });
     }
   }
   const workspace: AgentFolder[] = [];
   if (options.root && options.trusted) {
-    for (const f of WORKSPACE_AGENT_FOLDERS) workspace.push({ dir: join(options.root, f.dir), label: f.dir, suffixes: f.suffixes, dialect: f.dialect, scope: 'workspace' });
+    for (const f of WORKSPACE_AGENT_FOLDERS)
+      workspace.push({ dir: join(options.root, f.dir), label: f.dir, suffixes: f.suffixes, dialect: f.dialect, scope: 'workspace' });
   }
   return { user, workspace };
 }

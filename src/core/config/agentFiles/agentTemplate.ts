@@ -33,7 +33,8 @@ export function importTarget(path: string): ImportCandidate | undefined {
   const normalized = path.replace(/\\/g, '/');
   const claude = USER_AGENT_FOLDERS[0];
   const copilot = USER_AGENT_FOLDERS[1];
-  if (normalized.includes(`/${claude.dir}/`) && name.endsWith('.md')) return { path, from: 'Claude Code', target: join(WORKSPACE_AGENT_FOLDERS[0].dir, name) };
+  if (normalized.includes(`/${claude.dir}/`) && name.endsWith('.md'))
+    return { path, from: 'Claude Code', target: join(WORKSPACE_AGENT_FOLDERS[0].dir, name) };
   if (normalized.includes(`/${copilot.dir}/`) && name.endsWith('.md')) {
     const file = name.endsWith('.agent.md') ? name : name.replace(/\.md$/, '.agent.md');
     return { path, from: 'Copilot', target: join(WORKSPACE_AGENT_FOLDERS[1].dir, file) };

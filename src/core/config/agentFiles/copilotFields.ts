@@ -41,7 +41,13 @@ export function readCopilotFields(check: FileCheck, input: Record<string, unknow
       }
       case 'target':
         if (field.value === 'github-copilot') {
-          check.add('field-ignored', 'information', 'target', 'this agent is written for GitHub\'s coding agent ("target: github-copilot"); it is loaded here too, and works in this workspace', field.valueRange);
+          check.add(
+            'field-ignored',
+            'information',
+            'target',
+            'this agent is written for GitHub\'s coding agent ("target: github-copilot"); it is loaded here too, and works in this workspace',
+            field.valueRange,
+          );
         }
         break;
       case 'user-invocable':
@@ -49,7 +55,13 @@ export function readCopilotFields(check: FileCheck, input: Record<string, unknow
         break;
       case 'disable-model-invocation':
         if (field.value === true) {
-          check.add('field-ignored', 'warning', field.key, '"disable-model-invocation" is ignored: here only the supervisor starts agents, so it may still delegate to this one; set "enabled: false" in a profile of the same name to switch it off', field.keyRange);
+          check.add(
+            'field-ignored',
+            'warning',
+            field.key,
+            '"disable-model-invocation" is ignored: here only the supervisor starts agents, so it may still delegate to this one; set "enabled: false" in a profile of the same name to switch it off',
+            field.keyRange,
+          );
         }
         break;
       default: {

@@ -56,7 +56,10 @@ export class FileCheck {
 
   /** A list field's items as strings: a YAML list, or Claude Code's "Read, Grep, Glob". */
   items(field: FrontMatterField): ListItem[] {
-    if (field.items) return field.items.filter((i) => typeof i.value === 'string' || typeof i.value === 'number').map((i) => ({ value: String(i.value).trim(), range: i.range }));
+    if (field.items)
+      return field.items
+        .filter((i) => typeof i.value === 'string' || typeof i.value === 'number')
+        .map((i) => ({ value: String(i.value).trim(), range: i.range }));
     if (typeof field.value !== 'string') return [];
     const { positions } = this.frontMatter;
     const start = positions.offsetAt(field.valueRange.start);
@@ -64,7 +67,10 @@ export class FileCheck {
     const raw = positions.text.slice(start, end);
     const quoted = /^["']/.test(raw) ? 1 : 0;
     if (field.valueRange.start.line !== field.valueRange.end.line || raw.slice(quoted, raw.length - quoted) !== field.value) {
-      return splitList(field.value).map((v) => v.trim()).filter(Boolean).map((value) => ({ value, range: field.valueRange }));
+      return splitList(field.value)
+        .map((v) => v.trim())
+        .filter(Boolean)
+        .map((value) => ({ value, range: field.valueRange }));
     }
     const out: ListItem[] = [];
     let offset = start + quoted;

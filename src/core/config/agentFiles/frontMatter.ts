@@ -53,9 +53,18 @@ export const MAX_FRONT_MATTER_BYTES = 16 * 1024;
 export function readFrontMatter(raw: string, knownKeys: ReadonlySet<string>): FrontMatterResult {
   const text = raw.replace(/^\uFEFF/, '');
   const positions = new TextPositions(text);
-  const fail = (code: 'no-front-matter' | 'bad-yaml' | 'not-a-mapping', message: string, range: TextRange, partial?: FrontMatter): FrontMatterResult => ({ ok: false, code, message, range, positions, ...(partial ? { partial } : {}) });
+  const fail = (
+    code: 'no-front-matter' | 'bad-yaml' | 'not-a-mapping',
+    message: string,
+    range: TextRange,
+    partial?: FrontMatter,
+  ): FrontMatterResult => ({ ok: false, code, message, range, positions, ...(partial ? { partial } : {}) });
   if (positions.lineCount === 0 || !DELIMITER.test(positions.lineText(0)) || positions.lineText(0).replace(/\s+$/, '') !== '---') {
-    return fail('no-front-matter', 'has no front matter: the file must start with a "---" line, then the fields (description: …), then another "---" line, then the instructions', positions.lineRange(0));
+    return fail(
+      'no-front-matter',
+      'has no front matter: the file must start with a "---" line, then the fields (description: …), then another "---" line, then the instructions',
+      positions.lineRange(0),
+    );
   }
   let closeLine = -1;
   for (let line = 1; line < positions.lineCount; line++) {
@@ -64,12 +73,21 @@ export function readFrontMatter(raw: string, knownKeys: ReadonlySet<string>): Fr
       break;
     }
   }
-  if (closeLine < 0) return fail('no-front-matter', 'opens its front matter on line 1 but never closes it: add a "---" line after the fields', positions.lineRange(0));
+  if (closeLine < 0)
+    return fail(
+      'no-front-matter',
+      'opens its front matter on line 1 but never closes it: add a "---" line after the fields',
+      positions.lineRange(0),
+    );
   const start = positions.offsetAt({ line: 1, character: 0 });
   const end = positions.offsetAt({ line: closeLine, character: 0 });
   const yamlText = text.slice(start, end);
   if (yamlText.length > MAX_FRONT_MATTER_BYTES) {
-    return fail('bad-yaml', `has ${Math.ceil(yamlText.length / 1024)} KB of front matter, and at most ${MAX_FRONT_MATTER_BYTES / 1024} KB is read: keep the fields short and put long text in the instructions below the closing "---"`, positions.lineRange(0));
+    return fail(
+      'bad-yaml',
+      `has ${Math.ceil(yamlText.length / 1024)} KB of front matter, and at most ${MAX_FRONT_MATTER_BYTES / 1024} KB is read: keep the fields short and put long text in the instructions below the closing "---"`,
+      positions.lineRange(0),
+    );
   }
   const bodyStart = positions.offsetAt({ line: closeLine + 1, character: 0 });
   const body = closeLine + 1 < positions.lineCount ? text.slice(bodyStart) : '';
@@ -78,16 +96,26 @@ export function readFrontMatter(raw: string, knownKeys: ReadonlySet<string>): Fr
   const strict = readStrict(yamlText, start, positions);
   if (strict.ok && strict.alias) {
     // Not expanded (a "billion laughs" would be), and not read as the object the parser leaves in its place.
-    return fail('bad-yaml', `uses a YAML alias (${strict.alias.text}), which agent files here do not expand: write the value out in full`, strict.alias.range, { ...base, fields: strict.fields.filter((f) => !f.hasAlias), reader: 'yaml' });
+    return fail(
+      'bad-yaml',
+      `uses a YAML alias (${strict.alias.text}), which agent files here do not expand: write the value out in full`,
+      strict.alias.range,
+      { ...base, fields: strict.fields.filter((f) => !f.hasAlias), reader: 'yaml' },
+    );
   }
   if (strict.ok) return { ok: true, frontMatter: { ...base, fields: strict.fields, reader: 'yaml' } };
   const lenient = readLenientFields(positions, 1, closeLine, knownKeys);
   if (!lenient.ok) {
     if (strict.notMapping) return fail('not-a-mapping', 'has front matter that is not a list of "field: value" lines', strict.range);
-    const partial: FrontMatter = strict.fields ? { ...base, fields: strict.fields, reader: 'yaml' } : { ...base, fields: lenient.fields, reader: 'lenient' };
+    const partial: FrontMatter = strict.fields
+      ? { ...base, fields: strict.fields, reader: 'yaml' }
+      : { ...base, fields: lenient.fields, reader: 'lenient' };
     return fail('bad-yaml', `has front matter that no reader can read: ${strict.message}; ${lenient.message}`, strict.range, partial);
   }
-  return { ok: true, frontMatter: { ...base, fields: lenient.fields, reader: 'lenient', strictError: { message: strict.message, range: strict.range } } };
+  return {
+    ok: true,
+    frontMatter: { ...base, fields: lenient.fields, reader: 'lenient', strictError: { message: strict.message, range: strict.range } },
+  };
 }
 
 type StrictResult =
@@ -112,11 +140,14 @@ function readStrict(yamlText: string, offset: number, positions: TextPositions):
       const r = node?.range;
       return r ? doc.errors.some((e) => e.pos[0] <= r[2] && Math.max(e.pos[1], e.pos[0] + 1) > r[0]) : false;
     };
-    const fields = isMap(doc.contents) ? readPairs(doc.contents.items.filter((pair) => !broken(pair.key as Node) && !broken(pair.value as Node))) : undefined;
+    const fields = isMap(doc.contents)
+      ? readPairs(doc.contents.items.filter((pair) => !broken(pair.key as Node) && !broken(pair.value as Node)))
+      : undefined;
     return { ok: false, message, range: positions.range(offset + from, offset + Math.max(to, from + 1)), ...(fields ? { fields } : {}) };
   }
   if (doc.contents === null) return { ok: true, fields: [] };
-  if (!isMap(doc.contents)) return { ok: false, message: 'the front matter is not a mapping', range: range(doc.contents as Node), notMapping: true };
+  if (!isMap(doc.contents))
+    return { ok: false, message: 'the front matter is not a mapping', range: range(doc.contents as Node), notMapping: true };
   let alias: { text: string; range: TextRange } | undefined;
   const fields = readPairs(doc.contents.items).map((field, index) => {
     const pair = (doc.contents as { items: Pair[] }).items.filter((p) => isScalar(p.key))[index]!;

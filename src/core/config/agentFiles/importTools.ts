@@ -3,7 +3,16 @@ import type { AgentFileDialect } from './agentFields';
 import type { FileCheck, ListItem } from './fileCheck';
 import type { FrontMatterField } from './frontMatter';
 import { nearest } from './nearest';
-import { CLAUDE_TOOLS, COPILOT_TOOLS, COPILOT_TOOL_SETS, OUR_TOOLS, isOurToolName, mapClaudeTool, mapCopilotTool, type ToolMapping } from './toolNames';
+import {
+  CLAUDE_TOOLS,
+  COPILOT_TOOLS,
+  COPILOT_TOOL_SETS,
+  OUR_TOOLS,
+  isOurToolName,
+  mapClaudeTool,
+  mapCopilotTool,
+  type ToolMapping,
+} from './toolNames';
 
 export interface ToolsRead {
   tools: string[];
@@ -23,7 +32,8 @@ function mapName(name: string, dialect: AgentFileDialect): ToolMapping {
 const ELSEWHERE = {
   claude: 'in Claude Code it would come from a plugin or an MCP server',
   copilot: 'in Copilot it would come from an MCP server or an extension',
-  native: 'our tools are read_file, list_dir, find_files, search_text, write_file, edit_file, run_command, web_fetch, todo_write, ask_user, open_file, the delegation tools and mcp__<server>__<tool>',
+  native:
+    'our tools are read_file, list_dir, find_files, search_text, write_file, edit_file, run_command, web_fetch, todo_write, ask_user, open_file, the delegation tools and mcp__<server>__<tool>',
 } as const;
 
 /** A name an editor tool (vscode.lm.tools) can have, as model providers accept tool names. */
@@ -57,9 +67,22 @@ export function readTools(check: FileCheck, field: FrontMatterField, dialect: Ag
         for (const t of mapping.tools) tools.add(t);
         if (mapping.agents?.length) agents = [...(agents ?? []), ...mapping.agents];
         if (dialect === 'native') {
-          check.add('tool-foreign', 'warning', field.key, `${what} is not one of our tool names; it is read as ${mapping.tools.join(', ')}`, item.range, [replaceItem(check, field, item, mapping.tools)]);
+          check.add(
+            'tool-foreign',
+            'warning',
+            field.key,
+            `${what} is not one of our tool names; it is read as ${mapping.tools.join(', ')}`,
+            item.range,
+            [replaceItem(check, field, item, mapping.tools)],
+          );
         } else if (mapping.approximate) {
-          check.add('tool-approximate', 'information', field.key, `${what} is mapped to ${mapping.tools.join(', ')}: ${mapping.approximate}`, item.range);
+          check.add(
+            'tool-approximate',
+            'information',
+            field.key,
+            `${what} is mapped to ${mapping.tools.join(', ')}: ${mapping.approximate}`,
+            item.range,
+          );
         }
         return;
       }
@@ -67,7 +90,13 @@ export function readTools(check: FileCheck, field: FrontMatterField, dialect: Ag
         if (mcpNote(check, field.key, item, mapping.name, mcpServers)) tools.add(mapping.name);
         return;
       case 'later':
-        check.add('tool-later', 'information', field.key, `${what} is left out: ${mapping.what}${deny ? '' : '; the agent works without it'}`, item.range);
+        check.add(
+          'tool-later',
+          'information',
+          field.key,
+          `${what} is left out: ${mapping.what}${deny ? '' : '; the agent works without it'}`,
+          item.range,
+        );
         return;
       case 'none':
         check.add('tool-unsupported', 'information', field.key, `${what} is left out: ${mapping.why}`, item.range);
@@ -87,18 +116,37 @@ export function readTools(check: FileCheck, field: FrontMatterField, dialect: Ag
         if (!hint && EDITOR_TOOL_NAME.test(item.value)) {
           // Another extension's tool or VS Code's MCP tool (vscode.lm.tools): only the editor knows them, at run time.
           tools.add(item.value);
-          check.add('tool-editor', 'information', field.key, `${what} is not one of our tools: it is offered when the editor has a tool of that name (another extension's, or an MCP server of VS Code; in the extension only), and otherwise left out`, item.range);
+          check.add(
+            'tool-editor',
+            'information',
+            field.key,
+            `${what} is not one of our tools: it is offered when the editor has a tool of that name (another extension's, or an MCP server of VS Code; in the extension only), and otherwise left out`,
+            item.range,
+          );
           return;
         }
         const severity = hint || dialect === 'native' ? 'warning' : 'information';
-        check.add('tool-unknown', severity, field.key, `${what} is not a tool we know, so it is left out${hint || ` (${ELSEWHERE[dialect]})`}`, item.range, fixes);
+        check.add(
+          'tool-unknown',
+          severity,
+          field.key,
+          `${what} is not a tool we know, so it is left out${hint || ` (${ELSEWHERE[dialect]})`}`,
+          item.range,
+          fixes,
+        );
         return;
       }
     }
   });
   // A kept MCP tool is usable: its server is configured, or the file declares it itself.
   if (!deny && items.length > 0 && ![...tools].some((t) => OUR_TOOLS.includes(t) || t.startsWith('mcp__'))) {
-    check.add('no-usable-tools', 'warning', field.key, 'none of these tools is available here, so the agent gets no tools at all; add one of ours (read_file, search_text, edit_file, run_command, …) or remove "tools" to give it every tool', field.keyRange);
+    check.add(
+      'no-usable-tools',
+      'warning',
+      field.key,
+      'none of these tools is available here, so the agent gets no tools at all; add one of ours (read_file, search_text, edit_file, run_command, …) or remove "tools" to give it every tool',
+      field.keyRange,
+    );
   }
   return { tools: [...tools], ...(agents ? { agents } : {}) };
 }
@@ -107,7 +155,13 @@ export function readTools(check: FileCheck, field: FrontMatterField, dialect: Ag
 function mcpNote(check: FileCheck, key: string, item: ListItem, name: string, servers: readonly string[]): boolean {
   const server = /^mcp__(.+?)__/.exec(name)?.[1] ?? name;
   if (servers.includes(server)) return true;
-  check.add('tool-mcp', 'information', key, `"${item.value}" is a tool of the MCP server "${server}" (${name} here), and no MCP server "${server}" is configured, so it is left out`, item.range);
+  check.add(
+    'tool-mcp',
+    'information',
+    key,
+    `"${item.value}" is a tool of the MCP server "${server}" (${name} here), and no MCP server "${server}" is configured, so it is left out`,
+    item.range,
+  );
   return false;
 }
 

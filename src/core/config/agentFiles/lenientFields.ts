@@ -26,7 +26,8 @@ export function readLenientFields(
     const { field, lines, list } = current;
     if (!list) {
       const text = lines.join(' ').trim();
-      if (/^[[{]/.test(text) && !/^(\[.*\]|\{.*\})$/.test(text)) broken ??= `the "${field.key}" value opens a list with "${text[0]}" and never closes it`;
+      if (/^[[{]/.test(text) && !/^(\[.*\]|\{.*\})$/.test(text))
+        broken ??= `the "${field.key}" value opens a list with "${text[0]}" and never closes it`;
       else if (/^["']/.test(text) && !text.endsWith(text[0]!)) broken ??= `the "${field.key}" value opens a quote and never closes it`;
       if (broken && brokenKey === undefined) brokenKey = field.key;
       field.value = scalarOrList(text, field);
@@ -45,13 +46,16 @@ export function readLenientFields(
         key: key[1]!,
         value: null,
         keyRange: positions.range(lineStart, lineStart + key[1]!.length),
-        valueRange: key[2] ? positions.range(valueStart, valueStart + key[2].length) : positions.range(lineStart + text.length, lineStart + text.length),
+        valueRange: key[2]
+          ? positions.range(valueStart, valueStart + key[2].length)
+          : positions.range(lineStart + text.length, lineStart + text.length),
       };
       fields.push(field);
       current = { field, lines: key[2] && !/^[|>][+-]?$/.test(key[2]) ? [key[2]] : [], list: false };
       continue;
     }
-    if (!current) return { ok: false, message: `line ${line + 1} ("${text.trim().slice(0, 40)}") is not a "field: value" line`, fields: readable() };
+    if (!current)
+      return { ok: false, message: `line ${line + 1} ("${text.trim().slice(0, 40)}") is not a "field: value" line`, fields: readable() };
     const item = /^(\s+)-\s+(.*?)\s*$/.exec(text);
     if (item && current.lines.length === 0) {
       current.list = true;
@@ -65,11 +69,16 @@ export function readLenientFields(
     }
     if (current.list) {
       brokenKey ??= current.field.key;
-      return { ok: false, message: `line ${line + 1} continues the list "${current.field.key}" but is not a "- item" line`, fields: readable() };
+      return {
+        ok: false,
+        message: `line ${line + 1} continues the list "${current.field.key}" but is not a "- item" line`,
+        fields: readable(),
+      };
     }
     current.lines.push(text.trim());
     const lineStart = positions.offsetAt({ line, character: 0 });
-    if (current.lines.length === 1) current.field.valueRange = positions.range(lineStart + text.length - text.trimStart().length, lineStart + text.length);
+    if (current.lines.length === 1)
+      current.field.valueRange = positions.range(lineStart + text.length - text.trimStart().length, lineStart + text.length);
     else current.field.valueRange = { start: current.field.valueRange.start, end: positions.positionAt(lineStart + text.length) };
   }
   finish();
@@ -93,7 +102,10 @@ function scalarOrList(text: string, field: FrontMatterField): unknown {
     } catch {
       // a list YAML cannot read: split it on commas ourselves
     }
-    return inner.split(',').map((s) => unquote(s.trim())).filter((s) => s !== '');
+    return inner
+      .split(',')
+      .map((s) => unquote(s.trim()))
+      .filter((s) => s !== '');
   }
   if (/^(true|false)$/.test(text)) return text === 'true';
   if (/^-?\d+(\.\d+)?$/.test(text) && field.key !== 'name') return Number(text);

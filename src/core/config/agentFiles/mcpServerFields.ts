@@ -33,21 +33,41 @@ export function ownMcpServerNames(frontMatter: FrontMatter): string[] {
  * Reads the field into the profile's `mcpServers`: each good inline declaration is kept, a bad one
  * is a warning at the field (left out); a name that no configuration declares is a note.
  */
-export function readMcpServersField(check: FileCheck, field: FrontMatterField, input: Record<string, unknown>, configured: readonly string[]): void {
+export function readMcpServersField(
+  check: FileCheck,
+  field: FrontMatterField,
+  input: Record<string, unknown>,
+  configured: readonly string[],
+): void {
   const { inline, named } = entriesOf(field.value);
   if (inline.length === 0 && named.length === 0) {
-    check.add('bad-value', 'warning', field.key, `"${field.key}" must map server names to their declarations ({command, args, env} or {url, headers}), so it is ignored`, field.valueRange);
+    check.add(
+      'bad-value',
+      'warning',
+      field.key,
+      `"${field.key}" must map server names to their declarations ({command, args, env} or {url, headers}), so it is ignored`,
+      field.valueRange,
+    );
     return;
   }
   const servers: Record<string, unknown> = {};
   for (const [name, raw] of inline) {
     const okName = mcpServerNameSchema.safeParse(name);
-    const read = okName.success ? readMcpServerConfig(raw) : { ok: false as const, message: `has a name that ${okName.error.issues[0]?.message ?? 'is not valid'}` };
+    const read = okName.success
+      ? readMcpServerConfig(raw)
+      : { ok: false as const, message: `has a name that ${okName.error.issues[0]?.message ?? 'is not valid'}` };
     if (read.ok) servers[name] = raw;
     else check.add('bad-value', 'warning', field.key, `the MCP server "${name}" ${read.message}, so it is left out`, field.valueRange);
   }
   for (const name of named) {
-    if (!configured.includes(name)) check.add('tool-mcp', 'information', field.key, `names the MCP server "${name}", which no configuration declares (subagents.mcpServers, .mcp.json, .vscode/mcp.json), so it is left out`, field.valueRange);
+    if (!configured.includes(name))
+      check.add(
+        'tool-mcp',
+        'information',
+        field.key,
+        `names the MCP server "${name}", which no configuration declares (subagents.mcpServers, .mcp.json, .vscode/mcp.json), so it is left out`,
+        field.valueRange,
+      );
   }
   if (Object.keys(servers).length > 0) {
     input['mcpServers'] = servers;

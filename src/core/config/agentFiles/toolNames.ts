@@ -22,7 +22,14 @@ export const WORKSPACE_TOOLS = [
 ] as const;
 
 /** The tools that let an agent delegate; naming `Task` or `agent` allows them all. */
-export const DELEGATION_TOOLS = ['delegate_task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel', 'subagent_message'] as const;
+export const DELEGATION_TOOLS = [
+  'delegate_task',
+  'subagent_start',
+  'subagent_status',
+  'subagent_await',
+  'subagent_cancel',
+  'subagent_message',
+] as const;
 
 /** Every tool name a profile's `tools` may hold today (MCP names aside). */
 export const OUR_TOOLS: readonly string[] = [...WORKSPACE_TOOLS, ...DELEGATION_TOOLS];
@@ -52,16 +59,23 @@ const RUN = ['run_command'];
 const SEARCH_SET = ['find_files', 'search_text', 'list_dir', 'read_file'];
 /** `codebase` returns the relevant code, or the whole workspace when it is small: it reads files. */
 const CODEBASE = ['search_text', 'find_files', 'read_file'];
-const ours = (tools: readonly string[], approximate?: string): ToolMapping => ({ kind: 'ours', tools, ...(approximate ? { approximate } : {}) });
+const ours = (tools: readonly string[], approximate?: string): ToolMapping => ({
+  kind: 'ours',
+  tools,
+  ...(approximate ? { approximate } : {}),
+});
 const later = (tool: string, what: string): ToolMapping => ({ kind: 'later', tool, what });
 const none = (why: string): ToolMapping => ({ kind: 'none', why });
 
-const WEB_FETCH = ours(['web_fetch'], 'the page comes back as Markdown; it asks before fetching from a host that is not one of your subagents.trustedDomains');
+const WEB_FETCH = ours(
+  ['web_fetch'],
+  'the page comes back as Markdown; it asks before fetching from a host that is not one of your subagents.trustedDomains',
+);
 const WEB_SEARCH = later('web_search', 'web search comes with a later version');
 const TODO = ours(['todo_write']);
 const TASK_LIST = ours(['todo_write'], 'one checklist per agent (todo_write sends the whole list each time), not separate task records');
 const DELEGATE = ours(DELEGATION_TOOLS);
-const NO_TERMINAL = 'run_command returns each command\'s output itself; there is no terminal to read';
+const NO_TERMINAL = "run_command returns each command's output itself; there is no terminal to read";
 
 /** Claude Code's tools (https://docs.anthropic.com/en/docs/claude-code/settings#tools-available-to-claude). */
 export const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = {
@@ -119,7 +133,10 @@ export const COPILOT_TOOL_SETS: Readonly<Record<string, ToolMapping>> = {
   web: ours(['web_fetch'], 'fetching pages only; there is no web search here'),
   agent: DELEGATE,
   todo: TODO,
-  vscode: ours(['ask_user', 'install_extension'], 'only asking the user and installing extensions; VS Code commands and APIs are not tools here'),
+  vscode: ours(
+    ['ask_user', 'install_extension'],
+    'only asking the user and installing extensions; VS Code commands and APIs are not tools here',
+  ),
   // Sets of 2025: runInTerminal and getTerminalOutput; createAndRunTask, runTask and getTaskOutput.
   runcommands: ours(RUN),
   runtasks: ours(RUN, 'a task runs as its command line'),
@@ -159,7 +176,7 @@ export const COPILOT_TOOLS: Readonly<Record<string, ToolMapping>> = {
   fetch: WEB_FETCH,
   githubrepo: later('web_search', 'searching GitHub repositories comes with a later version'),
   todos: TODO,
-  problems: none('the editor\'s Problems list is not a tool here'),
+  problems: none("the editor's Problems list is not a tool here"),
   terminalselection: none(NO_TERMINAL),
   terminallastcommand: none(NO_TERMINAL),
   gettaskoutput: none(NO_TERMINAL),
@@ -169,7 +186,7 @@ export const COPILOT_TOOLS: Readonly<Record<string, ToolMapping>> = {
   newworkspace: none('creating a new workspace is not a tool here'),
   getprojectsetupinfo: none('creating a new workspace is not a tool here'),
   extensions: none('browsing the marketplace is not a tool here'),
-  vscodeapi: none('VS Code\'s API documentation is not a tool here'),
+  vscodeapi: none("VS Code's API documentation is not a tool here"),
   runcommand: none('VS Code commands are not tools here'),
   opensimplebrowser: none('there is no browser here'),
   memory: none('there is no memory tool here'),
@@ -197,7 +214,10 @@ function withArguments(name: string): ToolMapping | undefined {
   const base = mapClaudeTool(m[1]!);
   if (base.kind !== 'ours') return base;
   if (base.tools === DELEGATION_TOOLS) {
-    const agents = m[2]!.split(',').map((a) => a.trim()).filter(Boolean);
+    const agents = m[2]!
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean);
     return { ...base, agents };
   }
   return { ...base, approximate: `the rule "${m[2]}" is not enforced per agent: the approval settings decide what runs unasked` };
@@ -228,7 +248,9 @@ export function mapCopilotTool(name: string): ToolMapping {
     // "read/editFiles" reads as a reader and would give edit_file: a tool gives no more than the set it is written under.
     const within = set.kind === 'ours' ? set.tools : [];
     if (mapped.kind === 'ours' && !mapped.tools.every((t) => within.includes(t))) {
-      return none(`"${tool}" is not a tool of Copilot's "${area}" set: it would give ${mapped.tools.join(', ')}, more than "${area}" gives${within.length ? ` (${within.join(', ')})` : ''}; name it under its own set`);
+      return none(
+        `"${tool}" is not a tool of Copilot's "${area}" set: it would give ${mapped.tools.join(', ')}, more than "${area}" gives${within.length ? ` (${within.join(', ')})` : ''}; name it under its own set`,
+      );
     }
     return mapped;
   }
@@ -251,12 +273,47 @@ export function isOurToolName(name: string): boolean {
 }
 
 /** Claude Code's own spelling of its tools, for completion in Claude files. */
-export const CLAUDE_TOOL_NAMES = ['Read', 'Write', 'Edit', 'MultiEdit', 'Grep', 'Glob', 'LS', 'Bash', 'Task', 'NotebookRead', 'NotebookEdit', 'WebFetch', 'WebSearch', 'TodoWrite', 'AskUserQuestion'];
+export const CLAUDE_TOOL_NAMES = [
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'Grep',
+  'Glob',
+  'LS',
+  'Bash',
+  'Task',
+  'NotebookRead',
+  'NotebookEdit',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'AskUserQuestion',
+];
 
 /** Copilot's tool sets and tools as it spells them, for completion in Copilot files. */
 export const COPILOT_TOOL_NAMES = [
-  'search', 'edit', 'read', 'execute', 'web', 'agent', 'todo', 'vscode',
-  'search/codebase', 'search/fileSearch', 'search/textSearch', 'search/listDirectory', 'search/usages',
-  'edit/editFiles', 'edit/createFile', 'edit/createDirectory', 'read/readFile',
-  'execute/runInTerminal', 'execute/getTerminalOutput', 'execute/runTests', 'execute/runTask', 'web/fetch', 'agent/runSubagent',
+  'search',
+  'edit',
+  'read',
+  'execute',
+  'web',
+  'agent',
+  'todo',
+  'vscode',
+  'search/codebase',
+  'search/fileSearch',
+  'search/textSearch',
+  'search/listDirectory',
+  'search/usages',
+  'edit/editFiles',
+  'edit/createFile',
+  'edit/createDirectory',
+  'read/readFile',
+  'execute/runInTerminal',
+  'execute/getTerminalOutput',
+  'execute/runTests',
+  'execute/runTask',
+  'web/fetch',
+  'agent/runSubagent',
 ];

@@ -50,7 +50,16 @@ export function validateAgentFile(text: string, info: AgentFileInfo, context: Ag
   const read = readFrontMatter(text, KNOWN_FIELD_NAMES);
   const fallbackId = slugify(base);
   if (!read.ok && !read.partial) {
-    const problem: ProfileProblem = { source: info.source, name: fallbackId, field: '', message: read.message, severity: 'error', code: read.code, path: info.path, range: read.range };
+    const problem: ProfileProblem = {
+      source: info.source,
+      name: fallbackId,
+      field: '',
+      message: read.message,
+      severity: 'error',
+      code: read.code,
+      path: info.path,
+      range: read.range,
+    };
     return { info, id: fallbackId, origin: { path: info.path, ranges: {} }, problems: [problem] };
   }
   const fm = read.ok ? read.frontMatter : read.partial!;
@@ -78,14 +87,22 @@ export function validateAgentFile(text: string, info: AgentFileInfo, context: Ag
       accepted = false;
       for (const issue of parsed.error.issues) {
         const field = issue.path.map(String).join('.');
-        const range = check.ranges[field] ?? check.ranges[String(issue.path[0])] ?? check.field(String(issue.path[0]))?.keyRange ?? check.fileRange;
+        const range =
+          check.ranges[field] ?? check.ranges[String(issue.path[0])] ?? check.field(String(issue.path[0]))?.keyRange ?? check.fileRange;
         check.add('bad-value', 'error', field, `${fieldLabel(issue.path)} ${zodIssueText(issue)}`, range);
       }
     }
   }
   for (const p of check.problems) p.name = check.id;
   check.problems.sort((a, b) => rank(a) - rank(b));
-  return { info, id: check.id, ...(accepted ? { input } : {}), origin: { path: info.path, ranges: check.ranges }, problems: check.problems, frontMatter: fm };
+  return {
+    info,
+    id: check.id,
+    ...(accepted ? { input } : {}),
+    origin: { path: info.path, ranges: check.ranges },
+    problems: check.problems,
+    frontMatter: fm,
+  };
 }
 
 const rank = (p: ProfileProblem): number => (p.severity === 'error' ? 0 : p.severity === 'warning' ? 1 : 2);
@@ -99,25 +116,53 @@ function readId(check: FileCheck, base: string, input: Record<string, unknown>):
   if (dialect === 'copilot') {
     // Copilot: the file name is the id, `name:` is what people see.
     const id = slugify(base);
-    if (id !== base) check.add('id-from-name', 'information', '', `its id here is "${id}" (the file name "${base}" made a slug); the supervisor delegates to it by that id`, check.fileRange);
+    if (id !== base)
+      check.add(
+        'id-from-name',
+        'information',
+        '',
+        `its id here is "${id}" (the file name "${base}" made a slug); the supervisor delegates to it by that id`,
+        check.fileRange,
+      );
     if (name && name !== id) input['displayName'] = name;
     return id;
   }
   if (dialect === 'claude') {
     if (!name) {
       const fix: ProblemFix = { title: `Add "name: ${slugify(base)}"`, newText: `name: ${slugify(base)}\n`, range: at(1) };
-      check.add('no-name', 'error', 'name', 'has no "name", which Claude Code requires (it is the agent\'s id): add "name: <id>" to the front matter', nameField?.keyRange ?? check.fileRange, [fix]);
+      check.add(
+        'no-name',
+        'error',
+        'name',
+        'has no "name", which Claude Code requires (it is the agent\'s id): add "name: <id>" to the front matter',
+        nameField?.keyRange ?? check.fileRange,
+        [fix],
+      );
       return undefined;
     }
     const id = slugify(name);
-    if (id !== name) check.add('id-from-name', 'information', 'name', `its id here is "${id}" ("${name}" made a slug: lowercase letters, digits and dashes)`, nameField!.valueRange);
+    if (id !== name)
+      check.add(
+        'id-from-name',
+        'information',
+        'name',
+        `its id here is "${id}" ("${name}" made a slug: lowercase letters, digits and dashes)`,
+        nameField!.valueRange,
+      );
     return id;
   }
   const own = name ?? base;
   if (profileNameSchema.safeParse(own).success) return own;
   const slug = slugify(own);
   if (name !== undefined) {
-    check.add('bad-name', 'error', 'name', `"${own}" is not a valid agent name: use a slug (lowercase letters, digits and dashes, starting with a letter), such as "${slug}"`, nameField!.valueRange, [{ title: `Use "${slug}"`, newText: slug }]);
+    check.add(
+      'bad-name',
+      'error',
+      'name',
+      `"${own}" is not a valid agent name: use a slug (lowercase letters, digits and dashes, starting with a letter), such as "${slug}"`,
+      nameField!.valueRange,
+      [{ title: `Use "${slug}"`, newText: slug }],
+    );
     return undefined;
   }
   check.add('id-from-name', 'information', '', `its id here is "${slug}" (the file name "${base}" made a slug)`, check.fileRange);
@@ -137,12 +182,21 @@ function readDescription(check: FileCheck, input: Record<string, unknown>): void
     ? { title: 'Add a description', newText: 'Describe what this agent does and when to use it', range: field.valueRange }
     : { title: 'Add a description', newText: 'description: Describe what this agent does and when to use it\n', range: at(after + 1) };
   const also = check.info.dialect === 'copilot' ? ' (Copilot does not require one, but the supervisor needs it to choose agents)' : '';
-  check.add('no-description', 'error', 'description', `has no description${also}: add "description:" saying what this agent is for and when to use it`, field?.keyRange ?? check.fileRange, [fix]);
+  check.add(
+    'no-description',
+    'error',
+    'description',
+    `has no description${also}: add "description:" saying what this agent is for and when to use it`,
+    field?.keyRange ?? check.fileRange,
+    [fix],
+  );
 }
 
 /** Says that (and why) the line reader read the file, and offers to make the offending value strict YAML. */
 function lenientNote(check: FileCheck, range: TextRange, strictMessage: string): void {
-  const field = check.frontMatter.fields.find((f) => f.keyRange.start.line <= range.start.line && f.valueRange.end.line >= range.start.line);
+  const field = check.frontMatter.fields.find(
+    (f) => f.keyRange.start.line <= range.start.line && f.valueRange.end.line >= range.start.line,
+  );
   const fixes: ProblemFix[] = [];
   if (field && typeof field.value === 'string' && field.valueRange.start.line === field.valueRange.end.line) {
     fixes.push({ title: `Quote the "${field.key}" value`, newText: JSON.stringify(field.value), range: field.valueRange });

@@ -14,10 +14,14 @@ export const MAX_INSTRUCTION_BYTES = 64 * 1024;
  * Reads the project's instruction files that exist and are switched on. The caller reads them
  * only in a trusted workspace: they steer every agent, as a prompt the workspace wrote.
  */
-export function readProjectInstructions(root: string, switches: ProjectInstructionSwitches): { instructions: ProjectInstruction[]; problems: ProfileProblem[] } {
+export function readProjectInstructions(
+  root: string,
+  switches: ProjectInstructionSwitches,
+): { instructions: ProjectInstruction[]; problems: ProfileProblem[] } {
   const instructions: ProjectInstruction[] = [];
   const problems: ProfileProblem[] = [];
-  const warn = (name: string, path: string, message: string) => problems.push({ source: name, name: '', field: '', message, severity: 'warning', code: 'field-ignored', path });
+  const warn = (name: string, path: string, message: string) =>
+    problems.push({ source: name, name: '', field: '', message, severity: 'warning', code: 'field-ignored', path });
   let realRoot: string;
   try {
     realRoot = realpathSync(root);
@@ -34,14 +38,18 @@ export function readProjectInstructions(root: string, switches: ProjectInstructi
       size = stat.size;
       // Its text goes to the model with every prompt: a link must not bring in a file from elsewhere (~/.ssh, …).
       if (!realpathSync(path).startsWith(realRoot + sep)) {
-        warn(name, path, 'is a link to a file outside the workspace, so it is left out of the agents\' prompts');
+        warn(name, path, "is a link to a file outside the workspace, so it is left out of the agents' prompts");
         continue;
       }
     } catch {
       continue;
     }
     if (size > MAX_INSTRUCTION_BYTES) {
-      warn(name, path, `is ${Math.round(size / 1024)} KB, more than the ${MAX_INSTRUCTION_BYTES / 1024} KB that join every agent's prompt, so it is left out; shorten it, or switch it off in "subagents.projectInstructions"`);
+      warn(
+        name,
+        path,
+        `is ${Math.round(size / 1024)} KB, more than the ${MAX_INSTRUCTION_BYTES / 1024} KB that join every agent's prompt, so it is left out; shorten it, or switch it off in "subagents.projectInstructions"`,
+      );
       continue;
     }
     const text = readFileSync(path, 'utf8').trim();

@@ -27,7 +27,9 @@ export function expandVariables(text: string, context: VariableContext): string 
     if (inner === 'userHome') return context.userHome;
     if (inner.startsWith('env:')) return required(inner.slice(4), context, whole);
     if (inner.startsWith('input:')) {
-      throw new MissingVariableError(`${whole} is a VS Code input prompt, which is not asked here: put the value in an environment variable and write \${env:NAME}`);
+      throw new MissingVariableError(
+        `${whole} is a VS Code input prompt, which is not asked here: put the value in an environment variable and write \${env:NAME}`,
+      );
     }
     if (context.bareNames) {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(inner);
@@ -44,6 +46,7 @@ export function expandRecord(values: Readonly<Record<string, string>>, context: 
 
 function required(name: string, context: VariableContext, whole: string): string {
   const value = context.env[name];
-  if (value === undefined || value === '') throw new MissingVariableError(`${whole} is used but the environment variable ${name} is not set`);
+  if (value === undefined || value === '')
+    throw new MissingVariableError(`${whole} is used but the environment variable ${name} is not set`);
   return value;
 }

@@ -97,7 +97,11 @@ export function declareMcpServers(sources: McpSources): McpDeclarations {
       if (text === undefined) continue;
       const parsed = parseJsonc(text, { jsonc: true });
       if (!parsed.ok) {
-        problems.push({ server: '', source: file.path, message: `is not valid JSON at line ${parsed.error.line}, column ${parsed.error.column} (${parsed.error.message}), so none of its servers is used` });
+        problems.push({
+          server: '',
+          source: file.path,
+          message: `is not valid JSON at line ${parsed.error.line}, column ${parsed.error.column} (${parsed.error.message}), so none of its servers is used`,
+        });
         continue;
       }
       const value = parsed.value as Record<string, unknown> | null;
@@ -127,7 +131,11 @@ export function conflictProblem(name: string, places: readonly string[]): McpDec
 export function profileMcpServers(profile: Profile): McpServerDecl[] {
   if (!profile.mcpServers) return [];
   const origin: McpOrigin = isUsersOwn(profile.source) ? 'user' : 'workspace';
-  return readServerRecord(profile.mcpServers, { origin, source: profile.source, bareNames: profile.origin !== undefined, profile: profile.name }, []);
+  return readServerRecord(
+    profile.mcpServers,
+    { origin, source: profile.source, bareNames: profile.origin !== undefined, profile: profile.name },
+    [],
+  );
 }
 
 /** Built-in profiles, the user's settings and the user's agent folders (~/.claude/agents, ~/.copilot/agents). */
@@ -138,7 +146,11 @@ function isUsersOwn(source: string): boolean {
 function readServerRecord(record: unknown, base: Omit<McpServerDecl, 'name' | 'config'>, problems: McpDeclProblem[]): McpServerDecl[] {
   if (record === undefined || record === null) return [];
   if (typeof record !== 'object' || Array.isArray(record)) {
-    problems.push({ server: '', source: base.source, message: 'must map server names to their declarations, as in { "github": { "command": "…" } }' });
+    problems.push({
+      server: '',
+      source: base.source,
+      message: 'must map server names to their declarations, as in { "github": { "command": "…" } }',
+    });
     return [];
   }
   const out: McpServerDecl[] = [];

@@ -12,7 +12,10 @@ import { lazySchema } from '../../../shared/lazySchema';
 /** Server names become part of tool names (`mcp__<server>__<tool>`): no `__`, nothing a provider refuses. */
 export const mcpServerNameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9.-]|_(?!_))*$/, 'must be letters, digits, dots, dashes and single underscores, starting with a letter or digit')
+  .regex(
+    /^[A-Za-z0-9](?:[A-Za-z0-9.-]|_(?!_))*$/,
+    'must be letters, digits, dots, dashes and single underscores, starting with a letter or digit',
+  )
   .max(32, 'must be at most 32 characters (it is part of each tool name, which providers cap at 64)');
 
 const text = lazySchema(() => z.union([z.string(), z.number(), z.boolean()]).transform(String));
@@ -33,7 +36,10 @@ const stdioSchema = lazySchema(() =>
 const remoteSchema = lazySchema(() =>
   z.looseObject({
     type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
-    url: z.string().trim().refine((u) => /^https?:\/\/[^\s/]+/i.test(u), 'must be an http:// or https:// address'),
+    url: z
+      .string()
+      .trim()
+      .refine((u) => /^https?:\/\/[^\s/]+/i.test(u), 'must be an http:// or https:// address'),
     headers: z.record(z.string(), text).default({}),
     tools: toolFilter,
   }),
@@ -63,17 +69,26 @@ export type McpServerCheck = { ok: true; config: McpServerConfig } | { ok: false
 
 /** Reads one server's declaration; the message says what is wrong in words for the user. */
 export function readMcpServerConfig(raw: unknown): McpServerCheck {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'must be an object with a "command" (a server to start) or a "url" (a server to connect to)' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ok: false, message: 'must be an object with a "command" (a server to start) or a "url" (a server to connect to)' };
   const hasCommand = 'command' in raw;
   const hasUrl = 'url' in raw;
   if (hasCommand === hasUrl) {
-    return { ok: false, message: hasCommand ? 'has both "command" and "url": give one (a server to start, or one to connect to)' : 'needs a "command" (a server to start) or a "url" (a server to connect to)' };
+    return {
+      ok: false,
+      message: hasCommand
+        ? 'has both "command" and "url": give one (a server to start, or one to connect to)'
+        : 'needs a "command" (a server to start) or a "url" (a server to connect to)',
+    };
   }
   if (hasCommand) {
     const read = stdioSchema.safeParse(raw);
     if (!read.success) return { ok: false, message: problemText(read.error) };
     const { command, args, env, cwd, tools } = read.data;
-    return { ok: true, config: { transport: 'stdio', command, args, env, ...(cwd === undefined ? {} : { cwd }), ...(tools ? { tools } : {}) } };
+    return {
+      ok: true,
+      config: { transport: 'stdio', command, args, env, ...(cwd === undefined ? {} : { cwd }), ...(tools ? { tools } : {}) },
+    };
   }
   const read = remoteSchema.safeParse(raw);
   if (!read.success) return { ok: false, message: problemText(read.error) };

@@ -24,7 +24,12 @@ export function mcpApprovalKey(decl: { config: McpServerConfig; source: string; 
 function configShape(config: McpServerConfig): Record<string, unknown> {
   const what =
     config.transport === 'stdio'
-      ? { command: config.command, args: config.args, cwd: config.cwd ?? null, env: Object.entries(config.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) }
+      ? {
+          command: config.command,
+          args: config.args,
+          cwd: config.cwd ?? null,
+          env: Object.entries(config.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        }
       : { url: config.url };
   return what;
 }

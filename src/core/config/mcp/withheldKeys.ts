@@ -15,7 +15,8 @@ const REFERENCE = /\$\{(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;
 export function withheldKeysNamed(decl: McpServerDecl): string[] {
   if (decl.origin === 'user') return [];
   const c = decl.config;
-  const texts = c.transport === 'stdio' ? [c.command, ...c.args, ...Object.values(c.env), c.cwd ?? ''] : [c.url, ...Object.values(c.headers)];
+  const texts =
+    c.transport === 'stdio' ? [c.command, ...c.args, ...Object.values(c.env), c.cwd ?? ''] : [c.url, ...Object.values(c.headers)];
   const named = new Set<string>();
   for (const text of texts) {
     for (const [, env, name] of text.matchAll(REFERENCE)) if ((env || decl.bareNames) && isKeyVariable(name!)) named.add(name!);
@@ -24,7 +25,10 @@ export function withheldKeysNamed(decl: McpServerDecl): string[] {
 }
 
 /** The environment a declaration's variables and inherited env come from: a workspace's lacks our keys. */
-export function environmentFor(decl: McpServerDecl, env: Readonly<Record<string, string | undefined>>): Readonly<Record<string, string | undefined>> {
+export function environmentFor(
+  decl: McpServerDecl,
+  env: Readonly<Record<string, string | undefined>>,
+): Readonly<Record<string, string | undefined>> {
   if (decl.origin === 'user') return env;
   return Object.fromEntries(Object.entries(env).filter(([name]) => !isKeyVariable(name)));
 }

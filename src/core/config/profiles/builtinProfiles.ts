@@ -8,7 +8,7 @@ const GENERAL_PURPOSE: ProfileInput = {
     'A capable generalist for multi-step tasks: researching a question across the codebase, making and checking ' +
     'changes, running commands. Use it when no specialist fits.',
   instructions: [
-    'You are a general-purpose subagent working in the user\'s workspace on a task your supervisor gave you.',
+    "You are a general-purpose subagent working in the user's workspace on a task your supervisor gave you.",
     'You see only that task and the context that came with it, not the conversation before it.',
     '',
     'How to work:',

@@ -29,18 +29,20 @@ export function checkProfileSet(profiles: ReadonlyMap<string, Profile>): { profi
     }
     const agents: string[] = [];
     profile.agents.forEach((ref, index) => {
-      const id = profiles.has(ref) ? ref : byDisplay.get(ref.toLowerCase()) ?? byDisplay.get(slugify(ref));
+      const id = profiles.has(ref) ? ref : (byDisplay.get(ref.toLowerCase()) ?? byDisplay.get(slugify(ref)));
       if (id) {
         if (!agents.includes(id)) agents.push(id);
         return;
       }
       const guess = nearest(ref, profiles.keys());
-      problems.push(at(profile, `agents.${index}`, {
-        code: 'agent-missing',
-        severity: 'warning',
-        message: `"agents" names "${ref}", and there is no agent "${ref}" here${guess ? `; did you mean "${guess}"?` : ''}`,
-        ...(guess ? { fixes: [{ title: `Use "${guess}"`, newText: guess }] } : {}),
-      }));
+      problems.push(
+        at(profile, `agents.${index}`, {
+          code: 'agent-missing',
+          severity: 'warning',
+          message: `"agents" names "${ref}", and there is no agent "${ref}" here${guess ? `; did you mean "${guess}"?` : ''}`,
+          ...(guess ? { fixes: [{ title: `Use "${guess}"`, newText: guess }] } : {}),
+        }),
+      );
     });
     out.set(name, { ...profile, agents });
   }
@@ -76,11 +78,13 @@ function cycles(profiles: ReadonlyMap<string, Profile>): ProfileProblem[] {
         for (const member of circle.slice(0, -1)) {
           if (reported.has(member)) continue;
           reported.add(member);
-          problems.push(at(profiles.get(member)!, 'agents', {
-            code: 'delegation-cycle',
-            severity: 'warning',
-            message: `"agents" makes a circle (${circle.join(' → ')}); at run time an agent never delegates to one already working above it, so the circle stops there`,
-          }));
+          problems.push(
+            at(profiles.get(member)!, 'agents', {
+              code: 'delegation-cycle',
+              severity: 'warning',
+              message: `"agents" makes a circle (${circle.join(' → ')}); at run time an agent never delegates to one already working above it, so the circle stops there`,
+            }),
+          );
         }
       } else if (!state.has(next)) visit(next);
     }

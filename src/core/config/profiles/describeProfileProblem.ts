@@ -47,6 +47,7 @@ export function describeProfileProblemAndEffect(p: ProfileProblem, profiles: Rea
   if (UNREADABLE.includes(p.code)) return `${sentence} The file is left out until it is fixed.${rest}`;
   if (!p.name) return `${sentence} These agents are left out until it is fixed.${rest}`;
   const lower = profiles.get(p.name);
-  if (lower) return `${sentence} Until it is fixed, the "${p.name}" of ${lower.source === 'built-in' ? 'the built-ins' : lower.source} is used instead.${rest}`;
+  if (lower)
+    return `${sentence} Until it is fixed, the "${p.name}" of ${lower.source === 'built-in' ? 'the built-ins' : lower.source} is used instead.${rest}`;
   return `${sentence} "${p.name}" is left out until it is fixed.${rest}`;
 }

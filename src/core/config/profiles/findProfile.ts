@@ -13,5 +13,7 @@ export function findProfile(profiles: ReadonlyMap<string, Profile>, written: str
   if (!/[a-z0-9]/i.test(name)) return undefined;
   const lower = name.toLowerCase();
   const key = agentIdOf(name);
-  return [...profiles.values()].find((p) => p.displayName !== undefined && (p.displayName.toLowerCase() === lower || agentIdOf(p.displayName) === key));
+  return [...profiles.values()].find(
+    (p) => p.displayName !== undefined && (p.displayName.toLowerCase() === lower || agentIdOf(p.displayName) === key),
+  );
 }

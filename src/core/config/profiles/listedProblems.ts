@@ -11,7 +11,11 @@ export type LocateProblem = (p: ProfileProblem) => ConfigProblem['location'] | u
  * the notes of one file together, so fifty imported files make fifty lines, not five hundred.
  * The editor's Problems list (the language server) shows every one at its own line.
  */
-export function listedProblems(all: readonly ProfileProblem[], profiles: ReadonlyMap<string, Pick<Profile, 'source'>>, locate?: LocateProblem): ConfigProblem[] {
+export function listedProblems(
+  all: readonly ProfileProblem[],
+  profiles: ReadonlyMap<string, Pick<Profile, 'source'>>,
+  locate?: LocateProblem,
+): ConfigProblem[] {
   const out: ConfigProblem[] = [];
   const notes = new Map<string, ProfileProblem[]>();
   const placed = (p: ProfileProblem, problem: ConfigProblem): ConfigProblem => {

@@ -18,7 +18,8 @@ export interface ProfileLayer {
 /** The top-level agent's name: the engine builds it from `subagents.supervisor`, nobody defines it. */
 export const RESERVED_PROFILE_NAMES: readonly string[] = ['supervisor'];
 
-const FIELD_LIST = 'a profile has description, displayName, instructions, model, tools, disallowedTools, maxSteps, timeoutMs, maxTokens, returnDirectly, agents and enabled';
+const FIELD_LIST =
+  'a profile has description, displayName, instructions, model, tools, disallowedTools, maxSteps, timeoutMs, maxTokens, returnDirectly, agents and enabled';
 
 /** `{ "enabled": false }` alone switches a lower profile off; it needs no description. */
 const switchOffSchema = profileInputSchema.extend({ description: profileInputSchema.shape.description.optional() });
@@ -30,13 +31,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Where a layer's problem points: the file's field, or the setting. */
 function place(layer: ProfileLayer, field: string): Pick<ProfileProblem, 'path' | 'range' | 'setting'> {
   if (layer.origin) {
-    const range = layer.origin.ranges[field] ?? layer.origin.ranges[field.split('.')[0]!] ?? layer.origin.ranges['name'] ?? layer.origin.ranges[''];
+    const range =
+      layer.origin.ranges[field] ?? layer.origin.ranges[field.split('.')[0]!] ?? layer.origin.ranges['name'] ?? layer.origin.ranges[''];
     return { path: layer.origin.path, ...(range ? { range } : {}) };
   }
   return layer.setting ? { setting: layer.setting } : {};
 }
 
-function problem(layer: ProfileLayer, name: string, field: string, message: string, code: ProfileProblem['code'] = 'bad-value'): ProfileProblem {
+function problem(
+  layer: ProfileLayer,
+  name: string,
+  field: string,
+  message: string,
+  code: ProfileProblem['code'] = 'bad-value',
+): ProfileProblem {
   return { source: layer.source, name, field, message, severity: 'error', code, ...place(layer, field) };
 }
 
@@ -47,7 +55,14 @@ function problemsOf(layer: ProfileLayer, name: string, error: z.ZodError): Profi
       return problem(layer, name, issue.keys[0] ?? '', `unknown field ${keys}; ${FIELD_LIST}`, 'unknown-field');
     }
     const field = issue.path.map(String).join('.');
-    if (field === 'description' && issue.code === 'invalid_type') return problem(layer, name, field, 'has no description: add one that says what this agent is for (the supervisor reads it)', 'no-description');
+    if (field === 'description' && issue.code === 'invalid_type')
+      return problem(
+        layer,
+        name,
+        field,
+        'has no description: add one that says what this agent is for (the supervisor reads it)',
+        'no-description',
+      );
     return problem(layer, name, field, `${fieldLabel(issue.path)} ${zodIssueText(issue)}`);
   });
 }
@@ -57,9 +72,20 @@ type Entry = { profile: Profile; enabled: boolean };
 /** Validates one entry of a layer; returns the profile, 'off' for a switch-off, or its problems. */
 function readEntry(layer: ProfileLayer, name: string, value: unknown): Profile | 'off' | ProfileProblem[] {
   const nameCheck = profileNameSchema.safeParse(name);
-  if (!nameCheck.success) return [problem(layer, name, '', `"${name}" is not a valid agent name: ${nameCheck.error.issues[0]?.message ?? 'is not a slug'}`, 'bad-name')];
+  if (!nameCheck.success)
+    return [
+      problem(layer, name, '', `"${name}" is not a valid agent name: ${nameCheck.error.issues[0]?.message ?? 'is not a slug'}`, 'bad-name'),
+    ];
   if (RESERVED_PROFILE_NAMES.includes(name)) {
-    return [problem(layer, name, '', `"${name}" is reserved for the top-level agent; shape it with the subagents.supervisor setting, or pick another name`, 'reserved-name')];
+    return [
+      problem(
+        layer,
+        name,
+        '',
+        `"${name}" is reserved for the top-level agent; shape it with the subagents.supervisor setting, or pick another name`,
+        'reserved-name',
+      ),
+    ];
   }
   if (!isRecord(value)) return [problem(layer, name, '', 'a profile must be an object with at least a "description"')];
   if (value.enabled === false && value.description === undefined) {
@@ -84,7 +110,15 @@ function readEntry(layer: ProfileLayer, name: string, value: unknown): Profile |
 /** The note on a profile that replaces a lower one of the same name. */
 function replacementNote(layer: ProfileLayer, name: string, lower: Profile): ProfileProblem {
   const what = lower.source === BUILTIN_SOURCE ? `the built-in "${name}"` : `"${name}" from ${lower.source}`;
-  return { source: layer.source, name, field: '', message: `replaces ${what}`, severity: 'information', code: 'replaces', ...place(layer, 'name') };
+  return {
+    source: layer.source,
+    name,
+    field: '',
+    message: `replaces ${what}`,
+    severity: 'information',
+    code: 'replaces',
+    ...place(layer, 'name'),
+  };
 }
 
 /**

@@ -24,7 +24,11 @@ const modelName = z
         ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
       }
     } else if (!looksLikeModelRef(text)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a model spec (anthropic:…, vscode-lm:…/…, openai:…, openai-compatible:…#…), an alias such as "sonnet", or "inherit"' });
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be a model spec (anthropic:…, vscode-lm:…/…, openai:…, openai-compatible:…#…), an alias such as "sonnet", or "inherit"',
+      });
     }
   });
 
@@ -41,7 +45,10 @@ export const profileInputSchema = z.strictObject({
     .min(1)
     .max(200)
     // A name is shown in lists, pickers and the terminal: control and bidi characters there only deceive.
-    .refine((name) => !/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(name), 'must not hold control characters or bidirectional overrides')
+    .refine(
+      (name) => !/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(name),
+      'must not hold control characters or bidirectional overrides',
+    )
     .optional(),
   instructions: z.string().max(100_000).optional(),
   model: modelRefSchema.optional(),

@@ -50,7 +50,12 @@ const EVERY_PROVIDER: ModelAvailability = { hasKey: () => true, keyHint: () => '
 export function loadWorkspaceProfiles(sources: WorkspaceProfileSources): WorkspaceProfiles {
   const settings = sources.settings ?? DEFAULT_SETTINGS;
   const folders = agentFolders({ root: sources.root, home: sources.home, user: settings.userAgentFolders, trusted: sources.trusted });
-  const options = { context: { mcpServers: sources.mcpServers ?? [] }, cache: sources.cache ?? new AgentFileCache(), ...(sources.overlay ? { overlay: sources.overlay } : {}), ...(sources.readText ? { readText: sources.readText } : {}) };
+  const options = {
+    context: { mcpServers: sources.mcpServers ?? [] },
+    cache: sources.cache ?? new AgentFileCache(),
+    ...(sources.overlay ? { overlay: sources.overlay } : {}),
+    ...(sources.readText ? { readText: sources.readText } : {}),
+  };
   const userFiles = readAgentFileLayers(folders.user, options);
   const workspaceFiles = readAgentFileLayers(folders.workspace, options);
 
@@ -63,10 +68,20 @@ export function loadWorkspaceProfiles(sources: WorkspaceProfileSources): Workspa
   const merged = mergeProfiles(layers);
   const models = resolveProfileModels(merged.profiles, settings.modelAliases, sources.models ?? EVERY_PROVIDER);
   const checked = checkProfileSet(models.profiles);
-  const instructions = sources.trusted && sources.root ? readProjectInstructions(sources.root, settings.projectInstructions) : { instructions: [], problems: [] };
+  const instructions =
+    sources.trusted && sources.root
+      ? readProjectInstructions(sources.root, settings.projectInstructions)
+      : { instructions: [], problems: [] };
   return {
     profiles: checked.profiles,
-    problems: [...userFiles.problems, ...workspaceFiles.problems, ...merged.problems, ...models.problems, ...checked.problems, ...instructions.problems],
+    problems: [
+      ...userFiles.problems,
+      ...workspaceFiles.problems,
+      ...merged.problems,
+      ...models.problems,
+      ...checked.problems,
+      ...instructions.problems,
+    ],
     projectInstructions: instructions.instructions,
     files: [...userFiles.files, ...workspaceFiles.files],
   };

@@ -49,7 +49,11 @@ export const sandboxModeSchema = z.enum(['auto', 'on', 'off']);
 export type SandboxMode = z.infer<typeof sandboxModeSchema>;
 
 /** A host name a sandboxed command may reach (`registry.npmjs.org`, `*.github.com`, `localhost:3000`). */
-const hostPatternSchema = z.string().trim().min(1).regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9a-fA-F:]+\](:\d+)?$/, 'a host name, *.domain, or either with :port');
+const hostPatternSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9a-fA-F:]+\](:\d+)?$/, 'a host name, *.domain, or either with :port');
 
 /** `subagents.threads.retention`: how many top-level threads to keep, and for how long; absent fields keep all. */
 export const threadRetentionSchema = z
@@ -85,7 +89,15 @@ export const engineSettingsSchema = z.object({
   /** Hosts a sandboxed command may reach; none by default (no network). */
   'sandbox.allowedHosts': z.array(hostPatternSchema).default([]),
   /** More environment variables (names, `*` and `?` wildcards) that commands never see, beyond `*_API_KEY` and `SUBAGENTS_*`. */
-  'commandEnv.exclude': z.array(z.string().trim().min(1).regex(/^[A-Za-z0-9_*?]+$/, 'a variable name, with * and ? wildcards')).default([]),
+  'commandEnv.exclude': z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .regex(/^[A-Za-z0-9_*?]+$/, 'a variable name, with * and ? wildcards'),
+    )
+    .default([]),
   /** Hosts web_fetch reaches without asking. User settings (or --trusted-domain) only, like the other settings that raise trust. */
   trustedDomains: z.array(hostPatternSchema).default([]),
   budget: requestBudgetSchema.default({}),

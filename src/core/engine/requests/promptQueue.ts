@@ -55,7 +55,9 @@ export class PromptQueue {
   submit(request: { threadId: string; prompt: string; agent?: string; model?: string }): QueuedPrompt {
     const list = this.waiting.get(request.threadId) ?? [];
     if (list.length >= MAX_QUEUED_PER_THREAD) {
-      throw new Error(`${MAX_QUEUED_PER_THREAD} messages are already waiting in this conversation: remove one, or wait for the current work to finish.`);
+      throw new Error(
+        `${MAX_QUEUED_PER_THREAD} messages are already waiting in this conversation: remove one, or wait for the current work to finish.`,
+      );
     }
     const item: QueuedPrompt = {
       id: `q${this.nextId++}`,
@@ -135,7 +137,12 @@ export class PromptQueue {
       this.emit({ kind: 'sending', threadId, item });
       let result: SendResult;
       try {
-        result = await this.engine.send({ threadId, prompt: item.prompt, ...(item.agent === undefined ? {} : { agent: item.agent }), ...(item.model === undefined ? {} : { model: item.model }) });
+        result = await this.engine.send({
+          threadId,
+          prompt: item.prompt,
+          ...(item.agent === undefined ? {} : { agent: item.agent }),
+          ...(item.model === undefined ? {} : { model: item.model }),
+        });
       } catch (error) {
         this.emit({ kind: 'refused', threadId, item, error });
         continue;

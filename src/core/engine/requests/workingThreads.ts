@@ -60,8 +60,12 @@ export class WorkingThreads {
  * The end of a window or a process, in order: queued prompts are dropped, every run is cancelled
  * and awaited (at most `waitMs`), and the store is flushed, so the runs read `cancelled` next time.
  */
-export async function shutdownRequests(parts: { queue: { clear(): void }; working: WorkingThreads; store: { flush(): Promise<void> }; logger?: { warn(message: string): void } }, waitMs: number): Promise<void> {
+export async function shutdownRequests(
+  parts: { queue: { clear(): void }; working: WorkingThreads; store: { flush(): Promise<void> }; logger?: { warn(message: string): void } },
+  waitMs: number,
+): Promise<void> {
   parts.queue.clear();
-  if (!(await parts.working.stopAll(waitMs))) parts.logger?.warn('Some runs did not end in time; they will read as interrupted when their thread is next opened.');
+  if (!(await parts.working.stopAll(waitMs)))
+    parts.logger?.warn('Some runs did not end in time; they will read as interrupted when their thread is next opened.');
   await parts.store.flush();
 }

@@ -69,8 +69,10 @@ type Wrapped = (exports: unknown, require: NodeJS.Require, module: unknown, file
 export function requireWithCodeCache<T>(file: string, options: CodeCacheOptions): CachedRequire<T> {
   const { cacheDir } = options;
   const unsafe = cacheDir === undefined ? undefined : unsafeFolder(cacheDir);
-  if (unsafe) options.onProblem(`The code cache folder ${cacheDir} is not used: ${unsafe}, and V8 would run the code of any cache found there`);
-  if (cacheDir === undefined || unsafe) return { ...(requiredByNode(file, options, performance.now()) as CachedModule<T>), flush: async () => {} };
+  if (unsafe)
+    options.onProblem(`The code cache folder ${cacheDir} is not used: ${unsafe}, and V8 would run the code of any cache found there`);
+  if (cacheDir === undefined || unsafe)
+    return { ...(requiredByNode(file, options, performance.now()) as CachedModule<T>), flush: async () => {} };
   const pending = new Map<string, PendingSave>();
   const { exports, cache } = loadOne(file, cacheDir, options, pending) as CachedModule<T>;
   return {
@@ -92,7 +94,8 @@ function loadOne(file: string, cacheDir: string, options: CodeCacheOptions, pend
   // A bundle beside this one goes through the cache too, once per process: unless Node's loader has
   // it already (loaded here, or required as usual by another of our bundles). Anything else
   // (Node's modules, vscode) is required as usual.
-  const sibling = (path: string): unknown => (plain.cache[path] ? plain.cache[path].exports : loadOne(path, cacheDir, options, pending).exports);
+  const sibling = (path: string): unknown =>
+    plain.cache[path] ? plain.cache[path].exports : loadOne(path, cacheDir, options, pending).exports;
   const require = Object.assign((id: string) => (/^\.\/[^/]+\.js$/.test(id) ? sibling(resolve(here, id)) : plain(id)), {
     resolve: plain.resolve,
     cache: plain.cache,
@@ -108,9 +111,14 @@ function loadOne(file: string, cacheDir: string, options: CodeCacheOptions, pend
   try {
     cachedData = readFileSync(cachePath);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') options.onProblem(`The code cache ${cachePath} could not be read: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      options.onProblem(`The code cache ${cachePath} could not be read: ${(error as Error).message}`);
   }
-  const script = new Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, { filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}) });
+  const script = new Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, {
+    filename: file,
+    lineOffset: -1,
+    ...(cachedData ? { cachedData } : {}),
+  });
   const cache: CodeCacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
   // Known to Node's loader as it would know a file it loaded itself: another bundle's plain require of this file gets this instance.
   const module = new Module(file);

@@ -19,7 +19,9 @@ export async function deleteInside(root: string, abs: string, expected: FileIden
   const folder = await holdFolderInside(realRoot, segments, false);
   try {
     const at = folder.pathOf(name);
-    const info = await lstat(at).catch((e: NodeJS.ErrnoException) => Promise.reject(e.code === 'ENOENT' ? new FileAccessError('it was removed since it was checked') : e));
+    const info = await lstat(at).catch((e: NodeJS.ErrnoException) =>
+      Promise.reject(e.code === 'ENOENT' ? new FileAccessError('it was removed since it was checked') : e),
+    );
     await folder.verify();
     if (!info.isFile()) throw new FileAccessError(`it is ${kindOf(info)}, not a regular file`);
     if (info.nlink > 1) throw new FileAccessError(hardLinkReason(info.nlink));

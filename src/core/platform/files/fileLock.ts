@@ -1,5 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, utimesSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { lstat, readFile, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -268,7 +283,12 @@ async function refreshAll(): Promise<void> {
   for (const lock of [...held.values()]) {
     const now = Date.now();
     if (now - lock.refreshedAt > lock.staleMs) {
-      lose(lock, new Error(`${lock.lockPath} was not refreshed for ${now - lock.refreshedAt} ms (the process was busy or asleep), so another process may have taken it.`));
+      lose(
+        lock,
+        new Error(
+          `${lock.lockPath} was not refreshed for ${now - lock.refreshedAt} ms (the process was busy or asleep), so another process may have taken it.`,
+        ),
+      );
       continue;
     }
     try {

@@ -40,7 +40,12 @@ export async function holdFolderInside(realRoot: string, segments: readonly stri
       if (create) await mkdir(at).catch((e: NodeJS.ErrnoException) => (e.code === 'EEXIST' ? undefined : Promise.reject(e)));
       const next = await open(at, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch(async (e: NodeJS.ErrnoException) => {
         // With O_DIRECTORY a link is refused as "not a directory": say which it is.
-        const isLink = e.code === 'ENOTDIR' && (await lstat(at).then((i) => i.isSymbolicLink(), () => false));
+        const isLink =
+          e.code === 'ENOTDIR' &&
+          (await lstat(at).then(
+            (i) => i.isSymbolicLink(),
+            () => false,
+          ));
         return Promise.reject(folderError(segment, isLink ? Object.assign(e, { code: 'ELOOP' }) : e));
       });
       await current.close();
@@ -60,7 +65,8 @@ async function holdByPath(realRoot: string, segments: readonly string[], create:
     dir = join(dir, segment);
     if (create) await mkdir(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'EEXIST' ? undefined : Promise.reject(e)));
     const info = await lstat(dir).catch((e: NodeJS.ErrnoException) => Promise.reject(folderError(segment, e)));
-    if (!info.isDirectory()) throw folderError(segment, Object.assign(new Error(''), { code: info.isSymbolicLink() ? 'ELOOP' : 'ENOTDIR' }));
+    if (!info.isDirectory())
+      throw folderError(segment, Object.assign(new Error(''), { code: info.isSymbolicLink() ? 'ELOOP' : 'ENOTDIR' }));
   }
   const folder = dir;
   const before = identityOf(await lstat(folder));

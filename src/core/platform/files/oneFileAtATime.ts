@@ -23,7 +23,11 @@ let lastJoined: Promise<void> = Promise.resolve();
  * the problem itself. A signal that aborts while waiting gives up the place, leaving the line
  * intact for those behind.
  */
-export async function oneFileAtATime<T>(keyOf: () => Promise<string | undefined>, signal: AbortSignal, work: (key: string | undefined) => Promise<T>): Promise<T> {
+export async function oneFileAtATime<T>(
+  keyOf: () => Promise<string | undefined>,
+  signal: AbortSignal,
+  work: (key: string | undefined) => Promise<T>,
+): Promise<T> {
   const before = lastJoined;
   let joined!: () => void;
   lastJoined = new Promise<void>((resolve) => (joined = resolve));

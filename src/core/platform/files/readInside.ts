@@ -27,7 +27,11 @@ export function insideReader(root: string): InsideReader {
   // The folder of the latest read, shared by the reads in it; closed when the reads move on and its last read ends.
   let current: { dir: string; folder: Promise<HeldFolder>; users: number; retired: boolean } | undefined;
   const release = (entry: NonNullable<typeof current>) => {
-    if (--entry.users === 0 && entry.retired) void entry.folder.then((f) => f.close(), () => {});
+    if (--entry.users === 0 && entry.retired)
+      void entry.folder.then(
+        (f) => f.close(),
+        () => {},
+      );
   };
   const acquire = (dir: string, base: string) => {
     if (current?.dir !== dir) {
@@ -50,8 +54,13 @@ export function insideReader(root: string): InsideReader {
       const entry = acquire(dirname(abs), base);
       try {
         const folder = await entry.folder;
-        const file = await open(folder.pathOf(basename(abs)), constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK).catch((e: NodeJS.ErrnoException) =>
-          Promise.reject(e.code === 'ELOOP' ? new FileAccessError('it is a symbolic link now (it may have been swapped in since the path was checked)') : e),
+        const file = await open(folder.pathOf(basename(abs)), constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK).catch(
+          (e: NodeJS.ErrnoException) =>
+            Promise.reject(
+              e.code === 'ELOOP'
+                ? new FileAccessError('it is a symbolic link now (it may have been swapped in since the path was checked)')
+                : e,
+            ),
         );
         try {
           await folder.verify();
@@ -71,7 +80,11 @@ export function insideReader(root: string): InsideReader {
       current = undefined;
       if (!last) return;
       last.retired = true;
-      if (last.users === 0) await last.folder.then((f) => f.close(), () => {});
+      if (last.users === 0)
+        await last.folder.then(
+          (f) => f.close(),
+          () => {},
+        );
     },
   };
   return reader;

@@ -13,7 +13,8 @@ export async function verifyJudgedFile(root: string, abs: string, expected: File
   const realRoot = await realpath(root);
   const real = await realpath(abs).catch(() => undefined);
   if (real === undefined) throw new FileAccessError('it was removed since the path was checked');
-  if (real !== abs || !isInside(realRoot, real)) throw new FileAccessError('the path leads elsewhere now (a symbolic link was swapped in since it was checked)');
+  if (real !== abs || !isInside(realRoot, real))
+    throw new FileAccessError('the path leads elsewhere now (a symbolic link was swapped in since it was checked)');
   const info = await lstat(abs);
   if (!info.isFile()) throw new FileAccessError(`it is ${kindOf(info)}, not a regular file`);
   if (info.nlink > 1) throw new FileAccessError(hardLinkReason(info.nlink));

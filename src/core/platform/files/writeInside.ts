@@ -28,7 +28,13 @@ export interface WriteInsideOptions {
  * file swapped in for the target at the last moment (a symlink, a hard link to a file elsewhere)
  * loses its name in the workspace instead of being written through.
  */
-export async function writeInside(root: string, abs: string, content: string | Uint8Array, expected: FileIdentity | null, options: WriteInsideOptions = {}): Promise<void> {
+export async function writeInside(
+  root: string,
+  abs: string,
+  content: string | Uint8Array,
+  expected: FileIdentity | null,
+  options: WriteInsideOptions = {},
+): Promise<void> {
   const realRoot = await realpath(root);
   const rel = relative(realRoot, abs);
   if (rel === '' || !isInside(realRoot, abs)) throw new FileAccessError('it is not a file inside the workspace');
@@ -46,7 +52,9 @@ export async function writeInside(root: string, abs: string, content: string | U
 /** A new file, created where nothing may be; removed again when its content cannot be written whole. */
 async function createFile(folder: HeldFolder, name: string, content: string | Uint8Array): Promise<void> {
   const at = folder.pathOf(name);
-  const file = await open(at, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o666).catch((e: NodeJS.ErrnoException) => Promise.reject(openError(e, false)));
+  const file = await open(at, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o666).catch(
+    (e: NodeJS.ErrnoException) => Promise.reject(openError(e, false)),
+  );
   let created: FileIdentity | undefined;
   try {
     await folder.verify();
@@ -62,15 +70,25 @@ async function createFile(folder: HeldFolder, name: string, content: string | Ui
   await file.close();
 }
 
-async function replaceFile(folder: HeldFolder, name: string, content: string | Uint8Array, expected: FileIdentity, tempName: (name: string) => string): Promise<void> {
+async function replaceFile(
+  folder: HeldFolder,
+  name: string,
+  content: string | Uint8Array,
+  expected: FileIdentity,
+  tempName: (name: string) => string,
+): Promise<void> {
   const at = folder.pathOf(name);
   // Opened for writing, as an in-place write would be: a file the user may not write is refused, not replaced.
-  const target = await open(at, constants.O_WRONLY | O_NOFOLLOW | O_NONBLOCK).catch((e: NodeJS.ErrnoException) => Promise.reject(openError(e, true)));
+  const target = await open(at, constants.O_WRONLY | O_NOFOLLOW | O_NONBLOCK).catch((e: NodeJS.ErrnoException) =>
+    Promise.reject(openError(e, true)),
+  );
   try {
     await folder.verify();
     const info = await target.stat();
     checkJudged(info, expected);
-    const made = await createTemp(folder, name, tempName).catch((e: NodeJS.ErrnoException) => (e.code === 'EACCES' || e.code === 'EPERM' ? undefined : Promise.reject(e)));
+    const made = await createTemp(folder, name, tempName).catch((e: NodeJS.ErrnoException) =>
+      e.code === 'EACCES' || e.code === 'EPERM' ? undefined : Promise.reject(e),
+    );
     if (!made) {
       // A folder that takes no new files, holding a file we may write: written in place, as before temp files.
       await writeOver(target, content);
@@ -81,7 +99,8 @@ async function replaceFile(folder: HeldFolder, name: string, content: string | U
       try {
         await temp.chmod(info.mode & 0o777);
         // Best effort: a file owned by another (its group, say) stays theirs where the system lets us.
-        if (process.getuid && (info.uid !== process.getuid() || info.gid !== process.getgid?.())) await temp.chown(info.uid, info.gid).catch(() => {});
+        if (process.getuid && (info.uid !== process.getuid() || info.gid !== process.getgid?.()))
+          await temp.chown(info.uid, info.gid).catch(() => {});
         await temp.writeFile(content);
         await temp.datasync();
       } finally {
@@ -90,9 +109,13 @@ async function replaceFile(folder: HeldFolder, name: string, content: string | U
       // The last look before the rename: still the judged file at the name, still our temp file at its own.
       checkJudged(await lstat(at).catch((e: NodeJS.ErrnoException) => Promise.reject(openError(e, true))), expected);
       const stillOurs = await lstat(tempAt).catch(() => undefined);
-      if (!stillOurs || !sameFile(stillOurs, tempId)) throw new FileAccessError('the temp file it was being written to was moved or replaced; nothing was written');
+      if (!stillOurs || !sameFile(stillOurs, tempId))
+        throw new FileAccessError('the temp file it was being written to was moved or replaced; nothing was written');
       await folder.verify();
-      const refused = await rename(tempAt, at).then(() => undefined, (e: NodeJS.ErrnoException) => e);
+      const refused = await rename(tempAt, at).then(
+        () => undefined,
+        (e: NodeJS.ErrnoException) => e,
+      );
       if (refused && !lockedOnWindows(refused)) throw refused;
       if (refused) {
         // Windows will not rename over a file another program holds open: written in place, through the judged file's own handle.
@@ -106,7 +129,8 @@ async function replaceFile(folder: HeldFolder, name: string, content: string | U
     }
     // A swap between the last look and the rename puts something else at the name: said, not hidden.
     const landed = await lstat(at).catch(() => undefined);
-    if (!landed || !sameFile(landed, tempId)) throw new FileAccessError('something was swapped in at its name while it was written; check the file');
+    if (!landed || !sameFile(landed, tempId))
+      throw new FileAccessError('something was swapped in at its name while it was written; check the file');
   } finally {
     await target.close();
   }
@@ -165,7 +189,9 @@ function openError(error: NodeJS.ErrnoException, existed: boolean): Error {
     case 'EEXIST':
       return new FileAccessError('a file of that name appeared since the path was checked; read it and try again');
     case 'ENOENT':
-      return new FileAccessError(existed ? 'it was removed since the path was checked' : 'its folder was removed since the path was checked');
+      return new FileAccessError(
+        existed ? 'it was removed since the path was checked' : 'its folder was removed since the path was checked',
+      );
     case 'ENXIO':
       return new FileAccessError('it is a named pipe or a socket, not a regular file');
     default:

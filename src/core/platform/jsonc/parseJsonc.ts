@@ -60,7 +60,8 @@ export function parseJsonc(text: string, options: JsoncOptions = {}): JsonParseR
     const atEnd = first.offset >= text.trimEnd().length;
     let message = MESSAGES[code] ?? code;
     if (code === 'ValueExpected' && atEnd) message = 'expected a value, found the end of the text';
-    if (!jsonc && code === 'ValueExpected' && /,\s*$/.test(text.slice(0, first.offset))) message = 'expected a value (JSON allows no trailing comma)';
+    if (!jsonc && code === 'ValueExpected' && /,\s*$/.test(text.slice(0, first.offset)))
+      message = 'expected a value (JSON allows no trailing comma)';
     return { ok: false, error: { message, ...position(text, first.offset) } };
   }
   if (!tree) return { ok: false, error: { message: 'expected a value, found the end of the text', ...position(text, text.length) } };
@@ -80,7 +81,12 @@ function valueOf(node: Node, depth: number): unknown {
       for (const property of node.children ?? []) {
         const [key, value] = property.children ?? [];
         if (!key || !value) continue;
-        Object.defineProperty(out, String(key.value), { value: valueOf(value, depth + 1), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, String(key.value), {
+          value: valueOf(value, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }

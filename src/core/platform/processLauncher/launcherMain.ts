@@ -41,7 +41,12 @@ function launcherMain(): void {
     }
     let child: ChildProcess;
     try {
-      child = spawn(file, args, { cwd, env: env as Record<string, string>, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
+      child = spawn(file, args, {
+        cwd,
+        env: env as Record<string, string>,
+        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
     } catch (error) {
       json(FRAME.error, id, { message: (error as Error).message });
       json(FRAME.close, id, {});
@@ -51,7 +56,9 @@ function launcherMain(): void {
     if (child.pid !== undefined) json(FRAME.spawned, id, { pid: child.pid });
     child.stdout?.on('data', (chunk: Buffer) => write(FRAME.stdout, id, chunk));
     child.stderr?.on('data', (chunk: Buffer) => write(FRAME.stderr, id, chunk));
-    child.on('error', (error: NodeJS.ErrnoException) => json(FRAME.error, id, { message: error.message, ...(error.code ? { code: error.code } : {}) }));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      json(FRAME.error, id, { message: error.message, ...(error.code ? { code: error.code } : {}) }),
+    );
     child.on('exit', (code) => json(FRAME.exit, id, { code }));
     child.on('close', () => {
       children.delete(id);

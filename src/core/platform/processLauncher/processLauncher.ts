@@ -3,7 +3,16 @@ import type { Socket } from 'node:net';
 import type { z } from 'zod';
 import { childProcess } from '../processes/childProcess';
 import { signalProcessGroup, spawnDirectly, type ProcessControl, type ProcessEvents, type SpawnSpec } from '../processes/spawner';
-import { errorPayload, exitPayload, FRAME, FrameReader, framePayload, spawnedPayload, type Frame, type LauncherRequest } from './launcherFrames';
+import {
+  errorPayload,
+  exitPayload,
+  FRAME,
+  FrameReader,
+  framePayload,
+  spawnedPayload,
+  type Frame,
+  type LauncherRequest,
+} from './launcherFrames';
 import { launcherSource } from './launcherMain';
 
 /** Timers, injected so that a test can run the idle shutdown without waiting for it. */
@@ -101,7 +110,15 @@ export class ProcessLauncher {
     const launched: Launched = { spec, events, reported: false };
     if (session.running.size === 0) refAll(session.child, true);
     session.running.set(id, launched);
-    this.send(session, { op: 'start', id, file: spec.file, args: spec.args, cwd: spec.cwd, env: spec.env, ...(spec.input ? { input: spec.input.toString('base64') } : {}) });
+    this.send(session, {
+      op: 'start',
+      id,
+      file: spec.file,
+      args: spec.args,
+      cwd: spec.cwd,
+      env: spec.env,
+      ...(spec.input ? { input: spec.input.toString('base64') } : {}),
+    });
     return {
       signalGroup: (signal) => {
         if (launched.direct) launched.direct.signalGroup(signal);
@@ -211,8 +228,12 @@ export class ProcessLauncher {
     this.idleTimer = undefined;
     const stderr = session.stderr.trim();
     if (how === 'lost' && ++this.losses >= MAX_LOSSES) this.unavailable ??= `ended ${MAX_LOSSES} times (the last: ${why})`;
-    if (how === 'lost' && this.unavailable !== undefined) this.log(`The process launcher ${this.unavailable}: ripgrep and git start directly from now on.`);
-    else if (how === 'lost') this.log(`The process launcher ended: ${why}${stderr ? ` (${stderr.split('\n').pop()})` : ''}; what it had not started yet starts directly, and the next process starts a new launcher.`);
+    if (how === 'lost' && this.unavailable !== undefined)
+      this.log(`The process launcher ${this.unavailable}: ripgrep and git start directly from now on.`);
+    else if (how === 'lost')
+      this.log(
+        `The process launcher ended: ${why}${stderr ? ` (${stderr.split('\n').pop()})` : ''}; what it had not started yet starts directly, and the next process starts a new launcher.`,
+      );
     for (const launched of session.running.values()) {
       // What it ran dies with it, not on its own later: nobody reads its output any more.
       if (launched.pid !== undefined) signalProcessGroup(launched.pid, 'SIGKILL');

@@ -18,7 +18,8 @@ export function hideTools({ wrapLanguageModel }: AiRuntime, model: LanguageModel
         ...params,
         tools: params.tools?.filter((t) => !hidden.includes(t.name)),
         // A tool choice naming a hidden tool would reveal it; fall back to the model's own choice.
-        toolChoice: params.toolChoice?.type === 'tool' && hidden.includes(params.toolChoice.toolName) ? { type: 'auto' } : params.toolChoice,
+        toolChoice:
+          params.toolChoice?.type === 'tool' && hidden.includes(params.toolChoice.toolName) ? { type: 'auto' } : params.toolChoice,
       }),
     },
   });

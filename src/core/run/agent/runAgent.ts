@@ -101,7 +101,10 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
         return arrivals.length ? { messages: sent } : undefined;
       },
       abortSignal: input.signal,
-      repairToolCall: unknownToolsNamedHonestly(ai, tools.filter((t) => !hidden.includes(t.name)).map((t) => t.name)),
+      repairToolCall: unknownToolsNamedHonestly(
+        ai,
+        tools.filter((t) => !hidden.includes(t.name)).map((t) => t.name),
+      ),
       // withResilience retries, so each retry is a RunEvent and its wait ends on cancel.
       maxRetries: 0,
       // The SDK would publish every call (prompt, tools, results) on the process-wide diagnostics
@@ -162,9 +165,11 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
   if (aborted || input.signal.aborted) return { status: 'aborted', output, report, usage, messages };
   if (error !== undefined) return { status: 'error', output, report, error, usage, messages };
   // The budget stopped the loop before the model could read its tools' results.
-  if (lastFinish === 'tool-calls' && !input.shouldStop?.() && input.outOfBudget?.()) return { status: 'budget', output, report, usage, messages };
+  if (lastFinish === 'tool-calls' && !input.shouldStop?.() && input.outOfBudget?.())
+    return { status: 'budget', output, report, usage, messages };
   // The last allowed step asked for tools (whose results no model call will read): not finished.
-  if (steps >= input.maxSteps && lastFinish === 'tool-calls' && !input.shouldStop?.()) return { status: 'max_steps', output, report, usage, messages };
+  if (steps >= input.maxSteps && lastFinish === 'tool-calls' && !input.shouldStop?.())
+    return { status: 'max_steps', output, report, usage, messages };
   return { status: 'ok', output, report, usage, messages };
 }
 

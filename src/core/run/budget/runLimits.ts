@@ -27,7 +27,10 @@ const REQUEST_TIME_SOURCE = 'subagents.budget.timeoutMs, for the whole request';
  * the top run of a request the request's time limit, whichever is tightest.
  */
 export function runLimits(profile: Profile, options: { call?: CallTokenLimit; request?: RequestBudget }): RunLimits {
-  const maxSteps: RunLimit = profile.maxSteps === undefined ? { value: DEFAULT_MAX_STEPS, source: `the default (${DEFAULT_MAX_STEPS})` } : { value: profile.maxSteps, source: profileField(profile, 'maxSteps') };
+  const maxSteps: RunLimit =
+    profile.maxSteps === undefined
+      ? { value: DEFAULT_MAX_STEPS, source: `the default (${DEFAULT_MAX_STEPS})` }
+      : { value: profile.maxSteps, source: profileField(profile, 'maxSteps') };
   const limits: RunLimits = { maxSteps };
   const times = [
     ...(profile.timeoutMs === undefined ? [] : [{ value: profile.timeoutMs, source: profileField(profile, 'timeoutMs') }]),
@@ -61,16 +64,24 @@ export function raisedTokenLimit(profile: Profile, asked: number | undefined, to
  * of its own it shares its parent's: the limit then is what the parent had left (for the inspector
  * and the budget bar; the parent's budget itself does the stopping).
  */
-export function givenTokens(own: RunLimit | undefined, above: { left: number; limit: RunLimit | undefined }, isTop: boolean): { limit?: RunLimit; capped: boolean } {
+export function givenTokens(
+  own: RunLimit | undefined,
+  above: { left: number; limit: RunLimit | undefined },
+  isTop: boolean,
+): { limit?: RunLimit; capped: boolean } {
   const parentLeft = above.left;
   if (!Number.isFinite(parentLeft)) return own ? { limit: own, capped: false } : { capped: false };
   const whose = isTop ? 'the request' : 'its parent';
   if (!own) {
-    const source = isTop && above.limit ? above.limit.source : `shared with ${whose}: what ${isTop ? 'it' : 'the parent'} had left when the run started`;
+    const source =
+      isTop && above.limit ? above.limit.source : `shared with ${whose}: what ${isTop ? 'it' : 'the parent'} had left when the run started`;
     return { limit: { value: parentLeft, source }, capped: false };
   }
   if (own.value <= parentLeft) return { limit: own, capped: false };
-  return { limit: { value: parentLeft, source: `what ${whose} had left when it started; its own limit, ${own.source}, is ${tokens(own.value)}` }, capped: true };
+  return {
+    limit: { value: parentLeft, source: `what ${whose} had left when it started; its own limit, ${own.source}, is ${tokens(own.value)}` },
+    capped: true,
+  };
 }
 
 function tightest(limits: readonly RunLimit[]): RunLimit | undefined {

@@ -76,6 +76,7 @@ export function tokens(n: number): string {
 /** The warning a run gets once, at 80 % of one of its limits (or past all of it, in one call). */
 export function budgetWarningText(used: number, limit: { value: number; source: string }): string {
   const counts = `${tokens(used)} of ${tokens(limit.value)} tokens (${limit.source})`;
-  if (used >= limit.value) return `The token budget is used up: ${counts}. The run makes no further model call and hands back what it has done.`;
+  if (used >= limit.value)
+    return `The token budget is used up: ${counts}. The run makes no further model call and hands back what it has done.`;
   return `${Math.floor((100 * used) / limit.value)} % of the token budget is used: ${counts}. At the limit the run stops and hands back what it has done.`;
 }

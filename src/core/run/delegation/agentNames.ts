@@ -6,7 +6,11 @@ import type { DelegationDeps } from './delegationTypes';
 
 /** Models write names loosely ("Code Reviewer", "@reviewer", "code_reviewer"): compare a normal form. */
 export function normalizeAgentName(name: string): string {
-  return name.trim().replace(/^@/, '').toLowerCase().replace(/[\s_]+/g, '-');
+  return name
+    .trim()
+    .replace(/^@/, '')
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 }
 
 export function describeAgents(agents: readonly Profile[]): string {
@@ -41,19 +45,33 @@ export function resolveAgents(deps: DelegationDeps, requested: readonly string[]
     else unknown.push(raw);
   }
   for (const [name, problems] of invalid) {
-    emit({ kind: 'warning', message: `Skipped "${name}": its profile is invalid, so it cannot run until it is fixed. ${problems.join(' ')}` });
+    emit({
+      kind: 'warning',
+      message: `Skipped "${name}": its profile is invalid, so it cannot run until it is fixed. ${problems.join(' ')}`,
+    });
   }
   if (notAllowed.length > 0) {
-    emit({ kind: 'warning', message: `Skipped ${quoted(notAllowed)}: not among the agents "${caller.agent}" may delegate to (${delegates.map((d) => d.name).join(', ') || 'none'}).` });
+    emit({
+      kind: 'warning',
+      message: `Skipped ${quoted(notAllowed)}: not among the agents "${caller.agent}" may delegate to (${delegates.map((d) => d.name).join(', ') || 'none'}).`,
+    });
   }
   if (unknown.length > 0) {
-    emit({ kind: 'warning', message: `Skipped unknown agent${unknown.length > 1 ? 's' : ''} ${quoted(unknown)}; available: ${delegates.map((d) => d.name).join(', ') || '(none)'}.` });
+    emit({
+      kind: 'warning',
+      message: `Skipped unknown agent${unknown.length > 1 ? 's' : ''} ${quoted(unknown)}; available: ${delegates.map((d) => d.name).join(', ') || '(none)'}.`,
+    });
   }
   if (onPath.length > 0) {
-    emit({ kind: 'warning', message: `Skipped ${quoted(onPath)}: already working on this task further up (${caller.agentPath.join(' > ')}); an agent cannot delegate to itself or to an agent above it.` });
+    emit({
+      kind: 'warning',
+      message: `Skipped ${quoted(onPath)}: already working on this task further up (${caller.agentPath.join(' > ')}); an agent cannot delegate to itself or to an agent above it.`,
+    });
   }
   if (profiles.length === 0) {
-    return { error: `None of the requested agents (${requested.join(', ')}) is available here. Available agents: ${describeAgents(delegates)}.` };
+    return {
+      error: `None of the requested agents (${requested.join(', ')}) is available here. Available agents: ${describeAgents(delegates)}.`,
+    };
   }
   return { profiles };
 }

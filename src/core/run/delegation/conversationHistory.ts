@@ -6,7 +6,14 @@ import { announcementText } from './modelResult';
 import type { RunResult } from './runResult';
 
 /** The tools whose calls and results stay in a continued conversation: what was delegated, and what came back. */
-const DELEGATION_TOOLS = new Set(['delegate_task', 'subagent_start', 'subagent_status', 'subagent_await', 'subagent_cancel', 'subagent_message']);
+const DELEGATION_TOOLS = new Set([
+  'delegate_task',
+  'subagent_start',
+  'subagent_status',
+  'subagent_await',
+  'subagent_cancel',
+  'subagent_message',
+]);
 
 /**
  * The conversation of a thread as model messages, for the next turn (also after a reload): each
@@ -71,7 +78,12 @@ const DELEGATED = '[What I delegated in this turn, and what came back]';
 
 /** One delegation call and its result as the model saw them. */
 function callLine({ started, finished }: DelegationCall): string {
-  const result = finished === undefined ? 'no result was recorded' : typeof finished.output === 'string' ? finished.output : JSON.stringify(finished.output);
+  const result =
+    finished === undefined
+      ? 'no result was recorded'
+      : typeof finished.output === 'string'
+        ? finished.output
+        : JSON.stringify(finished.output);
   return `- ${started.tool} ${JSON.stringify(started.input)} -> ${finished?.isError ? 'error: ' : ''}${result}`;
 }
 
@@ -79,7 +91,11 @@ function callLine({ started, finished }: DelegationCall): string {
  * Reports of the background children these calls started whose result the calls never returned
  * (it was announced, or the child was cut off by a crash or a reload): said again, as announced.
  */
-function unseenReports(calls: readonly DelegationCall[], starts: ReadonlyMap<string, RunEventOf<'run.started'>>, ends: ReadonlyMap<string, RunEventOf<'run.finished'>>): string[] {
+function unseenReports(
+  calls: readonly DelegationCall[],
+  starts: ReadonlyMap<string, RunEventOf<'run.started'>>,
+  ends: ReadonlyMap<string, RunEventOf<'run.finished'>>,
+): string[] {
   const seen = new Set<string>();
   const started: string[] = [];
   for (const { started: s, finished } of calls) {
@@ -102,7 +118,10 @@ function unseenReports(calls: readonly DelegationCall[], starts: ReadonlyMap<str
 function resultsIn(output: unknown): { runId: string; status: string }[] {
   const list = Array.isArray(output) ? output : [output];
   return list.flatMap((r) =>
-    typeof r === 'object' && r !== null && typeof (r as { runId?: unknown }).runId === 'string' && typeof (r as { status?: unknown }).status === 'string'
+    typeof r === 'object' &&
+    r !== null &&
+    typeof (r as { runId?: unknown }).runId === 'string' &&
+    typeof (r as { status?: unknown }).status === 'string'
       ? [r as { runId: string; status: string }]
       : [],
   );

@@ -11,8 +11,14 @@ import { startChild } from './startChild';
 
 const inputSchema = lazySchema(() =>
   z.object({
-    task: z.string().optional().describe('The complete task for the subagents: what to do and what to report back. They see nothing else of this conversation.'),
-    agents: z.array(z.string()).optional().describe('Names of one or more subagents. Several names run the same task in parallel, one run each.'),
+    task: z
+      .string()
+      .optional()
+      .describe('The complete task for the subagents: what to do and what to report back. They see nothing else of this conversation.'),
+    agents: z
+      .array(z.string())
+      .optional()
+      .describe('Names of one or more subagents. Several names run the same task in parallel, one run each.'),
     tasks: z
       .array(z.object({ agent: z.string(), task: z.string(), context: z.string().optional() }))
       .optional()
@@ -27,7 +33,9 @@ const inputSchema = lazySchema(() =>
       .int()
       .positive()
       .optional()
-      .describe("At most this many tokens (input plus output) for each subagent's run, its own subagents included. Can only lower the agent's own maxTokens."),
+      .describe(
+        "At most this many tokens (input plus output) for each subagent's run, its own subagents included. Can only lower the agent's own maxTokens.",
+      ),
   }),
 );
 type DelegateInput = z.infer<typeof inputSchema>;
@@ -67,35 +75,50 @@ async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: 
   const jobs = jobsOf(deps, input);
   if ('error' in jobs) return jobs;
   if (input.continueThreadId !== undefined && jobs.length !== 1) {
-    return { error: "continueThreadId continues one subagent's thread: name exactly one agent, or leave continueThreadId out to start afresh." };
+    return {
+      error: "continueThreadId continues one subagent's thread: name exactly one agent, or leave continueThreadId out to start afresh.",
+    };
   }
   // Queue rather than refuse: this call's own children never exceed the active-children limit.
-  const results = await pLimit(deps.session.settings.maxActiveChildren).map(jobs, async ({ name, profile, error, task, prompt }): Promise<RunResult> => {
-    if (!profile) return failedResult(name, '', error ?? `No agent "${name}".`);
-    const outcome = await startChild(deps, {
-      profile,
-      task,
-      prompt,
-      toolCallId,
-      background: false,
-      tool: 'delegate_task',
-      ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
-      ...(input.continueThreadId === undefined ? {} : { continueThreadId: input.continueThreadId }),
-    });
-    switch (outcome.kind) {
-      case 'started': {
-        const result = await outcome.record.handle.done;
-        deps.caller.delivered(outcome.record);
-        return result;
+  const results = await pLimit(deps.session.settings.maxActiveChildren).map(
+    jobs,
+    async ({ name, profile, error, task, prompt }): Promise<RunResult> => {
+      if (!profile) return failedResult(name, '', error ?? `No agent "${name}".`);
+      const outcome = await startChild(deps, {
+        profile,
+        task,
+        prompt,
+        toolCallId,
+        background: false,
+        tool: 'delegate_task',
+        ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
+        ...(input.continueThreadId === undefined ? {} : { continueThreadId: input.continueThreadId }),
+      });
+      switch (outcome.kind) {
+        case 'started': {
+          const result = await outcome.record.handle.done;
+          deps.caller.delivered(outcome.record);
+          return result;
+        }
+        case 'existing':
+          return (
+            outcome.result ??
+            (await (outcome.record?.handle.done ??
+              Promise.resolve(
+                failedResult(profile.name, outcome.threadId, `Run ${outcome.runId} was started by this call before and did not finish.`),
+              )))
+          );
+        case 'busy':
+          return failedResult(
+            profile.name,
+            outcome.threadId,
+            `Thread ${outcome.threadId} is busy: run ${outcome.runId} is still working in it. Wait for it, or cancel it first.`,
+          );
+        case 'refused':
+          return failedResult(profile.name, outcome.threadId, outcome.error);
       }
-      case 'existing':
-        return outcome.result ?? (await (outcome.record?.handle.done ?? Promise.resolve(failedResult(profile.name, outcome.threadId, `Run ${outcome.runId} was started by this call before and did not finish.`))));
-      case 'busy':
-        return failedResult(profile.name, outcome.threadId, `Thread ${outcome.threadId} is busy: run ${outcome.runId} is still working in it. Wait for it, or cancel it first.`);
-      case 'refused':
-        return failedResult(profile.name, outcome.threadId, outcome.error);
-    }
-  });
+    },
+  );
   // A returnDirectly subagent's answer is the caller's final answer, verbatim.
   const bail = results.findIndex((r, i) => r.status === 'ok' && jobs[i]!.profile?.returnDirectly);
   if (bail >= 0) {
@@ -115,19 +138,29 @@ function jobsOf(deps: DelegationDeps, input: DelegateInput): Job[] | { error: st
   const usage = 'delegate_task takes either "task" with "agents" (one task, several agents) or "tasks" (a task per agent), not both.';
   if (input.tasks !== undefined) {
     if (input.task !== undefined || input.agents !== undefined) return { error: usage };
-    if (input.tasks.length === 0) return { error: `"tasks" is empty: give at least one {agent, task}. Available agents: ${describeAgents(deps.delegates)}.` };
-    if (input.tasks.length > MAX_TASKS) return { error: `"tasks" has ${input.tasks.length} entries; one call takes at most ${MAX_TASKS}. Group the work into fewer, larger tasks, or make several calls.` };
+    if (input.tasks.length === 0)
+      return { error: `"tasks" is empty: give at least one {agent, task}. Available agents: ${describeAgents(deps.delegates)}.` };
+    if (input.tasks.length > MAX_TASKS)
+      return {
+        error: `"tasks" has ${input.tasks.length} entries; one call takes at most ${MAX_TASKS}. Group the work into fewer, larger tasks, or make several calls.`,
+      };
     const blank = input.tasks.findIndex((t) => !t.task.trim());
-    if (blank >= 0) return { error: `tasks[${blank}] (agent "${input.tasks[blank]!.agent}") has an empty "task": say what it should do and report.` };
+    if (blank >= 0)
+      return { error: `tasks[${blank}] (agent "${input.tasks[blank]!.agent}") has an empty "task": say what it should do and report.` };
     return input.tasks.map((t) => {
       const task = t.task.trim();
       const prompt = withContext(task, [input.context, t.context].filter((c) => c?.trim()).join('\n\n') || undefined);
       const resolved = resolveAgents(deps, [t.agent]);
-      return 'error' in resolved ? { name: t.agent, error: resolved.error, task, prompt } : { name: t.agent, profile: resolved.profiles[0]!, task, prompt };
+      return 'error' in resolved
+        ? { name: t.agent, error: resolved.error, task, prompt }
+        : { name: t.agent, profile: resolved.profiles[0]!, task, prompt };
     });
   }
   const task = input.task?.trim();
-  if (!task) return { error: `delegate_task needs a non-empty "task" (with "agents") or "tasks": say what the subagents should do and report. ${usage}` };
+  if (!task)
+    return {
+      error: `delegate_task needs a non-empty "task" (with "agents") or "tasks": say what the subagents should do and report. ${usage}`,
+    };
   const resolved = resolveAgents(deps, input.agents ?? []);
   if ('error' in resolved) return resolved;
   const prompt = withContext(task, input.context);

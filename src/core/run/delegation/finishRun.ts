@@ -41,7 +41,9 @@ export async function finishRun(end: RunEnd, ending: RunEnding): Promise<void> {
     end.slot?.close();
     end.detach();
     // The run's open of its thread ends: the lease goes once no run of this process holds it.
-    session.store.close(run.threadId).catch((error: unknown) => session.logger.error(`Could not close thread ${run.threadId}: ${errorText(error)}`));
+    session.store
+      .close(run.threadId)
+      .catch((error: unknown) => session.logger.error(`Could not close thread ${run.threadId}: ${errorText(error)}`));
     session.registry.remove(run);
     run.finish(result);
   }
@@ -52,7 +54,8 @@ function resultOf(end: RunEnd, ending: RunEnding): RunResult {
   const durationMs = Math.max(0, end.session.clock.now() - end.startedAt);
   // Tokens of the whole subtree: this run's own plus every child's total.
   let totalUsage = ending.usage;
-  for (const c of run.allChildren()) if (c.handle.result) totalUsage = addUsage(totalUsage, c.handle.result.totalUsage ?? c.handle.result.usage);
+  for (const c of run.allChildren())
+    if (c.handle.result) totalUsage = addUsage(totalUsage, c.handle.result.totalUsage ?? c.handle.result.usage);
   return {
     agent: run.agent,
     runId: run.runId,

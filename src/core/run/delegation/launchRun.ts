@@ -21,12 +21,22 @@ import type { Session } from './session';
 export function launchRun(session: Session, request: LaunchRequest): RunHandle {
   const { profile, parent } = request;
   const { settings } = session;
-  const limits = runLimits(profile, { ...(request.maxTokens ? { call: request.maxTokens } : {}), ...(parent ? {} : { request: settings.budget }) });
+  const limits = runLimits(profile, {
+    ...(request.maxTokens ? { call: request.maxTokens } : {}),
+    ...(parent ? {} : { request: settings.budget }),
+  });
   // Tokens count up the chain: a run's own limit, never more than its parent (or the request) has left.
   // The budget exists before the run's emitter does; its warning is only ever said after the run started.
   const late: { emitter?: RunEmitter } = {};
-  const warn = (used: number, limit: { value: number; source: string }) => late.emitter?.emit({ kind: 'warning', code: 'budget', message: budgetWarningText(used, limit) });
-  const above = parent?.budget ?? new TokenBudget(undefined, settings.budget.maxTokens ? { value: settings.budget.maxTokens, source: REQUEST_TOKENS_SOURCE } : undefined, warn);
+  const warn = (used: number, limit: { value: number; source: string }) =>
+    late.emitter?.emit({ kind: 'warning', code: 'budget', message: budgetWarningText(used, limit) });
+  const above =
+    parent?.budget ??
+    new TokenBudget(
+      undefined,
+      settings.budget.maxTokens ? { value: settings.budget.maxTokens, source: REQUEST_TOKENS_SOURCE } : undefined,
+      warn,
+    );
   const given = givenTokens(limits.ownTokens, above, parent === null);
   const run = new RunHandle({
     budget: new TokenBudget(above, limits.ownTokens ? given.limit : undefined, warn),
@@ -38,7 +48,14 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
     parent,
     ...(request.parentToolCallId === undefined ? {} : { parentToolCallId: request.parentToolCallId }),
   });
-  const model = describeModelChoice({ profile, effective: run.modelSpec, parentAgent: parent?.agent ?? null, aliases: settings.modelAliases, problems: session.profiles.problems, ...(session.modelOrigin ? { modelOrigin: session.modelOrigin } : {}) });
+  const model = describeModelChoice({
+    profile,
+    effective: run.modelSpec,
+    parentAgent: parent?.agent ?? null,
+    aliases: settings.modelAliases,
+    problems: session.profiles.problems,
+    ...(session.modelOrigin ? { modelOrigin: session.modelOrigin } : {}),
+  });
   const emitter = new RunEmitter(session, run);
   late.emitter = emitter;
   const emit = emitter.emit;
@@ -61,10 +78,24 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
   const slot = run.depth > 0 ? session.limiter.slotFor() : undefined;
   const startedAt = session.clock.now();
   const end = { session, run, emitter, slot, startedAt, detach };
-  const setup = { model, limits: { maxSteps: limits.maxSteps, ...(limits.timeoutMs ? { timeoutMs: limits.timeoutMs } : {}), ...(given.limit ? { maxTokens: given.limit } : {}) } };
+  const setup = {
+    model,
+    limits: {
+      maxSteps: limits.maxSteps,
+      ...(limits.timeoutMs ? { timeoutMs: limits.timeoutMs } : {}),
+      ...(given.limit ? { maxTokens: given.limit } : {}),
+    },
+  };
   // A worktree profile works (and delegates) in its own worktree: `here` is the session confined there.
-  inIsolation(session, run, profile, (here) => runTurns({ session: here, run, request, emitter, setup, slot: slot ?? FREE_SLOT, launch: (r) => launchRun(here, r) }))
-    .catch((error: unknown): RunEnding => ({ status: 'error', output: '', usage: ZERO_USAGE, error: `Internal error: ${errorText(error)}` }))
+  inIsolation(session, run, profile, (here) =>
+    runTurns({ session: here, run, request, emitter, setup, slot: slot ?? FREE_SLOT, launch: (r) => launchRun(here, r) }),
+  )
+    .catch((error: unknown): RunEnding => ({
+      status: 'error',
+      output: '',
+      usage: ZERO_USAGE,
+      error: `Internal error: ${errorText(error)}`,
+    }))
     .then((ending) => finishRun(end, ending))
     .catch((error: unknown) => session.logger.error(`The "${run.agent}" run failed to end cleanly: ${errorText(error)}`));
   return run;

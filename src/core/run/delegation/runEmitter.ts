@@ -44,7 +44,8 @@ export class RunEmitter {
    * nothing of a run that ended keeps spinning (a tool that ignored the abort may still be going).
    */
   closeOpenToolCalls(reason: string): void {
-    for (const [toolCallId, tool] of [...this.openCalls]) this.write({ kind: 'tool.finished', toolCallId, tool, output: reason, isError: true });
+    for (const [toolCallId, tool] of [...this.openCalls])
+      this.write({ kind: 'tool.finished', toolCallId, tool, output: reason, isError: true });
   }
 
   /** Writes run.finished, the run's last event; undefined when the store refused it. */

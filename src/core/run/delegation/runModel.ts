@@ -24,7 +24,9 @@ export interface RunModel {
  */
 export function runModel(session: Session, run: RunHandle, emitter: RunEmitter, resolved: LanguageModelV4): RunModel {
   const { settings, schedule, clock } = session;
-  const watch = new StallWatch(settings.stallWarningMs, clock, schedule, (ms) => emitter.emit({ kind: 'warning', code: 'stall', message: stallText(ms, settings.modelIdleTimeoutMs) }));
+  const watch = new StallWatch(settings.stallWarningMs, clock, schedule, (ms) =>
+    emitter.emit({ kind: 'warning', code: 'stall', message: stallText(ms, settings.modelIdleTimeoutMs) }),
+  );
   const emit: EmitRunEvent = (body) => {
     watch.touch();
     emitter.emit(body);

@@ -71,7 +71,10 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     const delegation = delegates.length > 0 ? [delegateTaskTool(deps), ...subagentTools(deps)] : [];
     const selection = await runTools({ ...session, profile, depth: run.depth, emit, delegation, run });
     const project = session.profiles.projectInstructions;
-    const instructions = profile.name === SUPERVISOR ? supervisorPrompt(delegates, session.settings.supervisor, project) : subagentPrompt(profile, delegates, project);
+    const instructions =
+      profile.name === SUPERVISOR
+        ? supervisorPrompt(delegates, session.settings.supervisor, project)
+        : subagentPrompt(profile, delegates, project);
     emit({
       kind: 'run.config',
       ...runConfigOf({
@@ -139,7 +142,8 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     if (outcome.status === 'aborted' || run.signal.aborted) return stopped(work, { output, usage, timedOut });
     if (run.bail) return { status: 'ok', output: run.bail.output, usage, bailed: true };
     const spent = run.budget.spent();
-    if (spent && (outcome.status !== 'ok' || run.hasMail || run.pendingBackground().length > 0)) return { status: 'budget', output, usage, error: budgetSpentText(spent) };
+    if (spent && (outcome.status !== 'ok' || run.hasMail || run.pendingBackground().length > 0))
+      return { status: 'budget', output, usage, error: budgetSpentText(spent) };
     if (outcome.status === 'max_steps') return { status: 'max_steps', output, usage, error: outOfSteps(profile, maxSteps) };
     const status = outcome.status === 'budget' ? 'ok' : outcome.status;
     // A child that finished hands back its final report; its narration on the way stays in its thread.
@@ -160,11 +164,14 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
 function stopped(work: RunWork, so: { output: string; usage: Usage; timedOut: boolean }): RunEnding {
   const { output, usage } = so;
   const failure = work.emitter.writeFailure;
-  if (failure !== undefined) return { status: 'error', output, usage, error: `The run's thread could not be written (${failure}), so the run was stopped.` };
+  if (failure !== undefined)
+    return { status: 'error', output, usage, error: `The run's thread could not be written (${failure}), so the run was stopped.` };
   const timeout = work.setup.limits.timeoutMs;
-  if (so.timedOut && timeout) return { status: 'timeout', output, usage, error: `Timed out after ${timeout.value} ms (${timeout.source}).` };
+  if (so.timedOut && timeout)
+    return { status: 'timeout', output, usage, error: `Timed out after ${timeout.value} ms (${timeout.source}).` };
   const by = work.run.stopCause;
-  if (by === 'user') return { status: 'cancelled', output, usage, error: `Stopped by the user (the Stop button on its node in the panel). ${PARTIAL}` };
+  if (by === 'user')
+    return { status: 'cancelled', output, usage, error: `Stopped by the user (the Stop button on its node in the panel). ${PARTIAL}` };
   if (by === 'parent') return { status: 'cancelled', output, usage, error: `Cancelled by its supervisor (subagent_cancel). ${PARTIAL}` };
   return { status: 'cancelled', output, usage };
 }

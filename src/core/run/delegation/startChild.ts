@@ -45,9 +45,13 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
 
   if (req.continueThreadId !== undefined) {
     const existing = await session.store.get(threadId).catch(() => undefined);
-    if (!existing) return refused(threadId, `There is no thread ${threadId}. Leave out continueThreadId to start a fresh thread with "${agent}".`);
+    if (!existing)
+      return refused(threadId, `There is no thread ${threadId}. Leave out continueThreadId to start a fresh thread with "${agent}".`);
     if (existing.meta.parentThreadId !== caller.threadId) {
-      return refused(threadId, `Thread ${threadId} was not started from this conversation, so it cannot be continued here. Leave out continueThreadId to start afresh.`);
+      return refused(
+        threadId,
+        `Thread ${threadId} was not started from this conversation, so it cannot be continued here. Leave out continueThreadId to start afresh.`,
+      );
     }
     if (existing.meta.agent !== agent) {
       return refused(
@@ -66,7 +70,10 @@ async function checkAndLaunch(deps: DelegationDeps, req: ChildRequest, threadId:
   let opened = false;
   try {
     // A fresh delegation's id derives from the caller's thread, whose lease this process holds.
-    const loaded = await session.store.open({ id: threadId, title: titleOf(req.task), parentThreadId: caller.threadId, agent }, { newId: req.continueThreadId === undefined });
+    const loaded = await session.store.open(
+      { id: threadId, title: titleOf(req.task), parentThreadId: caller.threadId, agent },
+      { newId: req.continueThreadId === undefined },
+    );
     opened = true;
     const history = await loadConversationHistory(session.store, threadId, loaded);
     if (stopped()) {
@@ -112,7 +119,12 @@ function findLiveReplay(caller: RunHandle, threadId: string, toolCallId: string)
 }
 
 /** After a restart a replayed call's run is only on disk. `derived`: the id comes from the caller's thread and the call. */
-async function findStoredReplay(deps: DelegationDeps, threadId: string, toolCallId: string, derived: boolean): Promise<StartOutcome | undefined> {
+async function findStoredReplay(
+  deps: DelegationDeps,
+  threadId: string,
+  toolCallId: string,
+  derived: boolean,
+): Promise<StartOutcome | undefined> {
   const where = derived ? { parentThreadId: deps.caller.threadId } : undefined;
   const stored = await deps.session.store.get(threadId, where).catch(() => undefined);
   const started = stored?.events.find((e) => e.kind === 'run.started' && e.parentToolCallId === toolCallId);

@@ -25,7 +25,14 @@ const startInput = lazySchema(() =>
     agent: z.string().describe('The name of one subagent.'),
     context: z.string().optional().describe('Facts, file paths or constraints it needs; it cannot see your conversation.'),
     continueThreadId: z.string().optional().describe("Continue the subagent's earlier thread (a threadId from a previous result)."),
-    maxTokens: z.number().int().positive().optional().describe("At most this many tokens (input plus output) for its run, its own subagents included. Can only lower the agent's own maxTokens."),
+    maxTokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        "At most this many tokens (input plus output) for its run, its own subagents included. Can only lower the agent's own maxTokens.",
+      ),
   }),
 );
 const runInput = lazySchema(() => z.object({ runId: z.string().describe('A runId returned by subagent_start.') }));
@@ -73,7 +80,12 @@ function startTool(deps: DelegationDeps): AnyToolSpec {
         case 'refused':
           return { error: outcome.error };
         case 'busy':
-          return { status: 'busy', runId: outcome.runId, threadId: outcome.threadId, note: 'That thread is still working; nothing was queued. Await or cancel that run first.' };
+          return {
+            status: 'busy',
+            runId: outcome.runId,
+            threadId: outcome.threadId,
+            note: 'That thread is still working; nothing was queued. Await or cancel that run first.',
+          };
         case 'existing':
           return { status: 'existing', runId: outcome.runId, threadId: outcome.threadId };
         case 'started':
@@ -87,14 +99,16 @@ function startTool(deps: DelegationDeps): AnyToolSpec {
 function statusTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<z.infer<typeof runInput>>({
     name: 'subagent_status',
-    description: "A subagent's status, its last 3 progress items and the tokens it has used (with its limit, if it has one), and its output once it has finished.",
+    description:
+      "A subagent's status, its last 3 progress items and the tokens it has used (with its limit, if it has one), and its output once it has finished.",
     capabilities: ['delegate'],
     inputSchema: runInput,
     execute: async ({ runId }) => {
       const record = deps.caller.child(runId);
       if (!record) return notOwned(deps.caller, runId);
       const { result, progress } = record.handle;
-      if (!result) return { runId, agent: record.handle.agent, status: 'running', progress: [...progress], tokens: tokensOf(record.handle) };
+      if (!result)
+        return { runId, agent: record.handle.agent, status: 'running', progress: [...progress], tokens: tokensOf(record.handle) };
       deps.caller.delivered(record);
       return { ...answerOf(result), progress: [...progress] };
     },
@@ -119,13 +133,25 @@ function awaitTool(deps: DelegationDeps): AnyToolSpec {
       // While it waits, this call returns the results itself: no announcement says them again.
       for (const r of records) r.awaited++;
       try {
-        await waitForRuns(records.map((r) => r.handle), timeoutMs, signal);
+        await waitForRuns(
+          records.map((r) => r.handle),
+          timeoutMs,
+          signal,
+        );
       } finally {
         for (const r of records) r.awaited--;
       }
       return records.map((r) => {
         const { handle } = r;
-        if (!handle.result) return { runId: handle.runId, agent: handle.agent, threadId: handle.threadId, status: 'running', timedOut: true, progress: [...handle.progress] };
+        if (!handle.result)
+          return {
+            runId: handle.runId,
+            agent: handle.agent,
+            threadId: handle.threadId,
+            status: 'running',
+            timedOut: true,
+            progress: [...handle.progress],
+          };
         deps.caller.delivered(r);
         return resultForModel(handle.result);
       });
@@ -136,7 +162,8 @@ function awaitTool(deps: DelegationDeps): AnyToolSpec {
 function cancelTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<z.infer<typeof runInput>>({
     name: 'subagent_cancel',
-    description: 'Cancel a background subagent and everything it started. Returns its result: status "cancelled" and what it had done by then (or its result, if it had already finished).',
+    description:
+      'Cancel a background subagent and everything it started. Returns its result: status "cancelled" and what it had done by then (or its result, if it had already finished).',
     capabilities: ['delegate'],
     inputSchema: runInput,
     execute: async ({ runId }) => {
@@ -186,7 +213,9 @@ function answerOf(result: RunResult): ModelRunResult | (Omit<ModelRunResult, 'er
 function announceWhenDone(deps: DelegationDeps, record: ChildRecord): void {
   record.handle.done
     .then((result) => deps.caller.announce(record, announcementText(result)))
-    .catch((error: unknown) => deps.session.logger.error(`Could not announce the end of a "${record.handle.agent}" run: ${errorText(error)}`));
+    .catch((error: unknown) =>
+      deps.session.logger.error(`Could not announce the end of a "${record.handle.agent}" run: ${errorText(error)}`),
+    );
 }
 
 /** What a working child (with its subtree) has used so far, and its limit when it has one. */
@@ -197,5 +226,7 @@ function tokensOf(run: RunHandle): { used: number; limit?: number } {
 
 function notOwned(caller: RunHandle, runId: string): { error: string } {
   const mine = caller.allChildren().map((c) => c.handle.runId);
-  return { error: `Run ${runId} was not started by this run, so it cannot be reached from here. Runs you started: ${mine.join(', ') || '(none)'}.` };
+  return {
+    error: `Run ${runId} was not started by this run, so it cannot be reached from here. Runs you started: ${mine.join(', ') || '(none)'}.`,
+  };
 }

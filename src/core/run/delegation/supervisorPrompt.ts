@@ -27,12 +27,18 @@ function withProject(prompt: string, project: readonly ProjectInstruction[] | un
  * delegation guidelines, then the user's own guidelines. `systemPrompt` in the settings replaces
  * all of ours; the project's instruction files (subagents.projectInstructions) follow either way.
  */
-export function supervisorPrompt(agents: readonly Profile[], settings: SupervisorSettings, project?: readonly ProjectInstruction[]): string {
+export function supervisorPrompt(
+  agents: readonly Profile[],
+  settings: SupervisorSettings,
+  project?: readonly ProjectInstruction[],
+): string {
   if (settings.systemPrompt?.trim()) return withProject(settings.systemPrompt, project);
   const parts = [ROLE];
   if (agents.length === 0) parts.push(SOLO);
   else {
-    parts.push(`Subagents you can delegate to (with delegate_task, or subagent_start in the background):\n${agents.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`);
+    parts.push(
+      `Subagents you can delegate to (with delegate_task, or subagent_start in the background):\n${agents.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`,
+    );
     parts.push(GUIDELINES);
   }
   if (settings.guidelines?.trim()) parts.push(`Guidelines from the user:\n${settings.guidelines.trim()}`);
@@ -46,7 +52,9 @@ export function subagentPrompt(profile: Profile, delegates: readonly Profile[], 
 Nobody can be reached while you work: not the user, not your supervisor. Where your instructions say to ask, check or confirm with the user, decide yourself, go on, and state each assumption in your report.
 End with a concise, complete report of what you found or did, in your last message: only that message reaches your supervisor, not what you wrote before it.`);
   if (delegates.length > 0) {
-    parts.push(`You may delegate parts of your task (with delegate_task) to:\n${delegates.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`);
+    parts.push(
+      `You may delegate parts of your task (with delegate_task) to:\n${delegates.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`,
+    );
   }
   return withProject(parts.join('\n\n'), project);
 }

@@ -60,7 +60,12 @@ export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): 
    * it stayed silent too long before that. Time counts only while someone waits for the next part;
    * a part only notes the time, and the one timer looks at it when it fires.
    */
-  async function attempt(inner: LanguageModelV4, call: LanguageModelV4CallOptions, o: IdleOptions, onEnd: () => void): Promise<LanguageModelV4StreamResult | undefined> {
+  async function attempt(
+    inner: LanguageModelV4,
+    call: LanguageModelV4CallOptions,
+    o: IdleOptions,
+    onEnd: () => void,
+  ): Promise<LanguageModelV4StreamResult | undefined> {
     const abort = new AbortController();
     const outer = call.abortSignal;
     let reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart> | undefined;
@@ -145,26 +150,29 @@ export function idleTimeoutModel(model: LanguageModelV4, options: IdleOptions): 
           controller.error(error);
         };
         waitingSince = o.clock.now();
-        return source.read().then((next) => {
-          waitingSince = undefined;
-          try {
-            if (idle) throw idle;
-            if (abort.signal.aborted) throw abort.signal.reason;
-            if (next.done) {
-              finish();
-              controller.close();
-              return;
+        return source.read().then(
+          (next) => {
+            waitingSince = undefined;
+            try {
+              if (idle) throw idle;
+              if (abort.signal.aborted) throw abort.signal.reason;
+              if (next.done) {
+                finish();
+                controller.close();
+                return;
+              }
+              o.watch.touch();
+              o.onPart?.(next.value);
+              controller.enqueue(next.value);
+            } catch (error) {
+              fail(error);
             }
-            o.watch.touch();
-            o.onPart?.(next.value);
-            controller.enqueue(next.value);
-          } catch (error) {
+          },
+          (error: unknown) => {
+            waitingSince = undefined;
             fail(error);
-          }
-        }, (error: unknown) => {
-          waitingSince = undefined;
-          fail(error);
-        });
+          },
+        );
       },
       cancel(reason) {
         finish();

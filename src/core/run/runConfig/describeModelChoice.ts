@@ -54,7 +54,9 @@ export function describeModelChoice(input: ModelChoiceInput): ModelChoiceText {
   const parts: string[] = [];
   if (names.length > 1) {
     const earlier = names.slice(0, Math.max(0, entry));
-    parts.push(`entry ${entry + 1} of the profile's list ${listed}${earlier.length ? ` (${earlier.map((n) => `"${n}"`).join(', ')} cannot be used here)` : ''}`);
+    parts.push(
+      `entry ${entry + 1} of the profile's list ${listed}${earlier.length ? ` (${earlier.map((n) => `"${n}"`).join(', ')} cannot be used here)` : ''}`,
+    );
   }
   if (name !== effective) {
     const candidates = candidatesFor(name, input.aliases);

@@ -27,10 +27,14 @@ export function runConfigOf(input: RunConfigInput): RunConfig {
   const effective = tools.tools.filter((t) => !tools.hidden.includes(t.name)).map((t) => t.name);
   const removed = [...tools.removed];
   if (input.noDelegation) {
-    for (const tool of DELEGATION_TOOLS) if (!effective.includes(tool) && !removed.some((r) => r.tool === tool)) removed.push({ tool, reason: input.noDelegation });
+    for (const tool of DELEGATION_TOOLS)
+      if (!effective.includes(tool) && !removed.some((r) => r.tool === tool)) removed.push({ tool, reason: input.noDelegation });
   }
   const project = input.projectInstructions?.map((p) => p.name) ?? [];
-  const declared = { ...(profile.tools ? { tools: [...profile.tools] } : {}), ...(profile.disallowedTools ? { disallowedTools: [...profile.disallowedTools] } : {}) };
+  const declared = {
+    ...(profile.tools ? { tools: [...profile.tools] } : {}),
+    ...(profile.disallowedTools ? { disallowedTools: [...profile.disallowedTools] } : {}),
+  };
   return {
     profileSource: profile.source,
     ...(profile.origin ? { profilePath: profile.origin.path } : {}),

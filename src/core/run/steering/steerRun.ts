@@ -24,7 +24,12 @@ export function steerRun(run: RunHandle, from: MessageSender, text: string): str
 
 function finishedText(run: RunHandle, from: MessageSender): string {
   const status = run.result ? ` (status ${run.result.status})` : '';
-  const ended = run.signal.aborted && !run.result ? 'is stopping' : run.result ? `has already finished${status}` : 'has finished its work and is ending';
+  const ended =
+    run.signal.aborted && !run.result
+      ? 'is stopping'
+      : run.result
+        ? `has already finished${status}`
+        : 'has finished its work and is ending';
   if (from === 'parent') {
     return (
       `Run ${run.runId} ("${run.agent}") ${ended}, so it cannot take messages. ` +

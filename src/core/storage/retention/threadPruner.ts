@@ -65,7 +65,10 @@ export class ThreadPruner {
       }
     }
     if (deleted > 0) await this.deps.afterDelete?.();
-    if (deleted > 0) this.deps.logger.info(`subagents.threads.retention: deleted ${deleted} old conversation${deleted === 1 ? '' : 's'} with their subagents' threads.`);
+    if (deleted > 0)
+      this.deps.logger.info(
+        `subagents.threads.retention: deleted ${deleted} old conversation${deleted === 1 ? '' : 's'} with their subagents' threads.`,
+      );
     return deleted;
   }
 }

@@ -25,10 +25,19 @@ export function exportThread(family: LoadedFamily, format: ExportFormat, now: nu
 
 /** The thread as a Markdown document: each run as a section under its parent's. */
 export function renderMarkdown(meta: ThreadMeta, tree: RunTree, now: number): string {
-  const out: string[] = [`# ${meta.title || meta.id}`, '', `Thread \`${meta.id}\` · ${meta.agent} · started ${new Date(meta.createdAt).toISOString()}`];
+  const out: string[] = [
+    `# ${meta.title || meta.id}`,
+    '',
+    `Thread \`${meta.id}\` · ${meta.agent} · started ${new Date(meta.createdAt).toISOString()}`,
+  ];
   for (const run of walkRuns(tree)) {
     const level = '#'.repeat(Math.min(6, 2 + run.depth));
-    out.push('', `${level} ${run.agent}: ${oneLine(run.task, 80)}`, '', `**${run.state}** · ${runStats(tree, run, now)} · model \`${run.model}\``);
+    out.push(
+      '',
+      `${level} ${run.agent}: ${oneLine(run.task, 80)}`,
+      '',
+      `**${run.state}** · ${runStats(tree, run, now)} · model \`${run.model}\``,
+    );
     out.push('', '**Task**', '', ...run.task.split('\n').map((l) => `> ${l}`));
     if (run.toolCalls.length) {
       out.push('', '**Tool calls**', '');

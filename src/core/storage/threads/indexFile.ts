@@ -142,7 +142,8 @@ export class IndexFile {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (this.stale) this.save().catch((e: unknown) => this.options.logger.error(`Could not write the thread index: ${(e as Error).message}`));
+      if (this.stale)
+        this.save().catch((e: unknown) => this.options.logger.error(`Could not write the thread index: ${(e as Error).message}`));
     }, this.options.delayMs);
     this.timer.unref();
   }
@@ -175,11 +176,13 @@ export class IndexFile {
     const index = new Map<string, ThreadMeta>();
     let changed = false;
     if (typeof read === 'string') {
-      if (files.size > 0) logger.warn(`The thread index ${join(dir, INDEX_FILE)} cannot be used: ${read}. Rebuilding it from the thread files.`);
+      if (files.size > 0)
+        logger.warn(`The thread index ${join(dir, INDEX_FILE)} cannot be used: ${read}. Rebuilding it from the thread files.`);
       changed = files.size > 0;
     } else {
       for (const meta of read) {
-        if (!files.has(meta.id)) changed = true; // its file is gone: the entry is stale
+        if (!files.has(meta.id))
+          changed = true; // its file is gone: the entry is stale
         else if (meta.runCount === undefined || meta.status === undefined) {
           // Written before the index kept counts: filled in from the file, once.
           index.set(meta.id, await this.complete(meta));
@@ -271,6 +274,11 @@ export class IndexFile {
 
   private async threadFiles(): Promise<Set<string>> {
     const names = await readdir(this.options.dir).catch(() => [] as string[]);
-    return new Set(names.filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length)).filter(isThreadId));
+    return new Set(
+      names
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => f.slice(0, -'.jsonl'.length))
+        .filter(isThreadId),
+    );
   }
 }

@@ -17,7 +17,17 @@ import { metaFromEvents } from './threadIndex';
 import { ThreadBusyError, ThreadLeases } from './threadLeases';
 import { ConversationLeases } from './conversationLeases';
 import { descendantsOf, rootOf } from './threadFamily';
-import { type ArchivedThread, type DeleteOptions, type LoadedFamily, type LoadedThread, type NewThreadMeta, type OpenOptions, type ThreadMeta, type ThreadStore, type ThreadWhere } from './threadStore';
+import {
+  type ArchivedThread,
+  type DeleteOptions,
+  type LoadedFamily,
+  type LoadedThread,
+  type NewThreadMeta,
+  type OpenOptions,
+  type ThreadMeta,
+  type ThreadStore,
+  type ThreadWhere,
+} from './threadStore';
 
 export interface JsonlThreadStoreOptions {
   /** The directory of thread files (`<threadId>.jsonl`) and `index.json`; made when missing. */
@@ -72,7 +82,11 @@ export class JsonlThreadStore implements ThreadStore {
       // A thread made here may have no file yet (it waits for its lease): its entry stays.
       isOpenHere: (id) => this.threads.has(id),
     });
-    const threadLeases = new ThreadLeases({ logger: this.logger, staleMs: this.leaseStaleMs, ...(options.takeLock ? { takeLock: options.takeLock } : {}) });
+    const threadLeases = new ThreadLeases({
+      logger: this.logger,
+      staleMs: this.leaseStaleMs,
+      ...(options.takeLock ? { takeLock: options.takeLock } : {}),
+    });
     this.leases = new ConversationLeases(threadLeases, (id) => this.pathOf(id));
   }
 
@@ -205,7 +219,12 @@ export class JsonlThreadStore implements ThreadStore {
 
   /** Writes each thread's file whole (`wx`: never over another's), under its lease, then the index; a failure removes what it wrote. */
   importThreads(threads: readonly ArchivedThread[]): Promise<void> {
-    return importThreadFiles(threads, { index: this.index, leases: this.leases, pathOf: (id) => this.pathOf(id), isOpenHere: (id) => this.threads.has(id) });
+    return importThreadFiles(threads, {
+      index: this.index,
+      leases: this.leases,
+      pathOf: (id) => this.pathOf(id),
+      isOpenHere: (id) => this.threads.has(id),
+    });
   }
 
   /** The thread of a run, through the index; undefined for a run no thread here has. */
@@ -221,7 +240,8 @@ export class JsonlThreadStore implements ThreadStore {
     // that died left it behind, and whoever opens the thread next closes its runs as interrupted.
     for (const meta of list) {
       const lease = this.pathOf(rootOf(meta.id, null, index));
-      if (meta.status === 'running' && !this.index.hasOpenRuns(meta.id) && !(await leaseHeld(lease, this.leaseStaleMs))) meta.status = 'interrupted';
+      if (meta.status === 'running' && !this.index.hasOpenRuns(meta.id) && !(await leaseHeld(lease, this.leaseStaleMs)))
+        meta.status = 'interrupted';
     }
     return list;
   }
@@ -310,7 +330,10 @@ export class JsonlThreadStore implements ThreadStore {
     const index = await this.index.load();
     if (index.has(id)) return index;
     if (where && this.leases.onlyWriterOf(rootOf(where.parentThreadId, null, index))) return index;
-    const onDisk = await stat(this.pathOf(id)).then(() => true, (error: NodeJS.ErrnoException) => error.code !== 'ENOENT');
+    const onDisk = await stat(this.pathOf(id)).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+    );
     return onDisk ? this.index.refresh() : index;
   }
 
@@ -338,7 +361,17 @@ export class JsonlThreadStore implements ThreadStore {
     this.threads.set(id, new ThreadFileWriter(id, path, 1, this.logger, made));
     if (meta.parentThreadId === null) this.leases.made(id);
     const now = this.clock.now();
-    const entry: ThreadMeta = { id, title: meta.title, parentThreadId: meta.parentThreadId, agent: meta.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty', runIds: [] };
+    const entry: ThreadMeta = {
+      id,
+      title: meta.title,
+      parentThreadId: meta.parentThreadId,
+      agent: meta.agent,
+      createdAt: now,
+      updatedAt: now,
+      runCount: 0,
+      status: 'empty',
+      runIds: [],
+    };
     // Written soon, not awaited: a crash before the write loses nothing, loading rebuilds it from the file.
     this.index.add(entry);
     return { meta: { ...entry }, events: [], warnings: [] };
@@ -370,9 +403,20 @@ export class JsonlThreadStore implements ThreadStore {
     let meta = index.get(id);
     if (!meta) {
       const now = this.clock.now();
-      meta = given && parsed.events.length === 0
-        ? { id, title: given.title, parentThreadId: given.parentThreadId, agent: given.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty', runIds: [] }
-        : metaFromEvents(id, parsed.events, now);
+      meta =
+        given && parsed.events.length === 0
+          ? {
+              id,
+              title: given.title,
+              parentThreadId: given.parentThreadId,
+              agent: given.agent,
+              createdAt: now,
+              updatedAt: now,
+              runCount: 0,
+              status: 'empty',
+              runIds: [],
+            }
+          : metaFromEvents(id, parsed.events, now);
       // Written soon, not awaited: a new thread must not cost an index rewrite on the delegation
       // path. A crash before the write loses nothing: loading rebuilds entries the index lacks.
       this.index.add(meta);

@@ -3,7 +3,16 @@ import { systemClock, type Clock } from '../../ports';
 import { mergeByTime } from './mergeFamily';
 import { noteRun } from './threadIndex';
 import { ThreadBusyError } from './threadLeases';
-import { ThreadExistsError, type ArchivedThread, type DeleteOptions, type LoadedFamily, type LoadedThread, type NewThreadMeta, type ThreadMeta, type ThreadStore } from './threadStore';
+import {
+  ThreadExistsError,
+  type ArchivedThread,
+  type DeleteOptions,
+  type LoadedFamily,
+  type LoadedThread,
+  type NewThreadMeta,
+  type ThreadMeta,
+  type ThreadStore,
+} from './threadStore';
 
 export interface MemoryThreadStoreOptions {
   clock?: Clock;
@@ -42,7 +51,16 @@ export class MemoryThreadStore implements ThreadStore {
     if (!thread) {
       const now = this.clock.now();
       thread = {
-        meta: { id: meta.id, title: meta.title, parentThreadId: meta.parentThreadId, agent: meta.agent, createdAt: now, updatedAt: now, runCount: 0, status: 'empty' },
+        meta: {
+          id: meta.id,
+          title: meta.title,
+          parentThreadId: meta.parentThreadId,
+          agent: meta.agent,
+          createdAt: now,
+          updatedAt: now,
+          runCount: 0,
+          status: 'empty',
+        },
         events: [],
         nextSeq: 1,
         open: new Set(),
@@ -79,14 +97,24 @@ export class MemoryThreadStore implements ThreadStore {
     if (!root) return undefined;
     const ids = this.descendants(threadId);
     const family = ids.map((id) => this.threads.get(id)!.events);
-    return { meta: { ...root.meta }, threads: ids.map((id) => ({ ...this.threads.get(id)!.meta })), events: mergeByTime(family), warnings: [] };
+    return {
+      meta: { ...root.meta },
+      threads: ids.map((id) => ({ ...this.threads.get(id)!.meta })),
+      events: mergeByTime(family),
+      warnings: [],
+    };
   }
 
   async importThreads(threads: readonly ArchivedThread[]): Promise<void> {
     const taken = threads.map((t) => t.meta.id).filter((id) => this.threads.has(id));
     if (taken.length > 0) throw new ThreadExistsError(taken);
     for (const { meta, events } of threads) {
-      const thread: MemoryThread = { meta: { ...meta }, events: this.keepEvents ? [...events] : [], nextSeq: (events.at(-1)?.seq ?? 0) + 1, open: new Set() };
+      const thread: MemoryThread = {
+        meta: { ...meta },
+        events: this.keepEvents ? [...events] : [],
+        nextSeq: (events.at(-1)?.seq ?? 0) + 1,
+        open: new Set(),
+      };
       this.threads.set(meta.id, thread);
     }
   }
@@ -115,7 +143,9 @@ export class MemoryThreadStore implements ThreadStore {
   private descendants(threadId: string): string[] {
     const out = [threadId];
     for (let i = 0; i < out.length; i++) {
-      const kids = [...this.threads.values()].filter((t) => t.meta.parentThreadId === out[i]).sort((a, b) => a.meta.createdAt - b.meta.createdAt);
+      const kids = [...this.threads.values()]
+        .filter((t) => t.meta.parentThreadId === out[i])
+        .sort((a, b) => a.meta.createdAt - b.meta.createdAt);
       for (const kid of kids) if (!out.includes(kid.meta.id)) out.push(kid.meta.id);
     }
     return out;

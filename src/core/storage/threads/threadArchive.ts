@@ -43,22 +43,31 @@ export function readThreadArchive(text: string, now: number): ArchivedThread[] {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ThreadArchiveError(`It is not JSON (${(error as Error).message}). Import a file made by "Export Thread" or \`subagents threads export ID --format json\`.`);
+    throw new ThreadArchiveError(
+      `It is not JSON (${(error as Error).message}). Import a file made by "Export Thread" or \`subagents threads export ID --format json\`.`,
+    );
   }
   const parsed = archiveSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'the file';
-    throw new ThreadArchiveError(`It is not a thread export: ${where}: ${issue?.message ?? 'wrong shape'}. Import a file made by "Export Thread" or \`subagents threads export ID --format json\`.`);
+    throw new ThreadArchiveError(
+      `It is not a thread export: ${where}: ${issue?.message ?? 'wrong shape'}. Import a file made by "Export Thread" or \`subagents threads export ID --format json\`.`,
+    );
   }
   const { thread: root, events } = parsed.data;
   if (root.parentThreadId !== null) {
-    throw new ThreadArchiveError(`It holds a subagent's thread (${root.id}, of ${root.parentThreadId}); export its top-level conversation and import that instead.`);
+    throw new ThreadArchiveError(
+      `It holds a subagent's thread (${root.id}, of ${root.parentThreadId}); export its top-level conversation and import that instead.`,
+    );
   }
   const byThread = new Map<string, RunEvent[]>();
   for (const event of events) {
     const list = byThread.get(event.threadId) ?? [];
-    if (list.length > 0 && event.seq <= list.at(-1)!.seq) throw new ThreadArchiveError(`Its events of thread ${event.threadId} are out of order (seq ${event.seq} after ${list.at(-1)!.seq}); the file was changed by hand.`);
+    if (list.length > 0 && event.seq <= list.at(-1)!.seq)
+      throw new ThreadArchiveError(
+        `Its events of thread ${event.threadId} are out of order (seq ${event.seq} after ${list.at(-1)!.seq}); the file was changed by hand.`,
+      );
     list.push(event);
     byThread.set(event.threadId, list);
   }
@@ -67,9 +76,14 @@ export function readThreadArchive(text: string, now: number): ArchivedThread[] {
   metas.set(root.id, complete(root, byThread.get(root.id) ?? [], now));
   for (const [id, list] of byThread) if (!metas.has(id)) metas.set(id, metaFromEvents(id, list, now));
   for (const meta of metas.values()) {
-    if (!isThreadId(meta.id)) throw new ThreadArchiveError(`It names a thread "${meta.id.slice(0, 60)}", which is not a thread id (1 to 100 letters, digits, "_" or "-").`);
+    if (!isThreadId(meta.id))
+      throw new ThreadArchiveError(
+        `It names a thread "${meta.id.slice(0, 60)}", which is not a thread id (1 to 100 letters, digits, "_" or "-").`,
+      );
     if (meta.id !== root.id && (meta.parentThreadId === null || !metas.has(meta.parentThreadId))) {
-      throw new ThreadArchiveError(`Its thread ${meta.id} belongs to ${meta.parentThreadId ?? 'no conversation'}, which the file does not hold; export the whole conversation again.`);
+      throw new ThreadArchiveError(
+        `Its thread ${meta.id} belongs to ${meta.parentThreadId ?? 'no conversation'}, which the file does not hold; export the whole conversation again.`,
+      );
     }
   }
   // Parents before children, as the store deletes children first and lists need their parent.
@@ -83,7 +97,10 @@ export function readThreadArchive(text: string, now: number): ArchivedThread[] {
   };
   place(root.id);
   const stray = [...metas.keys()].find((id) => !placed.has(id));
-  if (stray) throw new ThreadArchiveError(`Its thread ${stray} is not reached from ${root.id} (its parents form a circle); export the conversation again.`);
+  if (stray)
+    throw new ThreadArchiveError(
+      `Its thread ${stray} is not reached from ${root.id} (its parents form a circle); export the conversation again.`,
+    );
   return ordered;
 }
 

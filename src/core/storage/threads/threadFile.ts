@@ -29,10 +29,14 @@ export function isPlainTextDelta(value: unknown): value is RunEvent {
   return (
     e.kind === 'text.delta' &&
     e.v === 1 &&
-    typeof e.threadId === 'string' && e.threadId.length > 0 &&
-    typeof e.runId === 'string' && e.runId.length > 0 &&
-    Number.isSafeInteger(e.seq) && (e.seq as number) >= 0 &&
-    typeof e.ts === 'number' && Number.isFinite(e.ts) &&
+    typeof e.threadId === 'string' &&
+    e.threadId.length > 0 &&
+    typeof e.runId === 'string' &&
+    e.runId.length > 0 &&
+    Number.isSafeInteger(e.seq) &&
+    (e.seq as number) >= 0 &&
+    typeof e.ts === 'number' &&
+    Number.isFinite(e.ts) &&
     typeof e.text === 'string' &&
     Object.keys(e).length === DELTA_KEYS
   );
@@ -82,7 +86,9 @@ export function parseThreadFile(data: Buffer, label: string): ParsedThreadFile {
   if (tail === '') return { ...result, keepBytes: wholeBytes, torn: true };
   const parsed = parseLine(tail);
   if (typeof parsed === 'string') {
-    warnings.push(`Dropped the torn last line ${lineNo + 1} of ${label} (a write cut short, ${data.length - wholeBytes} bytes): ${parsed}.`);
+    warnings.push(
+      `Dropped the torn last line ${lineNo + 1} of ${label} (a write cut short, ${data.length - wholeBytes} bytes): ${parsed}.`,
+    );
     return { ...result, keepBytes: wholeBytes, torn: true };
   }
   events.push(parsed);

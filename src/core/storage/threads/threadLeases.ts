@@ -5,7 +5,9 @@ import { FileLockedError, takeFileLock, type TakeFileLock } from '../../platform
 export class ThreadBusyError extends Error {
   override readonly name = 'ThreadBusyError';
   constructor(readonly threadId: string) {
-    super('This thread is working in another window (or in a `subagents run` on the same folder). Wait for it to finish there, or start a new thread.');
+    super(
+      'This thread is working in another window (or in a `subagents run` on the same folder). Wait for it to finish there, or start a new thread.',
+    );
   }
 }
 
@@ -96,7 +98,9 @@ export class ThreadLeases {
 
   private async unlock(id: string, lease: HeldLease): Promise<void> {
     const unlock = await lease.unlock.catch(() => undefined);
-    await unlock?.().catch((error: unknown) => this.options.logger.warn(`Could not release the lease of thread ${id}: ${(error as Error).message}`));
+    await unlock?.().catch((error: unknown) =>
+      this.options.logger.warn(`Could not release the lease of thread ${id}: ${(error as Error).message}`),
+    );
   }
 
   private async lock(id: string, path: string, onLost: () => void): Promise<() => Promise<void>> {

@@ -20,7 +20,8 @@ export function askUserTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
     async execute(input, { signal }) {
       const answer = await workspace.askUser(input.question, signal);
       signal.throwIfAborted();
-      if (answer === undefined) return { error: 'The user dismissed the question without answering. Go on with your best judgement and say what you assumed.' };
+      if (answer === undefined)
+        return { error: 'The user dismissed the question without answering. Go on with your best judgement and say what you assumed.' };
       return { answer };
     },
   });

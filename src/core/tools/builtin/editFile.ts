@@ -11,7 +11,11 @@ import { errorText } from '../../../shared/errorText';
 const inputSchema = lazySchema(() =>
   z.object({
     path: z.string().describe('File path relative to the workspace root.'),
-    oldText: z.string().describe('The exact text to replace, including whitespace, without read_file\'s line numbers; it must occur exactly once in the file.'),
+    oldText: z
+      .string()
+      .describe(
+        "The exact text to replace, including whitespace, without read_file's line numbers; it must occur exactly once in the file.",
+      ),
     newText: z.string().describe('The text to put in its place.'),
   }),
 );
@@ -51,7 +55,10 @@ function locateAsWritten(content: string, oldText: string, newText: string, rel:
     };
   }
   if (count > 1) {
-    return { ok: false, error: `oldText occurs ${count} times in ${rel}; include more of the surrounding lines so it matches exactly one place.` };
+    return {
+      ok: false,
+      error: `oldText occurs ${count} times in ${rel}; include more of the surrounding lines so it matches exactly one place.`,
+    };
   }
   return { ok: true, start: content.indexOf(oldText), oldText, newText };
 }
@@ -85,7 +92,8 @@ export function editFileTool({ workspace, gate, files }: WorkspaceToolDeps): Any
   async function edit(input: z.infer<typeof inputSchema>, context: ToolCallContext, key: string | undefined) {
     const where = await resolveWorkspacePath(workspace.root, input.path);
     if (!where.ok) return { error: where.error };
-    if (key !== undefined && where.abs !== key) return { error: `${where.rel} changed while waiting for an earlier edit of it (a link now leads elsewhere); nothing was written.` };
+    if (key !== undefined && where.abs !== key)
+      return { error: `${where.rel} changed while waiting for an earlier edit of it (a link now leads elsewhere); nothing was written.` };
     if (!where.exists) return { error: `There is no file ${where.rel}. To create a file use write_file.` };
     if ((where.links ?? 1) > 1) return { error: `Refused "${where.rel}": ${hardLinkReason(where.links!)}. Nothing was written.` };
     const before = await workspace.readFile(where.abs).catch((e: unknown) => ({ error: `Cannot read ${where.rel}: ${errorText(e)}` }));
@@ -102,7 +110,8 @@ export function editFileTool({ workspace, gate, files }: WorkspaceToolDeps): Any
 
     // Approval can take a while: apply the edit to the file as it is now, and only if it still fits.
     const again = await resolveWorkspacePath(workspace.root, input.path);
-    if (!again.ok || again.abs !== where.abs) return { error: `${where.rel} changed while waiting for approval (a link now leads elsewhere); nothing was written.` };
+    if (!again.ok || again.abs !== where.abs)
+      return { error: `${where.rel} changed while waiting for approval (a link now leads elsewhere); nothing was written.` };
     const guard = await files.check(again.abs, where.rel, 'edit');
     if (!guard.ok) return { error: guard.error };
     if (!guard.current.bytes) return { error: `${where.rel} was removed while waiting for approval; nothing was written.` };

@@ -44,7 +44,11 @@ interface Found {
 }
 
 /** The walker's answer: files come in walk order, so it stops at the first match past the cap. */
-async function findWalked(walk: AsyncGenerator<string, { complete: boolean }>, match: (path: string) => boolean, { maxResults }: FindFilesLimits): Promise<Found> {
+async function findWalked(
+  walk: AsyncGenerator<string, { complete: boolean }>,
+  match: (path: string) => boolean,
+  { maxResults }: FindFilesLimits,
+): Promise<Found> {
   const files: string[] = [];
   let step = await walk.next();
   for (; !step.done; step = await walk.next()) {
@@ -80,13 +84,16 @@ export function findFilesTool({ workspace, commands }: WorkspaceToolDeps, limits
       const match = globMatcher(input.pattern);
       if (typeof match !== 'function') return match;
       const listed = await ripgrepListing({ workspace, commands }, signal, RIPGREP_TIMEOUT_MS);
-      const { files, more, stoppedEarly } = listed ? findListed(listed, match, limits) : await findWalked(walkWorkspace(workspace.root, { signal, maxFiles: maxVisited }), match, limits);
+      const { files, more, stoppedEarly } = listed
+        ? findListed(listed, match, limits)
+        : await findWalked(walkWorkspace(workspace.root, { signal, maxFiles: maxVisited }), match, limits);
       const note = more
         ? `Only the first ${maxResults} matches are shown; use a narrower pattern.`
         : stoppedEarly
           ? `The workspace has more than ${maxVisited} files; the search stopped there. Use a narrower pattern.`
           : undefined;
-      if (files.length === 0 && !note) return { files, note: `No file matches "${input.pattern}" (files ignored by .gitignore are skipped).` };
+      if (files.length === 0 && !note)
+        return { files, note: `No file matches "${input.pattern}" (files ignored by .gitignore are skipped).` };
       return { files, ...(note ? { note } : {}) };
     },
   });

@@ -41,7 +41,12 @@ export function installPackageTool({ workspace, gate, agent, commands }: Workspa
       const manager = MANAGERS[input.manager];
       if (!manager.name.test(input.name)) return { error: `"${input.name}" is not a valid ${input.manager} package name.` };
       const command = manager.command(input.name, input.dev ?? false);
-      const allowed = await gate.check('install_package', { kind: 'install', what: `${input.name} with ${input.manager} (\`${command}\`)` }, input, context);
+      const allowed = await gate.check(
+        'install_package',
+        { kind: 'install', what: `${input.name} with ${input.manager} (\`${command}\`)` },
+        input,
+        context,
+      );
       if (!allowed.ok) return { error: allowed.error };
       context.signal.throwIfAborted();
       try {

@@ -31,13 +31,21 @@ export function listDirTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
         entries = await readdir(where.abs, { withFileTypes: true });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        return { error: code === 'ENOTDIR' ? `${where.rel} is a file; use read_file to read it.` : `Cannot list ${where.rel || '.'}: ${code ?? String(error)}.` };
+        return {
+          error:
+            code === 'ENOTDIR'
+              ? `${where.rel} is a file; use read_file to read it.`
+              : `Cannot list ${where.rel || '.'}: ${code ?? String(error)}.`,
+        };
       }
       const names = entries
         .map((e) => (e.isSymbolicLink() ? `${e.name}@` : e.isDirectory() ? `${e.name}/` : e.name))
         .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       const shown = names.slice(0, MAX_ENTRIES);
-      const note = names.length > MAX_ENTRIES ? `Showing ${MAX_ENTRIES} of ${names.length} entries; use find_files with a pattern to narrow down.` : undefined;
+      const note =
+        names.length > MAX_ENTRIES
+          ? `Showing ${MAX_ENTRIES} of ${names.length} entries; use find_files with a pattern to narrow down.`
+          : undefined;
       return { path: where.rel || '.', entries: shown, ...(note ? { note } : {}) };
     },
   });

@@ -15,7 +15,7 @@ const inputSchema = lazySchema(() =>
 export function openFileTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'open_file',
-    description: 'Open a file in the user\'s editor, at a line if given, to show them something. Returns {opened}.',
+    description: "Open a file in the user's editor, at a line if given, to show them something. Returns {opened}.",
     capabilities: ['interactive'],
     inputSchema,
     async execute(input, { signal }) {

@@ -25,7 +25,7 @@ export function readFileTool({ workspace, gate, files }: WorkspaceToolDeps): Any
     description:
       'Read a text file of the workspace, whole or a range of lines. Returns {path, startLine, endLine, totalLines, content}; ' +
       'content shows each line as `cat -n` does: its number, a tab, the line. The numbers are not part of the file: leave them out of ' +
-      'edit_file\'s oldText and newText. Long files come in parts of up to 2000 lines, with a note saying how to read on.',
+      "edit_file's oldText and newText. Long files come in parts of up to 2000 lines, with a note saying how to read on.",
     capabilities: ['read'],
     inputSchema,
     async execute(input, context) {
@@ -39,7 +39,8 @@ export function readFileTool({ workspace, gate, files }: WorkspaceToolDeps): Any
       if (info.isDirectory()) return { error: `${where.rel || '.'} is a folder; use list_dir to see what is in it.` };
       // A pipe or a device would block the read or never end: refused before anything opens it.
       if (!info.isFile()) return { error: `${where.rel} is ${kindOf(info)}, not a regular file; read_file reads only regular files.` };
-      if (info.size > MAX_READ_BYTES) return { error: `${where.rel} is ${info.size} bytes, too large to read; use search_text to find what you need in it.` };
+      if (info.size > MAX_READ_BYTES)
+        return { error: `${where.rel} is ${info.size} bytes, too large to read; use search_text to find what you need in it.` };
       context.signal.throwIfAborted();
       let text: string;
       try {

@@ -30,7 +30,11 @@ export function commandOutcome(result: CommandResult, timeoutMs: number): Record
   const notes: string[] = [];
   if (result.cutChars > 0) notes.push(`${result.cutChars} characters of output were cut from the middle.`);
   if (result.timedOut) {
-    return { error: `Timed out after ${timeoutMs} ms; the command and every process it started were killed.`, output: result.output, ...(notes.length ? { note: notes.join(' ') } : {}) };
+    return {
+      error: `Timed out after ${timeoutMs} ms; the command and every process it started were killed.`,
+      output: result.output,
+      ...(notes.length ? { note: notes.join(' ') } : {}),
+    };
   }
   if (result.cancelled) return { error: 'Cancelled; the command and every process it started were killed.', output: result.output };
   return { exitCode: result.exitCode, output: result.output, ...(notes.length ? { note: notes.join(' ') } : {}) };
@@ -50,7 +54,12 @@ export function runCommandTool({ workspace, gate, agent, commands, files }: Work
     async execute(input, context) {
       const sandbox = await commands.state();
       if (sandbox.refusal) return { error: sandbox.refusal };
-      const allowed = await gate.check('run_command', { kind: 'command', command: input.command, sandboxed: sandbox.sandboxed }, input, context);
+      const allowed = await gate.check(
+        'run_command',
+        { kind: 'command', command: input.command, sandboxed: sandbox.sandboxed },
+        input,
+        context,
+      );
       if (!allowed.ok) return { error: allowed.error };
       context.signal.throwIfAborted();
       const timeoutMs = input.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
@@ -62,7 +71,15 @@ export function runCommandTool({ workspace, gate, agent, commands, files }: Work
           const launch = prepared.launch;
           // The files it changes are found by comparing the workspace before and after (src/core/changes/attribution/).
           return files.command(context.toolCallId, () =>
-            workspace.runCommand({ command: input.command, launch, cwd: workspace.root, timeoutMs, signal: context.signal, maxOutputChars: MAX_COMMAND_OUTPUT, label: agent }),
+            workspace.runCommand({
+              command: input.command,
+              launch,
+              cwd: workspace.root,
+              timeoutMs,
+              signal: context.signal,
+              maxOutputChars: MAX_COMMAND_OUTPUT,
+              label: agent,
+            }),
           );
         };
         let result = await runOnce();

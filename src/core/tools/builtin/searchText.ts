@@ -30,11 +30,16 @@ const inputSchema = lazySchema(() =>
       .min(1)
       .max(MAX_TIMEOUT_MS)
       .optional()
-      .describe(`Stop the search after this long (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}); what was found by then is returned.`),
+      .describe(
+        `Stop the search after this long (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}); what was found by then is returned.`,
+      ),
   }),
 );
 
-export function searchTextTool({ workspace, gate, commands }: WorkspaceToolDeps, limits: SearchTextLimits = SEARCH_TEXT_LIMITS): AnyToolSpec {
+export function searchTextTool(
+  { workspace, gate, commands }: WorkspaceToolDeps,
+  limits: SearchTextLimits = SEARCH_TEXT_LIMITS,
+): AnyToolSpec {
   const { maxMatches, maxFileBytes, maxVisited } = limits;
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'search_text',
@@ -60,7 +65,8 @@ export function searchTextTool({ workspace, gate, commands }: WorkspaceToolDeps,
       try {
         found = await searchFiles({
           // Ripgrep lists the files and picks those with a matching line; the JavaScript matcher reads them as it reads every file.
-          prefilter: (stop) => ripgrepPrefilter({ workspace, commands }, { pattern: input.pattern, caseSensitive, maxFileBytes }, stop, timeoutMs),
+          prefilter: (stop) =>
+            ripgrepPrefilter({ workspace, commands }, { pattern: input.pattern, caseSensitive, maxFileBytes }, stop, timeoutMs),
           root: workspace.root,
           pattern: input.pattern,
           caseSensitive,

@@ -36,7 +36,10 @@ const inputSchema = lazySchema(() =>
  * `subagents.trustedDomains`; this machine and the local network are refused in every mode unless
  * the user named the host there. Redirects are followed at most 5 times, each judged again.
  */
-export function webFetchTool({ gate, trustedDomains = [] }: WorkspaceToolDeps, { timeoutMs = FETCH_TIMEOUT_MS }: { timeoutMs?: number } = {}): AnyToolSpec {
+export function webFetchTool(
+  { gate, trustedDomains = [] }: WorkspaceToolDeps,
+  { timeoutMs = FETCH_TIMEOUT_MS }: { timeoutMs?: number } = {},
+): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'web_fetch',
     description:
@@ -52,8 +55,10 @@ export function webFetchTool({ gate, trustedDomains = [] }: WorkspaceToolDeps, {
       } catch {
         return { error: `"${input.url}" is not a web address: give a full http:// or https:// URL.` };
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { error: `web_fetch reads http and https pages only, not ${url.protocol} addresses.` };
-      if (url.username || url.password) return { error: 'web_fetch does not send credentials written in the URL: remove the user name and password.' };
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return { error: `web_fetch reads http and https pages only, not ${url.protocol} addresses.` };
+      if (url.username || url.password)
+        return { error: 'web_fetch does not send credentials written in the URL: remove the user name and password.' };
       const { fetchPage, FetchRefusal, refusePrivateHost } = await loadClient();
       const approvedHosts = new Set<string>();
       const mayBePrivate = (u: URL) => hostTrust(u, trustedDomains) === 'named';
@@ -66,7 +71,12 @@ export function webFetchTool({ gate, trustedDomains = [] }: WorkspaceToolDeps, {
           if (error instanceof FetchRefusal) return error.message;
           throw error;
         }
-        const allowed = await gate.check('web_fetch', { kind: 'network', url: target.href, trustedHost: hostTrust(target, trustedDomains) !== undefined }, call, context);
+        const allowed = await gate.check(
+          'web_fetch',
+          { kind: 'network', url: target.href, trustedHost: hostTrust(target, trustedDomains) !== undefined },
+          call,
+          context,
+        );
         if (!allowed.ok) return allowed.error;
         approvedHosts.add(target.host);
         return undefined;
@@ -108,7 +118,8 @@ async function pageResult(page: FetchedPage, context: ToolCallContext): Promise<
     const { htmlToMarkdown } = await import('../web/htmlToMarkdown');
     const converted = htmlToMarkdown(page.body.toString('utf8'));
     if (converted.title) header.push(`Title: ${converted.title}`);
-    if (converted.unreadChars > 0) notes.push(`The last ${converted.unreadChars} characters of the page's HTML were past what web_fetch converts and were left out.`);
+    if (converted.unreadChars > 0)
+      notes.push(`The last ${converted.unreadChars} characters of the page's HTML were past what web_fetch converts and were left out.`);
     text = converted.markdown;
   } else if (type.startsWith('text/') || /[/+](json|xml|javascript|yaml)$/.test(type)) {
     text = page.body.toString('utf8');

@@ -37,7 +37,8 @@ export function writeFileTool({ workspace, gate, files }: WorkspaceToolDeps): An
   async function write(input: z.infer<typeof inputSchema>, context: ToolCallContext, key: string | undefined) {
     const where = await resolveWorkspacePath(workspace.root, input.path);
     if (!where.ok) return { error: where.error };
-    if (key !== undefined && where.abs !== key) return { error: `${where.rel} changed while waiting for an earlier write of it (a link now leads elsewhere); nothing was written.` };
+    if (key !== undefined && where.abs !== key)
+      return { error: `${where.rel} changed while waiting for an earlier write of it (a link now leads elsewhere); nothing was written.` };
     if (where.exists && (await stat(where.abs)).isDirectory()) return { error: `${where.rel || '.'} is a folder, not a file.` };
     if ((where.links ?? 1) > 1) return { error: `Refused "${where.rel}": ${hardLinkReason(where.links!)}. Nothing was written.` };
     // A write the guard will refuse is not worth the user's approval.
@@ -48,7 +49,8 @@ export function writeFileTool({ workspace, gate, files }: WorkspaceToolDeps): An
     context.signal.throwIfAborted();
     // The wait for approval can be long: the path must still lead where it led when it was approved.
     const again = await resolveWorkspacePath(workspace.root, input.path);
-    if (!again.ok || again.abs !== where.abs) return { error: `${where.rel} changed while waiting for approval (a link now leads elsewhere); nothing was written.` };
+    if (!again.ok || again.abs !== where.abs)
+      return { error: `${where.rel} changed while waiting for approval (a link now leads elsewhere); nothing was written.` };
     const guard = await files.check(again.abs, where.rel, 'write');
     if (!guard.ok) return { error: guard.error };
     try {
@@ -56,7 +58,14 @@ export function writeFileTool({ workspace, gate, files }: WorkspaceToolDeps): An
     } catch (error) {
       return { error: `Could not write ${where.rel}: ${errorText(error)}` };
     }
-    await files.wrote({ abs: again.abs, rel: where.rel, before: guard.current, after: input.content, tool: 'write_file', toolCallId: context.toolCallId });
+    await files.wrote({
+      abs: again.abs,
+      rel: where.rel,
+      before: guard.current,
+      after: input.content,
+      tool: 'write_file',
+      toolCallId: context.toolCallId,
+    });
     return { path: where.rel, created: !where.exists, chars: input.content.length };
   }
 }

@@ -39,7 +39,11 @@ export function editorToolSource(catalog: EditorToolCatalog): RunToolSource {
       const offered = offeredTo(request.profile);
       return offered.flatMap((tool) => {
         if (TOOL_NAME.test(tool.name)) return [toolSpec(catalog, tool, request)];
-        request.emit({ kind: 'warning', code: 'tools', message: `The editor tool "${tool.name}" has a name models do not accept (letters, digits, _ and -, at most 64), so this run goes on without it.` });
+        request.emit({
+          kind: 'warning',
+          code: 'tools',
+          message: `The editor tool "${tool.name}" has a name models do not accept (letters, digits, _ and -, at most 64), so this run goes on without it.`,
+        });
         return [];
       });
     },
@@ -77,7 +81,13 @@ function toolSpec(catalog: EditorToolCatalog, tool: EditorToolInfo, request: Run
 
 /** Text as text, other parts a line each; capped, and marked as the tool's words, not the user's. */
 function resultForModel(name: string, parts: readonly EditorToolPart[]): string {
-  const lines = parts.map((p) => (p.type === 'text' ? p.text : p.type === 'data' ? `[data (${p.mimeType}, ${p.bytes} bytes): not shown here]` : '[content of a kind that is not shown here]'));
+  const lines = parts.map((p) =>
+    p.type === 'text'
+      ? p.text
+      : p.type === 'data'
+        ? `[data (${p.mimeType}, ${p.bytes} bytes): not shown here]`
+        : '[content of a kind that is not shown here]',
+  );
   const whole = lines.filter((l) => l !== '').join('\n\n') || '(the tool returned nothing)';
   const { text, cutChars } = capText(whole, MAX_EDITOR_TOOL_OUTPUT);
   const body = cutChars > 0 ? `${text}\n[${cutChars} characters of this result were cut from the middle.]` : text;

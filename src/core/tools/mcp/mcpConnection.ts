@@ -18,12 +18,25 @@ const MAX_PAGES = 20;
 
 export const connectMcpServer: ConnectMcpServer = async (launch, options) => {
   if (launch.transport === 'stdio') return connectStdio(launch, options);
-  if (launch.transport === 'sse') return connect(new SSEClientTransport(new URL(launch.url), { requestInit: { headers: launch.headers } }), 'sse', options);
+  if (launch.transport === 'sse')
+    return connect(new SSEClientTransport(new URL(launch.url), { requestInit: { headers: launch.headers } }), 'sse', options);
   try {
-    return await connect(new StreamableHTTPClientTransport(new URL(launch.url), { requestInit: { headers: launch.headers } }), 'http', options);
+    return await connect(
+      new StreamableHTTPClientTransport(new URL(launch.url), { requestInit: { headers: launch.headers } }),
+      'http',
+      options,
+    );
   } catch (error) {
     // A server that only speaks the older SSE transport refuses the Streamable HTTP POST with a 4xx.
-    if (!(error instanceof StreamableHTTPError) || error.code === undefined || error.code < 400 || error.code >= 500 || error.code === 401 || error.code === 403) throw error;
+    if (
+      !(error instanceof StreamableHTTPError) ||
+      error.code === undefined ||
+      error.code < 400 ||
+      error.code >= 500 ||
+      error.code === 401 ||
+      error.code === 403
+    )
+      throw error;
     return connect(new SSEClientTransport(new URL(launch.url), { requestInit: { headers: launch.headers } }), 'sse', options);
   }
 };
@@ -44,7 +57,12 @@ async function connectStdio(launch: Extract<McpLaunch, { transport: 'stdio' }>, 
   }
 }
 
-async function connect(transport: Transport, kind: McpConnection['transport'], options: ConnectOptions, stderr?: () => string): Promise<McpConnection> {
+async function connect(
+  transport: Transport,
+  kind: McpConnection['transport'],
+  options: ConnectOptions,
+  stderr?: () => string,
+): Promise<McpConnection> {
   const client = new Client(options.client, { capabilities: {} });
   let closing = false;
   const lost = new Set<(why: string) => void>();
@@ -64,7 +82,11 @@ async function connect(transport: Transport, kind: McpConnection['transport'], o
       transport: kind,
       pid: transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined,
       async callTool(name, args, { signal, timeoutMs }) {
-        const result = await client.callTool({ name, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { signal, timeout: timeoutMs, resetTimeoutOnProgress: true });
+        const result = await client.callTool({ name, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
+          signal,
+          timeout: timeoutMs,
+          resetTimeoutOnProgress: true,
+        });
         return result as ToolCallResult;
       },
       async close() {
@@ -80,7 +102,10 @@ async function connect(transport: Transport, kind: McpConnection['transport'], o
   } catch (error) {
     closing = true;
     await client.close().catch(() => {});
-    if (started.aborted) throw new Error(`it did not answer within ${options.timeoutMs} ms (set MCP_TIMEOUT in milliseconds to wait longer)`, { cause: error });
+    if (started.aborted)
+      throw new Error(`it did not answer within ${options.timeoutMs} ms (set MCP_TIMEOUT in milliseconds to wait longer)`, {
+        cause: error,
+      });
     throw error;
   }
 }

@@ -59,7 +59,8 @@ interface ServerState {
 /** A server that failed to start is tried again by a run after this long, not before. */
 const RETRY_START_AFTER_MS = 30_000;
 
-const envNumber = (value: string | undefined): number | undefined => (value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined);
+const envNumber = (value: string | undefined): number | undefined =>
+  value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined;
 
 /**
  * The MCP servers of one window or CLI process: each starts on the first run that needs it and is
@@ -144,7 +145,9 @@ export class McpHub {
       if (signal.aborted) throw error;
       if (lostWhy !== undefined || state.connection !== connection) {
         const next = state.failure ? 'it is not restarted again' : 'it will be restarted once for the next call';
-        throw new Error(`the MCP server "${live.decl.name}" stopped during the call (${lostWhy ?? 'its connection ended'}); ${next}`, { cause: error });
+        throw new Error(`the MCP server "${live.decl.name}" stopped during the call (${lostWhy ?? 'its connection ended'}); ${next}`, {
+          cause: error,
+        });
       }
       throw error;
     } finally {
@@ -212,8 +215,20 @@ export class McpHub {
       const connect = await (this.options.connect ?? loadClient)();
       // A workspace's server expands its variables, and inherits, from an environment without our keys.
       const env = environmentFor(decl, this.env);
-      prepared = await this.oneAtATime(() => prepareMcpLaunch(decl, { root: this.options.root, readOnly: this.options.readOnly ?? [], home: this.options.home ?? homedir(), env, settings, warn }));
-      const connection = await connect(prepared.launch, { timeoutMs: this.startTimeoutMs, client: { name: 'subagents', version: this.options.version ?? '0.1.0' } });
+      prepared = await this.oneAtATime(() =>
+        prepareMcpLaunch(decl, {
+          root: this.options.root,
+          readOnly: this.options.readOnly ?? [],
+          home: this.options.home ?? homedir(),
+          env,
+          settings,
+          warn,
+        }),
+      );
+      const connection = await connect(prepared.launch, {
+        timeoutMs: this.startTimeoutMs,
+        client: { name: 'subagents', version: this.options.version ?? '0.1.0' },
+      });
       if (this.stopped) {
         await connection.close().catch(() => {});
         sweep(prepared);
@@ -223,8 +238,17 @@ export class McpHub {
       state.prepared = prepared;
       state.startFailure = undefined;
       connection.onLost((why) => this.lost(state, connection, why));
-      const via = connection.transport === 'stdio' ? (prepared.sandboxed ? 'stdio, in the OS sandbox' : 'stdio') : connection.transport === 'sse' ? 'SSE' : 'Streamable HTTP';
-      this.logger.info(`MCP server "${decl.name}" (${decl.source}) started in ${this.clock.now() - began} ms over ${via}, with ${connection.tools.length} tool(s).`);
+      const via =
+        connection.transport === 'stdio'
+          ? prepared.sandboxed
+            ? 'stdio, in the OS sandbox'
+            : 'stdio'
+          : connection.transport === 'sse'
+            ? 'SSE'
+            : 'Streamable HTTP';
+      this.logger.info(
+        `MCP server "${decl.name}" (${decl.source}) started in ${this.clock.now() - began} ms over ${via}, with ${connection.tools.length} tool(s).`,
+      );
       return connection;
     } catch (error) {
       if (prepared) sweep(prepared);
@@ -242,8 +266,11 @@ export class McpHub {
     if (state.prepared) sweep(state.prepared);
     state.prepared = undefined;
     state.crashes++;
-    if (state.crashes >= 2) state.failure = `the MCP server "${state.decl.name}" stopped twice (${why}), so it is not started again in this window or process`;
-    this.logger.warn(`MCP server "${state.decl.name}" stopped: ${why}.${state.failure ? ' It is not restarted again.' : ' It is restarted once, on its next use.'}`);
+    if (state.crashes >= 2)
+      state.failure = `the MCP server "${state.decl.name}" stopped twice (${why}), so it is not started again in this window or process`;
+    this.logger.warn(
+      `MCP server "${state.decl.name}" stopped: ${why}.${state.failure ? ' It is not restarted again.' : ' It is restarted once, on its next use.'}`,
+    );
   }
 
   private async stop(state: ServerState, why: string, graceMs: number): Promise<void> {
@@ -252,7 +279,9 @@ export class McpHub {
     const connection = state.connection ?? (await starting);
     state.connection = undefined;
     if (connection) {
-      const closed = connection.close().catch((error: unknown) => this.logger.warn(`MCP server "${state.decl.name}" did not close cleanly: ${errorText(error)}`));
+      const closed = connection
+        .close()
+        .catch((error: unknown) => this.logger.warn(`MCP server "${state.decl.name}" did not close cleanly: ${errorText(error)}`));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);

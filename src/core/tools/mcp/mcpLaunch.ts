@@ -42,7 +42,12 @@ export async function prepareMcpLaunch(decl: McpServerDecl, context: LaunchConte
   const vars: VariableContext = { env: context.env, workspaceFolder: context.root, userHome: context.home, bareNames: decl.bareNames };
   const config = decl.config;
   if (config.transport !== 'stdio') {
-    return { launch: { transport: config.transport, url: expandVariables(config.url, vars), headers: expandRecord(config.headers, vars) }, sandboxed: false, release: () => {}, explainFailure: (m) => m };
+    return {
+      launch: { transport: config.transport, url: expandVariables(config.url, vars), headers: expandRecord(config.headers, vars) },
+      sandboxed: false,
+      release: () => {},
+      explainFailure: (m) => m,
+    };
   }
   const command = expandVariables(config.command, vars);
   const args = config.args.map((a) => expandVariables(a, vars));
@@ -51,14 +56,25 @@ export async function prepareMcpLaunch(decl: McpServerDecl, context: LaunchConte
   const cwd = isAbsolute(cwdText) ? cwdText : resolve(context.root, cwdText);
   const unsandboxed = (): PreparedLaunch => {
     const env = { ...commandEnvironment(context.env, context.settings['commandEnv.exclude']), ...own };
-    return { launch: { transport: 'stdio', file: command, args, env, cwd }, token: env[COMMAND_TOKEN], sandboxed: false, release: () => {}, explainFailure: (m) => m };
+    return {
+      launch: { transport: 'stdio', file: command, args, env, cwd },
+      token: env[COMMAND_TOKEN],
+      sandboxed: false,
+      release: () => {},
+      explainFailure: (m) => m,
+    };
   };
   if (decl.origin === 'user') return unsandboxed();
-  const settings = { ...context.settings, 'sandbox.allowedHosts': [...new Set([...context.settings['sandbox.allowedHosts'], ...PACKAGE_REGISTRY_HOSTS])] };
+  const settings = {
+    ...context.settings,
+    'sandbox.allowedHosts': [...new Set([...context.settings['sandbox.allowedHosts'], ...PACKAGE_REGISTRY_HOSTS])],
+  };
   const launcher = commandLauncher(context.root, settings, context.warn, { readOnly: context.readOnly ?? [] });
   const sandbox = await launcher.state();
   if (sandbox.refusal) {
-    throw new Error(`${sandbox.refusal.replace(/^Commands must/, `The MCP server "${decl.name}" (${decl.source}), like commands, must`).replace(/ Nothing was run\.$/, '')} Declared in your user settings (subagents.mcpServers), it would start unsandboxed.`);
+    throw new Error(
+      `${sandbox.refusal.replace(/^Commands must/, `The MCP server "${decl.name}" (${decl.source}), like commands, must`).replace(/ Nothing was run\.$/, '')} Declared in your user settings (subagents.mcpServers), it would start unsandboxed.`,
+    );
   }
   if (!sandbox.sandboxed) return unsandboxed();
   const prepared = await launcher.prepare(shellLine([command, ...args]), { sandboxed: true, hardenGit: false });

@@ -58,7 +58,9 @@ function toolSpec(live: LiveServer, tool: ListedTool, deps: McpToolDeps): AnyToo
 
 function approvalReason(live: LiveServer, tool: ListedTool): string {
   const what = `Calls "${tool.name}" of the MCP server "${live.decl.name}", which does not say it only reads`;
-  return tool.annotations?.destructiveHint === true ? `${what}; the server marks it destructive (it may delete or overwrite data).` : `${what}.`;
+  return tool.annotations?.destructiveHint === true
+    ? `${what}; the server marks it destructive (it may delete or overwrite data).`
+    : `${what}.`;
 }
 
 /** Providers want an object schema at the top; a server that lists none takes no input. */

@@ -37,7 +37,8 @@ export const MCP_SERVER_APPROVAL = 'mcp_server';
 export async function mcpToolsForRun(request: McpRunRequest): Promise<AnyToolSpec[]> {
   const { hub, emit } = request;
   const { servers, conflicts } = serversOfRun(hub, request.profile);
-  for (const message of hub.unreported([...hub.declarations().problems, ...conflicts].map(describeMcpDeclProblem))) emit({ kind: 'warning', code: 'mcp', message });
+  for (const message of hub.unreported([...hub.declarations().problems, ...conflicts].map(describeMcpDeclProblem)))
+    emit({ kind: 'warning', code: 'mcp', message });
   const tools = await Promise.all(servers.map((decl) => serverTools(request, decl)));
   return tools.flat();
 }
@@ -79,7 +80,11 @@ async function serverTools(request: McpRunRequest, decl: McpServerDecl): Promise
   if (!hub.preApproved(decl)) {
     const approved = await hub.approval(decl, () => askToStart(request, decl));
     if (!approved) {
-      emit({ kind: 'warning', code: 'mcp', message: `The MCP server "${decl.name}" (${decl.source}) was not approved, so it is not started and this run goes on without its tools. It is asked again in a new window (in the CLI, pass --allow-mcp ${decl.name}).` });
+      emit({
+        kind: 'warning',
+        code: 'mcp',
+        message: `The MCP server "${decl.name}" (${decl.source}) was not approved, so it is not started and this run goes on without its tools. It is asked again in a new window (in the CLI, pass --allow-mcp ${decl.name}).`,
+      });
       return [];
     }
   }
@@ -87,7 +92,11 @@ async function serverTools(request: McpRunRequest, decl: McpServerDecl): Promise
     const live = await hub.server(decl, request.settings, (message) => emit({ kind: 'warning', code: 'sandbox', message }));
     return mcpToolSpecs(live, { hub, gate: request.gate, settings: request.settings });
   } catch (error) {
-    emit({ kind: 'warning', code: 'mcp', message: `MCP server \`${decl.name}\` could not start: ${errorText(error)}. This run goes on without its tools.` });
+    emit({
+      kind: 'warning',
+      code: 'mcp',
+      message: `MCP server \`${decl.name}\` could not start: ${errorText(error)}. This run goes on without its tools.`,
+    });
     return [];
   }
 }
@@ -97,17 +106,39 @@ async function askToStart(request: McpRunRequest, decl: McpServerDecl): Promise<
   const toolCallId = `mcp_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const input = approvalInput(decl);
   request.emit({ kind: 'tool.started', toolCallId, tool: MCP_SERVER_APPROVAL, input });
-  const what = decl.config.transport === 'stdio' ? `runs \`${[decl.config.command, ...decl.config.args].join(' ')}\`` : `connects to ${decl.config.url}`;
+  const what =
+    decl.config.transport === 'stdio'
+      ? `runs \`${[decl.config.command, ...decl.config.args].join(' ')}\``
+      : `connects to ${decl.config.url}`;
   const reason = `${decl.source} declares the MCP server "${decl.name}", which ${what} and gives agents its tools. Start it? The answer is remembered for this workspace until the declaration changes.`;
   const context = { runId: request.run.runId, threadId: request.run.threadId, toolCallId, signal: request.run.signal };
   const result = await request.gate.check(MCP_SERVER_APPROVAL, { kind: 'workspaceCode', reason }, input, context);
-  request.emit({ kind: 'tool.finished', toolCallId, tool: MCP_SERVER_APPROVAL, output: result.ok ? `approved: the MCP server "${decl.name}" starts` : { error: result.error }, isError: !result.ok });
+  request.emit({
+    kind: 'tool.finished',
+    toolCallId,
+    tool: MCP_SERVER_APPROVAL,
+    output: result.ok ? `approved: the MCP server "${decl.name}" starts` : { error: result.error },
+    isError: !result.ok,
+  });
   return request.run.signal.aborted ? undefined : result.ok;
 }
 
 /** What the user sees and approves: the command, arguments, folder and environment as written, or the URL. */
 function approvalInput(decl: McpServerDecl): Record<string, unknown> {
   const c = decl.config;
-  if (c.transport !== 'stdio') return { server: decl.name, source: decl.source, url: c.url, ...(Object.keys(c.headers).length ? { headers: Object.keys(c.headers) } : {}) };
-  return { server: decl.name, source: decl.source, command: c.command, args: c.args, ...(c.cwd ? { cwd: c.cwd } : {}), ...(Object.keys(c.env).length ? { env: c.env } : {}) };
+  if (c.transport !== 'stdio')
+    return {
+      server: decl.name,
+      source: decl.source,
+      url: c.url,
+      ...(Object.keys(c.headers).length ? { headers: Object.keys(c.headers) } : {}),
+    };
+  return {
+    server: decl.name,
+    source: decl.source,
+    command: c.command,
+    args: c.args,
+    ...(c.cwd ? { cwd: c.cwd } : {}),
+    ...(Object.keys(c.env).length ? { env: c.env } : {}),
+  };
 }

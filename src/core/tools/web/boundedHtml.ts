@@ -13,16 +13,38 @@ export const MAX_DEPTH = 16;
 
 /** Elements kept as elements (the rest are left out, their text kept). */
 const KEPT = new Set(
-  'a abbr article aside b blockquote br caption cite code dd del details div dl dt em figcaption figure footer h1 h2 h3 h4 h5 h6 header hr i img ins kbd li main mark nav ol p pre q s samp section small span strong sub summary sup table tbody td tfoot th thead tr tt u ul var'.split(' '),
+  'a abbr article aside b blockquote br caption cite code dd del details div dl dt em figcaption figure footer h1 h2 h3 h4 h5 h6 header hr i img ins kbd li main mark nav ol p pre q s samp section small span strong sub summary sup table tbody td tfoot th thead tr tt u ul var'.split(
+    ' ',
+  ),
 );
 /** Elements dropped with all they hold. */
-const DROPPED = new Set('script style noscript iframe frame frameset form object embed template svg math canvas head title textarea select button audio video noembed noframes xmp'.split(' '));
+const DROPPED = new Set(
+  'script style noscript iframe frame frameset form object embed template svg math canvas head title textarea select button audio video noembed noframes xmp'.split(
+    ' ',
+  ),
+);
 /** Elements whose content is raw text up to their end tag (not parsed as tags). */
 const RAW_TEXT = new Set('script style textarea title xmp noembed noframes noscript iframe'.split(' '));
 const VOID = new Set('area base br col embed hr img input link meta param source track wbr'.split(' '));
 /** An open one of these is closed by a new one (`<li>` after `<li>`), within its list or table. */
-const SELF_CLOSING_SIBLINGS: Record<string, string[]> = { li: ['ul', 'ol'], p: [], dt: ['dl'], dd: ['dl'], tr: ['table'], td: ['tr', 'table'], th: ['tr', 'table'], a: [] };
-const KEPT_ATTRIBUTES: Record<string, string[]> = { a: ['href', 'title'], img: ['src', 'alt'], code: ['class'], pre: ['class'], td: [], th: [] };
+const SELF_CLOSING_SIBLINGS: Record<string, string[]> = {
+  li: ['ul', 'ol'],
+  p: [],
+  dt: ['dl'],
+  dd: ['dl'],
+  tr: ['table'],
+  td: ['tr', 'table'],
+  th: ['tr', 'table'],
+  a: [],
+};
+const KEPT_ATTRIBUTES: Record<string, string[]> = {
+  a: ['href', 'title'],
+  img: ['src', 'alt'],
+  code: ['class'],
+  pre: ['class'],
+  td: [],
+  th: [],
+};
 
 /** Each chunk is converted on its own: turndown's work grows with the square of one document's size. */
 export const CHUNK_CHARS = 16_000;

@@ -47,7 +47,9 @@ export async function fetchPage(request: FetchRequest): Promise<FetchedPage> {
   // on a timer this function holds and clears: AbortSignal.timeout's timer is unref'd and its
   // signal may be collected while nothing else refers to it.
   const limit = new AbortController();
-  const timeout = new FetchRefusal(`${request.url.href} did not finish within ${request.timeoutMs} ms: nothing was returned. The server may be slow or sending the page very slowly; try again later or another address.`);
+  const timeout = new FetchRefusal(
+    `${request.url.href} did not finish within ${request.timeoutMs} ms: nothing was returned. The server may be slow or sending the page very slowly; try again later or another address.`,
+  );
   const timer = setTimeout(() => limit.abort(timeout), request.timeoutMs);
   const signal = AbortSignal.any([request.signal, limit.signal]);
   try {
@@ -74,12 +76,19 @@ async function fetchWithin(request: FetchRequest, signal: AbortSignal): Promise<
       // Not drained: a redirect's body may trickle forever, holding its socket after we moved on.
       response.destroy();
       // The Location header is the server's text: it is not shown.
-      if (hop === MAX_REDIRECTS) throw new FetchRefusal(`${request.url.href} redirected more than ${MAX_REDIRECTS} times; nothing was read`);
+      if (hop === MAX_REDIRECTS)
+        throw new FetchRefusal(`${request.url.href} redirected more than ${MAX_REDIRECTS} times; nothing was read`);
       url = new URL(location, url);
       continue;
     }
     const { body, truncated } = await readBody(response, request.maxBytes, signal);
-    return { url: url.href, status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body, truncated };
+    return {
+      url: url.href,
+      status: response.statusCode ?? 0,
+      contentType: String(response.headers['content-type'] ?? ''),
+      body,
+      truncated,
+    };
   }
 }
 
@@ -90,7 +99,9 @@ async function fetchWithin(request: FetchRequest, signal: AbortSignal): Promise<
 export async function refusePrivateHost(url: URL, allowPrivate: boolean): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) return refuseIfPrivate(url, host, allowPrivate);
-  const addresses = await new Promise<LookupAddress[]>((resolve) => dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found)));
+  const addresses = await new Promise<LookupAddress[]>((resolve) =>
+    dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found)),
+  );
   for (const a of addresses) refuseIfPrivate(url, a.address, allowPrivate);
 }
 
@@ -113,7 +124,11 @@ function get(url: URL, request: FetchRequest, signal: AbortSignal): Promise<Inco
   };
   const options: RequestOptions = {
     method: 'GET',
-    headers: { 'user-agent': request.userAgent, accept: 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5', 'accept-encoding': 'gzip, deflate, br' },
+    headers: {
+      'user-agent': request.userAgent,
+      accept: 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5',
+      'accept-encoding': 'gzip, deflate, br',
+    },
     lookup,
     signal,
     agent: false,
@@ -137,7 +152,14 @@ function refuseIfPrivate(url: URL, address: string, allowPrivate: boolean): void
 
 async function readBody(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<{ body: Buffer; truncated: boolean }> {
   const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
-  const decoder = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const decoder =
+    encoding === 'gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
   // pipeline, not pipe: a response cut or aborted ends the decoder too, so the read below never waits forever.
   const stream: Readable = addAbortSignal(signal, decoder ? pipeline(response, decoder, () => {}) : response);
   const chunks: Buffer[] = [];

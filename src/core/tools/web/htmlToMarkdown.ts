@@ -31,12 +31,23 @@ export function htmlToMarkdown(page: string): ConvertedPage {
   const { chunks, unreadChars, title } = boundedHtml(page);
   const markdown = chunks
     .map((chunk) => converter().turndown(chunk))
-    .join('\n\n').replace(/\n{3,}/g, '\n\n').trim();
-  const shownTitle = title === undefined ? '' : decodeEntities(title.slice(0, MAX_TITLE * 4)).replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE);
+    .join('\n\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  const shownTitle =
+    title === undefined
+      ? ''
+      : decodeEntities(title.slice(0, MAX_TITLE * 4))
+          .replace(/\s+/g, ' ')
+          .trim()
+          .slice(0, MAX_TITLE);
   return shownTitle ? { title: shownTitle, markdown, unreadChars } : { markdown, unreadChars };
 }
 
 /** The few entities a title holds; the body's are turndown's. */
 function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' })[e] ?? _);
+  return text.replace(
+    /&(amp|lt|gt|quot|#39|nbsp);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' })[e] ?? _,
+  );
 }

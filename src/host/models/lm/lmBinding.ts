@@ -31,13 +31,15 @@ export interface LmBinding {
 
 export function lmBinding(api: VscodeLmApi): LmBinding {
   const factory: LmFactory = {
-    message: (role, content) => (role === 'user' ? api.LanguageModelChatMessage.User(content) : api.LanguageModelChatMessage.Assistant(content)),
+    message: (role, content) =>
+      role === 'user' ? api.LanguageModelChatMessage.User(content) : api.LanguageModelChatMessage.Assistant(content),
     text: (value) => new api.LanguageModelTextPart(value),
     toolCall: (callId, name, input) => new api.LanguageModelToolCallPart(callId, name, input),
     toolResult: (callId, content) => new api.LanguageModelToolResultPart(callId, content),
     readPart: (part) => {
       if (part instanceof api.LanguageModelTextPart) return { type: 'text', value: part.value };
-      if (part instanceof api.LanguageModelToolCallPart) return { type: 'tool-call', callId: part.callId, name: part.name, input: part.input };
+      if (part instanceof api.LanguageModelToolCallPart)
+        return { type: 'tool-call', callId: part.callId, name: part.name, input: part.input };
       return undefined;
     },
     cancellation: () => new api.CancellationTokenSource(),

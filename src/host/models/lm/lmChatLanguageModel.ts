@@ -80,7 +80,9 @@ export class LmChatLanguageModel implements LanguageModelV4 {
             if (signal?.aborted) throw signal.reason;
             if (next.done) {
               if (textOpen) controller.enqueue({ type: 'text-end', id: 'text' });
-              const finishReason: LanguageModelV4FinishReason = toolCalls ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' };
+              const finishReason: LanguageModelV4FinishReason = toolCalls
+                ? { unified: 'tool-calls', raw: 'tool_calls' }
+                : { unified: 'stop', raw: 'stop' };
               controller.enqueue({ type: 'finish', finishReason, usage: usageOf(inputTokens, await countOutput(model, written)) });
               controller.close();
               cleanup();
@@ -129,7 +131,12 @@ export class LmChatLanguageModel implements LanguageModelV4 {
       else if (part.type === 'finish') finish = part;
     }
     if (text) content.unshift({ type: 'text', text });
-    return { content, finishReason: finish?.finishReason ?? { unified: 'other' as const, raw: undefined }, usage: finish?.usage ?? usageOf(undefined, undefined), warnings: [] };
+    return {
+      content,
+      finishReason: finish?.finishReason ?? { unified: 'other' as const, raw: undefined },
+      usage: finish?.usage ?? usageOf(undefined, undefined),
+      warnings: [],
+    };
   }
 
   /** vscode.LanguageModelError codes as HTTP statuses; anything else passes through unchanged. */
@@ -137,7 +144,11 @@ export class LmChatLanguageModel implements LanguageModelV4 {
     if (!(error instanceof Error)) return error;
     const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
     if (code === 'NoPermissions') {
-      return this.error(403, `Subagents may not use "${this.modelId}" yet (${error.message}). Allow it when the editor asks, or under Accounts > Manage Language Model Access.`, error);
+      return this.error(
+        403,
+        `Subagents may not use "${this.modelId}" yet (${error.message}). Allow it when the editor asks, or under Accounts > Manage Language Model Access.`,
+        error,
+      );
     }
     if (code === 'NotFound') return this.error(404, error.message || `The model "${this.modelId}" is gone.`, error);
     // Blocked is what the editor says when the quota or rate limit of the model is reached.
@@ -147,7 +158,14 @@ export class LmChatLanguageModel implements LanguageModelV4 {
   }
 
   private error(statusCode: number, message: string, cause?: unknown): APICallError {
-    return new APICallError({ message, url: `vscode-lm:${this.modelId}`, requestBodyValues: {}, statusCode, isRetryable: statusCode === 429, cause });
+    return new APICallError({
+      message,
+      url: `vscode-lm:${this.modelId}`,
+      requestBodyValues: {},
+      statusCode,
+      isRetryable: statusCode === 429,
+      cause,
+    });
   }
 }
 

@@ -34,7 +34,12 @@ function toLmMessages(prompt: LanguageModelV4Prompt, lm: LmFactory): LmMessage[]
         add('user', [lm.text(message.content)]);
         break;
       case 'user':
-        add('user', message.content.map((p) => lm.text(p.type === 'text' ? p.text : `[A ${p.mediaType} attachment was left out: this model takes text only.]`)));
+        add(
+          'user',
+          message.content.map((p) =>
+            lm.text(p.type === 'text' ? p.text : `[A ${p.mediaType} attachment was left out: this model takes text only.]`),
+          ),
+        );
         break;
       case 'assistant': {
         const parts: object[] = [];
@@ -47,7 +52,12 @@ function toLmMessages(prompt: LanguageModelV4Prompt, lm: LmFactory): LmMessage[]
         break;
       }
       case 'tool':
-        add('user', message.content.flatMap((p) => (p.type === 'tool-result' ? [lm.toolResult(p.toolCallId, [lm.text(toolOutputText(p.output))])] : [])));
+        add(
+          'user',
+          message.content.flatMap((p) =>
+            p.type === 'tool-result' ? [lm.toolResult(p.toolCallId, [lm.text(toolOutputText(p.output))])] : [],
+          ),
+        );
         break;
     }
   }
@@ -56,7 +66,9 @@ function toLmMessages(prompt: LanguageModelV4Prompt, lm: LmFactory): LmMessage[]
 
 function toLmOptions(call: LanguageModelV4CallOptions, lm: LmFactory): LmRequestOptions {
   const choice = call.toolChoice ?? { type: 'auto' };
-  let tools = (call.tools ?? []).flatMap((t) => (t.type === 'function' ? [{ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema }] : []));
+  let tools = (call.tools ?? []).flatMap((t) =>
+    t.type === 'function' ? [{ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema }] : [],
+  );
   if (choice.type === 'none') tools = [];
   if (choice.type === 'tool') tools = tools.filter((t) => t.name === choice.toolName);
   const options: LmRequestOptions = { justification: JUSTIFICATION };
@@ -78,4 +90,3 @@ function asObject(input: unknown): object {
   }
   return typeof input === 'object' && input !== null ? input : {};
 }
-

@@ -32,7 +32,12 @@ function asLmChatModel(model: vscode.LanguageModelChat): LmChatModel {
     vendor: model.vendor,
     family: model.family,
     maxInputTokens: model.maxInputTokens,
-    sendRequest: (messages, options, token) => model.sendRequest(messages as vscode.LanguageModelChatMessage[], options, token as vscode.CancellationToken),
-    countTokens: (text, token) => model.countTokens(typeof text === 'string' ? text : (text as LmMessage as vscode.LanguageModelChatMessage), token as vscode.CancellationToken),
+    sendRequest: (messages, options, token) =>
+      model.sendRequest(messages as vscode.LanguageModelChatMessage[], options, token as vscode.CancellationToken),
+    countTokens: (text, token) =>
+      model.countTokens(
+        typeof text === 'string' ? text : (text as LmMessage as vscode.LanguageModelChatMessage),
+        token as vscode.CancellationToken,
+      ),
   };
 }

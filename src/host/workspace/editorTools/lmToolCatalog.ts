@@ -6,8 +6,17 @@ import type { EditorToolCatalog, EditorToolPart } from '../../../core/tools/edit
  */
 export interface VscodeLmToolsApi {
   lm: {
-    readonly tools: readonly { readonly name: string; readonly description: string; readonly inputSchema: object | undefined; readonly tags: readonly string[] }[];
-    invokeTool(name: string, options: { input: object; toolInvocationToken: undefined }, token: unknown): PromiseLike<{ readonly content: readonly unknown[] }>;
+    readonly tools: readonly {
+      readonly name: string;
+      readonly description: string;
+      readonly inputSchema: object | undefined;
+      readonly tags: readonly string[];
+    }[];
+    invokeTool(
+      name: string,
+      options: { input: object; toolInvocationToken: undefined },
+      token: unknown,
+    ): PromiseLike<{ readonly content: readonly unknown[] }>;
   };
   LanguageModelTextPart: new (value: string) => { value: string };
   CancellationTokenSource: new () => { token: unknown; cancel(): void; dispose(): void };

@@ -20,7 +20,8 @@ interface Seen {
 function listen(): Seen {
   const channel = tracingChannel<object, object>(CHANNEL);
   const messages: string[] = [];
-  const note = (message: unknown) => messages.push(JSON.stringify(message, (_k, v: unknown) => (typeof v === 'function' ? undefined : v)) ?? '');
+  const note = (message: unknown) =>
+    messages.push(JSON.stringify(message, (_k, v: unknown) => (typeof v === 'function' ? undefined : v)) ?? '');
   const subscribers = { start: note, end: note, asyncStart: note, asyncEnd: note, error: note };
   channel.subscribe(subscribers);
   return { messages, stop: () => channel.unsubscribe(subscribers) };
@@ -42,7 +43,10 @@ describe('model calls publish nothing on the SDK telemetry channel', () => {
     const h = makeEngine(
       {
         agents: {
-          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'read the note hunter2', agents: ['a'] } }] }, { text: 'done' }],
+          supervisor: [
+            { toolCalls: [{ tool: 'delegate_task', input: { task: 'read the note hunter2', agents: ['a'] } }] },
+            { text: 'done' },
+          ],
           a: [{ toolCalls: [{ tool: 'list_dir', input: { path: '.' } }] }, { text: 'the note says hunter2' }],
         },
       },

@@ -38,14 +38,33 @@ function countOurStreams(): { readonly count: number } {
 /** A model whose first call answers and then fails with a 503 part (a server that sends 200, then an error), and answers after. */
 function failsOnceWithAPart(text: string) {
   let calls = 0;
-  const stream = (parts: LanguageModelV4StreamPart[]) => new ReadableStream<LanguageModelV4StreamPart>({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) });
+  const stream = (parts: LanguageModelV4StreamPart[]) =>
+    new ReadableStream<LanguageModelV4StreamPart>({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) });
   const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
   return new MockLanguageModelV4({
     doStream: async () => ({
       stream:
         calls++ === 0
-          ? stream([{ type: 'stream-start', warnings: [] }, { type: 'error', error: new APICallError({ message: 'overloaded', url: 'http://model', requestBodyValues: {}, statusCode: 503, responseHeaders: { 'retry-after-ms': '0' } }) }])
-          : stream([{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: text }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage }]),
+          ? stream([
+              { type: 'stream-start', warnings: [] },
+              {
+                type: 'error',
+                error: new APICallError({
+                  message: 'overloaded',
+                  url: 'http://model',
+                  requestBodyValues: {},
+                  statusCode: 503,
+                  responseHeaders: { 'retry-after-ms': '0' },
+                }),
+              },
+            ])
+          : stream([
+              { type: 'stream-start', warnings: [] },
+              { type: 'text-start', id: 't' },
+              { type: 'text-delta', id: 't', delta: text },
+              { type: 'text-end', id: 't' },
+              { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+            ]),
     }),
   });
 }
@@ -73,7 +92,7 @@ describe('an agent run reads its model stream once', () => {
     expect(tee).not.toHaveBeenCalled();
   });
 
-  it('adds one stream layer of ours to each model call: the retries, the work slot and the usage meter share the idle watch\'s', async () => {
+  it("adds one stream layer of ours to each model call: the retries, the work slot and the usage meter share the idle watch's", async () => {
     const h = makeEngine(
       {
         agents: {
@@ -96,7 +115,10 @@ describe('an agent run reads its model stream once', () => {
   });
 
   it('retries a call whose stream fails before its first content, through that one layer', async () => {
-    const h = makeEngine({ agents: {} }, { agents: { a: agent('A.') }, model: (caller) => (caller.agent === 'supervisor' ? failsOnceWithAPart('after a retry') : undefined) });
+    const h = makeEngine(
+      { agents: {} },
+      { agents: { a: agent('A.') }, model: (caller) => (caller.agent === 'supervisor' ? failsOnceWithAPart('after a retry') : undefined) },
+    );
     const finished = await (await h.engine.send({ prompt: 'go' })).done;
     expect(finished).toMatchObject({ status: 'ok', output: 'after a retry' });
     expect(h.events.filter((e) => e.kind === 'run.retrying').map((e) => e.kind === 'run.retrying' && e.error)).toEqual(['503: overloaded']);
@@ -110,11 +132,16 @@ describe('an agent run reads its model stream once', () => {
       wakeUp = ctx.prompt;
       return { text: 'woken' };
     });
-    const h = makeEngine({ agents: { a: [{ delayMs: 30, text: 'from a' }] } }, { agents: { a: agent('A.') }, model: (caller) => (caller.agent === 'supervisor' ? supervisor : undefined) });
+    const h = makeEngine(
+      { agents: { a: [{ delayMs: 30, text: 'from a' }] } },
+      { agents: { a: agent('A.') }, model: (caller) => (caller.agent === 'supervisor' ? supervisor : undefined) },
+    );
     const { threadId, done } = await h.engine.send({ prompt: 'go' });
     expect(await done).toMatchObject({ status: 'ok', output: 'started it\n\nwoken' });
     await h.engine.whenQuiet(threadId);
-    const kinds = wakeUp.filter((m) => m.role !== 'system').flatMap((m) => (typeof m.content === 'string' ? [`${m.role}:text`] : m.content.map((c) => `${m.role}:${c.type}`)));
+    const kinds = wakeUp
+      .filter((m) => m.role !== 'system')
+      .flatMap((m) => (typeof m.content === 'string' ? [`${m.role}:text`] : m.content.map((c) => `${m.role}:${c.type}`)));
     expect(kinds).toEqual(['user:text', 'assistant:tool-call', 'tool:tool-result', 'assistant:text', 'user:text']);
   });
 });

@@ -15,7 +15,11 @@ describe('a tool name cannot give more than it says', () => {
     for (const name of ['read/editFiles', 'search/runInTerminal', 'read/createFile', 'web/runInTerminal', 'runNotebooks/editFiles']) {
       expect(mapCopilotTool(name), name).toMatchObject({ kind: 'none' });
     }
-    const r = check('copilot', 'sly.agent.md', "---\ndescription: Only reads\ntools: ['read/editFiles', 'search/runInTerminal', 'read/readFile']\n---\n");
+    const r = check(
+      'copilot',
+      'sly.agent.md',
+      "---\ndescription: Only reads\ntools: ['read/editFiles', 'search/runInTerminal', 'read/readFile']\n---\n",
+    );
     expect(r.input).toMatchObject({ tools: ['read_file'] });
     expect(r.problems.filter((p) => p.code === 'tool-unsupported').map((p) => p.message)).toEqual([
       '"read/editFiles" is left out: "editFiles" is not a tool of Copilot\'s "read" set: it would give edit_file, write_file, more than "read" gives (read_file); name it under its own set',
@@ -33,7 +37,12 @@ describe('a tool name cannot give more than it says', () => {
 describe('front matter that would hold the loader', () => {
   it('a "billion laughs" of nested aliases is refused at once, with a clear error, not expanded nor read as an object', () => {
     const levels = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      levels.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     const text = `---\nname: boom\ndescription: Boom\ntools: *i\n${levels.join('\n')}\n---\nBody\n`;
     const started = performance.now();
     const r = check('claude', 'boom.md', text);
@@ -73,7 +82,11 @@ describe('names that would steer paths or the screen', () => {
     for (const name of ['"Safe \\e]0;pwned\\a"', '"Reviewer \\u202eexe.txt"', '"a\\x9b2Jb"']) {
       const r = check('copilot', 'n.agent.md', `---\nname: ${name}\ndescription: Sly\n---\n`);
       expect(r.input, name).toBeUndefined();
-      expect(r.problems[0], name).toMatchObject({ code: 'bad-value', field: 'displayName', message: expect.stringMatching(/must not hold control characters or bidirectional overrides/) });
+      expect(r.problems[0], name).toMatchObject({
+        code: 'bad-value',
+        field: 'displayName',
+        message: expect.stringMatching(/must not hold control characters or bidirectional overrides/),
+      });
     }
   });
 

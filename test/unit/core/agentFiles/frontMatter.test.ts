@@ -19,7 +19,10 @@ describe('readFrontMatter', () => {
     expect(frontMatter.body).toBe('Body text\n');
     const tools = frontMatter.fields.find((f) => f.key === 'tools')!;
     expect(tools.keyRange).toEqual({ start: { line: 2, character: 0 }, end: { line: 2, character: 5 } });
-    expect(tools.items!.map((i) => [i.value, i.range.start.character, i.range.end.character])).toEqual([['Read', 8, 12], ['Grep', 14, 20]]);
+    expect(tools.items!.map((i) => [i.value, i.range.start.character, i.range.end.character])).toEqual([
+      ['Read', 8, 12],
+      ['Grep', 14, 20],
+    ]);
     expect(frontMatter.fields.find((f) => f.key === 'model')!.items!.map((i) => i.range.start.line)).toEqual([4, 5]);
   });
 
@@ -33,11 +36,15 @@ describe('readFrontMatter', () => {
     expect(r.frontMatter.strictError!.range.start.line).toBe(2);
     expect(fields(text)).toEqual({ name: 'hipaa', description: "Use for health data. Triggers on: 'HIPAA', 'PHI'.", tools: 'Read, Grep' });
     const description = r.frontMatter.fields.find((f) => f.key === 'description')!;
-    expect(description.valueRange).toEqual({ start: { line: 2, character: 13 }, end: { line: 2, character: 13 + "Use for health data. Triggers on: 'HIPAA', 'PHI'.".length } });
+    expect(description.valueRange).toEqual({
+      start: { line: 2, character: 13 },
+      end: { line: 2, character: 13 + "Use for health data. Triggers on: 'HIPAA', 'PHI'.".length },
+    });
   });
 
   it('keeps <example> lines with "user:" inside the description instead of reading them as fields', () => {
-    const text = '---\nname: helper\ndescription: Use it for docs. Examples:\n<example>\nuser: "write the docs"\nassistant: "I will use helper"\n</example>\nmodel: sonnet\n---\n';
+    const text =
+      '---\nname: helper\ndescription: Use it for docs. Examples:\n<example>\nuser: "write the docs"\nassistant: "I will use helper"\n</example>\nmodel: sonnet\n---\n';
     expect(fields(text)).toEqual({
       name: 'helper',
       description: 'Use it for docs. Examples: <example> user: "write the docs" assistant: "I will use helper" </example>',
@@ -47,7 +54,13 @@ describe('readFrontMatter', () => {
 
   it('reads quoted values, flow and block lists and booleans in the line reader too', () => {
     const text = "---\ndescription: it: breaks\nname: 'My Agent'\ntools: ['a', b]\nagents:\n  - x\n  - 'y'\nuser-invocable: false\n---\n";
-    expect(fields(text)).toEqual({ description: 'it: breaks', name: 'My Agent', tools: ['a', 'b'], agents: ['x', 'y'], 'user-invocable': false });
+    expect(fields(text)).toEqual({
+      description: 'it: breaks',
+      name: 'My Agent',
+      tools: ['a', 'b'],
+      agents: ['x', 'y'],
+      'user-invocable': false,
+    });
   });
 
   it('accepts a closing line of more dashes, CRLF line ends and a byte-order mark', () => {

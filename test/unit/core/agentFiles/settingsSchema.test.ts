@@ -26,7 +26,8 @@ describe('the settings schema in package.json', () => {
   it('describes every field of a profile, refuses others, and offers our tool names', () => {
     const profile = settings['subagents.agents']!.additionalProperties as Schema;
     expect(Object.keys(profile.properties!).sort()).toEqual(Object.keys(profileInputSchema.shape).sort());
-    for (const [name, field] of Object.entries(profile.properties!)) expect(field.markdownDescription ?? field.description, name).toBeTruthy();
+    for (const [name, field] of Object.entries(profile.properties!))
+      expect(field.markdownDescription ?? field.description, name).toBeTruthy();
     expect(profile.additionalProperties).toBe(false);
     expect(settings['subagents.agents']!.propertyNames!.pattern).toBe('^[a-z][a-z0-9-]{0,63}$');
     expect(profile.properties!['tools']!.items!.anyOf![0]!.enum).toEqual([...OUR_TOOLS]);
@@ -42,7 +43,11 @@ describe('the settings schema in package.json', () => {
 
 describe('the agent-file commands', () => {
   it('write a new agent file that has no problem', () => {
-    const result = validateAgentFile(agentTemplate('reviewer'), { path: '/ws/.vscode/agents/reviewer.md', source: '.vscode/agents/reviewer.md', dialect: 'native' });
+    const result = validateAgentFile(agentTemplate('reviewer'), {
+      path: '/ws/.vscode/agents/reviewer.md',
+      source: '.vscode/agents/reviewer.md',
+      dialect: 'native',
+    });
     expect(result.problems).toEqual([]);
     expect(result.input).toMatchObject({ tools: ['read_file', 'list_dir', 'find_files', 'search_text'], model: 'inherit' });
   });
@@ -67,7 +72,8 @@ describe('the agent-file commands', () => {
       },
     });
     expect(duplicates).toEqual([]);
-    const restricted = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
+    const restricted = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } })
+      .capabilities.untrustedWorkspaces.restrictedConfigurations;
     expect(restricted.filter((name, i) => restricted.indexOf(name) !== i)).toEqual([]);
   });
 });

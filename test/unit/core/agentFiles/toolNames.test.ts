@@ -31,12 +31,24 @@ describe('the tool table', () => {
   });
 
   it('reads Task(a, b) as delegation to those agents, and Bash(git:*) as run_command with a note', () => {
-    expect(mapClaudeTool('Task(reviewer, tester)')).toMatchObject({ kind: 'ours', tools: DELEGATION_TOOLS, agents: ['reviewer', 'tester'] });
-    expect(mapClaudeTool('Bash(git:*)')).toMatchObject({ kind: 'ours', tools: ['run_command'], approximate: expect.stringMatching(/git:\*/) });
+    expect(mapClaudeTool('Task(reviewer, tester)')).toMatchObject({
+      kind: 'ours',
+      tools: DELEGATION_TOOLS,
+      agents: ['reviewer', 'tester'],
+    });
+    expect(mapClaudeTool('Bash(git:*)')).toMatchObject({
+      kind: 'ours',
+      tools: ['run_command'],
+      approximate: expect.stringMatching(/git:\*/),
+    });
   });
 
   it('maps MCP tool names to mcp__server__tool', () => {
-    expect(mapClaudeTool('mcp__context7__get-library-docs')).toEqual({ kind: 'mcp', server: 'context7', name: 'mcp__context7__get-library-docs' });
+    expect(mapClaudeTool('mcp__context7__get-library-docs')).toEqual({
+      kind: 'mcp',
+      server: 'context7',
+      name: 'mcp__context7__get-library-docs',
+    });
     expect(mapCopilotTool('github/*')).toEqual({ kind: 'mcp', server: 'github', name: 'mcp__github__*' });
     expect(mapCopilotTool('github/list_issues')).toEqual({ kind: 'mcp', server: 'github', name: 'mcp__github__list_issues' });
     expect(mapCopilotTool('microsoft.docs.mcp')).toMatchObject({ kind: 'mcp', name: 'mcp__microsoft.docs.mcp__*' });

@@ -10,9 +10,19 @@ const codes = (r: ReturnType<typeof check>) => r.problems.map((p) => `${p.severi
 
 describe('validateAgentFile: Claude Code files', () => {
   it('imports name, description, tools, maxTurns and the body, and notes what it cannot honour', () => {
-    const r = check('claude', 'rev.md', '---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, WebFetch, mcp__github__get_pr\nmaxTurns: 12\ncolor: blue\nmodel: sonnet\n---\nReview carefully.');
+    const r = check(
+      'claude',
+      'rev.md',
+      '---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, WebFetch, mcp__github__get_pr\nmaxTurns: 12\ncolor: blue\nmodel: sonnet\n---\nReview carefully.',
+    );
     expect(r.id).toBe('code-reviewer');
-    expect(r.input).toEqual({ description: 'Reviews code', tools: ['read_file', 'search_text', 'web_fetch'], maxSteps: 12, model: 'sonnet', instructions: 'Review carefully.' });
+    expect(r.input).toEqual({
+      description: 'Reviews code',
+      tools: ['read_file', 'search_text', 'web_fetch'],
+      maxSteps: 12,
+      model: 'sonnet',
+      instructions: 'Review carefully.',
+    });
     expect(codes(r)).toEqual(['information:tool-approximate', 'information:tool-mcp', 'information:field-ignored']);
     const later = r.problems[0]!;
     expect(later.message).toMatch(/^"WebFetch" is mapped to web_fetch: the page comes back as Markdown/);
@@ -27,14 +37,24 @@ describe('validateAgentFile: Claude Code files', () => {
     expect(r.problems).toEqual([]);
     const bad = check('claude', 'odd.md', '---\nname: odd\ndescription: Odd\nisolation: container\n---\n');
     expect(bad.input).not.toHaveProperty('isolation');
-    expect(bad.problems).toEqual([expect.objectContaining({ code: 'bad-value', severity: 'warning', message: '"isolation" must be "worktree", so it is ignored' })]);
+    expect(bad.problems).toEqual([
+      expect.objectContaining({ code: 'bad-value', severity: 'warning', message: '"isolation" must be "worktree", so it is ignored' }),
+    ]);
     const native = check('native', 'alone.md', '---\ndescription: Works alone\nisolation: worktree\n---\n');
     expect(native.input).toMatchObject({ isolation: 'worktree' });
   });
 
   it('applies disallowedTools, and reads Task(a, b) as delegation to those agents', () => {
-    const r = check('claude', 'lead.md', '---\nname: lead\ndescription: Leads\ntools: Read, Task(reviewer, tester)\ndisallowedTools: Bash\n---\n');
-    expect(r.input).toMatchObject({ tools: ['read_file', ...DELEGATION_TOOLS], agents: ['reviewer', 'tester'], disallowedTools: ['run_command'] });
+    const r = check(
+      'claude',
+      'lead.md',
+      '---\nname: lead\ndescription: Leads\ntools: Read, Task(reviewer, tester)\ndisallowedTools: Bash\n---\n',
+    );
+    expect(r.input).toMatchObject({
+      tools: ['read_file', ...DELEGATION_TOOLS],
+      agents: ['reviewer', 'tester'],
+      disallowedTools: ['run_command'],
+    });
   });
 
   it('requires a name, as Claude Code does, and offers to add one', () => {
@@ -54,7 +74,9 @@ describe('validateAgentFile: Claude Code files', () => {
     expect(r.input).toMatchObject({ description: "Use for health data. Triggers on: 'HIPAA', 'PHI'." });
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatchObject({ code: 'lenient-front-matter', severity: 'information', field: 'description' });
-    expect(r.problems[0]!.message).toMatch(/not strict YAML \(Nested mappings .*\), so it was read line by line, as Claude Code reads such files/);
+    expect(r.problems[0]!.message).toMatch(
+      /not strict YAML \(Nested mappings .*\), so it was read line by line, as Claude Code reads such files/,
+    );
     expect(r.problems[0]!.fixes![0]!.newText).toBe(JSON.stringify("Use for health data. Triggers on: 'HIPAA', 'PHI'."));
   });
 
@@ -65,15 +87,23 @@ describe('validateAgentFile: Claude Code files', () => {
   });
 });
 
-describe('validateAgentFile: an agent whose tools are its own MCP server\'s (issue 39 item 12)', () => {
+describe("validateAgentFile: an agent whose tools are its own MCP server's (issue 39 item 12)", () => {
   it('gives no "no tools at all" warning to a Copilot agent with only its own server\'s tools', () => {
-    const r = check('copilot', 'docs.agent.md', "---\ndescription: Answers from the docs\ntools: ['docs/*']\nmcp-servers:\n  docs:\n    type: stdio\n    command: docs-server\n---\nAnswer.");
+    const r = check(
+      'copilot',
+      'docs.agent.md',
+      "---\ndescription: Answers from the docs\ntools: ['docs/*']\nmcp-servers:\n  docs:\n    type: stdio\n    command: docs-server\n---\nAnswer.",
+    );
     expect(r.input).toMatchObject({ tools: ['mcp__docs__*'] });
     expect(codes(r)).not.toContain('warning:no-usable-tools');
   });
 
   it('nor to a Claude Code agent with only mcp__<its server>__<tool>', () => {
-    const r = check('claude', 'gh.md', '---\nname: gh\ndescription: Reads issues\ntools: mcp__github__list_issues\nmcpServers:\n  github:\n    command: gh-mcp\n---\n');
+    const r = check(
+      'claude',
+      'gh.md',
+      '---\nname: gh\ndescription: Reads issues\ntools: mcp__github__list_issues\nmcpServers:\n  github:\n    command: gh-mcp\n---\n',
+    );
     expect(r.input).toMatchObject({ tools: ['mcp__github__list_issues'] });
     expect(codes(r)).not.toContain('warning:no-usable-tools');
   });
@@ -86,7 +116,11 @@ describe('validateAgentFile: an agent whose tools are its own MCP server\'s (iss
 
 describe('validateAgentFile: Copilot files', () => {
   it('takes the id from the file name (made a slug) and name: as the display name', () => {
-    const r = check('copilot', 'devsquad.init.agent.md', "---\nname: 'C# Expert'\ndescription: Knows C#\ntools: ['search', 'edit/editFiles', 'execute/runInTerminal', 'github/*']\nmodel: ['GPT-5', 'Claude Sonnet 4.5']\nagents: ['SWE', 'devsquad.plan']\nhandoffs:\n  - label: Go\n---\nBody");
+    const r = check(
+      'copilot',
+      'devsquad.init.agent.md',
+      "---\nname: 'C# Expert'\ndescription: Knows C#\ntools: ['search', 'edit/editFiles', 'execute/runInTerminal', 'github/*']\nmodel: ['GPT-5', 'Claude Sonnet 4.5']\nagents: ['SWE', 'devsquad.plan']\nhandoffs:\n  - label: Go\n---\nBody",
+    );
     expect(r.id).toBe('devsquad-init');
     expect(r.input).toEqual({
       description: 'Knows C#',
@@ -152,6 +186,13 @@ describe('validateAgentFile: our own files', () => {
 
   it('says plainly when there is no front matter', () => {
     const r = check('native', 'x.md', 'just text');
-    expect(r.problems).toEqual([expect.objectContaining({ code: 'no-front-matter', severity: 'error', path: '/ws/.vscode/agents/x.md', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 9 } } })]);
+    expect(r.problems).toEqual([
+      expect.objectContaining({
+        code: 'no-front-matter',
+        severity: 'error',
+        path: '/ws/.vscode/agents/x.md',
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 9 } },
+      }),
+    ]);
   });
 });

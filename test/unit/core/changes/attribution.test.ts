@@ -15,7 +15,17 @@ afterEach(async () => {
 });
 
 function changes(events: readonly { kind: string }[]) {
-  return events.filter((e): e is RunEventOf<'file.changed'> => e.kind === 'file.changed').map(({ path, beforeHash, afterHash, added, removed, attribution, toolCallId }) => ({ path, beforeHash, afterHash, added, removed, attribution, toolCallId }));
+  return events
+    .filter((e): e is RunEventOf<'file.changed'> => e.kind === 'file.changed')
+    .map(({ path, beforeHash, afterHash, added, removed, attribution, toolCallId }) => ({
+      path,
+      beforeHash,
+      afterHash,
+      added,
+      removed,
+      attribution,
+      toolCallId,
+    }));
 }
 
 describe('every change has an author: write_file and edit_file', () => {
@@ -40,8 +50,24 @@ describe('every change has an author: write_file and edit_file', () => {
     const found = ofKind('file.changed');
     expect(found.every((e) => e.runId === runId)).toBe(true);
     expect(changes(found)).toEqual([
-      { path: 'new/b.txt', beforeHash: null, afterHash: hash('b1\nb2\n'), added: 2, removed: 0, attribution: 'exact', toolCallId: calls[0] },
-      { path: 'a.txt', beforeHash: hash('one\ntwo\nthree\n'), afterHash: hash('one\nTWO\nTWO and a half\nthree\n'), added: 2, removed: 1, attribution: 'exact', toolCallId: calls[2] },
+      {
+        path: 'new/b.txt',
+        beforeHash: null,
+        afterHash: hash('b1\nb2\n'),
+        added: 2,
+        removed: 0,
+        attribution: 'exact',
+        toolCallId: calls[0],
+      },
+      {
+        path: 'a.txt',
+        beforeHash: hash('one\ntwo\nthree\n'),
+        afterHash: hash('one\nTWO\nTWO and a half\nthree\n'),
+        added: 2,
+        removed: 1,
+        attribution: 'exact',
+        toolCallId: calls[2],
+      },
     ]);
     const snapshots = h.engine.changes.snapshots;
     expect((await snapshots.get(hash('one\ntwo\nthree\n')))?.toString()).toBe('one\ntwo\nthree\n');
@@ -59,20 +85,49 @@ describe('every change has an author: run_command', () => {
     cleanup = world.cleanup;
     await world.put('dirty.txt', 'd1\nd2 (uncommitted)\n');
     await world.put('untracked.txt', 'u1\n');
-    const command = "printf 'c1\\nC2\\n' > clean.txt && echo d3 >> dirty.txt && echo u2 >> untracked.txt && rm gone.txt && echo n > made.txt && mkdir -p build && echo x > build/out.js";
-    const { h, ofKind } = await runScript(supervisorCalls({ tool: 'run_command', input: { command } }), { root: world.root, settings: TRUST });
+    const command =
+      "printf 'c1\\nC2\\n' > clean.txt && echo d3 >> dirty.txt && echo u2 >> untracked.txt && rm gone.txt && echo n > made.txt && mkdir -p build && echo x > build/out.js";
+    const { h, ofKind } = await runScript(supervisorCalls({ tool: 'run_command', input: { command } }), {
+      root: world.root,
+      settings: TRUST,
+    });
     expect(ofKind('tool.finished')[0]!.output).toMatchObject({ exitCode: 0 });
     const call = ofKind('tool.started')[0]!.toolCallId;
     expect(changes(ofKind('file.changed'))).toEqual([
-      { path: 'clean.txt', beforeHash: hash('c1\nc2\n'), afterHash: hash('c1\nC2\n'), added: 1, removed: 1, attribution: 'exact', toolCallId: call },
-      { path: 'dirty.txt', beforeHash: hash('d1\nd2 (uncommitted)\n'), afterHash: hash('d1\nd2 (uncommitted)\nd3\n'), added: 1, removed: 0, attribution: 'exact', toolCallId: call },
+      {
+        path: 'clean.txt',
+        beforeHash: hash('c1\nc2\n'),
+        afterHash: hash('c1\nC2\n'),
+        added: 1,
+        removed: 1,
+        attribution: 'exact',
+        toolCallId: call,
+      },
+      {
+        path: 'dirty.txt',
+        beforeHash: hash('d1\nd2 (uncommitted)\n'),
+        afterHash: hash('d1\nd2 (uncommitted)\nd3\n'),
+        added: 1,
+        removed: 0,
+        attribution: 'exact',
+        toolCallId: call,
+      },
       { path: 'gone.txt', beforeHash: hash('g\n'), afterHash: null, added: 0, removed: 1, attribution: 'exact', toolCallId: call },
       { path: 'made.txt', beforeHash: null, afterHash: hash('n\n'), added: 1, removed: 0, attribution: 'exact', toolCallId: call },
-      { path: 'untracked.txt', beforeHash: hash('u1\n'), afterHash: hash('u1\nu2\n'), added: 1, removed: 0, attribution: 'exact', toolCallId: call },
+      {
+        path: 'untracked.txt',
+        beforeHash: hash('u1\n'),
+        afterHash: hash('u1\nu2\n'),
+        added: 1,
+        removed: 0,
+        attribution: 'exact',
+        toolCallId: call,
+      },
     ]);
     // The clean file's before came from git; the dirty and untracked ones were snapshotted before the command.
     const snapshots = h.engine.changes.snapshots;
-    for (const text of ['c1\nc2\n', 'd1\nd2 (uncommitted)\n', 'u1\n', 'g\n']) expect((await snapshots.get(hash(text)))?.toString()).toBe(text);
+    for (const text of ['c1\nc2\n', 'd1\nd2 (uncommitted)\n', 'u1\n', 'g\n'])
+      expect((await snapshots.get(hash(text)))?.toString()).toBe(text);
   });
 
   it('a command that commits what it changed is still seen (HEAD moved)', async () => {
@@ -80,13 +135,18 @@ describe('every change has an author: run_command', () => {
     cleanup = world.cleanup;
     const command = 'echo b >> a.txt && git commit -qam next';
     const { ofKind } = await runScript(supervisorCalls({ tool: 'run_command', input: { command } }), { root: world.root, settings: TRUST });
-    expect(changes(ofKind('file.changed')).map((c) => [c.path, c.beforeHash, c.afterHash])).toEqual([['a.txt', hash('a\n'), hash('a\nb\n')]]);
+    expect(changes(ofKind('file.changed')).map((c) => [c.path, c.beforeHash, c.afterHash])).toEqual([
+      ['a.txt', hash('a\n'), hash('a\nb\n')],
+    ]);
   });
 
   it('in a folder that is not a repository, every file (but the ignored ones) is compared', async () => {
     const world = await plainWorld({ 'keep.txt': 'k\n', 'edit.txt': 'e\n', 'rm.txt': 'r\n', '.gitignore': '*.log\n' });
     cleanup = world.cleanup;
-    const { ofKind } = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'echo f >> edit.txt; rm rm.txt; echo n > new.txt; echo l > x.log' } }), { root: world.root, settings: TRUST });
+    const { ofKind } = await runScript(
+      supervisorCalls({ tool: 'run_command', input: { command: 'echo f >> edit.txt; rm rm.txt; echo n > new.txt; echo l > x.log' } }),
+      { root: world.root, settings: TRUST },
+    );
     expect(changes(ofKind('file.changed')).map((c) => [c.path, c.beforeHash, c.afterHash])).toEqual([
       ['edit.txt', hash('e\n'), hash('e\nf\n')],
       ['new.txt', null, hash('n\n')],
@@ -119,7 +179,10 @@ describe('every change has an author: run_command', () => {
     const world = await gitWorld({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
     cleanup = world.cleanup;
     await world.put('b.txt', 'b dirty\n');
-    const { ofKind } = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'echo more >> a.txt' } }), { root: world.root, settings: TRUST });
+    const { ofKind } = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'echo more >> a.txt' } }), {
+      root: world.root,
+      settings: TRUST,
+    });
     expect(changes(ofKind('file.changed')).map((c) => [c.path, c.attribution])).toEqual([['a.txt', 'exact']]);
   });
 });

@@ -31,7 +31,9 @@ function steps(list: (() => ProgramStep | Promise<ProgramStep>)[]): LanguageMode
 const call = (tool: string, input: unknown): ProgramStep => ({ toolCalls: [{ tool, input }] });
 
 function results(events: readonly { kind: string }[], runId: string) {
-  return events.filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && 'runId' in e && e.runId === runId).map((e) => [e.tool, e.output] as const);
+  return events
+    .filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && 'runId' in e && e.runId === runId)
+    .map((e) => [e.tool, e.output] as const);
 }
 
 describe('the conflict guard', () => {
@@ -41,7 +43,14 @@ describe('the conflict guard', () => {
     const bothRead = { a: deferred(), b: deferred() };
     const aEdited = deferred();
     const h = makeEngine(
-      { agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'edit shared.txt', agents: ['alpha', 'beta'] } }] }, { text: 'done' }] } },
+      {
+        agents: {
+          supervisor: [
+            { toolCalls: [{ tool: 'delegate_task', input: { task: 'edit shared.txt', agents: ['alpha', 'beta'] } }] },
+            { text: 'done' },
+          ],
+        },
+      },
       {
         workspace: nodeWorkspace({ root: world.root }),
         settings: TRUST,
@@ -84,7 +93,9 @@ describe('the conflict guard', () => {
     const beta = results(h.events, runs['beta']!);
     expect(beta.map(([tool]) => tool)).toEqual(['read_file', 'edit_file', 'read_file', 'edit_file']);
     const refused = beta[1]![1] as { error: string };
-    expect(refused.error).toMatch(/shared\.txt was changed by another agent's run \("alpha", run r_\w+, with edit_file\) since you read it\. Nothing was written\. Read it again/);
+    expect(refused.error).toMatch(
+      /shared\.txt was changed by another agent's run \("alpha", run r_\w+, with edit_file\) since you read it\. Nothing was written\. Read it again/,
+    );
     expect(beta[3]![1]).toMatchObject({ path: 'shared.txt' });
     expect(await world.read('shared.txt')).toBe('TOP (alpha)\nmiddle\nBOTTOM (beta)\n');
   });
@@ -95,7 +106,10 @@ describe('the conflict guard', () => {
     const node = nodeWorkspace({ root: world.root });
     // The editor: the user types into notes.md without saving; the port's readFile returns that text.
     let buffer: string | undefined;
-    const editor: Workspace = { ...node, readFile: async (path) => (path === join(world.root, 'notes.md') && buffer !== undefined ? buffer : node.readFile(path)) };
+    const editor: Workspace = {
+      ...node,
+      readFile: async (path) => (path === join(world.root, 'notes.md') && buffer !== undefined ? buffer : node.readFile(path)),
+    };
     const h = makeEngine(
       { agents: {} },
       {
@@ -117,7 +131,10 @@ describe('the conflict guard', () => {
     const finished = await done;
     await h.engine.whenQuiet(threadId);
     const outputs = results(h.events, finished.runId);
-    expect(outputs[1]![1]).toEqual({ error: 'notes.md was changed by the user in the editor (unsaved changes) since you read it. Nothing was written. Read it again (read_file) and make your change to what is there now.' });
+    expect(outputs[1]![1]).toEqual({
+      error:
+        'notes.md was changed by the user in the editor (unsaved changes) since you read it. Nothing was written. Read it again (read_file) and make your change to what is there now.',
+    });
     expect(outputs[3]![1]).toMatchObject({ path: 'notes.md', created: false });
     expect(await world.read('notes.md')).toBe('mine\nand the user typed this\nand the agent adds this\n');
   });
@@ -138,10 +155,12 @@ describe('the conflict guard', () => {
             async () => {
               // Someone else (the user, another program) saves the file while the run works.
               await writeFile(join(world.root, 'changed.txt'), 'theirs\n');
-              return { toolCalls: [
-                { tool: 'write_file', input: { path: 'changed.txt', content: 'agent\n' } },
-                { tool: 'write_file', input: { path: 'untouched.txt', content: 'agent\n' } },
-              ] };
+              return {
+                toolCalls: [
+                  { tool: 'write_file', input: { path: 'changed.txt', content: 'agent\n' } },
+                  { tool: 'write_file', input: { path: 'untouched.txt', content: 'agent\n' } },
+                ],
+              };
             },
           ]),
       },
@@ -150,7 +169,10 @@ describe('the conflict guard', () => {
     const finished = await done;
     await h.engine.whenQuiet(threadId);
     const outputs = results(h.events, finished.runId).map(([, output]) => output);
-    expect(outputs).toContainEqual({ error: 'changed.txt was changed since your run started (by the user, or another program), and you have not read it. Nothing was written. Read it again (read_file) and make your change to what is there now.' });
+    expect(outputs).toContainEqual({
+      error:
+        'changed.txt was changed since your run started (by the user, or another program), and you have not read it. Nothing was written. Read it again (read_file) and make your change to what is there now.',
+    });
     expect(outputs).toContainEqual({ path: 'untouched.txt', created: false, chars: 6 });
     expect(await world.read('changed.txt')).toBe('theirs\n');
     expect(await world.read('untouched.txt')).toBe('agent\n');

@@ -34,7 +34,14 @@ async function ranWork() {
   cleanup = world.cleanup;
   const ran = await runScript(WORK, { root: world.root, settings: TRUST });
   const run = ran.h.runs()[0]!;
-  return { world, ran, run, files: run.changes!.files, snapshots: ran.h.engine.changes.snapshots, workspace: nodeWorkspace({ root: world.root }) };
+  return {
+    world,
+    ran,
+    run,
+    files: run.changes!.files,
+    snapshots: ran.h.engine.changes.snapshots,
+    workspace: nodeWorkspace({ root: world.root }),
+  };
 }
 
 describe("undoing one run's work", () => {
@@ -45,7 +52,10 @@ describe("undoing one run's work", () => {
     expect(dry).toEqual({ reverted: ['edit.txt', 'dir/new.txt', 'cmd.txt', 'gone.txt'], skipped: [] });
     expect(await world.read('edit.txt')).toBe('one\nTWO\n');
 
-    expect(await revertRun({ workspace, snapshots, files })).toEqual({ reverted: ['edit.txt', 'dir/new.txt', 'cmd.txt', 'gone.txt'], skipped: [] });
+    expect(await revertRun({ workspace, snapshots, files })).toEqual({
+      reverted: ['edit.txt', 'dir/new.txt', 'cmd.txt', 'gone.txt'],
+      skipped: [],
+    });
     expect(await world.read('edit.txt')).toBe('one\ntwo\n');
     expect(await world.read('cmd.txt')).toBe('c\n');
     expect(await world.read('gone.txt')).toBe('g\n');
@@ -60,7 +70,11 @@ describe("undoing one run's work", () => {
     const result = await revertRun({ workspace, snapshots, files });
     expect(result.reverted).toEqual(['dir/new.txt', 'cmd.txt']);
     expect(result.skipped).toEqual([
-      { path: 'edit.txt', reason: 'it was changed since this run changed it (by the user, another run or a later step), so reverting it would lose that change' },
+      {
+        path: 'edit.txt',
+        reason:
+          'it was changed since this run changed it (by the user, another run or a later step), so reverting it would lose that change',
+      },
       { path: 'gone.txt', reason: 'this run deleted it, and a file of that name is there again' },
     ]);
     expect(await world.read('edit.txt')).toBe('one\nTWO\nthe user added this\n');
@@ -71,7 +85,13 @@ describe("undoing one run's work", () => {
     const { files, snapshots, workspace, world } = await ranWork();
     const uncertain = files.map((f) => (f.path === 'cmd.txt' ? { ...f, attribution: 'overlap' as const } : f));
     const asked: string[][] = [];
-    const declined = await revertRun({ workspace, snapshots, files: uncertain, dryRun: true, confirmOverlap: async (paths) => (asked.push(paths), false) });
+    const declined = await revertRun({
+      workspace,
+      snapshots,
+      files: uncertain,
+      dryRun: true,
+      confirmOverlap: async (paths) => (asked.push(paths), false),
+    });
     expect(asked).toEqual([['cmd.txt']]);
     expect(declined.skipped.map((s) => s.path)).toEqual(['cmd.txt']);
     const accepted = await revertRun({ workspace, snapshots, files: uncertain, confirmOverlap: async () => true });

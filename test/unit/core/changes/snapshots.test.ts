@@ -41,7 +41,7 @@ describe('snapshots', () => {
     expect(await store.get(hash)).toBeUndefined();
   });
 
-  it('past the cap: unreferenced ones go first, then the oldest threads\' (newest kept whatever it weighs); their runs lose revert with a note', async () => {
+  it("past the cap: unreferenced ones go first, then the oldest threads' (newest kept whatever it weighs); their runs lose revert with a note", async () => {
     const hashes: Record<string, string> = {};
     const prep = storeWith([], 1e9);
     for (const tag of ['old1', 'old2', 'shared', 'mid1', 'new1', 'new2', 'loose', 'pinned']) hashes[tag] = await prep.put(blob(tag));
@@ -63,7 +63,9 @@ describe('snapshots', () => {
     expect([await kept('old1'), await kept('old2')]).toEqual([false, false]);
     expect(await kept('shared')).toBe(true); // the middle thread still refers to it
     expect([await kept('mid1'), await kept('new1'), await kept('new2')]).toEqual([true, true, true]);
-    expect(await store.prunedNote('t_old')).toMatch(/^its snapshots were removed on .* to keep snapshots under subagents\.snapshots\.maxMB \(the oldest threads' go first\)$/);
+    expect(await store.prunedNote('t_old')).toMatch(
+      /^its snapshots were removed on .* to keep snapshots under subagents\.snapshots\.maxMB \(the oldest threads' go first\)$/,
+    );
     expect(await store.prunedNote('t_mid')).toBeUndefined();
 
     // A run of the pruned thread: its revert says why it cannot restore the file.
@@ -76,7 +78,14 @@ describe('snapshots', () => {
       files: [{ path: 'f.txt', beforeHash: hashes.old1!, afterHash: contentHash('after\n'), added: 1, removed: 1, attribution: 'exact' }],
       prunedNote: (await store.prunedNote('t_old'))!,
     });
-    expect(result.skipped).toEqual([{ path: 'f.txt', reason: expect.stringMatching(/^no snapshot of its earlier content is kept \(its snapshots were removed on .* subagents\.snapshots\.maxMB/) }]);
+    expect(result.skipped).toEqual([
+      {
+        path: 'f.txt',
+        reason: expect.stringMatching(
+          /^no snapshot of its earlier content is kept \(its snapshots were removed on .* subagents\.snapshots\.maxMB/,
+        ),
+      },
+    ]);
   });
 
   it('a cap check asked for while one is under way runs again after it, with the threads as they are then', async () => {

@@ -51,14 +51,21 @@ const moduleText = (value: number) =>
   `exports.answer = () => [${value}, f7(2), basename(__filename), require("./lazy.js").later, new Error('where').stack.split('\\n')[1].trim()];\n`;
 
 function load(options: { save?: boolean; env?: Record<string, string>; prefix?: string } = {}): Load {
-  const env = { ...process.env, CODE_CACHE_FILE: file, CODE_CACHE_DIR: cacheDir, ...(options.save ? { CODE_CACHE_SAVE: '1' } : {}), ...options.env };
+  const env = {
+    ...process.env,
+    CODE_CACHE_FILE: file,
+    CODE_CACHE_DIR: cacheDir,
+    ...(options.save ? { CODE_CACHE_SAVE: '1' } : {}),
+    ...options.env,
+  };
   const args = options.prefix ? ['-e', `${options.prefix}\nrequire(${JSON.stringify(loader)});`] : [loader];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', env });
   if (r.status !== 0) throw new Error(`the load failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout) as Load;
 }
 
-const caches = async (stem = 'module') => (await readdir(cacheDir).catch(() => [] as string[])).filter((n) => n.startsWith(`${stem}-`) && n.endsWith('.v8cache'));
+const caches = async (stem = 'module') =>
+  (await readdir(cacheDir).catch(() => [] as string[])).filter((n) => n.startsWith(`${stem}-`) && n.endsWith('.v8cache'));
 
 describe('requireWithCodeCache', () => {
   beforeEach(async () => {
@@ -94,7 +101,10 @@ describe('requireWithCodeCache', () => {
   });
 
   it("leaves a file whose code holds import() to Node's loader, where its import() works", async () => {
-    await writeFile(join(dir, 'lazy.js'), 'exports.later = "later";\nexports.imported = () => import("node:path").then((m) => typeof m.join);\n');
+    await writeFile(
+      join(dir, 'lazy.js'),
+      'exports.later = "later";\nexports.imported = () => import("node:path").then((m) => typeof m.join);\n',
+    );
     const loaded = load({ save: true });
     expect(loaded.loads).toEqual({ 'module.js': 'none', 'helper.js': 'none', 'lazy.js': 'off' });
     expect((loaded.answer as unknown[])[3]).toBe('later');
@@ -104,7 +114,10 @@ describe('requireWithCodeCache', () => {
   });
 
   it('caches a file that names import() only in its comments (a bundle built without minifying keeps them)', async () => {
-    await writeFile(join(dir, 'lazy.js'), '// a comment may say `import()`\n/**\n * and so may import("./x.js") here\n */\nexports.later = "later";\n');
+    await writeFile(
+      join(dir, 'lazy.js'),
+      '// a comment may say `import()`\n/**\n * and so may import("./x.js") here\n */\nexports.later = "later";\n',
+    );
     expect(load({ save: true }).loads['lazy.js']).toBe('none');
     expect(await caches('lazy')).toHaveLength(1);
     expect(load().loads['lazy.js']).toBe('used');
@@ -167,12 +180,14 @@ describe('requireWithCodeCache', () => {
   });
 
   // Changing a folder's owner takes root, as CI runs.
-  it.runIf(process.getuid?.() === 0)("uses no cache in a folder another user owns", async () => {
+  it.runIf(process.getuid?.() === 0)('uses no cache in a folder another user owns', async () => {
     load({ save: true });
     await chown(cacheDir, 65534, 65534);
     const foreign = load();
     expect(foreign.cache).toBe('off');
-    expect(foreign.problems).toEqual([expect.stringMatching(/^The code cache folder .*cache is not used: it belongs to another user \(uid 65534\)/)]);
+    expect(foreign.problems).toEqual([
+      expect.stringMatching(/^The code cache folder .*cache is not used: it belongs to another user \(uid 65534\)/),
+    ]);
     await chown(cacheDir, 0, 0);
     expect(load().cache).toBe('used');
   });

@@ -27,7 +27,11 @@ async function parts(line: string): Promise<string[]> {
   const analysis = await analyzeCommandLine(line, { known: [{ logical: root, physical: root }] }, HOME);
   if (!analysis.ok) throw new Error(analysis.reason);
   return analysis.commands.map(({ facts }) =>
-    [...facts.assignments, ...facts.argv.map(word), ...facts.redirects.map((r) => `${r.op}${word(r.target)}${r.writes ? '' : '(no file)'}`)].join(' '),
+    [
+      ...facts.assignments,
+      ...facts.argv.map(word),
+      ...facts.redirects.map((r) => `${r.op}${word(r.target)}${r.writes ? '' : '(no file)'}`),
+    ].join(' '),
   );
 }
 
@@ -75,7 +79,7 @@ describe('analyzeCommandLine', () => {
     expect(await parts('echo a#b # a comment')).toEqual(['echo a#b']);
     expect(await parts('FOO=1 npm test')).toEqual(['FOO=1 npm test']);
     expect(await parts('echo $HOME ${USER}')).toEqual(['echo <$HOME> <${USER}>']);
-    expect(await argvs("echo $'\\x41\\n' \"$\"")).toEqual([['echo', 'A\n', '$']]);
+    expect(await argvs('echo $\'\\x41\\n\' "$"')).toEqual([['echo', 'A\n', '$']]);
   });
 
   it('understands subshells, groups, control flow and here-documents, and lists their commands', async () => {
@@ -139,7 +143,11 @@ describe('static expansion before judging', () => {
   });
 
   it('follows cd for the commands after it, but not out of a subshell', async () => {
-    const analysis = await analyzeCommandLine('cd /elsewhere && echo x > f; (cd /tmp); pwd', { known: [{ logical: root, physical: root }] }, HOME);
+    const analysis = await analyzeCommandLine(
+      'cd /elsewhere && echo x > f; (cd /tmp); pwd',
+      { known: [{ logical: root, physical: root }] },
+      HOME,
+    );
     if (!analysis.ok) throw new Error(analysis.reason);
     const folders = analysis.commands.map((c) => ('known' in c.facts.cwd ? c.facts.cwd.known.map((p) => p.logical) : ['?']));
     // /elsewhere does not exist: cd may fail, so echo may run in either folder.
@@ -148,20 +156,25 @@ describe('static expansion before judging', () => {
 });
 
 describe('judgeCommand', () => {
-  const judge = (line: string, mode: 'ask' | 'autoEdit' | 'trust', autoApprove: string[] = []) => judgeCommand(line, { mode, root, autoApprove });
+  const judge = (line: string, mode: 'ask' | 'autoEdit' | 'trust', autoApprove: string[] = []) =>
+    judgeCommand(line, { mode, root, autoApprove });
 
   it('runs a line unasked only when every part matches an allowlisted prefix word by word', async () => {
     expect(await judge('git status --short', 'ask', ['git status'])).toEqual({ ask: false });
     expect(await judge('git statusx', 'ask', ['git status'])).toMatchObject({ ask: true });
     expect(await judge('npm test && npm run lint', 'autoEdit', ['npm test', 'npm run lint'])).toEqual({ ask: false });
-    expect(await judge('npm test && npm run build', 'autoEdit', ['npm test'])).toMatchObject({ reason: expect.stringMatching(/npm run build/) });
+    expect(await judge('npm test && npm run build', 'autoEdit', ['npm test'])).toMatchObject({
+      reason: expect.stringMatching(/npm run build/),
+    });
     // A command name that is only known at run time never matches.
     expect(await judge('$(echo git) status', 'ask', ['git status'])).toMatchObject({ ask: true });
   });
 
   it('lets cd through on its own and judges the commands after it where it leads', async () => {
     expect(await judge('cd src && git status', 'ask', ['git status'])).toEqual({ ask: false });
-    expect(await judge(`cd ${root}-other && git status`, 'ask', ['git status'])).toMatchObject({ reason: expect.stringMatching(/outside the workspace/) });
+    expect(await judge(`cd ${root}-other && git status`, 'ask', ['git status'])).toMatchObject({
+      reason: expect.stringMatching(/outside the workspace/),
+    });
     expect(await judge('cd $DIR && git status', 'ask', ['git status'])).toMatchObject({ ask: true });
   });
 
@@ -185,8 +198,12 @@ describe('judgeCommand', () => {
 
   it('asks in every mode for protected targets and mentions, outside targets and unparsable lines', async () => {
     expect(await judge('echo x > .git/hooks/pre-commit', 'trust')).toMatchObject({ reason: expect.stringMatching(/protected/) });
-    expect(await judge('echo x > /tmp/outside', 'trust')).toMatchObject({ reason: expect.stringMatching(/not an ordinary workspace path|outside/) });
-    expect(await judge('cp evil.sh .git/hooks/pre-commit', 'trust')).toMatchObject({ reason: expect.stringMatching(/names a protected path/) });
+    expect(await judge('echo x > /tmp/outside', 'trust')).toMatchObject({
+      reason: expect.stringMatching(/not an ordinary workspace path|outside/),
+    });
+    expect(await judge('cp evil.sh .git/hooks/pre-commit', 'trust')).toMatchObject({
+      reason: expect.stringMatching(/names a protected path/),
+    });
     expect(await judge('git diff --output=.vscode/tasks.json', 'trust')).toMatchObject({ reason: expect.stringMatching(/protected/) });
     expect(await judge('cat <<EOF', 'trust')).toMatchObject({ reason: expect.stringMatching(/cannot be judged/) });
     expect(await judge('rm -rf build && npm ci', 'trust')).toEqual({ ask: false });

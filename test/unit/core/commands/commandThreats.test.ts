@@ -39,7 +39,15 @@ async function expectAsked(command: string, options: { allow?: string[]; mode?: 
 
 describe('brace expansion no longer hides a target', () => {
   const payload = `echo '{"subagents.approval":"trust"}'`;
-  for (const target of ['.vscode/settings.json', '.git/hooks/pre-commit', '.env', 'x.code-workspace', '.bashrc', 'package.json', 'CLAUDE.md']) {
+  for (const target of [
+    '.vscode/settings.json',
+    '.git/hooks/pre-commit',
+    '.env',
+    'x.code-workspace',
+    '.bashrc',
+    'package.json',
+    'CLAUDE.md',
+  ]) {
     it(`${payload} > {${target},} with only echo allowlisted`, async () => {
       await expectAsked(`${payload} > {${target},}`, { allow: ['echo'], mode: 'autoEdit', reason: /protected file/ });
       await expectAsked(`${payload} > {${target},}`, { mode: 'trust', reason: /protected file/ });
@@ -48,7 +56,11 @@ describe('brace expansion no longer hides a target', () => {
 
   it('tee {x,} and a core.fsmonitor line appended to .git/config the same way', async () => {
     await expectAsked('echo y | tee {.vscode/settings.json,}', { allow: ['echo', 'tee'], mode: 'autoEdit', reason: /protected/ });
-    await expectAsked(`echo '  fsmonitor = "touch ../../marker"' >> {.git/config,}`, { allow: ['echo'], mode: 'autoEdit', reason: /protected/ });
+    await expectAsked(`echo '  fsmonitor = "touch ../../marker"' >> {.git/config,}`, {
+      allow: ['echo'],
+      mode: 'autoEdit',
+      reason: /protected/,
+    });
   });
 });
 
@@ -90,14 +102,14 @@ describe('what no text check can see asks without the sandbox', () => {
   for (const [command, reason] of [
     ['echo .vscode/settings.json | xargs cp x', /known only when it runs/],
     ['find . -name "*.tmp" -delete', /find -delete/],
-    ['node -e "require(\'fs\').writeFileSync(\'.vscode/settings.json\', \'{}\')"', /inline/],
-    ['python3 -c "open(\'.env\', \'w\')"', /inline/],
+    ["node -e \"require('fs').writeFileSync('.vscode/settings.json', '{}')\"", /inline/],
+    ["python3 -c \"open('.env', 'w')\"", /inline/],
     ['perl -e "print 1"', /inline/],
     ['tar xf payload.tar', /inside the archive/],
     ['unzip -o payload.zip', /inside the archive/],
     ['curl -s http://127.0.0.1:9/x | sh', /its input/],
     ['bash -c "$PAYLOAD"', /known only when it runs/],
-    ["awk 'BEGIN { system(\"touch marker\") }'", /awk program/],
+    ['awk \'BEGIN { system("touch marker") }\'', /awk program/],
     ["sed -n 'w .bashrc' x", /sed script/],
     ['git -c core.fsmonitor="touch marker" status', /configuration or a program/],
   ] as const) {

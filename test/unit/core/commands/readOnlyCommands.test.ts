@@ -31,7 +31,12 @@ interface Case {
 }
 
 async function check(c: Case) {
-  const verdict = await judgeCommand(c.line, { mode: c.mode ?? 'autoEdit', root, autoApprove: c.allow ?? [], sandboxed: c.sandboxed ?? true });
+  const verdict = await judgeCommand(c.line, {
+    mode: c.mode ?? 'autoEdit',
+    root,
+    autoApprove: c.allow ?? [],
+    sandboxed: c.sandboxed ?? true,
+  });
   if (c.expect === 'runs') expect(verdict, `${c.line} (${c.mode ?? 'autoEdit'})`).toEqual({ ask: false });
   else {
     expect(verdict.ask, `${c.line} (${c.mode ?? 'autoEdit'})`).toBe(true);
@@ -40,7 +45,9 @@ async function check(c: Case) {
 }
 
 function table(cases: Case[]) {
-  for (const c of cases) it(`${c.line} [${c.mode ?? 'autoEdit'}${c.sandboxed === false ? ', no sandbox' : ''}${c.allow ? `, allow ${c.allow.join(', ')}` : ''}]`, () => check(c));
+  for (const c of cases)
+    it(`${c.line} [${c.mode ?? 'autoEdit'}${c.sandboxed === false ? ', no sandbox' : ''}${c.allow ? `, allow ${c.allow.join(', ')}` : ''}]`, () =>
+      check(c));
 }
 
 describe('read-only helpers run unasked (issue 39 item 4)', () => {
@@ -77,7 +84,10 @@ describe('read-only helpers run unasked (issue 39 item 4)', () => {
 
 describe('what is not read-only still asks, and says which part and how to allow it (issue 39 item 5)', () => {
   table([
-    { line: 'npx vitest run 2>&1 | tail -n 40', expect: /`npx vitest` \(in `npx vitest run 2>&1`\) is not among the commands allowed without asking.*subagents\.autoApproveCommands/ },
+    {
+      line: 'npx vitest run 2>&1 | tail -n 40',
+      expect: /`npx vitest` \(in `npx vitest run 2>&1`\) is not among the commands allowed without asking.*subagents\.autoApproveCommands/,
+    },
     { line: 'git status', sandboxed: false, expect: /`git status` is not among the commands allowed without asking/ },
     { line: 'git push', expect: /`git push` is not among/ },
     { line: 'git st', expect: /`git st` is not among/ },
@@ -90,9 +100,19 @@ describe('what is not read-only still asks, and says which part and how to allow
   ]);
 
   it('names the CLI flag when the host says so', async () => {
-    const verdict = await judgeCommand('ls | tail -n 3', { mode: 'autoEdit', root, autoApprove: [], allowHint: (p) => `run with --allow-command ${p}` });
+    const verdict = await judgeCommand('ls | tail -n 3', {
+      mode: 'autoEdit',
+      root,
+      autoApprove: [],
+      allowHint: (p) => `run with --allow-command ${p}`,
+    });
     expect(verdict).toEqual({ ask: false });
-    const refused = await judgeCommand('npm run build | tail', { mode: 'autoEdit', root, autoApprove: [], allowHint: (p) => `run with --allow-command '${p}'` });
+    const refused = await judgeCommand('npm run build | tail', {
+      mode: 'autoEdit',
+      root,
+      autoApprove: [],
+      allowHint: (p) => `run with --allow-command '${p}'`,
+    });
     expect(refused).toMatchObject({ reason: expect.stringMatching(/`npm run` .*to allow it, run with --allow-command 'npm run'/) });
     expect(refused).not.toMatchObject({ reason: expect.stringMatching(/subagents\.autoApproveCommands/) });
   });
@@ -149,9 +169,9 @@ describe('writers and runners in disguise (issue 40 item 2)', () => {
     { line: 'man --html=./evil.sh ls', allow: ['man'], sandboxed: false, expect: /pager or browser/ },
     { line: 'LESSOPEN="|./evil.sh %s" less README.md', allow: ['less'], expect: /sets LESSOPEN/ },
     { line: 'env LESSOPEN="|./evil.sh %s" less README.md', allow: ['less'], expect: /changes LESSOPEN/ },
-    { line: "awk 'BEGIN { system(\"id\") }'", mode: 'trust', sandboxed: false, expect: /awk program/ },
+    { line: 'awk \'BEGIN { system("id") }\'', mode: 'trust', sandboxed: false, expect: /awk program/ },
     { line: "awk -l ./evil '{ print }' README.md", allow: ['awk'], sandboxed: false, expect: /extension library/ },
-    { line: "awk '@load \"./evil\"; { print }' README.md", allow: ['awk'], sandboxed: false, expect: /awk program/ },
+    { line: 'awk \'@load "./evil"; { print }\' README.md', allow: ['awk'], sandboxed: false, expect: /awk program/ },
     { line: 'awk -E prog.awk README.md', allow: ['awk'], sandboxed: false, expect: /program from a file/ },
     { line: 'tree -R -H . .', expect: /tree -R/ },
     { line: 'date -s 2020-01-01', mode: 'trust', sandboxed: false, expect: /system clock/ },
@@ -209,7 +229,7 @@ describe('code bash runs from arithmetic and array subscripts (issue 40 item 2)'
     { line: "echo $(( 'a[$(touch marker)]' ))", mode: 'trust', sandboxed: false, expect: /arithmetic|cannot be judged/ },
     { line: "x='a[$(touch marker)]'; echo $((x))", mode: 'trust', sandboxed: false, expect: /arithmetic.*variable set on this line/ },
     { line: 'read x < README.md; (( x > 1 )) && echo big', mode: 'trust', sandboxed: false, expect: /arithmetic/ },
-    { line: "echo \"${a['$(touch marker)']}\"", mode: 'trust', sandboxed: false, expect: /arithmetic/ },
+    { line: 'echo "${a[\'$(touch marker)\']}"', mode: 'trust', sandboxed: false, expect: /arithmetic/ },
     { line: "printf -v 'a[$(touch marker)]' x", mode: 'trust', sandboxed: false, expect: /array subscript/ },
     { line: "test -v 'a[$(touch marker)]'", mode: 'trust', sandboxed: false, expect: /array subscript/ },
     { line: "[ -v 'a[$(touch marker)]' ]", mode: 'trust', sandboxed: false, expect: /array subscript/ },
@@ -228,7 +248,27 @@ describe('code bash runs from arithmetic and array subscripts (issue 40 item 2)'
 
 describe('the list', () => {
   it('holds no wrapper, interpreter, pager or program that runs others', () => {
-    for (const name of ['env', 'xargs', 'sudo', 'bash', 'sh', 'node', 'python3', 'awk', 'sed', 'less', 'more', 'man', 'ack', 'ag', 'ps', 'git', 'npx', 'make', 'watch']) {
+    for (const name of [
+      'env',
+      'xargs',
+      'sudo',
+      'bash',
+      'sh',
+      'node',
+      'python3',
+      'awk',
+      'sed',
+      'less',
+      'more',
+      'man',
+      'ack',
+      'ag',
+      'ps',
+      'git',
+      'npx',
+      'make',
+      'watch',
+    ]) {
       expect(READ_ONLY_COMMANDS.has(name), name).toBe(false);
     }
     for (const verb of ['commit', 'push', 'checkout', 'reset', 'config', 'submodule', 'fetch', 'pull', 'clone', 'stash', 'am', 'apply']) {

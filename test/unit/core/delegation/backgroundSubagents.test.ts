@@ -10,7 +10,11 @@ const toolOutputs = (events: RunEvent[], tool: string) =>
 const agents = { a: agent('does a'), b: agent('does b') };
 
 /** An engine whose supervisor is programmed; the subagents play the script. */
-function withSupervisor(script: Parameters<typeof makeEngine>[0], program: (ctx: ProgramContext) => ProgramStep, options: Parameters<typeof makeEngine>[1] = {}) {
+function withSupervisor(
+  script: Parameters<typeof makeEngine>[0],
+  program: (ctx: ProgramContext) => ProgramStep,
+  options: Parameters<typeof makeEngine>[1] = {},
+) {
   const calls: ProgramContext[] = [];
   const recorded = programmedModel((ctx) => {
     calls.push(ctx);
@@ -22,12 +26,15 @@ function withSupervisor(script: Parameters<typeof makeEngine>[0], program: (ctx:
 
 describe('background subagents', () => {
   it('subagent_start returns at once; the report is announced once and wakes the parent for a new turn', async () => {
-    const h = withSupervisor({ agents: { a: [{ delayMs: 60, text: 'slow result', usage: { inputTokens: 7, outputTokens: 2 } }] } }, ({ call, userTexts }) => {
-      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow job', agent: 'a' } }] };
-      if (call === 1) return { text: 'started it' };
-      const report = userTexts().find((t) => t.startsWith('[Background subagent finished]'));
-      return { text: `woken with: ${report?.split('\n').slice(1, 3).join(' | ')}` };
-    });
+    const h = withSupervisor(
+      { agents: { a: [{ delayMs: 60, text: 'slow result', usage: { inputTokens: 7, outputTokens: 2 } }] } },
+      ({ call, userTexts }) => {
+        if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow job', agent: 'a' } }] };
+        if (call === 1) return { text: 'started it' };
+        const report = userTexts().find((t) => t.startsWith('[Background subagent finished]'));
+        return { text: `woken with: ${report?.split('\n').slice(1, 3).join(' | ')}` };
+      },
+    );
     const { threadId, done } = await h.engine.send({ prompt: 'go' });
     const finished = await done;
     await h.engine.whenQuiet(threadId);
@@ -39,7 +46,11 @@ describe('background subagents', () => {
     // The first turn answered before the child ended; the wake-up turn came after it.
     expect(idx((e) => e.kind === 'text.delta' && e.runId === finished.runId)).toBeLessThan(childEnd);
     expect(idx((e) => e.kind === 'run.finished' && e.runId === finished.runId)).toBeGreaterThan(childEnd);
-    expect(finished.output).toBe('started it\n\nwoken with: status: ok | stats: ' + (h.events[childEnd] as RunEventOf<'run.finished'>).durationMs + 'ms · 7 in / 2 out');
+    expect(finished.output).toBe(
+      'started it\n\nwoken with: status: ok | stats: ' +
+        (h.events[childEnd] as RunEventOf<'run.finished'>).durationMs +
+        'ms · 7 in / 2 out',
+    );
     expect(h.calls).toHaveLength(3);
     expect(h.calls[2]!.userTexts().filter((t) => t.startsWith('[Background subagent finished]'))).toHaveLength(1);
   });
@@ -98,7 +109,9 @@ describe('background subagents', () => {
         return { text: 'end' };
       },
     );
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const [awaited] = toolOutputs(h.events, 'subagent_await') as { status: string; output: string }[][];
     expect(awaited).toEqual([expect.objectContaining({ status: 'ok' })]);
     expect(enclosedText(awaited![0]!.output)).toBe('child done');
@@ -120,9 +133,13 @@ describe('background subagents', () => {
           }
         : { text: 'ok' },
     );
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     for (const tool of ['subagent_status', 'subagent_await', 'subagent_cancel']) {
-      expect(toolOutputs(h.events, tool)).toEqual([{ error: expect.stringMatching(/Run r_someone_else was not started by this run.*\(none\)/) }]);
+      expect(toolOutputs(h.events, tool)).toEqual([
+        { error: expect.stringMatching(/Run r_someone_else was not started by this run.*\(none\)/) },
+      ]);
     }
   });
 
@@ -130,7 +147,8 @@ describe('background subagents', () => {
     const h = withSupervisor({ agents: { a: [{ delayMs: 100, text: 'first' }, { text: 'unused' }] } }, ({ call, lastToolOutput }) => {
       const out = lastToolOutput() as { runId: string; threadId: string };
       if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'a' }, id: 'same-call' }] };
-      if (call === 1) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'more', agent: 'a', continueThreadId: out.threadId } }] };
+      if (call === 1)
+        return { toolCalls: [{ tool: 'subagent_start', input: { task: 'more', agent: 'a', continueThreadId: out.threadId } }] };
       if (call === 2) return { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'a' }, id: 'same-call' }] };
       return { text: 'end' };
     });
@@ -148,11 +166,18 @@ describe('background subagents', () => {
       { agents: { a: [{ delayMs: 40, text: 'a' }], b: [{ text: 'b' }] } },
       ({ call }) =>
         call === 0
-          ? { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'a' } }, { tool: 'subagent_start', input: { task: 't', agent: 'b' } }] }
+          ? {
+              toolCalls: [
+                { tool: 'subagent_start', input: { task: 't', agent: 'a' } },
+                { tool: 'subagent_start', input: { task: 't', agent: 'b' } },
+              ],
+            }
           : { text: 'end' },
       { settings: { maxActiveChildren: 1 } },
     );
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const outputs = toolOutputs(h.events, 'subagent_start') as { status?: string; error?: string }[];
     expect(outputs.filter((o) => o.status === 'started')).toHaveLength(1);
     expect(outputs.find((o) => o.error)?.error).toMatch(/subagents\.maxActiveChildren is 1 and this run already has 1 working/);

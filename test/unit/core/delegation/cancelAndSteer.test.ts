@@ -35,7 +35,8 @@ function threeChildren(supervisor: (ctx: ProgramContext) => ProgramStep | Promis
     a: () => ({ text: 'a: all 3 files read' }),
     c: () => ({ text: 'c: no problems' }),
     b: ({ call }) => {
-      if (call === 0) return { text: 'b so far: read 2 of 5 files, found one bug in parse.ts', toolCalls: [{ tool: 'missing_tool', input: {} }] };
+      if (call === 0)
+        return { text: 'b so far: read 2 of 5 files, found one bug in parse.ts', toolCalls: [{ tool: 'missing_tool', input: {} }] };
       bHangs = true;
       hung();
       return NEVER;
@@ -79,7 +80,11 @@ describe('cancelling one child', () => {
   });
 
   it('Stop on the thread still stops everything', async () => {
-    const h = threeChildren(({ call }) => (call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['a', 'b', 'c'] } }] } : { text: 'must not happen' }));
+    const h = threeChildren(({ call }) =>
+      call === 0
+        ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['a', 'b', 'c'] } }] }
+        : { text: 'must not happen' },
+    );
     const { threadId, done } = await h.engine.send({ prompt: 'review the code' });
     await until(h.bHangs);
     h.engine.cancel(threadId);
@@ -102,7 +107,9 @@ describe('cancelling one child', () => {
       return { text: `${b.status}: ${b.note} | ${enclosedText(b.output)}` };
     });
     const finished = await (await h.engine.send({ prompt: 'go' })).done;
-    expect(finished.output).toBe('cancelled: Cancelled by its supervisor (subagent_cancel). The output is what it had done by then. | b so far: read 2 of 5 files, found one bug in parse.ts');
+    expect(finished.output).toBe(
+      'cancelled: Cancelled by its supervisor (subagent_cancel). The output is what it had done by then. | b so far: read 2 of 5 files, found one bug in parse.ts',
+    );
     // Its result came back from the tool: no announcement wakes the supervisor to say it again.
     expect(calls).toBe(3);
     // Cancelling is what the call was for: it answers the child's state, it did not fail.
@@ -137,10 +144,12 @@ describe('cancelling one child', () => {
     expect(status.output).toMatchObject({ status: 'cancelled' });
   });
 
-  it("refuses a run of another conversation, and one that has finished", async () => {
+  it('refuses a run of another conversation, and one that has finished', async () => {
     const h = makeEngine({ agents: { supervisor: [{ text: 'hi' }] } });
     const { runId, threadId, done } = await h.engine.send({ prompt: 'go' });
-    expect(() => h.engine.cancelRun(runId, 'another-thread')).toThrow(/not working any more \(it has finished, or belongs to another conversation\)/);
+    expect(() => h.engine.cancelRun(runId, 'another-thread')).toThrow(
+      /not working any more \(it has finished, or belongs to another conversation\)/,
+    );
     await done;
     await h.engine.whenQuiet(threadId);
     expect(() => h.engine.cancelRun(runId, threadId)).toThrow(EngineRequestError);

@@ -47,22 +47,31 @@ describe('maxConcurrency', () => {
         settings: { maxConcurrency: 1 },
         model: (c) =>
           c.agent === 'supervisor'
-            ? programmedModel(({ call }) => (call === 0 ? { toolCalls: [delegate(c.task === 'one' ? ['a', 'b'] : ['c', 'd'])] } : { text: 'ok' }))
+            ? programmedModel(({ call }) =>
+                call === 0 ? { toolCalls: [delegate(c.task === 'one' ? ['a', 'b'] : ['c', 'd'])] } : { text: 'ok' },
+              )
             : probe.model(c.agent, programmedModel(program(c.agent))),
       },
     );
     const [one, two] = await Promise.all([h.engine.send({ prompt: 'one' }), h.engine.send({ prompt: 'two' })]);
     const finished = await Promise.all([one.done, two.done]);
     expect(finished.map((f) => f.status)).toEqual(['ok', 'ok']);
-    expect(h.runs().filter((r) => r.depth === 1).map((r) => r.state)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(
+      h
+        .runs()
+        .filter((r) => r.depth === 1)
+        .map((r) => r.state),
+    ).toEqual(['ok', 'ok', 'ok', 'ok']);
     expect(probe.max).toBe(1);
   });
 
   it('counts tool calls as work, and background children like delegated ones', async () => {
     const probe = new WorkProbe();
     for (const n of ['a', 'b', 'c']) await writeFile(join(root, `${n}.txt`), `${n}\n`);
-    const child = (name: string) => (ctx: ProgramContext): ProgramStep =>
-      ctx.call === 0 ? { toolCalls: [{ tool: 'read_file', input: { path: `${name}.txt` } }] } : { delayMs: 5, text: `${name} read it` };
+    const child =
+      (name: string) =>
+      (ctx: ProgramContext): ProgramStep =>
+        ctx.call === 0 ? { toolCalls: [{ tool: 'read_file', input: { path: `${name}.txt` } }] } : { delayMs: 5, text: `${name} read it` };
     const h = makeEngine(
       { agents: {} },
       {
@@ -72,7 +81,9 @@ describe('maxConcurrency', () => {
         model: (c) =>
           c.agent === 'supervisor'
             ? programmedModel(({ call }) =>
-                call === 0 ? { toolCalls: ['a', 'b', 'c'].map((n) => ({ tool: 'subagent_start', input: { task: 'read', agent: n } })) } : { text: 'noted' },
+                call === 0
+                  ? { toolCalls: ['a', 'b', 'c'].map((n) => ({ tool: 'subagent_start', input: { task: 'read', agent: n } })) }
+                  : { text: 'noted' },
               )
             : probe.model(c.agent, programmedModel(child(c.agent))),
       },

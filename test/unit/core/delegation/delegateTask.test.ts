@@ -74,7 +74,10 @@ describe('delegate_task', () => {
                     }
                   : { text: 'ok' },
               )
-            : probe.model(c.agent, programmedModel(() => ({ delayMs: 10, text: c.agent.toUpperCase() }))),
+            : probe.model(
+                c.agent,
+                programmedModel(() => ({ delayMs: 10, text: c.agent.toUpperCase() })),
+              ),
       },
     );
     expect((await (await h.engine.send({ prompt: 'go' })).done).status).toBe('ok');
@@ -120,7 +123,9 @@ describe('delegate_task', () => {
       },
       { agents: twoAgents },
     );
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const results = delegateOutput(h.events) as RunResult[];
     expect(results.map((r) => r.agent)).toEqual(['a', 'b']);
     const warning = h.events.find((e) => e.kind === 'warning');
@@ -137,10 +142,21 @@ describe('delegate_task', () => {
       },
       {
         agents: twoAgents,
-        problems: [{ source: '.vscode/settings.json', name: 'reviewer', field: 'description', message: 'must say what this agent is for', severity: 'error', code: 'no-description' }],
+        problems: [
+          {
+            source: '.vscode/settings.json',
+            name: 'reviewer',
+            field: 'description',
+            message: 'must say what this agent is for',
+            severity: 'error',
+            code: 'no-description',
+          },
+        ],
       },
     );
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const warning = h.events.find((e) => e.kind === 'warning');
     const message = warning && warning.kind === 'warning' ? warning.message : '';
     expect(message).toMatch(/"reviewer".*invalid.*\.vscode\/settings\.json.*description.*must say what this agent is for/);
@@ -149,7 +165,10 @@ describe('delegate_task', () => {
   });
 
   it.each([
-    [{ task: 't', agents: ['x', 'y'] }, /None of the requested agents \(x, y\).*Available agents: a \(does a things\); b \(does b things\)/],
+    [
+      { task: 't', agents: ['x', 'y'] },
+      /None of the requested agents \(x, y\).*Available agents: a \(does a things\); b \(does b things\)/,
+    ],
     [{ task: '   ', agents: ['a'] }, /non-empty "task"/],
     [{ task: 't', agents: [] }, /Name at least one agent in "agents".*a \(does a things\)/],
   ])('returns an error result the model can act on for %j', async (input, message) => {

@@ -33,9 +33,19 @@ describe('bail, limits and long output', () => {
 
   it('a long child output reaches the supervisor as a preview and a reference; the tree keeps all of it', async () => {
     const long = 'word '.repeat(MAX_OUTPUT_CHARS / 2);
-    const h = makeEngine({ agents: { supervisor: [delegate(['a']), { text: 'ok' }], a: [{ text: long, chunks: 4 }] } }, { agents: { a: agent('a') } });
-    await (await h.engine.send({ prompt: 'go' })).done;
-    const [results] = toolOutputs(h.events, 'delegate_task') as { output: string; threadId: string; runId: string; outputTruncated: { totalChars: number; threadId: string } }[][];
+    const h = makeEngine(
+      { agents: { supervisor: [delegate(['a']), { text: 'ok' }], a: [{ text: long, chunks: 4 }] } },
+      { agents: { a: agent('a') } },
+    );
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
+    const [results] = toolOutputs(h.events, 'delegate_task') as {
+      output: string;
+      threadId: string;
+      runId: string;
+      outputTruncated: { totalChars: number; threadId: string };
+    }[][];
     const r = results![0]!;
     expect(r.output.length).toBeLessThan(long.length / 2);
     expect(r.outputTruncated).toMatchObject({ totalChars: long.length, threadId: r.threadId, runId: r.runId });
@@ -47,9 +57,14 @@ describe('bail, limits and long output', () => {
       { agents: { supervisor: [delegate(['slow']), { text: 'after' }], slow: [{ delayMs: 60_000, text: 'late' }] } },
       { agents: { slow: agent('slow', { timeoutMs: 50 }) } },
     );
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const r = (toolOutputs(h.events, 'delegate_task') as { status: string; error: string }[][])[0]![0];
-    expect(r).toMatchObject({ status: 'timeout', error: expect.stringMatching(/Timed out after 50 ms \(the "slow" profile's timeoutMs\)/) });
+    expect(r).toMatchObject({
+      status: 'timeout',
+      error: expect.stringMatching(/Timed out after 50 ms \(the "slow" profile's timeoutMs\)/),
+    });
   });
 
   it('a run that uses all its maxSteps ends as max_steps with its partial output', async () => {
@@ -65,12 +80,15 @@ describe('bail, limits and long output', () => {
     expect(finished.error).toMatch(/all 3 steps.*maxSteps/);
   });
 
-  it("a child that runs out of steps reports max_steps to its parent, with what it had", async () => {
+  it('a child that runs out of steps reports max_steps to its parent, with what it had', async () => {
     const h = makeEngine(
       { agents: { supervisor: [delegate(['looper']), { text: 'noted' }] } },
       {
         agents: { looper: agent('loops', { maxSteps: 2 }) },
-        model: (c) => (c.agent === 'looper' ? programmedModel(() => ({ text: 'still going', toolCalls: [{ tool: 'missing_tool', input: {} }] })) : undefined),
+        model: (c) =>
+          c.agent === 'looper'
+            ? programmedModel(() => ({ text: 'still going', toolCalls: [{ tool: 'missing_tool', input: {} }] }))
+            : undefined,
       },
     );
     const finished = await (await h.engine.send({ prompt: 'go' })).done;
@@ -95,7 +113,9 @@ describe('bail, limits and long output', () => {
       { agents: {} },
       { agents: { a: agent('a'), b: agent('b') }, settings: { maxDepth: 2 }, model: (c) => programmedModel(programs[c.agent]!) },
     );
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     expect(h.runs().map((r) => [r.agent, r.depth, r.state])).toEqual([
       ['supervisor', 0, 'ok'],
       ['a', 1, 'ok'],
@@ -114,8 +134,12 @@ describe('bail, limits and long output', () => {
       supervisor: ({ call, lastToolOutput }) => {
         const out = lastToolOutput() as { threadId: string }[];
         if (call === 0) return delegate(['a'], 'remember 42');
-        if (call === 1) return { toolCalls: [{ tool: 'delegate_task', input: { task: 'what number?', agents: ['a'], continueThreadId: out[0]!.threadId } }] };
-        if (call === 2) return { toolCalls: [{ tool: 'delegate_task', input: { task: 'x', agents: ['b'], continueThreadId: out[0]!.threadId } }] };
+        if (call === 1)
+          return {
+            toolCalls: [{ tool: 'delegate_task', input: { task: 'what number?', agents: ['a'], continueThreadId: out[0]!.threadId } }],
+          };
+        if (call === 2)
+          return { toolCalls: [{ tool: 'delegate_task', input: { task: 'x', agents: ['b'], continueThreadId: out[0]!.threadId } }] };
         return { text: 'end' };
       },
       a: ({ userTexts }) => {
@@ -125,10 +149,15 @@ describe('bail, limits and long output', () => {
       b: () => ({ text: 'b' }),
     };
     const h = makeEngine({ agents: {} }, { agents: { a: agent('a'), b: agent('b') }, model: (c) => programmedModel(programs[c.agent]!) });
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     expect(seen[1]).toEqual(['remember 42', 'what number?']);
     const outputs = toolOutputs(h.events, 'delegate_task') as { threadId: string; status: string; error?: string }[][];
     expect(outputs[1]![0]!.threadId).toBe(outputs[0]![0]!.threadId);
-    expect(outputs[2]![0]).toMatchObject({ status: 'error', error: expect.stringMatching(/belongs to agent "a", not "b".*leave out continueThreadId to start a fresh thread with "b"/) });
+    expect(outputs[2]![0]).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/belongs to agent "a", not "b".*leave out continueThreadId to start a fresh thread with "b"/),
+    });
   });
 });

@@ -107,7 +107,13 @@ describe('a model that never answers', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     closers.push(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
     const spec = `openai-compatible:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#m1`;
-    const h = makeEngine({ agents: {} }, { settings: { model: spec, modelIdleTimeoutMs: 1000 }, createModelResolver: () => createModelResolver({ workspaceRoot: '/', apiKey: () => undefined }) });
+    const h = makeEngine(
+      { agents: {} },
+      {
+        settings: { model: spec, modelIdleTimeoutMs: 1000 },
+        createModelResolver: () => createModelResolver({ workspaceRoot: '/', apiKey: () => undefined }),
+      },
+    );
     const finished = await (await h.engine.send({ prompt: 'hi' })).done;
     expect(finished.status).toBe('error');
     expect(finished.error).toContain('The model sent nothing for 1 s, twice (subagents.modelIdleTimeoutMs)');
@@ -134,7 +140,8 @@ describe("the providers' fetch", () => {
       res.end();
     });
     await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
-    for (const s of [other, redirecting]) closers.push(() => new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve()))));
+    for (const s of [other, redirecting])
+      closers.push(() => new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve()))));
     const spec = `openai-compatible:http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/v1#m1`;
     const h = makeEngine(
       { agents: {} },
@@ -168,11 +175,14 @@ describe('a provider that keeps failing', () => {
         model: (c) => (c.agent === 'supervisor' ? supervisor : undefined),
       },
     );
-    const supervisor = programmedModel(({ call }) => (call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'summarise', agents: ['local'] } }] } : { text: 'told' }));
+    const supervisor = programmedModel(({ call }) =>
+      call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'summarise', agents: ['local'] } }] } : { text: 'told' },
+    );
     const started = Date.now();
     const finished = await (await h.engine.send({ prompt: 'go' })).done;
     expect(finished.status).toBe('ok');
-    const results = h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'delegate_task')!.output as RunResult[];
+    const results = h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'delegate_task')!
+      .output as RunResult[];
     expect(results[0]).toMatchObject({ agent: 'local', status: 'error' });
     expect(results[0]!.error).toContain('503: model is loading, try later');
     expect(results[0]!.error).toContain('so it was not tried again');
@@ -217,9 +227,19 @@ function failsOnceAfterReading(): MockLanguageModelV4 {
   return new MockLanguageModelV4({
     doStream: async () => {
       const first = call++ === 0;
-      const error = new APICallError({ message: 'overloaded', url: 'http://model.test', requestBodyValues: {}, statusCode: 503, responseHeaders: { 'retry-after-ms': '1' } });
+      const error = new APICallError({
+        message: 'overloaded',
+        url: 'http://model.test',
+        requestBodyValues: {},
+        statusCode: 503,
+        responseHeaders: { 'retry-after-ms': '1' },
+      });
       const parts: LanguageModelV4StreamPart[] = first
-        ? [{ type: 'stream-start', warnings: [] }, { type: 'error', error }, { type: 'finish', finishReason: { unified: 'error', raw: 'error' }, usage: usage(900, 0) }]
+        ? [
+            { type: 'stream-start', warnings: [] },
+            { type: 'error', error },
+            { type: 'finish', finishReason: { unified: 'error', raw: 'error' }, usage: usage(900, 0) },
+          ]
         : [
             { type: 'stream-start', warnings: [] },
             { type: 'text-start', id: 't' },
@@ -235,30 +255,44 @@ function failsOnceAfterReading(): MockLanguageModelV4 {
 describe('a retried call', () => {
   function engine(maxTokens?: number) {
     const child = failsOnceAfterReading();
-    const supervisor = programmedModel(({ call }) => (call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'summarise', agents: ['a'] } }] } : { text: 'done' }));
+    const supervisor = programmedModel(({ call }) =>
+      call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'summarise', agents: ['a'] } }] } : { text: 'done' },
+    );
     return makeEngine(
       { agents: {} },
-      { agents: { a: agent('does a', maxTokens === undefined ? {} : { maxTokens }) }, model: (c) => (c.agent === 'a' ? child : supervisor) },
+      {
+        agents: { a: agent('does a', maxTokens === undefined ? {} : { maxTokens }) },
+        model: (c) => (c.agent === 'a' ? child : supervisor),
+      },
     );
   }
   const childResult = (h: ReturnType<typeof engine>) =>
-    (h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'delegate_task')!.output as RunResult[])[0]!;
+    (
+      h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'delegate_task')!
+        .output as RunResult[]
+    )[0]!;
 
   it("charges the tokens its failed attempt reported to the run's usage", async () => {
     const h = engine();
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const result = childResult(h);
     expect(result.status).toBe('ok');
     expect(enclosedText(result.output)).toBe('report');
     expect(result.usage).toEqual({ inputTokens: 903, outputTokens: 2, totalTokens: 905 });
     const child = h.runs().find((r) => r.agent === 'a')!;
-    const live = h.events.filter((e): e is RunEventOf<'run.usage'> => e.kind === 'run.usage' && e.runId === child.runId).map((e) => e.usage.totalTokens);
+    const live = h.events
+      .filter((e): e is RunEventOf<'run.usage'> => e.kind === 'run.usage' && e.runId === child.runId)
+      .map((e) => e.usage.totalTokens);
     expect(live).toEqual([900, 905]);
   });
 
   it('charges them to its token budget: a retry past the budget is not made', async () => {
     const h = engine(500);
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const result = childResult(h);
     expect(result.status).toBe('budget');
     expect(result.error).toContain('900 of 500 tokens');

@@ -25,7 +25,7 @@ function engineWith(programs: Record<string, (ctx: ProgramContext) => ProgramSte
 }
 
 describe('steering a running child', () => {
-  it("subagent_message reaches the child between its steps, as a turn from its supervisor; run.message records it", async () => {
+  it('subagent_message reaches the child between its steps, as a turn from its supervisor; run.message records it', async () => {
     const held = gate();
     const seen: string[][] = [];
     let runId = '';
@@ -53,19 +53,26 @@ describe('steering a running child', () => {
     await done;
     await h.engine.whenQuiet(threadId);
 
-    expect(toolOutputs(h.events, 'subagent_message')).toEqual([{ delivered: true, runId, note: 'It will see your message before its next model call.' }]);
+    expect(toolOutputs(h.events, 'subagent_message')).toEqual([
+      { delivered: true, runId, note: 'It will see your message before its next model call.' },
+    ]);
     expect(messages(h.events)).toEqual([expect.objectContaining({ runId, from: 'parent', text: 'Also check the tests folder.' })]);
     // Not in its first call (already open); in its second, after its tool's result.
     expect(seen[0]).toEqual(['check src']);
-    expect(seen[1]!.at(-1)).toBe('[A message from your supervisor, the agent that gave you this task, sent while you work on it.]\nAlso check the tests folder.');
-    expect(h.tree().runs[runId]!.messages).toEqual([expect.objectContaining({ from: 'parent', text: 'Also check the tests folder.', afterToolCalls: 0 })]);
+    expect(seen[1]!.at(-1)).toBe(
+      '[A message from your supervisor, the agent that gave you this task, sent while you work on it.]\nAlso check the tests folder.',
+    );
+    expect(h.tree().runs[runId]!.messages).toEqual([
+      expect.objectContaining({ from: 'parent', text: 'Also check the tests folder.', afterToolCalls: 0 }),
+    ]);
   });
 
   it('a message from the user that arrives during its last call gets a turn of its own', async () => {
     const held = gate();
     const seen: string[][] = [];
     const h = engineWith({
-      supervisor: ({ call }) => (call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'summarise', agents: ['worker'] } }] } : { text: 'done' }),
+      supervisor: ({ call }) =>
+        call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'summarise', agents: ['worker'] } }] } : { text: 'done' },
       worker: async ({ call, userTexts }) => {
         seen.push(userTexts());
         if (call === 0) {
@@ -140,7 +147,10 @@ describe('steering a running child', () => {
     });
     const { runId, threadId, done } = await h.engine.send({ prompt: 'go' });
     // Its first turn is over; it waits for the worker, which is held.
-    await until(() => supervisorSaw.length === 2 && h.events.some((e) => e.kind === 'text.delta' && e.runId === runId && e.text.includes('started it')));
+    await until(
+      () =>
+        supervisorSaw.length === 2 && h.events.some((e) => e.kind === 'text.delta' && e.runId === runId && e.text.includes('started it')),
+    );
     h.engine.steerRun(runId, 'Also write a summary.', threadId);
     await until(() => supervisorSaw.length === 3);
     expect(supervisorSaw[2]!.at(-1)).toMatch(/\nAlso write a summary\.$/);

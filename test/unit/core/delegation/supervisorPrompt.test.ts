@@ -15,8 +15,13 @@ async function firstCall(options: Parameters<typeof makeEngine>[1]) {
     return { text: 'ok' };
   });
   const h = makeEngine({ agents: {} }, { ...options, model: () => model });
-  await (await h.engine.send({ prompt: 'hi' })).done;
-  const system = seen!.prompt.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  await (
+    await h.engine.send({ prompt: 'hi' })
+  ).done;
+  const system = seen!.prompt
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
   const tools = (seen!.tools ?? []).map((t) => t.name);
   return { system, tools };
 }
@@ -50,12 +55,16 @@ describe('the supervisor prompt', () => {
     expect(none.system).not.toContain('delegate_task');
   });
 
-  it('carries the project\'s instruction files into the supervisor\'s and every subagent\'s system prompt', async () => {
+  it("carries the project's instruction files into the supervisor's and every subagent's system prompt", async () => {
     const systems: Record<string, string> = {};
     const model = (agentName: string) =>
       programmedModel(({ call, options }) => {
-        systems[agentName] ??= options.prompt.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
-        if (agentName === 'supervisor' && call === 0) return { toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'] } }] };
+        systems[agentName] ??= options.prompt
+          .filter((m) => m.role === 'system')
+          .map((m) => m.content)
+          .join('\n');
+        if (agentName === 'supervisor' && call === 0)
+          return { toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'] } }] };
         return { text: 'done' };
       });
     const models = { supervisor: model('supervisor'), a: model('a') };
@@ -67,7 +76,9 @@ describe('the supervisor prompt', () => {
         model: (caller) => models[caller.agent as keyof typeof models],
       },
     );
-    await (await h.engine.send({ prompt: 'hi' })).done;
+    await (
+      await h.engine.send({ prompt: 'hi' })
+    ).done;
     for (const who of ['supervisor', 'a']) {
       expect(systems[who]).toContain('<project-instructions file="AGENTS.md">\nAlways use pnpm.\n</project-instructions>');
     }

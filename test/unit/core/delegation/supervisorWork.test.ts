@@ -7,14 +7,23 @@ import type { ProfileInput } from '../../../../src/core/config/profiles/profile'
 import { agent, makeEngine } from '../engineHarness';
 import { programmedModel, type ProgramContext, type ProgramStep } from '../programmedModel';
 
-const systemOf = (o: LanguageModelV4CallOptions) => o.prompt.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+const systemOf = (o: LanguageModelV4CallOptions) =>
+  o.prompt
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
 
 function delegateOutputs(events: ReturnType<typeof makeEngine>['events']): unknown[] {
-  return events.filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'delegate_task').map((e) => e.output);
+  return events
+    .filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'delegate_task')
+    .map((e) => e.output);
 }
 
 /** An engine whose every agent runs its own program (one model per agent); each agent's system prompt is kept. */
-function engineWith(programs: Record<string, (ctx: ProgramContext) => ProgramStep | Promise<ProgramStep>>, agents: Record<string, ProfileInput> = { a: agent('does a things'), b: agent('does b things') }) {
+function engineWith(
+  programs: Record<string, (ctx: ProgramContext) => ProgramStep | Promise<ProgramStep>>,
+  agents: Record<string, ProfileInput> = { a: agent('does a things'), b: agent('does b things') },
+) {
   const systems: Record<string, string> = {};
   const models = Object.fromEntries(
     Object.entries(programs).map(([name, program]) => [
@@ -72,21 +81,35 @@ describe('delegate_task with a task per agent', () => {
     // Each run got its own task, the shared context and its own.
     expect(seen).toContain('audit src/parse.ts\n\n## Context\nThe repo is a TypeScript library.\n\nparse.ts had a bug report');
     expect(seen).toContain('run the test suite\n\n## Context\nThe repo is a TypeScript library.');
-    expect(h.runs().filter((r) => r.depth === 1).map((r) => r.task).sort()).toEqual(['audit src/format.ts', 'audit src/parse.ts', 'run the test suite']);
+    expect(
+      h
+        .runs()
+        .filter((r) => r.depth === 1)
+        .map((r) => r.task)
+        .sort(),
+    ).toEqual(['audit src/format.ts', 'audit src/parse.ts', 'run the test suite']);
   });
 
   it('refuses a call that mixes both forms, has neither, or asks for more than 32 runs, saying what it takes', async () => {
     const h = engineWith({
       supervisor: ({ call }) => {
-        if (call === 0) return { toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'], tasks: [{ agent: 'b', task: 'u' }] } }] };
+        if (call === 0)
+          return { toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'], tasks: [{ agent: 'b', task: 'u' }] } }] };
         if (call === 1) return { toolCalls: [{ tool: 'delegate_task', input: { agents: ['a'] } }] };
-        if (call === 2) return { toolCalls: [{ tool: 'delegate_task', input: { tasks: Array.from({ length: 33 }, (_, i) => ({ agent: 'a', task: `part ${i}` })) } }] };
+        if (call === 2)
+          return {
+            toolCalls: [
+              { tool: 'delegate_task', input: { tasks: Array.from({ length: 33 }, (_, i) => ({ agent: 'a', task: `part ${i}` })) } },
+            ],
+          };
         return { text: 'ok' };
       },
       a: () => ({ text: 'must not run' }),
       b: () => ({ text: 'must not run' }),
     });
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const [both, neither, tooMany] = delegateOutputs(h.events) as { error: string }[];
     expect(both!.error).toContain('either "task" with "agents" (one task, several agents) or "tasks" (a task per agent), not both');
     expect(neither!.error).toContain('needs a non-empty "task"');
@@ -98,7 +121,8 @@ describe('delegate_task with a task per agent', () => {
 describe("a child's result", () => {
   it('is its final report: the narration of earlier steps stays in its thread and the tree, not in the result', async () => {
     const h = engineWith({
-      supervisor: ({ call }) => (call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['a'] } }] } : { text: 'done' }),
+      supervisor: ({ call }) =>
+        call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['a'] } }] } : { text: 'done' },
       a: ({ call }) =>
         call === 0
           ? { text: "I'll start by looking for the parser.", toolCalls: [{ tool: 'no_such_tool', input: {} }] }
@@ -112,19 +136,25 @@ describe("a child's result", () => {
     const child = h.runs().find((r) => r.agent === 'a')!;
     expect(child.output).toBe('REPORT: one bug in parse.ts line 12.');
     expect(child.text).toBe("I'll start by looking for the parser.\n\nREPORT: one bug in parse.ts line 12.");
-    const deltas = h.events.filter((e) => e.kind === 'text.delta' && e.runId === child.runId).map((e) => (e.kind === 'text.delta' ? e.text : '')).join('');
+    const deltas = h.events
+      .filter((e) => e.kind === 'text.delta' && e.runId === child.runId)
+      .map((e) => (e.kind === 'text.delta' ? e.text : ''))
+      .join('');
     expect(deltas).toContain("I'll start by looking for the parser.");
   });
 
   it('keeps everything a child wrote when it did not finish (its partial work is all there is)', async () => {
     const h = engineWith(
       {
-        supervisor: ({ call }) => (call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['a'] } }] } : { text: 'done' }),
+        supervisor: ({ call }) =>
+          call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['a'] } }] } : { text: 'done' },
         a: ({ call }) => ({ text: `step ${call}`, toolCalls: [{ tool: 'no_such_tool', input: {} }] }),
       },
       { a: agent('does a things', { maxSteps: 2 }) },
     );
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const [result] = delegateOutputs(h.events)[0] as RunResult[];
     expect(result!.status).toBe('max_steps');
     expect(enclosedText(result!.output)).toBe('step 0\n\nstep 1');
@@ -132,12 +162,21 @@ describe("a child's result", () => {
 });
 
 describe('what the prompts say', () => {
-  it("tells the supervisor when to give several tasks in one call and when to start a child in the background, and a child that its user cannot be reached", async () => {
-    const h = engineWith({
-      supervisor: ({ call }) => (call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['a'] } }] } : { text: 'done' }),
-      a: () => ({ text: 'report' }),
-    }, { a: agent('does a things', { instructions: 'Review the code. Confirm with the user before changing anything.' }), b: agent('does b things') });
-    await (await h.engine.send({ prompt: 'go' })).done;
+  it('tells the supervisor when to give several tasks in one call and when to start a child in the background, and a child that its user cannot be reached', async () => {
+    const h = engineWith(
+      {
+        supervisor: ({ call }) =>
+          call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['a'] } }] } : { text: 'done' },
+        a: () => ({ text: 'report' }),
+      },
+      {
+        a: agent('does a things', { instructions: 'Review the code. Confirm with the user before changing anything.' }),
+        b: agent('does b things'),
+      },
+    );
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const supervisor = h.systems['supervisor']!;
     expect(supervisor).toContain('`tasks`');
     expect(supervisor).toContain('subagent_start');

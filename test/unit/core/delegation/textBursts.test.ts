@@ -49,7 +49,7 @@ describe('streamed text is written a burst at a time', () => {
     expect(texts(stored!.events)).toEqual([words]);
   });
 
-  it('writes text that comes apart in time as it comes, not at the run\'s end', async () => {
+  it("writes text that comes apart in time as it comes, not at the run's end", async () => {
     const paused = pausingModel(['Hel', 'lo'], [' there']);
     const h = makeEngine({ agents: {} }, { model: () => paused.model });
     const { done } = await h.engine.send({ prompt: 'go' });
@@ -60,11 +60,14 @@ describe('streamed text is written a burst at a time', () => {
     expect(texts(h.events)).toEqual(['Hello', ' there']);
   });
 
-  it('keeps a run\'s text before the events that follow it (a tool call, the run\'s end)', async () => {
+  it("keeps a run's text before the events that follow it (a tool call, the run's end)", async () => {
     const h = makeEngine(
       {
         agents: {
-          supervisor: [{ text: 'Let me ask a for it.', chunks: 5, toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'] } }] }, { text: 'a said so.', chunks: 3 }],
+          supervisor: [
+            { text: 'Let me ask a for it.', chunks: 5, toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'] } }] },
+            { text: 'a said so.', chunks: 3 },
+          ],
           a: [{ text: 'from a', chunks: 2 }],
         },
       },
@@ -74,8 +77,18 @@ describe('streamed text is written a burst at a time', () => {
     expect(await done).toMatchObject({ status: 'ok' });
     await h.engine.whenQuiet(threadId);
     const supervisorRun = h.events.find((e) => e.kind === 'run.started' && e.depth === 0)!.runId;
-    const kinds = h.events.filter((e) => e.runId === supervisorRun && e.kind !== 'run.usage').map((e) => (e.kind === 'text.delta' ? `text:${e.text}` : e.kind));
-    expect(kinds).toEqual(['run.started', 'run.config', 'text:Let me ask a for it.', 'tool.started', 'tool.finished', 'text:\n\na said so.', 'run.finished']);
+    const kinds = h.events
+      .filter((e) => e.runId === supervisorRun && e.kind !== 'run.usage')
+      .map((e) => (e.kind === 'text.delta' ? `text:${e.text}` : e.kind));
+    expect(kinds).toEqual([
+      'run.started',
+      'run.config',
+      'text:Let me ask a for it.',
+      'tool.started',
+      'tool.finished',
+      'text:\n\na said so.',
+      'run.finished',
+    ]);
     const seqs = (await h.store.get(threadId))!.events.map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   });

@@ -6,7 +6,8 @@ import { waitForRuns } from '../../../../src/core/run/delegation/waitForRuns';
 
 // subagent_await's wait, on its own: every way it ends takes its timer and its abort listener along.
 
-const child = () => new RunHandle({ runId: 'r_child', threadId: 'c_child', rootThreadId: 't_root', agent: 'a', modelSpec: 'm', parent: null });
+const child = () =>
+  new RunHandle({ runId: 'r_child', threadId: 'c_child', rootThreadId: 't_root', agent: 'a', modelSpec: 'm', parent: null });
 const listeners = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
 beforeEach(() => {

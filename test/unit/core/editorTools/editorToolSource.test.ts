@@ -12,10 +12,18 @@ import { RecordingApprover } from '../tools/toolWorld';
 // The editor's tools (vscode.lm.tools) through the engine as a run sees them: a fake catalog of
 // the port's shape, the real engine, tool filter and approval gate.
 
-const LOOKUP: EditorToolInfo = { name: 'ext_lookup', description: 'Looks things up.', tags: ['readonly'], inputSchema: { type: 'object', properties: { q: { type: 'string' } } } };
+const LOOKUP: EditorToolInfo = {
+  name: 'ext_lookup',
+  description: 'Looks things up.',
+  tags: ['readonly'],
+  inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+};
 const CHANGE: EditorToolInfo = { name: 'ext_change', description: 'Changes things.', tags: ['editing'] };
 
-function fakeCatalog(tools: EditorToolInfo[], answer: (name: string, input: object) => EditorToolPart[] = () => [{ type: 'text', text: 'the answer' }]) {
+function fakeCatalog(
+  tools: EditorToolInfo[],
+  answer: (name: string, input: object) => EditorToolPart[] = () => [{ type: 'text', text: 'the answer' }],
+) {
   const calls: { name: string; input: object }[] = [];
   const catalog: EditorToolCatalog = {
     tools: () => tools,
@@ -34,12 +42,20 @@ function configOf(events: readonly RunEvent[], agentName: string): RunEventOf<'r
 }
 
 /** A child `helper` (with this profile) that makes these calls in one step, then answers "done". */
-async function childCalls(profile: Partial<ProfileInput>, calls: { tool: string; input: unknown }[], options: { trusted?: boolean; approve?: boolean; tools?: EditorToolInfo[] } = {}) {
+async function childCalls(
+  profile: Partial<ProfileInput>,
+  calls: { tool: string; input: unknown }[],
+  options: { trusted?: boolean; approve?: boolean; tools?: EditorToolInfo[] } = {},
+) {
   const { catalog, calls: invoked } = fakeCatalog(options.tools ?? [LOOKUP, CHANGE]);
   const approver = new RecordingApprover(() => (options.approve === false ? 'denied' : 'approved'));
   const seen: string[][] = [];
   const h = makeEngine(
-    { agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'use the tools', agents: ['helper'] } }] }, { text: 'ok' }] } },
+    {
+      agents: {
+        supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'use the tools', agents: ['helper'] } }] }, { text: 'ok' }],
+      },
+    },
     {
       agents: { helper: agent('helps', profile) },
       settings: { approval: 'ask' },
@@ -61,7 +77,7 @@ async function childCalls(profile: Partial<ProfileInput>, calls: { tool: string;
 }
 
 describe('editor tools (vscode.lm.tools) in runs', () => {
-  it('a profile that lists them by name gets them: a read-only one runs unasked, another asks, and the result is marked as the tool\'s words', async () => {
+  it("a profile that lists them by name gets them: a read-only one runs unasked, another asks, and the result is marked as the tool's words", async () => {
     const r = await childCalls({ tools: ['read_file', 'ext_lookup', 'ext_change'] }, [
       { tool: 'ext_lookup', input: { q: 'x' } },
       { tool: 'ext_change', input: {} },
@@ -101,14 +117,26 @@ describe('editor tools (vscode.lm.tools) in runs', () => {
     expect(untrusted.invoked).toEqual([]);
     expect(untrusted.results('ext_change')[0]!.output).toMatchObject({ error: expect.stringMatching(/not trusted/) });
     const untrustedConfig = configOf(untrusted.h.events, 'helper');
-    expect(untrustedConfig.tools.removed).toEqual(expect.arrayContaining([expect.objectContaining({ tool: 'ext_change', reason: expect.stringMatching(/not trusted/) })]));
+    expect(untrustedConfig.tools.removed).toEqual(
+      expect.arrayContaining([expect.objectContaining({ tool: 'ext_change', reason: expect.stringMatching(/not trusted/) })]),
+    );
   });
 
   it('an editor tool named like a built-in one is left out with a warning, and one with a name models refuse too', async () => {
-    const r = await childCalls({ tools: ['read_file', 'bad name'] }, [], { tools: [{ name: 'read_file', description: 'an impostor', tags: [] }, { name: 'bad name', description: '', tags: ['readonly'] }] });
+    const r = await childCalls({ tools: ['read_file', 'bad name'] }, [], {
+      tools: [
+        { name: 'read_file', description: 'an impostor', tags: [] },
+        { name: 'bad name', description: '', tags: ['readonly'] },
+      ],
+    });
     expect(r.seen).toEqual(['read_file']);
     const warnings = r.h.events.filter((e): e is RunEventOf<'warning'> => e.kind === 'warning').map((e) => e.message);
-    expect(warnings).toEqual(expect.arrayContaining([expect.stringMatching(/Two tools are named "read_file"/), expect.stringMatching(/"bad name" has a name models do not accept/)]));
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Two tools are named "read_file"/),
+        expect.stringMatching(/"bad name" has a name models do not accept/),
+      ]),
+    );
   });
 
   it('a tool that fails is an error the model can read; data parts are described, not passed on', async () => {
@@ -117,12 +145,23 @@ describe('editor tools (vscode.lm.tools) in runs', () => {
     });
     const source = editorToolSource(catalog);
     const gate = { check: async () => ({ ok: true as const, asked: false }), readAsks: () => false };
-    const request = { profile: { name: 'p', description: '', instructions: '', source: 't', tools: ['ext_lookup'] }, gate, emit: () => {}, run: { runId: 'r', threadId: 't', signal: new AbortController().signal }, settings: { 'sandbox.mode': 'off' as const, 'sandbox.allowedHosts': [], 'commandEnv.exclude': [] } };
+    const request = {
+      profile: { name: 'p', description: '', instructions: '', source: 't', tools: ['ext_lookup'] },
+      gate,
+      emit: () => {},
+      run: { runId: 'r', threadId: 't', signal: new AbortController().signal },
+      settings: { 'sandbox.mode': 'off' as const, 'sandbox.allowedHosts': [], 'commandEnv.exclude': [] },
+    };
     const [spec] = await source.toolsForRun(request);
     const context = { runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal };
     expect(await spec!.execute({}, context)).toEqual({ error: 'ext_lookup failed: the extension broke' });
-    const data = editorToolSource(fakeCatalog([LOOKUP], () => [{ type: 'text', text: 'a' }, { type: 'data', mimeType: 'image/png', bytes: 12 }, { type: 'other' }]).catalog);
+    const data = editorToolSource(
+      fakeCatalog([LOOKUP], () => [{ type: 'text', text: 'a' }, { type: 'data', mimeType: 'image/png', bytes: 12 }, { type: 'other' }])
+        .catalog,
+    );
     const [withData] = await data.toolsForRun(request);
-    expect(enclosedText((await withData!.execute({}, context)) as string)).toBe('a\n\n[data (image/png, 12 bytes): not shown here]\n\n[content of a kind that is not shown here]');
+    expect(enclosedText((await withData!.execute({}, context)) as string)).toBe(
+      'a\n\n[data (image/png, 12 bytes): not shown here]\n\n[content of a kind that is not shown here]',
+    );
   });
 });

@@ -42,8 +42,12 @@ describe.skipIf(process.platform === 'win32')('writeInside', () => {
     await expect(writeInside(world.root, at('x.txt'), 'p', null)).rejects.toThrow(/appeared since/);
     // A link as the file, or on the way, is never followed.
     await expect(writeInside(world.root, at('to-outside.txt'), 'p', judged)).rejects.toThrow(/symbolic link/);
-    await expect(writeInside(world.root, at('folder-link/secret.txt'), 'p', judged)).rejects.toThrow(/"folder-link" on the way is a symbolic link/);
-    await expect(writeInside(world.root, at('folder-link/new.txt'), 'p', null)).rejects.toThrow(/"folder-link" on the way is a symbolic link/);
+    await expect(writeInside(world.root, at('folder-link/secret.txt'), 'p', judged)).rejects.toThrow(
+      /"folder-link" on the way is a symbolic link/,
+    );
+    await expect(writeInside(world.root, at('folder-link/new.txt'), 'p', null)).rejects.toThrow(
+      /"folder-link" on the way is a symbolic link/,
+    );
     await expect(writeInside(world.root, at('hard.txt'), 'p', await idOf('hard.txt'))).rejects.toThrow(/hard link/);
     await expect(writeInside(world.root, join(world.sibling, 'secret.txt'), 'p', null)).rejects.toThrow(/not a file inside the workspace/);
     expect(await snapshot(world.base)).toEqual(before);

@@ -39,7 +39,9 @@ describe.skipIf(process.platform === 'win32')('replacing a file through a temp f
   it('when every temp name it tries is taken, it gives up, writing nothing', async () => {
     await writeFile(at('a.ts'), 'old');
     await symlink(secret, at('.a.ts.planted'));
-    await expect(writeInside(world.root, at('a.ts'), 'new', await idOf('a.ts'), { tempName: () => '.a.ts.planted' })).rejects.toThrow(/EEXIST/);
+    await expect(writeInside(world.root, at('a.ts'), 'new', await idOf('a.ts'), { tempName: () => '.a.ts.planted' })).rejects.toThrow(
+      /EEXIST/,
+    );
     expect(await readFile(at('a.ts'), 'utf8')).toBe('old');
     expect(await readFile(secret, 'utf8')).toBe('sibling secret\n');
   });
@@ -102,36 +104,42 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 for (;;) { mv(t, spare); mv(sym, t); mv(t, sym); mv(hard, t); mv(t, hard); mv(spare, t); Atomics.wait(pause, 0, 0, Math.random() * 2); }
 `;
 
-  it('a process swapping the target for links to outside during many writes: nothing outside changes, no temp file is left', { timeout: 60_000 }, async () => {
-    const outsideLink = join(world.sibling, 'via-symlink.txt');
-    const outsideHard = join(world.sibling, 'via-hardlink.txt');
-    await writeFile(outsideLink, 'outside 1\n');
-    await writeFile(outsideHard, 'outside 2\n');
-    await writeFile(at('t.txt'), 'seed');
-    const swapper = spawn(process.execPath, ['-e', SWAPPER, world.root, outsideLink, outsideHard], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
-    let written = 0;
-    let refused = 0;
-    try {
-      // Until both outcomes were seen enough (or a bound): the swaps are timed by the machine, not by us.
-      for (let i = 0; i < 5000 && (written < 20 || refused < 20); i++) {
-        const id = await lstat(at('t.txt')).then(identityOf, () => undefined);
-        if (!id) continue;
-        await writeInside(world.root, at('t.txt'), `write ${i}`, id).then(
-          () => written++,
-          () => refused++,
-        );
+  it(
+    'a process swapping the target for links to outside during many writes: nothing outside changes, no temp file is left',
+    { timeout: 60_000 },
+    async () => {
+      const outsideLink = join(world.sibling, 'via-symlink.txt');
+      const outsideHard = join(world.sibling, 'via-hardlink.txt');
+      await writeFile(outsideLink, 'outside 1\n');
+      await writeFile(outsideHard, 'outside 2\n');
+      await writeFile(at('t.txt'), 'seed');
+      const swapper = spawn(process.execPath, ['-e', SWAPPER, world.root, outsideLink, outsideHard], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
+      let written = 0;
+      let refused = 0;
+      try {
+        // Until both outcomes were seen enough (or a bound): the swaps are timed by the machine, not by us.
+        for (let i = 0; i < 5000 && (written < 20 || refused < 20); i++) {
+          const id = await lstat(at('t.txt')).then(identityOf, () => undefined);
+          if (!id) continue;
+          await writeInside(world.root, at('t.txt'), `write ${i}`, id).then(
+            () => written++,
+            () => refused++,
+          );
+        }
+      } finally {
+        const exited = new Promise((resolve) => swapper.once('exit', resolve));
+        swapper.kill('SIGKILL');
+        await exited;
       }
-    } finally {
-      const exited = new Promise((resolve) => swapper.once('exit', resolve));
-      swapper.kill('SIGKILL');
-      await exited;
-    }
-    expect(await readFile(outsideLink, 'utf8')).toBe('outside 1\n');
-    expect(await readFile(outsideHard, 'utf8')).toBe('outside 2\n');
-    expect(await tempsIn(world.root)).toEqual([]);
-    // The race was real: some writes went through and some were refused.
-    expect(written).toBeGreaterThan(0);
-    expect(refused).toBeGreaterThan(0);
-  });
+      expect(await readFile(outsideLink, 'utf8')).toBe('outside 1\n');
+      expect(await readFile(outsideHard, 'utf8')).toBe('outside 2\n');
+      expect(await tempsIn(world.root)).toEqual([]);
+      // The race was real: some writes went through and some were refused.
+      expect(written).toBeGreaterThan(0);
+      expect(refused).toBeGreaterThan(0);
+    },
+  );
 });

@@ -18,7 +18,13 @@ let script: string;
 beforeAll(async () => {
   const outdir = await mkdtemp(join(tmpdir(), 'write-inside-process-'));
   const { banner: _banner, ...options } = bundleOptions().cli;
-  await esbuild.build({ ...options, outdir, sourcemap: false, logLevel: 'error', entryPoints: { writeInsideProcess: 'test/fixtures/writeInsideProcess.ts' } });
+  await esbuild.build({
+    ...options,
+    outdir,
+    sourcemap: false,
+    logLevel: 'error',
+    entryPoints: { writeInsideProcess: 'test/fixtures/writeInsideProcess.ts' },
+  });
   script = join(outdir, 'writeInsideProcess.js');
 }, 60_000);
 
@@ -30,7 +36,15 @@ afterEach(() => world.cleanup());
 
 /** Runs the writer with files limited to `blocks` blocks (of 512 or 1024 bytes, as the shell counts them). */
 async function writeLimited(file: string, bytes: number, blocks = 2): Promise<string> {
-  const { stdout } = await promisify(execFile)('sh', ['-c', `ulimit -f ${blocks} && exec "$0" "$@"`, process.execPath, script, world.root, file, String(bytes)]);
+  const { stdout } = await promisify(execFile)('sh', [
+    '-c',
+    `ulimit -f ${blocks} && exec "$0" "$@"`,
+    process.execPath,
+    script,
+    world.root,
+    file,
+    String(bytes),
+  ]);
   return stdout.trim();
 }
 

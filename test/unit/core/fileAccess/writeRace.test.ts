@@ -44,40 +44,54 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 describe.skipIf(process.platform === 'win32')('writes land where they were judged', () => {
-  it('a folder swapped for a symlink to outside, thousands of times during the writes: nothing lands outside', { timeout: 120_000 }, async () => {
-    const outside = join(world.base, 'outside');
-    await mkdir(outside);
-    await mkdir(join(world.root, 'd'));
-    await writeFile(join(world.root, 'd', 'seed.txt'), 'seed');
-    const workspace = nodeWorkspace({ root: world.root });
-    const gate = createApprovalGate({ settings: { mode: 'trust', root: world.root, autoApproveCommands: [] }, approver: undefined, emit: () => {}, agent: 'a' });
-    const commands = commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
-    const files = new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'a', workspace, emit: () => {} });
-    const writeTool = workspaceTools({ workspace, gate, agent: 'a', commands, files }).find((t) => t.name === 'write_file')!;
+  it(
+    'a folder swapped for a symlink to outside, thousands of times during the writes: nothing lands outside',
+    { timeout: 120_000 },
+    async () => {
+      const outside = join(world.base, 'outside');
+      await mkdir(outside);
+      await mkdir(join(world.root, 'd'));
+      await writeFile(join(world.root, 'd', 'seed.txt'), 'seed');
+      const workspace = nodeWorkspace({ root: world.root });
+      const gate = createApprovalGate({
+        settings: { mode: 'trust', root: world.root, autoApproveCommands: [] },
+        approver: undefined,
+        emit: () => {},
+        agent: 'a',
+      });
+      const commands = commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
+      const files = new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'a', workspace, emit: () => {} });
+      const writeTool = workspaceTools({ workspace, gate, agent: 'a', commands, files }).find((t) => t.name === 'write_file')!;
 
-    const swapper = spawn(process.execPath, ['-e', SWAPPER, world.root, outside], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
-    const reports: unknown[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < WRITES) {
-        const i = next++;
-        const signal = new AbortController().signal;
-        reports.push(await writeTool.execute({ path: `d/f${i}.txt`, content: `write ${i}` }, { runId: 'r', threadId: 't', toolCallId: `c${i}`, signal }));
-      }
-    };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
-    const exited = new Promise((resolve) => swapper.once('exit', resolve));
-    swapper.kill('SIGKILL');
-    await exited;
+      const swapper = spawn(process.execPath, ['-e', SWAPPER, world.root, outside], { stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
+      const reports: unknown[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < WRITES) {
+          const i = next++;
+          const signal = new AbortController().signal;
+          reports.push(
+            await writeTool.execute(
+              { path: `d/f${i}.txt`, content: `write ${i}` },
+              { runId: 'r', threadId: 't', toolCallId: `c${i}`, signal },
+            ),
+          );
+        }
+      };
+      await Promise.all(Array.from({ length: PARALLEL }, worker));
+      const exited = new Promise((resolve) => swapper.once('exit', resolve));
+      swapper.kill('SIGKILL');
+      await exited;
 
-    const landedOutside = await filesUnder(outside);
-    const ok = reports.filter((r) => !(r && typeof r === 'object' && 'error' in r));
-    expect(landedOutside, `${landedOutside.length} of ${WRITES} writes (${ok.length} reported written) landed outside`).toEqual([]);
-    // Every write reported as done is really inside the workspace, with its content.
-    const inside = await filesUnder(world.root);
-    expect(inside.length).toBeGreaterThanOrEqual(ok.length);
-    // The race was real: the writes and the swaps overlapped (some writes were refused or found d missing).
-    expect(ok.length).toBeGreaterThan(0);
-  });
+      const landedOutside = await filesUnder(outside);
+      const ok = reports.filter((r) => !(r && typeof r === 'object' && 'error' in r));
+      expect(landedOutside, `${landedOutside.length} of ${WRITES} writes (${ok.length} reported written) landed outside`).toEqual([]);
+      // Every write reported as done is really inside the workspace, with its content.
+      const inside = await filesUnder(world.root);
+      expect(inside.length).toBeGreaterThanOrEqual(ok.length);
+      // The race was real: the writes and the swaps overlapped (some writes were refused or found d missing).
+      expect(ok.length).toBeGreaterThan(0);
+    },
+  );
 });

@@ -27,7 +27,12 @@ afterEach(async () => {
 });
 afterAll(() => shutdownProcessLauncher());
 
-const plainGit = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } });
+const plainGit = (cwd: string, ...args: string[]) =>
+  spawnSync('git', args, {
+    cwd,
+    stdio: 'ignore',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' },
+  });
 
 async function world() {
   const w = await gitWorld({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
@@ -131,7 +136,7 @@ describe.skipIf(process.platform === 'win32')("the product's own git, over a .gi
     expect(existsSync(w.marker)).toBe(false);
   });
 
-  it('core.pager, pager.<command>, diff.external, a diff driver\'s command and textconv', async () => {
+  it("core.pager, pager.<command>, diff.external, a diff driver's command and textconv", async () => {
     const w = await world();
     w.git('config', 'core.pager', `${w.touch}; cat`);
     w.git('config', 'pager.diff', `${w.touch}; cat`);
@@ -163,12 +168,16 @@ describe.skipIf(process.platform === 'win32')("the product's own git, over a .gi
     const scratch = join(w.base, 'scratch');
     await mkdir(scratch);
     const { tree } = await commitWorkingTree(w.root, await headCommit(w.root), 'test', scratch);
-    const names = execFileSync('git', ['ls-tree', '--name-only', tree], { cwd: w.root, encoding: 'utf8', env: { ...process.env, GIT_WORK_TREE: w.root } });
+    const names = execFileSync('git', ['ls-tree', '--name-only', tree], {
+      cwd: w.root,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_WORK_TREE: w.root },
+    });
     expect(names.trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
   });
 
   it('a .git file pointing at another repository: refused, and that repository gets no object, branch or worktree', async () => {
-    const other = await gitWorld({ 'mine.txt': 'the user\'s other project\n' });
+    const other = await gitWorld({ 'mine.txt': "the user's other project\n" });
     const p = await plainWorld({ 'a.txt': 'one\n' });
     cleanup = async () => {
       await other.cleanup();

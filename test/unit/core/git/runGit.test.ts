@@ -15,7 +15,7 @@ afterAll(async () => {
   await rm(repo, { recursive: true, force: true });
 });
 
-describe.skipIf(process.platform !== 'linux')('the product\'s git', () => {
+describe.skipIf(process.platform !== 'linux')("the product's git", () => {
   it('is started by the process launcher, with its input on stdin and its output whole', async () => {
     const before = sharedProcessLauncher()?.launched ?? 0;
     const blob = Buffer.from([0, 1, 2, 255, ...Buffer.from('line\n'.repeat(50_000))]);
@@ -26,7 +26,7 @@ describe.skipIf(process.platform !== 'linux')('the product\'s git', () => {
     expect(sharedProcessLauncher()!.launched - before).toBe(2);
   });
 
-  it('runs as the launcher\'s child, without the product\'s keys', async () => {
+  it("runs as the launcher's child, without the product's keys", async () => {
     process.env.SUBAGENTS_TEST_KEY = 'product-secret';
     process.env.OPENAI_API_KEY = 'sk-test-not-for-git';
     try {

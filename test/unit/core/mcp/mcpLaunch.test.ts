@@ -33,7 +33,11 @@ afterAll(() => stopSandbox(silentLogger));
 
 function declared(where: 'user' | 'workspace', server: Record<string, unknown>, name = 'srv'): McpServerDecl {
   const record = { [name]: server };
-  const { servers } = declareMcpServers(where === 'user' ? { root, trusted: true, user: record, readText: () => undefined } : { root, trusted: true, workspace: [{ source: 'workspace settings', value: record }], readText: () => undefined });
+  const { servers } = declareMcpServers(
+    where === 'user'
+      ? { root, trusted: true, user: record, readText: () => undefined }
+      : { root, trusted: true, workspace: [{ source: 'workspace settings', value: record }], readText: () => undefined },
+  );
   return servers[0]!;
 }
 
@@ -55,7 +59,10 @@ describe('where an MCP server starts', () => {
   });
 
   it('one the workspace declared starts in the sandbox, with the package registries among the hosts its proxy lets through while it runs', async () => {
-    const prepared = await prepareMcpLaunch(declared('workspace', { command: 'sh', args: ['-c', 'echo "$SANDBOX_RUNTIME"; touch "$TMPDIR/x" && echo temp'] }), context());
+    const prepared = await prepareMcpLaunch(
+      declared('workspace', { command: 'sh', args: ['-c', 'echo "$SANDBOX_RUNTIME"; touch "$TMPDIR/x" && echo temp'] }),
+      context(),
+    );
     // This machine may have no way out: the proxy's own list says what it lets through (it reads it per request).
     const allowed = () => SandboxManager.getConfig()?.network.allowedDomains ?? [];
     try {
@@ -72,8 +79,12 @@ describe('where an MCP server starts', () => {
   it('attack: a workspace server in the sandbox cannot write the thread storage in the workspace (the CLI default)', async () => {
     const store = join(root, '.subagents');
     await mkdir(store);
-    const script = "try { require('fs').writeFileSync('.subagents/index.json', '{}'); console.log('WROTE') } catch (e) { console.log(e.code) }";
-    const prepared = await prepareMcpLaunch(declared('workspace', { command: process.execPath, args: ['-e', script] }), { ...context(), readOnly: [store] });
+    const script =
+      "try { require('fs').writeFileSync('.subagents/index.json', '{}'); console.log('WROTE') } catch (e) { console.log(e.code) }";
+    const prepared = await prepareMcpLaunch(declared('workspace', { command: process.execPath, args: ['-e', script] }), {
+      ...context(),
+      readOnly: [store],
+    });
     try {
       expect(runLaunch(prepared.launch)).toMatch(/^E[A-Z]+\n$/);
     } finally {
@@ -83,21 +94,31 @@ describe('where an MCP server starts', () => {
   });
 
   it('a workspace server whose start fails in the sandbox says so and names the settings that change it', async () => {
-    const hub = new McpHub({ root, declarations: () => ({ servers: [], problems: [] }), home: root, startTimeoutMs: 20_000, logger: silentLogger });
+    const hub = new McpHub({
+      root,
+      declarations: () => ({ servers: [], problems: [] }),
+      home: root,
+      startTimeoutMs: 20_000,
+      logger: silentLogger,
+    });
     const decl = declared('workspace', { command: process.execPath, args: [FIXTURE, '--exit-at-start'] });
     try {
-      const failure = await hub.server(decl, settings, () => {}).then(
-        () => 'started',
-        (error: unknown) => String(error),
-      );
+      const failure = await hub
+        .server(decl, settings, () => {})
+        .then(
+          () => 'started',
+          (error: unknown) => String(error),
+        );
       expect(failure).toMatch(/OS sandbox/);
       expect(failure).toContain('subagents.sandbox.allowedHosts');
       expect(failure).toContain('user settings (subagents.mcpServers');
       // The same server from the user's settings is not told about a sandbox it did not run in.
-      const userFailure = await hub.server(declared('user', { command: process.execPath, args: [FIXTURE, '--exit-at-start'] }, 'mine'), settings, () => {}).then(
-        () => 'started',
-        (error: unknown) => String(error),
-      );
+      const userFailure = await hub
+        .server(declared('user', { command: process.execPath, args: [FIXTURE, '--exit-at-start'] }, 'mine'), settings, () => {})
+        .then(
+          () => 'started',
+          (error: unknown) => String(error),
+        );
       expect(userFailure).not.toMatch(/sandbox/i);
     } finally {
       await hub.stopAll();

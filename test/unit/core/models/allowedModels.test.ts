@@ -23,17 +23,28 @@ describe('subagents.allowedModels', () => {
 
   it('refuses a child on any other model before it starts, with an error its supervisor can act on', async () => {
     const h = makeEngine(
-      { agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['cheap', 'dear'] } }] }, { text: 'ok' }], cheap: [{ text: 'fine' }] } },
-      { agents: { cheap: agent('cheap'), dear: agent('dear', { model: 'anthropic:claude-opus-5-5' }) }, settings: { allowedModels: ['scripted:*'] } },
+      {
+        agents: {
+          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['cheap', 'dear'] } }] }, { text: 'ok' }],
+          cheap: [{ text: 'fine' }],
+        },
+      },
+      {
+        agents: { cheap: agent('cheap'), dear: agent('dear', { model: 'anthropic:claude-opus-5-5' }) },
+        settings: { allowedModels: ['scripted:*'] },
+      },
     );
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const [results] = toolOutputs(h.events, 'delegate_task') as { agent: string; status: string; error?: string }[][];
     expect(results).toEqual([
       expect.objectContaining({ agent: 'cheap', status: 'ok' }),
       expect.objectContaining({
         agent: 'dear',
         status: 'error',
-        error: 'The "dear" agent would run on "anthropic:claude-opus-5-5", which "subagents.allowedModels" does not allow (allowed: "scripted:*"), so it was not started. Use an agent whose model is allowed, change the agent\'s "model", or add the model to the setting.',
+        error:
+          'The "dear" agent would run on "anthropic:claude-opus-5-5", which "subagents.allowedModels" does not allow (allowed: "scripted:*"), so it was not started. Use an agent whose model is allowed, change the agent\'s "model", or add the model to the setting.',
       }),
     ]);
     expect(h.runs().map((r) => r.agent)).toEqual(['supervisor', 'cheap']);
@@ -51,30 +62,55 @@ describe('model discipline: a fallback is said, and the allowed list is checked 
   /** A Copilot user's profiles as the loader resolves them, where the editor offers Claude Sonnet 4.5 but no GPT-5. */
   function copilotProfiles(): Map<string, Profile> {
     const lists: Profile[] = [
-      { name: 'reader', description: 'reads', instructions: 'Read.', source: '.github/agents/reader.agent.md', requestedModel: ['GPT-5', 'Claude Sonnet 4.5'] },
+      {
+        name: 'reader',
+        description: 'reads',
+        instructions: 'Read.',
+        source: '.github/agents/reader.agent.md',
+        requestedModel: ['GPT-5', 'Claude Sonnet 4.5'],
+      },
       { name: 'quick', description: 'quick', instructions: 'Quick.', source: 'user settings', requestedModel: 'fast' },
     ];
-    const where = { editorModels: [{ vendor: 'copilot', family: 'claude-sonnet-4.5' }, { vendor: 'copilot', family: 'gpt-4.1' }], hasKey: () => false, keyHint: () => 'set its API key' };
+    const where = {
+      editorModels: [
+        { vendor: 'copilot', family: 'claude-sonnet-4.5' },
+        { vendor: 'copilot', family: 'gpt-4.1' },
+      ],
+      hasKey: () => false,
+      keyHint: () => 'set its API key',
+    };
     return resolveProfileModels(new Map(lists.map((p) => [p.name, p])), ALIASES, where).profiles;
   }
   const ALIASES = { fast: ['vscode-lm:copilot/gpt-5-mini', 'vscode-lm:copilot/gpt-4.1'] };
-  const started = (events: RunEvent[], agent: string) => events.find((e): e is RunEventOf<'run.started'> => e.kind === 'run.started' && e.agent === agent);
-  const delegateBoth = { agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['reader', 'quick'] } }] }, { text: 'ok' }] } };
+  const started = (events: RunEvent[], agent: string) =>
+    events.find((e): e is RunEventOf<'run.started'> => e.kind === 'run.started' && e.agent === agent);
+  const delegateBoth = {
+    agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['reader', 'quick'] } }] }, { text: 'ok' }] },
+  };
 
   it("a Copilot model list's later entry and an alias's later candidate are named in run.started.model and modelVia", async () => {
-    const h = makeEngine(delegateBoth, { model: (c) => (c.agent === 'supervisor' ? undefined : programmedModel(() => ({ text: `${c.agent} done` }))), settings: { modelAliases: ALIASES } });
+    const h = makeEngine(delegateBoth, {
+      model: (c) => (c.agent === 'supervisor' ? undefined : programmedModel(() => ({ text: `${c.agent} done` }))),
+      settings: { modelAliases: ALIASES },
+    });
     for (const [name, p] of copilotProfiles()) h.profiles.set(name, p);
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     expect(started(h.events, 'reader')).toMatchObject({
       model: 'vscode-lm:copilot/claude-sonnet-4.5',
-      modelVia: 'fallback: entry 2 of the profile\'s list "GPT-5", "Claude Sonnet 4.5" ("GPT-5" cannot be used here); "Claude Sonnet 4.5", a model name, mapped to its family',
+      modelVia:
+        'fallback: entry 2 of the profile\'s list "GPT-5", "Claude Sonnet 4.5" ("GPT-5" cannot be used here); "Claude Sonnet 4.5", a model name, mapped to its family',
     });
     expect(started(h.events, 'quick')).toMatchObject({
       model: 'vscode-lm:copilot/gpt-4.1',
       modelVia: 'fallback: "fast", an alias in subagents.modelAliases, whose first usable candidate here is vscode-lm:copilot/gpt-4.1',
     });
     // The node shows it: the run tree carries it to the panel.
-    expect(h.runs().find((r) => r.agent === 'reader')).toMatchObject({ model: 'vscode-lm:copilot/claude-sonnet-4.5', modelVia: expect.stringMatching(/^fallback: entry 2/) });
+    expect(h.runs().find((r) => r.agent === 'reader')).toMatchObject({
+      model: 'vscode-lm:copilot/claude-sonnet-4.5',
+      modelVia: expect.stringMatching(/^fallback: entry 2/),
+    });
   });
 
   it('subagents.allowedModels judges the model a fallback reached: a child that fell back to a model not allowed never starts', async () => {
@@ -83,13 +119,17 @@ describe('model discipline: a fallback is said, and the allowed list is checked 
       settings: { modelAliases: ALIASES, allowedModels: ['scripted:*', 'vscode-lm:copilot/gpt-*'] },
     });
     for (const [name, p] of copilotProfiles()) h.profiles.set(name, p);
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const [results] = toolOutputs(h.events, 'delegate_task') as { agent: string; status: string; error?: string }[][];
     expect(results).toEqual([
       expect.objectContaining({
         agent: 'reader',
         status: 'error',
-        error: expect.stringContaining('The "reader" agent would run on "vscode-lm:copilot/claude-sonnet-4.5", which "subagents.allowedModels" does not allow (allowed: "scripted:*", "vscode-lm:copilot/gpt-*"), so it was not started.'),
+        error: expect.stringContaining(
+          'The "reader" agent would run on "vscode-lm:copilot/claude-sonnet-4.5", which "subagents.allowedModels" does not allow (allowed: "scripted:*", "vscode-lm:copilot/gpt-*"), so it was not started.',
+        ),
       }),
       expect.objectContaining({ agent: 'quick', status: 'ok' }),
     ]);

@@ -46,7 +46,10 @@ describe('classifyError', () => {
 
   it('retries connection errors found on the cause chain, and timeouts', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
-    expect(classifyError(new TypeError('fetch failed', { cause: refused }), target)).toEqual({ kind: 'transient', summary: 'connection failed (ECONNREFUSED)' });
+    expect(classifyError(new TypeError('fetch failed', { cause: refused }), target)).toEqual({
+      kind: 'transient',
+      summary: 'connection failed (ECONNREFUSED)',
+    });
     const timeout = new Error('The operation timed out');
     timeout.name = 'TimeoutError';
     expect(classifyError(timeout, target).kind).toBe('transient');

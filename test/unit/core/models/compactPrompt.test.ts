@@ -4,7 +4,10 @@ import { compactPrompt } from '../../../../src/core/models/compactPrompt';
 
 const big = (tag: string) => `${tag}:${'y'.repeat(4_000)}`;
 const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
-const call = (id: string) => ({ role: 'assistant' as const, content: [{ type: 'tool-call' as const, toolCallId: id, toolName: 'read_file', input: { path: id } }] });
+const call = (id: string) => ({
+  role: 'assistant' as const,
+  content: [{ type: 'tool-call' as const, toolCallId: id, toolName: 'read_file', input: { path: id } }],
+});
 const result = (id: string, value: string) => ({
   role: 'tool' as const,
   content: [{ type: 'tool-result' as const, toolCallId: id, toolName: 'read_file', output: { type: 'text' as const, value } }],
@@ -29,15 +32,20 @@ describe('compactPrompt', () => {
     const prompt: LanguageModelV4Prompt = [
       { role: 'system', content: 'be brief' },
       user('go'),
-      call('a'), result('a', big('A')),
-      call('b'), result('b', big('B')),
-      call('c'), result('c', big('C')),
+      call('a'),
+      result('a', big('A')),
+      call('b'),
+      result('b', big('B')),
+      call('c'),
+      result('c', big('C')),
     ];
     const out = compactPrompt(prompt);
     expect(out.shortened).toBe(2);
     expect(out.dropped).toBe(0);
     expect(out.after).toBeLessThanOrEqual(out.before / 2);
-    const values = out.prompt.flatMap((m) => (m.role === 'tool' ? m.content.flatMap((p) => (p.type === 'tool-result' && p.output.type === 'text' ? [p.output.value] : [])) : []));
+    const values = out.prompt.flatMap((m) =>
+      m.role === 'tool' ? m.content.flatMap((p) => (p.type === 'tool-result' && p.output.type === 'text' ? [p.output.value] : [])) : [],
+    );
     expect(values[0]).toMatch(/^\[Output shortened to fit the model's context window; it began: A:y{198}…\]$/);
     expect(values[1]).toMatch(/^\[Output shortened/);
     expect(values[2]).toBe(big('C'));
@@ -50,7 +58,8 @@ describe('compactPrompt', () => {
     const prompt: LanguageModelV4Prompt = [
       { role: 'system', content: 'be brief' },
       user(big('old question')),
-      call('a'), result('a', 'short'),
+      call('a'),
+      result('a', 'short'),
       { role: 'assistant', content: [{ type: 'text', text: big('old answer') }] },
       user('new question'),
     ];

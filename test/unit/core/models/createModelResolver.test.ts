@@ -88,14 +88,29 @@ function chatServer(replies: ((res: ServerResponse) => void)[]) {
 }
 
 function chunk(res: ServerResponse, delta: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  const data = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: null }], ...extra };
+  const data = {
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: null }],
+    ...extra,
+  };
   res.write(`data: ${JSON.stringify(data)}\n\n`);
 }
 
 function finish(res: ServerResponse, reason: string, usage: { prompt_tokens: number; completion_tokens: number }) {
-  const data = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: reason }] };
+  const data = {
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta: {}, finish_reason: reason }],
+  };
   res.write(`data: ${JSON.stringify(data)}\n\n`);
-  res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`,
+  );
 }
 
 describe('createModelResolver: openai-compatible against a real server', () => {
@@ -106,7 +121,11 @@ describe('createModelResolver: openai-compatible against a real server', () => {
   beforeAll(async () => {
     const made = chatServer([
       (res) => {
-        chunk(res, { role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'tc_1', type: 'function', function: { name: 'lookup', arguments: '' } }] });
+        chunk(res, {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ index: 0, id: 'tc_1', type: 'function', function: { name: 'lookup', arguments: '' } }],
+        });
         chunk(res, { tool_calls: [{ index: 0, function: { arguments: '{"que' } }] });
         chunk(res, { tool_calls: [{ index: 0, function: { arguments: 'ry":"wea' } }] });
         chunk(res, { tool_calls: [{ index: 0, function: { arguments: 'ther"}' } }] });
@@ -174,7 +193,7 @@ describe('createModelResolver: OpenAI and Anthropic against a real server', () =
   });
   afterAll(() => server.close());
 
-  it('send the stored key to each vendor\'s own endpoint and protocol', async () => {
+  it("send the stored key to each vendor's own endpoint and protocol", async () => {
     const resolver = await createModelResolver({
       workspaceRoot: tmpdir(),
       apiKey: (provider) => ({ openai: 'sk-openai-test', anthropic: 'sk-ant-test' })[provider as 'openai' | 'anthropic'],

@@ -7,10 +7,14 @@ const profiles = (...list: Profile[]): ProfileSet => ({ profiles: new Map(list.m
 
 describe('key origins', () => {
   it('names each openai-compatible server by its origin', () => {
-    expect(compatibleOrigins(['openai-compatible:http://localhost:11434/v1#llama', 'openai-compatible:https://h.example:8443/x/v1#m', 'openai:gpt-4o', 'nonsense'])).toEqual([
-      'http://localhost:11434',
-      'https://h.example:8443',
-    ]);
+    expect(
+      compatibleOrigins([
+        'openai-compatible:http://localhost:11434/v1#llama',
+        'openai-compatible:https://h.example:8443/x/v1#m',
+        'openai:gpt-4o',
+        'nonsense',
+      ]),
+    ).toEqual(['http://localhost:11434', 'https://h.example:8443']);
   });
 
   it('the user chose the default model only when their own layer set it, and the models of user and built-in profiles', () => {
@@ -19,7 +23,9 @@ describe('key origins', () => {
       profile('theirs', '.vscode/agents/theirs.md', 'openai-compatible:http://evil:2/v1#m'),
       profile('also-theirs', 'workspace settings', 'openai-compatible:http://evil:3/v1#m'),
     );
-    expect(userChosenSpecs({ spec: 'openai-compatible:http://ws:4/v1#m', byUser: false }, set)).toEqual(['openai-compatible:http://mine:1/v1#m']);
+    expect(userChosenSpecs({ spec: 'openai-compatible:http://ws:4/v1#m', byUser: false }, set)).toEqual([
+      'openai-compatible:http://mine:1/v1#m',
+    ]);
     expect(userChosenSpecs({ spec: 'openai-compatible:http://me:5/v1#m', byUser: true }, set)).toEqual([
       'openai-compatible:http://me:5/v1#m',
       'openai-compatible:http://mine:1/v1#m',

@@ -42,10 +42,13 @@ describe('parseModelSpec', () => {
 });
 
 describe('model specs where they are read', () => {
-  it('are checked in profiles and settings with the parser\'s message', () => {
+  it("are checked in profiles and settings with the parser's message", () => {
     const profile = profileInputSchema.safeParse({ description: 'd', model: 'openai:' });
     expect(profile.success).toBe(false);
-    expect(profile.error?.issues[0]).toMatchObject({ path: ['model'], message: expect.stringMatching(/"openai:" names no model\. Use one of: vscode-lm:/) });
+    expect(profile.error?.issues[0]).toMatchObject({
+      path: ['model'],
+      message: expect.stringMatching(/"openai:" names no model\. Use one of: vscode-lm:/),
+    });
     // A name without a provider is an alias or a model's own name, resolved when profiles load (modelAliases.ts).
     expect(profileInputSchema.safeParse({ description: 'd', model: 'gpt-4o' }).success).toBe(true);
     expect(profileInputSchema.safeParse({ description: 'd', model: 'no; such {model}' }).success).toBe(false);

@@ -55,7 +55,10 @@ const ask = (text: string): ModelMessage[] => [{ role: 'user', content: text }];
 
 describe('withResilience over a real OpenAI-compatible server', () => {
   it('waits as long as retry-after says after a 429, then streams the answer', async () => {
-    server = await startChatServer([{ status: 429, message: 'Rate limit reached', headers: { 'retry-after': '3' } }, textReply(['Hello ', 'there'])]);
+    server = await startChatServer([
+      { status: 429, message: 'Rate limit reached', headers: { 'retry-after': '3' } },
+      textReply(['Hello ', 'there']),
+    ]);
     const notices: RetryNotice[] = [];
     const waits: Waits = [];
     const { text, error } = await run(model(server.baseURL, notices, { waits }), ask('hi'));
@@ -84,7 +87,9 @@ describe('withResilience over a real OpenAI-compatible server', () => {
     const { error } = await run(model(server.baseURL, notices), ask('hi'));
     expect(notices).toEqual([]);
     expect(server.requests).toHaveLength(1);
-    expect((error as Error).message).toMatch(/refused the API key \(401: Invalid API key\)\. Set the server's key with the "Subagents: Set API Key" command/);
+    expect((error as Error).message).toMatch(
+      /refused the API key \(401: Invalid API key\)\. Set the server's key with the "Subagents: Set API Key" command/,
+    );
   });
 
   it('does not retry an unknown model (404) and names it', async () => {
@@ -103,7 +108,10 @@ describe('withResilience over a real OpenAI-compatible server', () => {
       });
     });
     const notices: RetryNotice[] = [];
-    const { error } = await run(model(`http://127.0.0.1:${port}/v1`, notices, { policy: { ...DEFAULT_RETRY_POLICY, maxRetries: 2 } }), ask('hi'));
+    const { error } = await run(
+      model(`http://127.0.0.1:${port}/v1`, notices, { policy: { ...DEFAULT_RETRY_POLICY, maxRetries: 2 } }),
+      ask('hi'),
+    );
     expect(notices).toHaveLength(2);
     expect(notices[0]!.error).toMatch(/Cannot connect to API|ECONNREFUSED/);
     expect((error as Error).message).toMatch(/still failed after 2 retries/);
@@ -162,13 +170,22 @@ describe('withResilience: a prompt that is too long', () => {
   const history: ModelMessage[] = [
     { role: 'user', content: 'read both files' },
     { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 't1', toolName: 'read_file', input: { path: 'a' } }] },
-    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'read_file', output: { type: 'text', value: `A:${big}` } }] },
+    {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'read_file', output: { type: 'text', value: `A:${big}` } }],
+    },
     { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 't2', toolName: 'read_file', input: { path: 'b' } }] },
-    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't2', toolName: 'read_file', output: { type: 'text', value: `B:${big}` } }] },
+    {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 't2', toolName: 'read_file', output: { type: 'text', value: `B:${big}` } }],
+    },
     { role: 'assistant', content: 'Read them.' },
     { role: 'user', content: 'now summarise' },
   ];
-  const tooLong = { status: 400, message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens." };
+  const tooLong = {
+    status: 400,
+    message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+  };
 
   it('shortens older tool outputs once, keeps every call with its result, and succeeds', async () => {
     server = await startChatServer([tooLong, textReply(['summary'])]);

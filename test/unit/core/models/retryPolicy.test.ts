@@ -13,7 +13,7 @@ describe('retryDelay', () => {
     expect(retryDelay(DEFAULT_RETRY_POLICY, 2, undefined, () => 1)).toBe(2400);
   });
 
-  it('takes the server\'s retry-after as it is, up to a minute, and refuses longer waits', () => {
+  it("takes the server's retry-after as it is, up to a minute, and refuses longer waits", () => {
     expect(retryDelay(DEFAULT_RETRY_POLICY, 1, 12_345, () => 1)).toBe(12_345);
     expect(retryDelay(DEFAULT_RETRY_POLICY, 1, 0)).toBe(0);
     expect(retryDelay(DEFAULT_RETRY_POLICY, 1, 60_000)).toBe(60_000);

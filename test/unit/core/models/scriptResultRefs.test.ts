@@ -7,7 +7,8 @@ const fail = (message: string): never => {
 };
 
 function resultOf(toolName: string, value: unknown, type: 'json' | 'text' = 'json'): LanguageModelV4Prompt[number] {
-  const output = type === 'json' ? { type: 'json' as const, value: value as never } : { type: 'text' as const, value: JSON.stringify(value) };
+  const output =
+    type === 'json' ? { type: 'json' as const, value: value as never } : { type: 'text' as const, value: JSON.stringify(value) };
   return { role: 'tool', content: [{ type: 'tool-result', toolCallId: `c_${toolName}`, toolName, output }] };
 }
 
@@ -19,7 +20,13 @@ describe('a scripted tool call refers to an earlier result ($fromResult)', () =>
   ];
 
   it('takes the latest result of the tool, or the one at an index, anywhere in the input', () => {
-    const input = { runIds: [{ $fromResult: { tool: 'subagent_start', field: 'runId' } }, { $fromResult: { tool: 'subagent_start', field: 'runId', index: 0 } }], timeoutMs: 5 };
+    const input = {
+      runIds: [
+        { $fromResult: { tool: 'subagent_start', field: 'runId' } },
+        { $fromResult: { tool: 'subagent_start', field: 'runId', index: 0 } },
+      ],
+      timeoutMs: 5,
+    };
     expect(resolveResultRefs(input, prompt, 'supervisor', fail)).toEqual({ runIds: ['r_second', 'r_first'], timeoutMs: 5 });
   });
 
@@ -32,6 +39,8 @@ describe('a scripted tool call refers to an earlier result ($fromResult)', () =>
     expect(() => resolveResultRefs({ $fromResult: { tool: 'subagent_start', field: 'nope' } }, prompt, 'supervisor', fail)).toThrow(
       'agent "supervisor" refers to field "nope" of the latest "subagent_start" result, but its conversation has 2 such results and that one has no such field',
     );
-    expect(() => resolveResultRefs({ $fromResult: { tool: 'read_file', field: 'x' } }, prompt, 'supervisor', fail)).toThrow('has 0 such results');
+    expect(() => resolveResultRefs({ $fromResult: { tool: 'read_file', field: 'x' } }, prompt, 'supervisor', fail)).toThrow(
+      'has 0 such results',
+    );
   });
 });

@@ -54,7 +54,12 @@ describe('ScriptPlayer with streamText', () => {
   it('plays tool calls that a real tool executes over several steps', async () => {
     const p = player({
       a: [
-        { toolCalls: [{ tool: 'add', input: { x: 2, y: 3 } }, { tool: 'add', input: { x: 10, y: 1 } }] },
+        {
+          toolCalls: [
+            { tool: 'add', input: { x: 2, y: 3 } },
+            { tool: 'add', input: { x: 10, y: 1 } },
+          ],
+        },
         { text: 'the sums are ready' },
       ],
     });
@@ -134,7 +139,12 @@ describe('ScriptPlayer with streamText', () => {
   });
 
   it('plays a fallback turn when no other turn fits, as often as needed; the other turns keep their order', () => {
-    const p = player({ a: [{ fallback: true, text: 'I only know the invoice question.' }, { match: 'invoice', text: 'about invoices' }] });
+    const p = player({
+      a: [
+        { fallback: true, text: 'I only know the invoice question.' },
+        { match: 'invoice', text: 'about invoices' },
+      ],
+    });
     expect(p.take({ agent: 'a', task: 'what is the weather' }).turn.text).toBe('I only know the invoice question.');
     expect(p.take({ agent: 'a', task: 'the invoice totals' }).turn.text).toBe('about invoices');
     // The matching turn is used up: what comes next falls back, however many times.

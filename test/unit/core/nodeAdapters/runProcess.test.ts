@@ -13,14 +13,20 @@ import { isDead } from './procStat';
  */
 async function survivors(pidList: number[]): Promise<number[]> {
   let alive = pidList;
-  await vi.waitFor(() => {
-    alive = pidList.filter((pid) => !isDead(pid));
-    expect(alive).toEqual([]);
-  }, { timeout: 1000, interval: 10 }).catch(() => undefined);
+  await vi
+    .waitFor(
+      () => {
+        alive = pidList.filter((pid) => !isDead(pid));
+        expect(alive).toEqual([]);
+      },
+      { timeout: 1000, interval: 10 },
+    )
+    .catch(() => undefined);
   return alive;
 }
 
-const request = (command: string, extra: Partial<CommandRequest> = {}): CommandRequest => commandRequest(command, shellLaunch(command, commandEnvironment(process.env, [])), extra);
+const request = (command: string, extra: Partial<CommandRequest> = {}): CommandRequest =>
+  commandRequest(command, shellLaunch(command, commandEnvironment(process.env, [])), extra);
 
 // A shell that starts a background child and a foreground child and prints both pids, then never ends.
 const NEVER_ENDS = 'sleep 1000 & echo "bg:$!"; sh -c \'echo "fg:$$"; sleep 1000\'';
@@ -66,7 +72,9 @@ describe.skipIf(process.platform === 'win32')('runProcess', () => {
 
   it('decodes multi-byte characters split across chunks (200k "€" arrive whole)', async () => {
     const seen: string[] = [];
-    const result = await runProcess(request(`node -e "process.stdout.write('€'.repeat(200000))"`, { maxOutputChars: 1_000_000 }), (t) => seen.push(t));
+    const result = await runProcess(request(`node -e "process.stdout.write('€'.repeat(200000))"`, { maxOutputChars: 1_000_000 }), (t) =>
+      seen.push(t),
+    );
     expect(seen.length).toBeGreaterThan(1);
     expect(result.output).not.toContain('\uFFFD');
     expect(seen.join('')).not.toContain('\uFFFD');
@@ -83,13 +91,16 @@ describe.skipIf(process.platform === 'win32')('runProcess', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
-  it.skipIf(process.platform !== 'linux')('kills what left the group with setsid, by the token it carries (best effort, Linux)', async () => {
-    const result = await runProcess(request('setsid sleep 300 & echo "bg:$!"', { timeoutMs: 60_000 }));
-    expect(result).toMatchObject({ exitCode: 0, timedOut: false });
-    const [pid] = pids(result.output);
-    expect(pid).toBeGreaterThan(0);
-    expect(await survivors([pid!])).toEqual([]);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'kills what left the group with setsid, by the token it carries (best effort, Linux)',
+    async () => {
+      const result = await runProcess(request('setsid sleep 300 & echo "bg:$!"', { timeoutMs: 60_000 }));
+      expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+      const [pid] = pids(result.output);
+      expect(pid).toBeGreaterThan(0);
+      expect(await survivors([pid!])).toEqual([]);
+    },
+  );
 
   it('runs in the given folder with no input', async () => {
     const result = await runProcess(request('pwd; cat; echo end'));

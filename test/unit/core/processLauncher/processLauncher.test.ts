@@ -60,7 +60,7 @@ describe.skipIf(process.platform !== 'linux')('the process launcher', () => {
     expect(launched.started).toBe(1);
   });
 
-  it('holds nothing of this process\'s environment itself', async () => {
+  it("holds nothing of this process's environment itself", async () => {
     process.env.SUBAGENTS_TEST_SECRET = 'do-not-pass';
     try {
       const launched = launcher();
@@ -72,7 +72,7 @@ describe.skipIf(process.platform !== 'linux')('the process launcher', () => {
     }
   });
 
-  it('kills the process group on cancel, and what it started is the launcher\'s child, not ours', async () => {
+  it("kills the process group on cancel, and what it started is the launcher's child, not ours", async () => {
     const launched = launcher();
     const stop = new AbortController();
     let pid = 0;
@@ -90,7 +90,12 @@ describe.skipIf(process.platform !== 'linux')('the process launcher', () => {
   it('kills it at its timeout', async () => {
     const launched = launcher();
     let pid = 0;
-    const result = await run(launched.spawn, 'echo "pid:$$"; sleep 1000', { timeoutMs: 300 }, (text) => (pid = Number(/pid:(\d+)/.exec(text)?.[1] ?? pid)));
+    const result = await run(
+      launched.spawn,
+      'echo "pid:$$"; sleep 1000',
+      { timeoutMs: 300 },
+      (text) => (pid = Number(/pid:(\d+)/.exec(text)?.[1] ?? pid)),
+    );
     expect(result.timedOut).toBe(true);
     await vi.waitFor(() => expect(isDead(pid)).toBe(true), { timeout: 2000, interval: 10 });
   });
@@ -107,7 +112,11 @@ describe.skipIf(process.platform !== 'linux')('the process launcher', () => {
     const launched = launcher({ log: (m) => log.push(m), nodePath: '/no/such/node' });
     expect((await run(launched.spawn, 'echo "parent $PPID"')).output).toBe(`parent ${process.pid}\n`);
     expect((await run(launched.spawn, 'echo again')).output).toBe('again\n');
-    expect(log).toEqual([expect.stringMatching(/^The process launcher could not start \(spawn \/no\/such\/node ENOENT\): ripgrep and git start directly from now on\.$/)]);
+    expect(log).toEqual([
+      expect.stringMatching(
+        /^The process launcher could not start \(spawn \/no\/such\/node ENOENT\): ripgrep and git start directly from now on\.$/,
+      ),
+    ]);
     expect([launched.started, launched.pid]).toEqual([1, undefined]);
   });
 
@@ -194,14 +203,26 @@ describe.skipIf(process.platform !== 'linux')('the process launcher', () => {
     try {
       const script = join(dir, 'leaveLauncherRunning.js');
       // Minified, as the production bundles are: the launcher's program is its function's source text, which must survive that.
-      await esbuild.build({ entryPoints: [join(__dirname, 'fixtures', 'leaveLauncherRunning.ts')], bundle: true, minify: true, platform: 'node', format: 'cjs', outfile: script, logLevel: 'error' });
+      await esbuild.build({
+        entryPoints: [join(__dirname, 'fixtures', 'leaveLauncherRunning.ts')],
+        bundle: true,
+        minify: true,
+        platform: 'node',
+        format: 'cjs',
+        outfile: script,
+        logLevel: 'error',
+      });
       const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
       let stdout = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
       // It does not call process.exit: it ends when nothing keeps it alive, its launcher still running.
       const code = await new Promise((resolve) => child.on('close', resolve));
       const reported = JSON.parse(stdout) as { output: string; launcher: number; launcherAlive: boolean };
-      expect({ code, output: reported.output, launcherAlive: reported.launcherAlive }).toEqual({ code: 0, output: 'ran\n', launcherAlive: true });
+      expect({ code, output: reported.output, launcherAlive: reported.launcherAlive }).toEqual({
+        code: 0,
+        output: 'ran\n',
+        launcherAlive: true,
+      });
       await vi.waitFor(() => expect(isDead(reported.launcher)).toBe(true), { timeout: 2000, interval: 10 });
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -209,7 +230,7 @@ describe.skipIf(process.platform !== 'linux')('the process launcher', () => {
   });
 });
 
-describe('the launcher\'s frames', () => {
+describe("the launcher's frames", () => {
   it('are read whole whatever the chunks', () => {
     const frame = (kind: number, id: number, payload: string) => {
       const header = Buffer.alloc(9);
@@ -218,7 +239,12 @@ describe('the launcher\'s frames', () => {
       header.writeUInt32BE(Buffer.byteLength(payload), 5);
       return Buffer.concat([header, Buffer.from(payload)]);
     };
-    const bytes = Buffer.concat([frame(FRAME.spawned, 1, '{"pid":7}'), frame(FRAME.stdout, 1, ''), frame(FRAME.stdout, 2, 'a\0b\0'), frame(FRAME.close, 1, '{}')]);
+    const bytes = Buffer.concat([
+      frame(FRAME.spawned, 1, '{"pid":7}'),
+      frame(FRAME.stdout, 1, ''),
+      frame(FRAME.stdout, 2, 'a\0b\0'),
+      frame(FRAME.close, 1, '{}'),
+    ]);
     for (const size of [1, 2, 9, 10, bytes.length]) {
       const reader = new FrameReader();
       const frames = [];

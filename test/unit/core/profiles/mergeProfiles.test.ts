@@ -27,12 +27,21 @@ describe('mergeProfiles', () => {
       { source: 'user settings', profiles: { explore: { description: 'My explorer', model: 'openai:gpt-4o-mini' } } },
     ]);
     const explore = set.profiles.get('explore');
-    expect(explore).toEqual({ name: 'explore', description: 'My explorer', model: 'openai:gpt-4o-mini', instructions: '', source: 'user settings' });
+    expect(explore).toEqual({
+      name: 'explore',
+      description: 'My explorer',
+      model: 'openai:gpt-4o-mini',
+      instructions: '',
+      source: 'user settings',
+    });
     expect(explore?.tools).toBeUndefined();
   });
 
   it('switches a lower profile off with { enabled: false } alone, and a later layer may define it again', () => {
-    const off = mergeProfiles([builtinProfileLayer(), { source: 'workspace settings', profiles: { 'general-purpose': { enabled: false } } }]);
+    const off = mergeProfiles([
+      builtinProfileLayer(),
+      { source: 'workspace settings', profiles: { 'general-purpose': { enabled: false } } },
+    ]);
     expect([...off.profiles.keys()]).toEqual(['explore']);
     expect(off.problems).toEqual([]);
     const back = mergeProfiles([
@@ -40,7 +49,11 @@ describe('mergeProfiles', () => {
       { source: 'user settings', profiles: { explore: { enabled: false } } },
       { source: '.vscode/agents/explore.md', profiles: { explore: { description: 'Back again', instructions: 'Look.' } } },
     ]);
-    expect(back.profiles.get('explore')).toMatchObject({ description: 'Back again', instructions: 'Look.', source: '.vscode/agents/explore.md' });
+    expect(back.profiles.get('explore')).toMatchObject({
+      description: 'Back again',
+      instructions: 'Look.',
+      source: '.vscode/agents/explore.md',
+    });
   });
 
   it('leaves out a full profile marked enabled: false', () => {
@@ -67,7 +80,17 @@ describe('mergeProfiles', () => {
       },
     ]);
     const byName = (name: string) => set.problems.filter((p) => p.name === name);
-    expect(byName('reviewer')).toEqual([{ source: 'workspace settings', name: 'reviewer', field: 'tools.1', message: '"tools" item 2 must not be empty', severity: 'error', code: 'bad-value', setting: undefined }]);
+    expect(byName('reviewer')).toEqual([
+      {
+        source: 'workspace settings',
+        name: 'reviewer',
+        field: 'tools.1',
+        message: '"tools" item 2 must not be empty',
+        severity: 'error',
+        code: 'bad-value',
+        setting: undefined,
+      },
+    ]);
     expect(byName('writer')[0]).toMatchObject({ field: 'maxSteps' });
     expect(byName('empty')[0]).toMatchObject({ field: 'description' });
     expect(byName('typo')[0]).toMatchObject({ field: 'tols', message: expect.stringContaining('unknown field "tols"') });
@@ -83,7 +106,14 @@ describe('mergeProfiles', () => {
     const set = mergeProfiles([{ source: 'user settings', profiles: { supervisor: { description: 'Boss' } } }]);
     expect(set.profiles.size).toBe(0);
     expect(set.problems).toEqual([
-      { source: 'user settings', name: 'supervisor', field: '', message: expect.stringContaining('reserved for the top-level agent'), severity: 'error', code: 'reserved-name' },
+      {
+        source: 'user settings',
+        name: 'supervisor',
+        field: '',
+        message: expect.stringContaining('reserved for the top-level agent'),
+        severity: 'error',
+        code: 'reserved-name',
+      },
     ]);
   });
 
@@ -92,6 +122,15 @@ describe('mergeProfiles', () => {
       { source: 'user settings', profiles: ['explore'] },
       { source: 'workspace settings', profiles: undefined },
     ]);
-    expect(set.problems).toEqual([{ source: 'user settings', name: '', field: '', message: expect.stringContaining('keyed by agent name'), severity: 'error', code: 'bad-value' }]);
+    expect(set.problems).toEqual([
+      {
+        source: 'user settings',
+        name: '',
+        field: '',
+        message: expect.stringContaining('keyed by agent name'),
+        severity: 'error',
+        code: 'bad-value',
+      },
+    ]);
   });
 });

@@ -26,7 +26,7 @@ const tools = (name: string) => {
 };
 
 describe('Copilot tool sets mean what they mean in VS Code (issue 39 item 6)', () => {
-  it('reads files through search, codebase and read, as Copilot\'s sets do (search held readFile until VS Code 1.106)', () => {
+  it("reads files through search, codebase and read, as Copilot's sets do (search held readFile until VS Code 1.106)", () => {
     expect(tools('search')).toContain('read_file');
     expect(tools('codebase')).toContain('read_file');
     expect(tools('search/codebase')).toContain('read_file');
@@ -46,7 +46,8 @@ describe('Copilot tool sets mean what they mean in VS Code (issue 39 item 6)', (
 
   it('a reviewer with codebase, edit/editFiles, search and problems can read what it edits', () => {
     const root = workspace({
-      '.github/agents/reviewer.agent.md': "---\ndescription: Reviews and fixes code\ntools: ['codebase', 'edit/editFiles', 'search', 'problems']\n---\nReview.\n",
+      '.github/agents/reviewer.agent.md':
+        "---\ndescription: Reviews and fixes code\ntools: ['codebase', 'edit/editFiles', 'search', 'problems']\n---\nReview.\n",
     });
     const set = loadWorkspaceProfiles({ root, trusted: true });
     expect(set.profiles.get('reviewer')?.tools).toEqual(expect.arrayContaining(['read_file', 'edit_file', 'write_file', 'search_text']));
@@ -66,20 +67,41 @@ describe('an agent that may edit can always read', () => {
     const warnings = set.problems.filter((p) => p.code === 'write-without-read');
     expect(warnings).toHaveLength(2);
     const scribe = warnings.find((w) => w.name === 'scribe');
-    expect(scribe).toMatchObject({ severity: 'warning', field: 'tools', path: join(root, '.vscode/agents/scribe.md'), range: { start: { line: 2 } } });
+    expect(scribe).toMatchObject({
+      severity: 'warning',
+      field: 'tools',
+      path: join(root, '.vscode/agents/scribe.md'),
+      range: { start: { line: 2 } },
+    });
     expect(scribe!.message).toMatch(/can write files \(write_file\) but its "tools" do not include read_file; read_file is added/);
   });
 
   it('a settings profile that writes gets read_file too, and the warning names the setting', () => {
-    const set = loadWorkspaceProfiles({ root: undefined, trusted: true, userAgents: { editor: { description: 'Edits', tools: ['edit_file'] } } });
+    const set = loadWorkspaceProfiles({
+      root: undefined,
+      trusted: true,
+      userAgents: { editor: { description: 'Edits', tools: ['edit_file'] } },
+    });
     expect(set.profiles.get('editor')?.tools).toEqual(['edit_file', 'read_file']);
-    expect(set.problems).toContainEqual(expect.objectContaining({ code: 'write-without-read', setting: 'subagents.agents', name: 'editor' }));
+    expect(set.problems).toContainEqual(
+      expect.objectContaining({ code: 'write-without-read', setting: 'subagents.agents', name: 'editor' }),
+    );
   });
 
   it('honours a disallowedTools that takes read_file from a writer, and warns that it edits blind', () => {
-    const set = loadWorkspaceProfiles({ root: undefined, trusted: true, userAgents: { blind: { description: 'Edits blind', disallowedTools: ['read_file'] } } });
+    const set = loadWorkspaceProfiles({
+      root: undefined,
+      trusted: true,
+      userAgents: { blind: { description: 'Edits blind', disallowedTools: ['read_file'] } },
+    });
     expect(set.profiles.get('blind')?.disallowedTools).toEqual(['read_file']);
-    expect(set.problems).toContainEqual(expect.objectContaining({ code: 'write-without-read', field: 'disallowedTools', message: expect.stringMatching(/can write files \(edit_file and write_file\) but not read them/) }));
+    expect(set.problems).toContainEqual(
+      expect.objectContaining({
+        code: 'write-without-read',
+        field: 'disallowedTools',
+        message: expect.stringMatching(/can write files \(edit_file and write_file\) but not read them/),
+      }),
+    );
   });
 
   it('says nothing of a reader, of an agent that cannot write, or of one whose write tools are all taken away', () => {

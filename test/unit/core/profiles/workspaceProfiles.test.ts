@@ -28,13 +28,27 @@ describe('loadWorkspaceProfiles', () => {
   it('reads our agent files and imports Claude Code and Copilot agents, mapping their tools and models', () => {
     const root = workspace({
       '.vscode/agents/tester.md': '---\ndescription: Writes tests\nmaxSteps: 7\n---\nYou write tests.\n',
-      '.claude/agents/code-reviewer.md': '---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, Glob, WebSearch\nmodel: sonnet\n---\nReview carefully.',
+      '.claude/agents/code-reviewer.md':
+        '---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, Glob, WebSearch\nmodel: sonnet\n---\nReview carefully.',
       '.github/agents/planner.agent.md': "---\nname: 'The Planner'\ndescription: Plans work\ntools: ['codebase', 'search']\n---\nPlan.",
     });
     const set = loadWorkspaceProfiles({ root, trusted: true, models: ANTHROPIC });
-    expect(set.profiles.get('tester')).toMatchObject({ description: 'Writes tests', maxSteps: 7, instructions: 'You write tests.', source: '.vscode/agents/tester.md' });
-    expect(set.profiles.get('code-reviewer')).toMatchObject({ tools: ['read_file', 'search_text', 'find_files'], instructions: 'Review carefully.', model: 'anthropic:claude-sonnet-5-5' });
-    expect(set.profiles.get('planner')).toMatchObject({ description: 'Plans work', displayName: 'The Planner', tools: ['search_text', 'find_files', 'read_file', 'list_dir'] });
+    expect(set.profiles.get('tester')).toMatchObject({
+      description: 'Writes tests',
+      maxSteps: 7,
+      instructions: 'You write tests.',
+      source: '.vscode/agents/tester.md',
+    });
+    expect(set.profiles.get('code-reviewer')).toMatchObject({
+      tools: ['read_file', 'search_text', 'find_files'],
+      instructions: 'Review carefully.',
+      model: 'anthropic:claude-sonnet-5-5',
+    });
+    expect(set.profiles.get('planner')).toMatchObject({
+      description: 'Plans work',
+      displayName: 'The Planner',
+      tools: ['search_text', 'find_files', 'read_file', 'list_dir'],
+    });
     expect(set.problems.map(describeProfileProblem)).toEqual([
       '.claude/agents/code-reviewer.md, line 4 (agent "code-reviewer"): "WebSearch" is left out: web search comes with a later version; the agent works without it.',
       '.github/agents/planner.agent.md, line 4 (agent "planner"): "codebase" is mapped to search_text, find_files, read_file: text and file-name search, and reading the files found; there is no semantic (embedding) search here.',
@@ -43,12 +57,18 @@ describe('loadWorkspaceProfiles', () => {
     expect(set.profiles.has('general-purpose')).toBe(true);
   });
 
-  it('lets an agent whose model cannot be used here inherit its parent\'s, with a note at the model line', () => {
+  it("lets an agent whose model cannot be used here inherit its parent's, with a note at the model line", () => {
     const root = workspace({ '.claude/agents/a.md': '---\nname: a\ndescription: A\nmodel: haiku\n---\n' });
     const set = loadWorkspaceProfiles({ root, trusted: true, models: NO_KEYS });
     expect(set.profiles.get('a')!.model).toBeUndefined();
     expect(set.profiles.get('a')!.requestedModel).toBe('haiku');
-    expect(set.problems).toEqual([expect.objectContaining({ code: 'model-unavailable', severity: 'information', range: expect.objectContaining({ start: { line: 3, character: 7 } }) })]);
+    expect(set.problems).toEqual([
+      expect.objectContaining({
+        code: 'model-unavailable',
+        severity: 'information',
+        range: expect.objectContaining({ start: { line: 3, character: 7 } }),
+      }),
+    ]);
   });
 
   it('merges by precedence: built-in < user < agent files < workspace settings; enabled:false switches off; each replacement is a note', () => {
@@ -60,7 +80,9 @@ describe('loadWorkspaceProfiles', () => {
       root,
       trusted: true,
       userAgents: { helper: { description: 'from user settings' }, mine: { description: 'only mine' } },
-      workspaceAgents: [{ source: 'workspace settings', profiles: { explore: { enabled: false }, mine: { description: 'workspace wins' } } }],
+      workspaceAgents: [
+        { source: 'workspace settings', profiles: { explore: { enabled: false }, mine: { description: 'workspace wins' } } },
+      ],
     });
     expect(set.profiles.get('helper')).toMatchObject({ description: 'from the file', source: '.vscode/agents/helper.md' });
     expect(set.profiles.get('mine')).toMatchObject({ description: 'workspace wins', source: 'workspace settings' });
@@ -95,8 +117,16 @@ describe('loadWorkspaceProfiles', () => {
     expect(all.profiles.get('shared')).toMatchObject({ description: 'from the workspace' });
     expect(all.profiles.get('solo')).toMatchObject({ source: '~/.claude/agents/solo.md' });
     const untrusted = loadWorkspaceProfiles({ root, home, trusted: false });
-    expect(untrusted.profiles.get('shared')).toMatchObject({ description: 'from copilot home', source: '~/.copilot/agents/shared.agent.md' });
-    const claudeOff = loadWorkspaceProfiles({ root, home, trusted: false, settings: { ...DEFAULT_SETTINGS, userAgentFolders: { claude: false, copilot: true } } });
+    expect(untrusted.profiles.get('shared')).toMatchObject({
+      description: 'from copilot home',
+      source: '~/.copilot/agents/shared.agent.md',
+    });
+    const claudeOff = loadWorkspaceProfiles({
+      root,
+      home,
+      trusted: false,
+      settings: { ...DEFAULT_SETTINGS, userAgentFolders: { claude: false, copilot: true } },
+    });
     expect(claudeOff.profiles.has('solo')).toBe(false);
     expect(claudeOff.profiles.has('shared')).toBe(true);
   });
@@ -128,7 +158,11 @@ describe('loadWorkspaceProfiles', () => {
     expect(bySource['.vscode/agents/nofront.md']!.message).toMatch(/no front matter/);
     // The YAML error, and what else can be read of the file (its description is the broken value).
     expect(set.problems.filter((p) => p.source === '.vscode/agents/badyaml.md').map((p) => p.code)).toEqual(['bad-yaml', 'no-description']);
-    expect(bySource['.vscode/agents/badfield.md']).toMatchObject({ name: 'badfield', field: 'maxSteps', message: '"maxSteps" must be a number' });
+    expect(bySource['.vscode/agents/badfield.md']).toMatchObject({
+      name: 'badfield',
+      field: 'maxSteps',
+      message: '"maxSteps" must be a number',
+    });
   });
 
   it('reads AGENTS.md, CLAUDE.md and .github/copilot-instructions.md, each switchable off, none when untrusted', () => {
@@ -138,8 +172,14 @@ describe('loadWorkspaceProfiles', () => {
       ['CLAUDE.md', 'Be brief.'],
       ['.github/copilot-instructions.md', 'Tabs.'],
     ]);
-    const settings = { ...DEFAULT_SETTINGS, projectInstructions: { 'AGENTS.md': true, 'CLAUDE.md': false, '.github/copilot-instructions.md': true } };
-    expect(loadWorkspaceProfiles({ root, trusted: true, settings }).projectInstructions!.map((i) => i.name)).toEqual(['AGENTS.md', '.github/copilot-instructions.md']);
+    const settings = {
+      ...DEFAULT_SETTINGS,
+      projectInstructions: { 'AGENTS.md': true, 'CLAUDE.md': false, '.github/copilot-instructions.md': true },
+    };
+    expect(loadWorkspaceProfiles({ root, trusted: true, settings }).projectInstructions!.map((i) => i.name)).toEqual([
+      'AGENTS.md',
+      '.github/copilot-instructions.md',
+    ]);
     expect(loadWorkspaceProfiles({ root, trusted: false }).projectInstructions).toEqual([]);
   });
 
@@ -157,7 +197,12 @@ describe('loadWorkspaceProfiles', () => {
 
   it('ignores workspace agent files and settings in an untrusted workspace', () => {
     const root = workspace({ '.vscode/agents/evil.md': '---\ndescription: runs things\n---\n' });
-    const set = loadWorkspaceProfiles({ root, trusted: false, userAgents: { mine: { description: 'mine' } }, workspaceAgents: [{ source: 'ws', profiles: { other: { description: 'x' } } }] });
+    const set = loadWorkspaceProfiles({
+      root,
+      trusted: false,
+      userAgents: { mine: { description: 'mine' } },
+      workspaceAgents: [{ source: 'ws', profiles: { other: { description: 'x' } } }],
+    });
     expect([...set.profiles.keys()].sort()).toEqual(['explore', 'general-purpose', 'mine']);
   });
 });

@@ -23,7 +23,10 @@ function setup() {
   };
   /** Top-level runs of the thread, as [task, status] in start order. */
   const turns = (threadId: string) =>
-    h.runs().filter((r) => r.threadId === threadId && r.depth === 0).map((r) => [r.task, r.state]);
+    h
+      .runs()
+      .filter((r) => r.threadId === threadId && r.depth === 0)
+      .map((r) => [r.task, r.state]);
   return { h, gated, queue, changes, when, turns };
 }
 
@@ -59,12 +62,19 @@ describe('PromptQueue', () => {
     gated.calls[0]!.answer('first');
     await gated.reached(2);
     expect(gated.calls[1]!.prompt).toBe('two');
-    expect(turns('t_q2')).toEqual([['one', 'ok'], ['two', 'running']]);
+    expect(turns('t_q2')).toEqual([
+      ['one', 'ok'],
+      ['two', 'running'],
+    ]);
     gated.calls[1]!.answer('second');
     await gated.reached(3);
     gated.calls[2]!.answer('third');
     await when((c) => c.kind === 'idle');
-    expect(turns('t_q2')).toEqual([['one', 'ok'], ['two', 'ok'], ['three', 'ok']]);
+    expect(turns('t_q2')).toEqual([
+      ['one', 'ok'],
+      ['two', 'ok'],
+      ['three', 'ok'],
+    ]);
     expect(quietWhenSending).toEqual([true, true]);
     // The queue never leaned on the engine refusing a second send.
     expect(changes.filter((c) => c.kind === 'refused')).toEqual([]);
@@ -83,7 +93,10 @@ describe('PromptQueue', () => {
     await gated.reached(2);
     gated.calls[1]!.answer('ok');
     await when((c) => c.kind === 'idle');
-    expect(turns('t_q3')).toEqual([['work', 'ok'], ['then this', 'ok']]);
+    expect(turns('t_q3')).toEqual([
+      ['work', 'ok'],
+      ['then this', 'ok'],
+    ]);
   });
 
   it('Stop then Send: the new message starts as soon as the stopped run has ended', async () => {
@@ -101,7 +114,10 @@ describe('PromptQueue', () => {
     expect(restarted).toBeGreaterThan(finished);
     gated.calls[1]!.answer('instead');
     await when((c) => c.kind === 'idle');
-    expect(turns('t_q4')).toEqual([['long job', 'cancelled'], ['do this instead', 'ok']]);
+    expect(turns('t_q4')).toEqual([
+      ['long job', 'cancelled'],
+      ['do this instead', 'ok'],
+    ]);
   });
 
   it('reports a refused message and goes on with the next one', async () => {

@@ -41,7 +41,10 @@ describe('sendQueued', () => {
   });
 
   it("a message's model replaces subagents.model for that request only", async () => {
-    const h = makeEngine({ agents: { supervisor: [{ text: 'from the picked model' }] } }, { settings: { model: 'scripted:/no/such/script.json' } });
+    const h = makeEngine(
+      { agents: { supervisor: [{ text: 'from the picked model' }] } },
+      { settings: { model: 'scripted:/no/such/script.json' } },
+    );
     const queue = new PromptQueue(h.engine);
     const picked = await sendQueued(queue, { threadId: 't_sq3', prompt: 'hi', model: `scripted:${SCRIPT_PATH}` });
     expect((await picked.done).output).toBe('from the picked model');

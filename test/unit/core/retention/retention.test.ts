@@ -15,11 +15,25 @@ import { makeEngine } from '../engineHarness';
 const DAY = 24 * 60 * 60 * 1000;
 const USAGE = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 const meta = (id: string, updatedAt: number, extra: Partial<ThreadMeta> = {}): ThreadMeta => ({
-  id, title: id, parentThreadId: null, agent: 'supervisor', createdAt: updatedAt, updatedAt, runCount: 1, status: 'ok', ...extra,
+  id,
+  title: id,
+  parentThreadId: null,
+  agent: 'supervisor',
+  createdAt: updatedAt,
+  updatedAt,
+  runCount: 1,
+  status: 'ok',
+  ...extra,
 });
 
 describe('threadsToPrune', () => {
-  const threads = [meta('t_a', 10 * DAY), meta('t_b', 9 * DAY), meta('t_c', 8 * DAY, { status: 'running' }), meta('t_d', 7 * DAY), meta('c_x', 1, { parentThreadId: 't_d' })];
+  const threads = [
+    meta('t_a', 10 * DAY),
+    meta('t_b', 9 * DAY),
+    meta('t_c', 8 * DAY, { status: 'running' }),
+    meta('t_d', 7 * DAY),
+    meta('c_x', 1, { parentThreadId: 't_d' }),
+  ];
   it('keeps everything by default', () => {
     expect(threadsToPrune(threads, {}, 11 * DAY)).toEqual([]);
   });
@@ -49,12 +63,56 @@ describe('ThreadPruner over the JSONL store', () => {
     await store.open({ id, title: id, parentThreadId: null, agent: 'supervisor' });
     await store.open({ id: child, title: 'child', parentThreadId: id, agent: 'explore' });
     const base = { v: 1 as const, ts: at };
-    store.append({ ...base, kind: 'run.started', threadId: id, runId: `r_${id}`, parentRunId: null, parentThreadId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: id, model: 'm' });
-    store.append({ ...base, kind: 'run.started', threadId: child, runId: `r_${child}`, parentRunId: `r_${id}`, parentThreadId: id, agent: 'explore', agentPath: ['supervisor', 'explore'], depth: 1, task: 't', model: 'm' });
-    store.append({ ...base, kind: 'run.finished', threadId: child, runId: `r_${child}`, status: 'ok', output: 'x', usage: USAGE, totalUsage: USAGE, durationMs: 1 });
+    store.append({
+      ...base,
+      kind: 'run.started',
+      threadId: id,
+      runId: `r_${id}`,
+      parentRunId: null,
+      parentThreadId: null,
+      agent: 'supervisor',
+      agentPath: ['supervisor'],
+      depth: 0,
+      task: id,
+      model: 'm',
+    });
+    store.append({
+      ...base,
+      kind: 'run.started',
+      threadId: child,
+      runId: `r_${child}`,
+      parentRunId: `r_${id}`,
+      parentThreadId: id,
+      agent: 'explore',
+      agentPath: ['supervisor', 'explore'],
+      depth: 1,
+      task: 't',
+      model: 'm',
+    });
+    store.append({
+      ...base,
+      kind: 'run.finished',
+      threadId: child,
+      runId: `r_${child}`,
+      status: 'ok',
+      output: 'x',
+      usage: USAGE,
+      totalUsage: USAGE,
+      durationMs: 1,
+    });
     await store.close(child);
     if (keepOpen) return;
-    store.append({ ...base, kind: 'run.finished', threadId: id, runId: `r_${id}`, status: 'ok', output: 'y', usage: USAGE, totalUsage: USAGE, durationMs: 1 });
+    store.append({
+      ...base,
+      kind: 'run.finished',
+      threadId: id,
+      runId: `r_${id}`,
+      status: 'ok',
+      output: 'y',
+      usage: USAGE,
+      totalUsage: USAGE,
+      durationMs: 1,
+    });
     await store.close(id);
   }
 
@@ -74,10 +132,30 @@ describe('ThreadPruner over the JSONL store', () => {
     let retention: ThreadRetention = { maxThreads: 2 };
     const pruner = new ThreadPruner({ store, retention: () => retention, isBusy: () => false, clock, logger: silentLogger });
     expect(await pruner.prune()).toBe(2);
-    expect(await files()).toEqual(['c_t_2.jsonl', 'c_t_4.jsonl', 'c_t_5.jsonl', 'c_t_6.jsonl', 't_2.jsonl', 't_4.jsonl', 't_5.jsonl', 't_6.jsonl']);
+    expect(await files()).toEqual([
+      'c_t_2.jsonl',
+      'c_t_4.jsonl',
+      'c_t_5.jsonl',
+      'c_t_6.jsonl',
+      't_2.jsonl',
+      't_4.jsonl',
+      't_5.jsonl',
+      't_6.jsonl',
+    ]);
     expect((await store.list()).map((t) => t.id).sort()).toEqual(['c_t_2', 'c_t_4', 'c_t_5', 'c_t_6', 't_2', 't_4', 't_5', 't_6']);
     // The working ones are left for a later pass: once they end, they go.
-    const end = (threadId: string, ts: number) => ({ v: 1 as const, ts, kind: 'run.finished' as const, threadId, runId: `r_${threadId}`, status: 'ok' as const, output: 'y', usage: USAGE, totalUsage: USAGE, durationMs: 1 });
+    const end = (threadId: string, ts: number) => ({
+      v: 1 as const,
+      ts,
+      kind: 'run.finished' as const,
+      threadId,
+      runId: `r_${threadId}`,
+      status: 'ok' as const,
+      output: 'y',
+      usage: USAGE,
+      totalUsage: USAGE,
+      durationMs: 1,
+    });
     store.append(end('t_2', 2 * DAY));
     await store.close('t_2');
     other.append(end('t_4', 4 * DAY));
@@ -109,17 +187,64 @@ describe('retention takes the snapshots of the threads it deletes', () => {
     const longAgo = new Date(Date.now() - 3_600_000);
     for (const blob of await listBlobs(objects)) await utimes(blob.path, longAgo, longAgo);
     const justWritten = await snapshots.put('a command is running\n');
-    const changed = (threadId: string, beforeHash: string, afterHash: string, ts: number) => ({ v: 1 as const, ts, kind: 'file.changed' as const, threadId, runId: `r_${threadId}`, path: 'a.txt', beforeHash, afterHash, added: 1, removed: 1, toolCallId: 'c', attribution: 'exact' as const });
-    for (const [id, hashes] of [['t_old', [oldOnly, shared]], ['t_new', [shared, keptOnly]]] as const) {
+    const changed = (threadId: string, beforeHash: string, afterHash: string, ts: number) => ({
+      v: 1 as const,
+      ts,
+      kind: 'file.changed' as const,
+      threadId,
+      runId: `r_${threadId}`,
+      path: 'a.txt',
+      beforeHash,
+      afterHash,
+      added: 1,
+      removed: 1,
+      toolCallId: 'c',
+      attribution: 'exact' as const,
+    });
+    for (const [id, hashes] of [
+      ['t_old', [oldOnly, shared]],
+      ['t_new', [shared, keptOnly]],
+    ] as const) {
       now += DAY;
       await store.open({ id, title: id, parentThreadId: null, agent: 'supervisor' });
-      store.append({ v: 1, ts: now, kind: 'run.started', threadId: id, runId: `r_${id}`, parentRunId: null, parentThreadId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: id, model: 'm' });
+      store.append({
+        v: 1,
+        ts: now,
+        kind: 'run.started',
+        threadId: id,
+        runId: `r_${id}`,
+        parentRunId: null,
+        parentThreadId: null,
+        agent: 'supervisor',
+        agentPath: ['supervisor'],
+        depth: 0,
+        task: id,
+        model: 'm',
+      });
       store.append(changed(id, hashes[0], hashes[1], now));
-      store.append({ v: 1, ts: now, kind: 'run.finished', threadId: id, runId: `r_${id}`, status: 'ok', output: 'y', usage: USAGE, totalUsage: USAGE, durationMs: 1 });
+      store.append({
+        v: 1,
+        ts: now,
+        kind: 'run.finished',
+        threadId: id,
+        runId: `r_${id}`,
+        status: 'ok',
+        output: 'y',
+        usage: USAGE,
+        totalUsage: USAGE,
+        durationMs: 1,
+      });
       await store.close(id);
     }
     await store.flush();
-    const pruner = new ThreadPruner({ store, retention: () => ({ maxThreads: 1 }), isBusy: () => false, clock, logger: silentLogger, afterDelete: () => snapshots.dropUnreferenced() });
+    const pruner = new ThreadPruner({
+      store,
+      retention: () => ({ maxThreads: 1 }),
+      isBusy: () => false,
+      clock,
+      logger: silentLogger,
+      afterDelete: () => snapshots.dropUnreferenced(),
+    });
     expect(await pruner.prune()).toBe(1);
     expect((await listBlobs(objects)).map((b) => b.hash).sort()).toEqual([shared, keptOnly, justWritten].sort());
     store.dispose();
@@ -129,7 +254,10 @@ describe('retention takes the snapshots of the threads it deletes', () => {
 
 describe('the engine applies subagents.threads.retention after each turn', () => {
   it('keeps only the newest conversation with maxThreads 1', async () => {
-    const { engine, store } = makeEngine({ agents: { supervisor: [{ text: 'one' }, { text: 'two' }] } }, { settings: { 'threads.retention': { maxThreads: 1 } } });
+    const { engine, store } = makeEngine(
+      { agents: { supervisor: [{ text: 'one' }, { text: 'two' }] } },
+      { settings: { 'threads.retention': { maxThreads: 1 } } },
+    );
     const first = await engine.send({ prompt: 'first' });
     await first.done;
     await engine.whenQuiet(first.threadId);

@@ -22,8 +22,11 @@ describe('locateRipgrep', () => {
   it.each([
     ['VS Code', ['node_modules', '@vscode', 'ripgrep', 'bin', 'rg']],
     ['VS Code, asar unpacked', ['node_modules.asar.unpacked', '@vscode', 'ripgrep', 'bin', 'rg']],
-    ["code-server's universal package", ['node_modules', '@vscode', 'ripgrep-universal', 'bin', `${process.platform}-${process.arch}`, 'rg']],
-  ])('finds the editor\'s own ripgrep (%s) before the PATH', async (_name, parts) => {
+    [
+      "code-server's universal package",
+      ['node_modules', '@vscode', 'ripgrep-universal', 'bin', `${process.platform}-${process.arch}`, 'rg'],
+    ],
+  ])("finds the editor's own ripgrep (%s) before the PATH", async (_name, parts) => {
     const appRoot = join(base, 'app');
     await binary(join(base, 'path', 'rg'));
     const own = await binary(join(appRoot, ...parts));

@@ -2,7 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setProcessLauncherLog, sharedProcessLauncher, shutdownProcessLauncher } from '../../../../src/core/platform/processLauncher/sharedLauncher';
+import {
+  setProcessLauncherLog,
+  sharedProcessLauncher,
+  shutdownProcessLauncher,
+} from '../../../../src/core/platform/processLauncher/sharedLauncher';
 import { ripgrepOnPath } from '../../../../src/core/tools/search/ripgrep/locateRipgrep';
 import { ripgrepListing } from '../../../../src/core/tools/search/ripgrep/ripgrepSources';
 import { isDead, parentOf } from '../nodeAdapters/procStat';
@@ -24,7 +28,10 @@ beforeAll(async () => {
   await writeFile(join(world.root, 'a.txt'), 'needle\n');
   await writeFile(join(world.root, 'b.md'), 'nothing\n');
   standIn = join(world.base, 'rg-stand-in');
-  await writeFile(standIn, `#!/bin/sh\necho $$ > "${world.base}/pid"\nwhile [ ! -e "${world.base}/go" ]; do sleep 0.02; done\nexec "${rg}" "$@"\n`);
+  await writeFile(
+    standIn,
+    `#!/bin/sh\necho $$ > "${world.base}/pid"\nwhile [ ! -e "${world.base}/go" ]; do sleep 0.02; done\nexec "${rg}" "$@"\n`,
+  );
   await chmod(standIn, 0o755);
   setProcessLauncherLog((message) => log.push(message));
 });
@@ -33,7 +40,10 @@ afterAll(async () => {
   await world.cleanup();
 });
 
-const deps = () => ({ workspace: { root: world.root, ripgrep: standIn }, commands: { environment: () => ({ PATH: process.env.PATH ?? '' }) } });
+const deps = () => ({
+  workspace: { root: world.root, ripgrep: standIn },
+  commands: { environment: () => ({ PATH: process.env.PATH ?? '' }) },
+});
 
 /** The stand-in's pid, once it has started and written it (a fresh one each time). */
 async function startedPid(): Promise<number> {

@@ -84,18 +84,33 @@ beforeAll(async () => {
   await put('big/bom.txt', Buffer.from(`\ufeffneedle behind a bom big\n${filler(4000)}\nneedle at the very end`));
   const wide = Array.from({ length: 100 }, (_, i) => (i % 10 === 3 ? '' : `${'w'.repeat(1500)} needle wide ${i}`)).join('\n');
   await put('big/wide.txt', `${wide}\n`);
-  await put('big/nul-early.txt', Buffer.concat([Buffer.from('\u00e9'.repeat(8000)), Buffer.from([0]), Buffer.from(`\nneedle behind an early nul\n${filler(4000)}\n`)]));
-  await put('big/nul-late.txt', Buffer.concat([Buffer.from('y'.repeat(9000)), Buffer.from([0]), Buffer.from(`\nneedle behind a late nul\n${filler(4000)}\n`)]));
+  await put(
+    'big/nul-early.txt',
+    Buffer.concat([Buffer.from('\u00e9'.repeat(8000)), Buffer.from([0]), Buffer.from(`\nneedle behind an early nul\n${filler(4000)}\n`)]),
+  );
+  await put(
+    'big/nul-late.txt',
+    Buffer.concat([Buffer.from('y'.repeat(9000)), Buffer.from([0]), Buffer.from(`\nneedle behind a late nul\n${filler(4000)}\n`)]),
+  );
   const emoji = '\u{1F600}';
-  await put('big/long.txt', `${'x'.repeat(9_994)}needle${'z'.repeat(3)}\n${emoji.repeat(5000)}needle hidden\n${emoji.repeat(4997)}needle\n${filler(4000)}\n`);
-  await put('big/cut.txt', Buffer.concat([Buffer.from(`${filler(4000)}\nneedle cut `), Buffer.from([0xe2, 0x82]), Buffer.from('\nnext line\n')]));
+  await put(
+    'big/long.txt',
+    `${'x'.repeat(9_994)}needle${'z'.repeat(3)}\n${emoji.repeat(5000)}needle hidden\n${emoji.repeat(4997)}needle\n${filler(4000)}\n`,
+  );
+  await put(
+    'big/cut.txt',
+    Buffer.concat([Buffer.from(`${filler(4000)}\nneedle cut `), Buffer.from([0xe2, 0x82]), Buffer.from('\nnext line\n')]),
+  );
   await symlink(join(world.sibling, 'secret.txt'), join(world.root, 'outside-link.txt'));
   await symlink(world.sibling, join(world.root, 'outside-dir'));
   await symlink(join(world.root, 'src', 'main.ts'), join(world.root, 'inside-link.ts'));
 });
 afterAll(() => world.cleanup());
 
-const secretsAsk: ApprovalGate = { check: async () => ({ ok: true, asked: false }), readAsks: (path) => secretFileReason(path) !== undefined };
+const secretsAsk: ApprovalGate = {
+  check: async () => ({ ok: true, asked: false }),
+  readAsks: (path) => secretFileReason(path) !== undefined,
+};
 const context = (): ToolCallContext => ({ runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });
 
 type Answer = { matches?: string[]; files?: string[]; note?: string; error?: string };
@@ -104,13 +119,23 @@ type Answer = { matches?: string[]; files?: string[]; note?: string; error?: str
 async function call(withRipgrep: boolean, name: string, input: unknown, limits?: typeof SMALL): Promise<Answer> {
   const workspace = nodeWorkspace({ root: world.root, ...(withRipgrep ? { ripgrep: rg! } : {}) });
   const commands = commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
-  const deps = { workspace, gate: secretsAsk, agent: 'test', commands, files: new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'test', workspace, emit: () => {} }) };
-  const spec = limits ? (name === 'search_text' ? searchTextTool(deps, limits) : findFilesTool(deps, limits)) : workspaceTools(deps).find((t) => t.name === name)!;
+  const deps = {
+    workspace,
+    gate: secretsAsk,
+    agent: 'test',
+    commands,
+    files: new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'test', workspace, emit: () => {} }),
+  };
+  const spec = limits
+    ? name === 'search_text'
+      ? searchTextTool(deps, limits)
+      : findFilesTool(deps, limits)
+    : workspaceTools(deps).find((t) => t.name === name)!;
   return (await spec.execute((spec.inputSchema as z.ZodType).parse(input), context())) as Answer;
 }
 
 describe('ripgrep and the walker agree', () => {
-  it('has ripgrep to compare with (scripts/setup-e2e.sh installs Debian\'s ripgrep)', () => {
+  it("has ripgrep to compare with (scripts/setup-e2e.sh installs Debian's ripgrep)", () => {
     expect(rg, 'no rg on the PATH: run `bash scripts/setup-e2e.sh` or `apt-get install ripgrep`').toBeDefined();
   });
 
@@ -161,7 +186,12 @@ describe('ripgrep and the walker agree', () => {
 
   it('reads lines that are not valid UTF-8 as the editor shows them, and a leading byte-order mark not at all', async () => {
     const { matches } = await call(true, 'search_text', { pattern: 'caf. needle|x.y needle|^needle after a|needle not utf' });
-    expect(matches).toEqual(['enc/bom.txt:1: needle after a bom', 'enc/cut.txt:1: x\ufffdy needle cut', 'enc/latin1.txt:1: caf\ufffd needle latin', 'enc/not-utf16.txt:1: \ufffd\ufffdneedle not utf16']);
+    expect(matches).toEqual([
+      'enc/bom.txt:1: needle after a bom',
+      'enc/cut.txt:1: x\ufffdy needle cut',
+      'enc/latin1.txt:1: caf\ufffd needle latin',
+      'enc/not-utf16.txt:1: \ufffd\ufffdneedle not utf16',
+    ]);
   });
 
   it('says the same about files that may hold secrets whether or not they match, so a search cannot read them', async () => {
@@ -171,7 +201,12 @@ describe('ripgrep and the walker agree', () => {
     expect(matching.note).toMatch(/1 files that may hold secrets/);
   });
 
-  for (const input of [{ pattern: 'needle' }, { pattern: 'needle size' }, { pattern: 'needle', glob: 'src/**' }, { pattern: 'nothing matches this' }]) {
+  for (const input of [
+    { pattern: 'needle' },
+    { pattern: 'needle size' },
+    { pattern: 'needle', glob: 'src/**' },
+    { pattern: 'nothing matches this' },
+  ]) {
     it(`search_text ${JSON.stringify(input)} with small caps: the same files visited, the same files read`, async () => {
       const walked = await call(false, 'search_text', input, SMALL);
       expect(await call(true, 'search_text', input, SMALL)).toEqual(walked);
@@ -182,14 +217,39 @@ describe('ripgrep and the walker agree', () => {
     const { matches, note } = await call(true, 'search_text', { pattern: 'needle' }, SMALL);
     expect(note).toMatch(/more than 12 files/);
     expect(matches!.some((m) => m.startsWith('zmany/'))).toBe(false);
-    expect((await call(true, 'search_text', { pattern: 'needle size' }, { ...SMALL, maxVisited: 1000 })).matches).toEqual(['size/at.txt:1: ' + `${'s'.repeat(188)}needle size`]);
+    expect((await call(true, 'search_text', { pattern: 'needle size' }, { ...SMALL, maxVisited: 1000 })).matches).toEqual([
+      'size/at.txt:1: ' + `${'s'.repeat(188)}needle size`,
+    ]);
   });
 
   it('finds what the walker finds, and leaves out what it leaves out', async () => {
     const { matches } = await call(true, 'search_text', { pattern: 'needle' });
     const files = new Set(matches!.map((m) => m.split(':', 1)[0]));
-    for (const present of ['keep.log', 'src/main.ts', 'src/rootonly.txt', '.hidden/config', 'sub/.git', 'crlf/win.txt', 'long/line.txt', 'src/z.txt', 'bin/late.bin']) expect(files).toContain(present);
-    for (const absent of ['rootonly.txt', 'drop.log', 'build/out.js', 'src/gen/x.ts', 'src/a.gen.ts', '.env', 'keys/server.pem', '.git/HEAD', 'bin/early.bin', 'outside-link.txt', 'inside-link.ts'])
+    for (const present of [
+      'keep.log',
+      'src/main.ts',
+      'src/rootonly.txt',
+      '.hidden/config',
+      'sub/.git',
+      'crlf/win.txt',
+      'long/line.txt',
+      'src/z.txt',
+      'bin/late.bin',
+    ])
+      expect(files).toContain(present);
+    for (const absent of [
+      'rootonly.txt',
+      'drop.log',
+      'build/out.js',
+      'src/gen/x.ts',
+      'src/a.gen.ts',
+      '.env',
+      'keys/server.pem',
+      '.git/HEAD',
+      'bin/early.bin',
+      'outside-link.txt',
+      'inside-link.ts',
+    ])
       expect(files).not.toContain(absent);
     expect(matches).toContain('crlf/win.txt:2: ends needle');
     expect(matches!.length).toBe(200);
@@ -197,7 +257,10 @@ describe('ripgrep and the walker agree', () => {
 
   const signal = new AbortController().signal;
   const query = { caseSensitive: false, maxFileBytes: 2 * 1024 * 1024 };
-  const depsWith = (ripgrep: string) => ({ workspace: { root: world.root, ripgrep }, commands: { environment: () => ({ PATH: process.env.PATH ?? '' }) } });
+  const depsWith = (ripgrep: string) => ({
+    workspace: { root: world.root, ripgrep },
+    commands: { environment: () => ({ PATH: process.env.PATH ?? '' }) },
+  });
 
   it('really asks ripgrep, except for patterns only JavaScript reads right', async () => {
     const deps = depsWith(rg!);
@@ -207,7 +270,12 @@ describe('ripgrep and the walker agree', () => {
     };
     expect(await mayMatch('needle far')).toEqual(['long/line.txt']);
     expect(await mayMatch('needle late')).toEqual(['bin/late.bin']);
-    expect(await mayMatch('caf. needle|x.y needle|^needle after a|needle not utf')).toEqual(['enc/bom.txt', 'enc/cut.txt', 'enc/latin1.txt', 'enc/not-utf16.txt']);
+    expect(await mayMatch('caf. needle|x.y needle|^needle after a|needle not utf')).toEqual([
+      'enc/bom.txt',
+      'enc/cut.txt',
+      'enc/latin1.txt',
+      'enc/not-utf16.txt',
+    ]);
     // Escaped out of JavaScript habit, which ripgrep would refuse.
     expect(await mayMatch('from "\\.\\/needle"')).toEqual(['src/main.ts']);
     expect(await mayMatch('(?<=x)needle')).toBeUndefined();
@@ -215,7 +283,9 @@ describe('ripgrep and the walker agree', () => {
     expect(await mayMatch('(?:\\w{100}){100}')).toBeUndefined();
     const listed = await ripgrepPrefilter(deps, { ...query, pattern: 'needle' }, signal, 10_000);
     expect(listed!.files.slice(0, 3)).toEqual(['.env', '.gitignore', 'empty.txt']);
-    expect(await ripgrepListing({ ...deps, workspace: { root: world.root, ripgrep: join(world.root, 'no-such-rg') } }, signal, 10_000)).toBeUndefined();
+    expect(
+      await ripgrepListing({ ...deps, workspace: { root: world.root, ripgrep: join(world.root, 'no-such-rg') } }, signal, 10_000),
+    ).toBeUndefined();
   });
 
   for (const pattern of ['*', '**/*', '*.txt', 'src/**', '.*', '**/.git', '*.bin', 'enc/*', 'nothing*']) {
@@ -223,7 +293,9 @@ describe('ripgrep and the walker agree', () => {
       expect(await call(true, 'find_files', { pattern })).toEqual(await call(false, 'find_files', { pattern }));
     });
     it(`find_files ${pattern} with small caps`, async () => {
-      expect(await call(true, 'find_files', { pattern }, { ...SMALL, maxResults: 5 })).toEqual(await call(false, 'find_files', { pattern }, { ...SMALL, maxResults: 5 }));
+      expect(await call(true, 'find_files', { pattern }, { ...SMALL, maxResults: 5 })).toEqual(
+        await call(false, 'find_files', { pattern }, { ...SMALL, maxResults: 5 }),
+      );
     });
   }
 });
@@ -259,4 +331,3 @@ describe.skipIf(process.platform !== 'linux')('ripgrep by the process launcher a
     });
   }
 });
-

@@ -5,13 +5,33 @@ import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 import { makeEngine, SCRIPT_PATH } from '../engineHarness';
 
 const SPEC = `scripted:${SCRIPT_PATH}`;
-const configs = (events: RunEvent[]) => new Map(events.filter((e): e is RunEventOf<'run.config'> => e.kind === 'run.config').map((e) => [e.runId, e]));
+const configs = (events: RunEvent[]) =>
+  new Map(events.filter((e): e is RunEventOf<'run.config'> => e.kind === 'run.config').map((e) => [e.runId, e]));
 
 /** Profiles as the loader would hand them over, one from each place a profile can come from. */
 const PROFILES: Profile[] = [
-  { name: 'explore', description: 'reads', instructions: 'Explore read-only.', source: 'built-in', tools: ['read_file', 'list_dir', 'find_files', 'search_text'] },
-  { name: 'mine', description: 'user one', instructions: 'Mine.', source: '~/.claude/agents/mine.md', origin: { path: '/home/me/.claude/agents/mine.md', ranges: {} } },
-  { name: 'helper', description: 'from user settings', instructions: 'Help.', source: 'user settings', disallowedTools: ['run_command'], maxTokens: 40_000 },
+  {
+    name: 'explore',
+    description: 'reads',
+    instructions: 'Explore read-only.',
+    source: 'built-in',
+    tools: ['read_file', 'list_dir', 'find_files', 'search_text'],
+  },
+  {
+    name: 'mine',
+    description: 'user one',
+    instructions: 'Mine.',
+    source: '~/.claude/agents/mine.md',
+    origin: { path: '/home/me/.claude/agents/mine.md', ranges: {} },
+  },
+  {
+    name: 'helper',
+    description: 'from user settings',
+    instructions: 'Help.',
+    source: 'user settings',
+    disallowedTools: ['run_command'],
+    maxTokens: 40_000,
+  },
   {
     name: 'reviewer',
     description: 'from a file',
@@ -22,23 +42,47 @@ const PROFILES: Profile[] = [
     requestedModel: 'fast',
     maxSteps: 7,
   },
-  { name: 'lead', description: 'from workspace settings', instructions: 'Lead.', source: 'workspace settings', timeoutMs: 60_000, requestedModel: ['gpt-9-turbo', 'not-a-model'] },
+  {
+    name: 'lead',
+    description: 'from workspace settings',
+    instructions: 'Lead.',
+    source: 'workspace settings',
+    timeoutMs: 60_000,
+    requestedModel: ['gpt-9-turbo', 'not-a-model'],
+  },
 ];
 
 async function runAll() {
   const turns = Object.fromEntries(PROFILES.map((p) => [p.name, [{ text: `${p.name} done` }]]));
   const h = makeEngine(
-    { agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'look', agents: PROFILES.map((p) => p.name), context: 'src/ only' } }] }, { text: 'ok' }], ...turns } },
+    {
+      agents: {
+        supervisor: [
+          { toolCalls: [{ tool: 'delegate_task', input: { task: 'look', agents: PROFILES.map((p) => p.name), context: 'src/ only' } }] },
+          { text: 'ok' },
+        ],
+        ...turns,
+      },
+    },
     {
       settings: { modelAliases: { fast: [SPEC] } },
       projectInstructions: [{ name: 'AGENTS.md', path: '/ws/AGENTS.md', text: 'Use tabs.' }],
       problems: [
-        { source: 'workspace settings', name: 'lead', field: 'model', severity: 'information', code: 'model-unknown', message: 'model "gpt-9-turbo", "not-a-model" name no model known here, so the agent uses its parent\'s model' },
+        {
+          source: 'workspace settings',
+          name: 'lead',
+          field: 'model',
+          severity: 'information',
+          code: 'model-unknown',
+          message: 'model "gpt-9-turbo", "not-a-model" name no model known here, so the agent uses its parent\'s model',
+        },
       ],
     },
   );
   for (const p of PROFILES) h.profiles.set(p.name, p);
-  await (await h.engine.send({ prompt: 'go' })).done;
+  await (
+    await h.engine.send({ prompt: 'go' })
+  ).done;
   const byAgent = new Map(h.runs().map((r) => [r.agent, r]));
   const all = configs(h.events);
   const of = (agent: string): RunConfig & { kind: string } => all.get(byAgent.get(agent)!.runId)!;
@@ -67,9 +111,21 @@ describe('run.config: what each run was given, and why', () => {
 
   it('says how the model was reached: the settings, inheritance, an alias, a list none of which could be used', async () => {
     const { h, of } = await runAll();
-    expect(of('supervisor').model).toEqual({ requested: null, effective: SPEC, via: '"subagents.model" (the model in your settings): the profile names no model' });
-    expect(of('mine').model).toEqual({ requested: null, effective: SPEC, via: 'its parent\'s model (the "supervisor" run): the profile names no model' });
-    expect(of('reviewer').model).toEqual({ requested: 'fast', effective: SPEC, via: `${SPEC}: "fast", an alias in subagents.modelAliases` });
+    expect(of('supervisor').model).toEqual({
+      requested: null,
+      effective: SPEC,
+      via: '"subagents.model" (the model in your settings): the profile names no model',
+    });
+    expect(of('mine').model).toEqual({
+      requested: null,
+      effective: SPEC,
+      via: 'its parent\'s model (the "supervisor" run): the profile names no model',
+    });
+    expect(of('reviewer').model).toEqual({
+      requested: 'fast',
+      effective: SPEC,
+      via: `${SPEC}: "fast", an alias in subagents.modelAliases`,
+    });
     expect(of('lead').model).toEqual({
       requested: ['gpt-9-turbo', 'not-a-model'],
       effective: SPEC,
@@ -78,7 +134,9 @@ describe('run.config: what each run was given, and why', () => {
     // The node says so too: run.started carries the alias and the fallback, not the plain cases.
     const started = (agent: string) => h.events.find((e): e is RunEventOf<'run.started'> => e.kind === 'run.started' && e.agent === agent)!;
     expect(started('reviewer').modelVia).toBe('"fast", an alias in subagents.modelAliases');
-    expect(started('lead').modelVia).toBe('fallback to its parent\'s model (the "supervisor" run): "gpt-9-turbo", "not-a-model" cannot be used here');
+    expect(started('lead').modelVia).toBe(
+      'fallback to its parent\'s model (the "supervisor" run): "gpt-9-turbo", "not-a-model" cannot be used here',
+    );
     expect(started('mine').modelVia).toBeUndefined();
   });
 
@@ -103,7 +161,10 @@ describe('run.config: what each run was given, and why', () => {
   it('gives the limits with their sources, and the words actually sent', async () => {
     const { of } = await runAll();
     expect(of('reviewer').limits).toEqual({ maxSteps: { value: 7, source: 'the "reviewer" profile\'s maxSteps' } });
-    expect(of('lead').limits).toEqual({ maxSteps: { value: 25, source: 'the default (25)' }, timeoutMs: { value: 60_000, source: 'the "lead" profile\'s timeoutMs' } });
+    expect(of('lead').limits).toEqual({
+      maxSteps: { value: 25, source: 'the default (25)' },
+      timeoutMs: { value: 60_000, source: 'the "lead" profile\'s timeoutMs' },
+    });
     expect(of('helper').limits.maxTokens).toEqual({ value: 40_000, source: 'the "helper" profile\'s maxTokens' });
     const reviewer = of('reviewer');
     expect(reviewer.systemPrompt).toMatch(/^Review\.\n\nYou work on a task delegated to you/);
@@ -115,11 +176,18 @@ describe('run.config: what each run was given, and why', () => {
 
   it('in an untrusted workspace, says that trust took the tools that change files or run code', async () => {
     const h = makeEngine(
-      { agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'look', agents: ['explore'] } }] }, { text: 'ok' }], explore: [{ text: 'done' }] } },
+      {
+        agents: {
+          supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'look', agents: ['explore'] } }] }, { text: 'ok' }],
+          explore: [{ text: 'done' }],
+        },
+      },
       { workspace: nodeWorkspace({ root: '/workspace', trusted: false }) },
     );
     h.profiles.set('explore', { name: 'explore', description: 'reads', instructions: 'Read.', source: 'built-in' });
-    await (await h.engine.send({ prompt: 'go' })).done;
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
     const config = [...configs(h.events).values()].find((c) => c.runId === h.runs().find((r) => r.agent === 'explore')!.runId)!;
     const removed = Object.fromEntries(config.tools.removed.map((r) => [r.tool, r.reason]));
     expect(removed).toMatchObject({ write_file: 'the workspace is not trusted', run_command: 'the workspace is not trusted' });

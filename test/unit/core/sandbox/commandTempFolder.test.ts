@@ -126,7 +126,10 @@ describe('the temp folder', () => {
     const first = await launcher.prepare('true', { sandboxed: true, hardenGit: false });
     const firstFolder = first.launch.env.TMPDIR!;
     expect(existsSync(firstFolder)).toBe(true);
-    const second = await launcher.prepare(`echo planted > ${firstFolder}/x 2>/dev/null && echo WROTE; ls -a ${firstFolder}; echo "$TMPDIR"`, { sandboxed: true, hardenGit: false });
+    const second = await launcher.prepare(
+      `echo planted > ${firstFolder}/x 2>/dev/null && echo WROTE; ls -a ${firstFolder}; echo "$TMPDIR"`,
+      { sandboxed: true, hardenGit: false },
+    );
     try {
       const ran = spawnSync(second.launch.file, second.launch.args, { env: second.launch.env, cwd: root, encoding: 'utf8' });
       expect(ran.stdout).not.toContain('WROTE');

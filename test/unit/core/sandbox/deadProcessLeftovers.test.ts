@@ -41,7 +41,13 @@ it("removes a killed process's proxy socket, and keeps one someone listens on, o
 
   expect(await removeStaleSandboxSockets(folder)).toBe(1);
   expect((await readdir(folder)).sort()).toEqual(
-    [`srt-mux-${killed.pid}-1.sock`, `srt-mux-${killed.pid}-2.sock`, `srt-mux-${process.pid}-0.sock`, 'srt-mux-notes.txt', `subagents-sandbox-git-${killed.pid}-Ab12Cd`].sort(),
+    [
+      `srt-mux-${killed.pid}-1.sock`,
+      `srt-mux-${killed.pid}-2.sock`,
+      `srt-mux-${process.pid}-0.sock`,
+      'srt-mux-notes.txt',
+      `subagents-sandbox-git-${killed.pid}-Ab12Cd`,
+    ].sort(),
   );
 });
 

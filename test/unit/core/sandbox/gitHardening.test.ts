@@ -59,7 +59,10 @@ describe('git hardening', () => {
 
   it('a core.fsmonitor line in .git/config, then git status', async () => {
     spawnSync('git', ['init', '-q'], { cwd: world.root });
-    await appendFile(join(world.root, '.git', 'config'), `[core]\n\tfsmonitor = "touch ${marker}; false"\n[alias]\n\tstatus = "!touch ${marker}"\n`);
+    await appendFile(
+      join(world.root, '.git', 'config'),
+      `[core]\n\tfsmonitor = "touch ${marker}; false"\n[alias]\n\tstatus = "!touch ${marker}"\n`,
+    );
     spawnSync('git', ['status'], { cwd: world.root, stdio: 'ignore' });
     expect(existsSync(marker)).toBe(true);
     await rm(marker);
@@ -69,7 +72,12 @@ describe('git hardening', () => {
   });
 
   it('hooks do not run for unasked git commands, and -c on the command line asks', async () => {
-    const identity = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@example.com' };
+    const identity = {
+      GIT_AUTHOR_NAME: 'a',
+      GIT_AUTHOR_EMAIL: 'a@example.com',
+      GIT_COMMITTER_NAME: 'a',
+      GIT_COMMITTER_EMAIL: 'a@example.com',
+    };
     Object.assign(process.env, identity);
     try {
       spawnSync('git', ['init', '-q'], { cwd: world.root });
@@ -79,10 +87,13 @@ describe('git hardening', () => {
       spawnSync('git', ['commit', '-q', '--allow-empty', '-m', 'plain'], { cwd: world.root, stdio: 'ignore' });
       expect(existsSync(marker)).toBe(true);
       await rm(marker);
-      const asked = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'git -c alias.ci=commit ci -q --allow-empty -m x' } }), {
-        root: world.root,
-        settings: { approval: 'trust', 'sandbox.mode': 'off' },
-      });
+      const asked = await runScript(
+        supervisorCalls({ tool: 'run_command', input: { command: 'git -c alias.ci=commit ci -q --allow-empty -m x' } }),
+        {
+          root: world.root,
+          settings: { approval: 'trust', 'sandbox.mode': 'off' },
+        },
+      );
       expect(asked.toolResults('run_command')[0]).toMatchObject({ error: expect.stringMatching(/configuration or a program/) });
       const r = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'git commit -q --allow-empty -m unasked' } }), {
         root: world.root,

@@ -26,7 +26,14 @@ beforeAll(async () => {
     // Lives until its stdin closes: a window that is still open.
     if (process.argv[3] === 'live') process.stdin.resume();
   `;
-  await esbuild.build({ stdin: { contents: entry, resolveDir: process.cwd(), loader: 'ts' }, bundle: true, platform: 'node', format: 'cjs', outfile: script, logLevel: 'error' });
+  await esbuild.build({
+    stdin: { contents: entry, resolveDir: process.cwd(), loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile: script,
+    logLevel: 'error',
+  });
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
 

@@ -49,10 +49,17 @@ async function run(command: string, settings: Partial<EngineSettings> = {}, root
 }
 
 /** A node one-liner the judge cannot read (inline code), so only the sandbox stands between it and the disk. */
-const nodeWrite = (path: string) => `node -e "try { require('fs').writeFileSync(${JSON.stringify(path).replace(/"/g, "'")}, 'pwned'); console.log('WROTE') } catch (e) { console.log(e.code) }"`;
+const nodeWrite = (path: string) =>
+  `node -e "try { require('fs').writeFileSync(${JSON.stringify(path).replace(/"/g, "'")}, 'pwned'); console.log('WROTE') } catch (e) { console.log(e.code) }"`;
 
 describe('a sandbox that did not set up', () => {
-  const refused: CommandResult = { exitCode: 1, output: "bwrap: Can't create file at /ws/.claude/commands: Read-only file system\n", cutChars: 0, timedOut: false, cancelled: false };
+  const refused: CommandResult = {
+    exitCode: 1,
+    output: "bwrap: Can't create file at /ws/.claude/commands: Read-only file system\n",
+    cutChars: 0,
+    timedOut: false,
+    cancelled: false,
+  };
 
   it('runs the command once more (bubblewrap refused before anything ran); a command that failed by itself is not run again', async () => {
     let first = true;
@@ -61,11 +68,18 @@ describe('a sandbox that did not set up', () => {
       first = false;
       return refused;
     };
-    const retried = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'echo inside' } }), { root: world.root, settings: { approval: 'trust', 'sandbox.mode': 'on' }, interceptCommand: once });
+    const retried = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'echo inside' } }), {
+      root: world.root,
+      settings: { approval: 'trust', 'sandbox.mode': 'on' },
+      interceptCommand: once,
+    });
     expect(retried.toolResults('run_command')[0]).toMatchObject({ exitCode: 0, output: 'inside\n' });
     expect(retried.commands).toHaveLength(2);
 
-    const failing = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'echo failing >&2; exit 3' } }), { root: world.root, settings: { approval: 'trust', 'sandbox.mode': 'on' } });
+    const failing = await runScript(supervisorCalls({ tool: 'run_command', input: { command: 'echo failing >&2; exit 3' } }), {
+      root: world.root,
+      settings: { approval: 'trust', 'sandbox.mode': 'on' },
+    });
     expect(failing.toolResults('run_command')[0]).toMatchObject({ exitCode: 3, output: 'failing\n' });
     expect(failing.commands).toHaveLength(1);
   });
@@ -82,7 +96,16 @@ describe('the sandbox starts here', () => {
 describe('files', () => {
   it('the workspace is writable, its protected entries and everything outside are not, and nothing is left behind', async () => {
     const before = await snapshot(world.base);
-    const targets = ['.vscode/settings.json', '.git/hooks/pre-commit', '.git/config', 'package.json', '.mcp.json', '.claude/agents/x.md', join(world.sibling, 'secret.txt'), join(world.base, 'marker')];
+    const targets = [
+      '.vscode/settings.json',
+      '.git/hooks/pre-commit',
+      '.git/config',
+      'package.json',
+      '.mcp.json',
+      '.claude/agents/x.md',
+      join(world.sibling, 'secret.txt'),
+      join(world.base, 'marker'),
+    ];
     for (const target of targets) {
       const { result } = await run(nodeWrite(target));
       expect(result.output, target).toMatch(/^E[A-Z]+\n$/);
@@ -97,7 +120,11 @@ describe('files', () => {
     await mkdir(repo);
     await writeFile(join(repo, 'a.txt'), 'a\n');
     const identity = 'GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@example.com GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@example.com';
-    const { result } = await run(`git init -q && git add -A && git status --porcelain && ${identity} git commit -qm x && echo committed`, {}, repo);
+    const { result } = await run(
+      `git init -q && git add -A && git status --porcelain && ${identity} git commit -qm x && echo committed`,
+      {},
+      repo,
+    );
     expect(result).toMatchObject({ exitCode: 0, output: 'A  a.txt\ncommitted\n' });
     for (const missing of ['.vscode', '.mcp.json', '.claude']) {
       const { result: written } = await run(nodeWrite(missing), {}, repo);
@@ -141,7 +168,12 @@ describe('processes', () => {
 
 describe('environment', () => {
   it('commands never see the product keys or the excluded variables, sandboxed or not', async () => {
-    const canaries = { OPENAI_API_KEY: 'canary-openai-1234', ANTHROPIC_API_KEY: 'canary-anthropic-1234', SUBAGENTS_API_KEY: 'canary-subagents-1234', MY_SECRET_THING: 'canary-mine-1234' };
+    const canaries = {
+      OPENAI_API_KEY: 'canary-openai-1234',
+      ANTHROPIC_API_KEY: 'canary-anthropic-1234',
+      SUBAGENTS_API_KEY: 'canary-subagents-1234',
+      MY_SECRET_THING: 'canary-mine-1234',
+    };
     Object.assign(process.env, canaries);
     try {
       for (const mode of ['on', 'off'] as const) {
@@ -168,6 +200,3 @@ function processesWithArg(arg: string): number[] {
   }
   return found;
 }
-
-
-

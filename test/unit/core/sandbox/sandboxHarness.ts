@@ -13,7 +13,11 @@ export interface CommandOutput {
  * Runs `commands` one after another through run_command (one step each) in the real engine over a
  * real workspace at `root`, sandbox on; returns each one's result and the run's events.
  */
-export async function runCommands(root: string, commands: readonly string[], options: { settings?: Partial<EngineSettings>; untracked?: string[] } = {}) {
+export async function runCommands(
+  root: string,
+  commands: readonly string[],
+  options: { settings?: Partial<EngineSettings>; untracked?: string[] } = {},
+) {
   const steps = commands.map((command) => ({ toolCalls: [{ tool: 'run_command', input: { command, timeoutMs: 120_000 } }] }));
   const h = makeEngine(
     { agents: { supervisor: [...steps, { text: 'done' }] } },
@@ -26,7 +30,9 @@ export async function runCommands(root: string, commands: readonly string[], opt
   const { threadId, done } = await h.engine.send({ prompt: 'go' });
   await done;
   await h.engine.whenQuiet(threadId);
-  const outputs = h.events.filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'run_command').map((e) => e.output as CommandOutput);
+  const outputs = h.events
+    .filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'run_command')
+    .map((e) => e.output as CommandOutput);
   const changed = h.events.filter((e): e is RunEventOf<'file.changed'> => e.kind === 'file.changed');
   return { h, outputs, changed };
 }

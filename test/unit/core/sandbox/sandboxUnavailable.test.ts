@@ -11,7 +11,8 @@ import { makeWorld, runScript, supervisorCalls } from '../tools/toolWorld';
  */
 
 const bin = await mkdtemp(join(tmpdir(), 'subagents-bin-'));
-for (const tool of ['which', 'sh', 'bash', 'cat', 'ls']) await symlink(`/usr/bin/${tool}`, join(bin, tool)).catch(() => symlink(`/bin/${tool}`, join(bin, tool)));
+for (const tool of ['which', 'sh', 'bash', 'cat', 'ls'])
+  await symlink(`/usr/bin/${tool}`, join(bin, tool)).catch(() => symlink(`/bin/${tool}`, join(bin, tool)));
 const savedPath = process.env.PATH;
 process.env.PATH = bin;
 afterAll(async () => {
@@ -25,22 +26,34 @@ beforeEach(async () => {
 });
 afterEach(() => world.cleanup());
 
-const twoCommands = supervisorCalls({ tool: 'run_command', input: { command: 'echo one' } }, { tool: 'run_command', input: { command: 'echo two' } });
+const twoCommands = supervisorCalls(
+  { tool: 'run_command', input: { command: 'echo one' } },
+  { tool: 'run_command', input: { command: 'echo two' } },
+);
 
 describe.skipIf(process.platform !== 'linux')('without a sandbox', () => {
   it('auto runs the commands and says so once, for the whole process', async () => {
     const first = await runScript(twoCommands, { root: world.root, settings: { approval: 'trust' } });
-    expect(first.toolResults('run_command').map((o) => (o as { output: string }).output).sort()).toEqual(['one\n', 'two\n']);
+    expect(
+      first
+        .toolResults('run_command')
+        .map((o) => (o as { output: string }).output)
+        .sort(),
+    ).toEqual(['one\n', 'two\n']);
     const warnings = first.ofKind('warning');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({ code: 'sandbox', message: expect.stringMatching(/without an OS sandbox: .*bubblewrap \(bwrap\) not installed.*only by a text check/) });
+    expect(warnings[0]).toMatchObject({
+      code: 'sandbox',
+      message: expect.stringMatching(/without an OS sandbox: .*bubblewrap \(bwrap\) not installed.*only by a text check/),
+    });
     const second = await runScript(twoCommands, { root: world.root, settings: { approval: 'trust' } });
     expect(second.ofKind('warning')).toEqual([]);
   });
 
   it('"on" refuses to run any command, and says why', async () => {
     const r = await runScript(twoCommands, { root: world.root, settings: { approval: 'trust', 'sandbox.mode': 'on' } });
-    for (const output of r.toolResults('run_command')) expect(output).toMatchObject({ error: expect.stringMatching(/must run in the OS sandbox.*Nothing was run/) });
+    for (const output of r.toolResults('run_command'))
+      expect(output).toMatchObject({ error: expect.stringMatching(/must run in the OS sandbox.*Nothing was run/) });
     expect(r.commands).toEqual([]);
   });
 });

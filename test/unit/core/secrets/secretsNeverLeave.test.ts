@@ -39,7 +39,12 @@ afterEach(async () => {
 describe('secrets never leave', () => {
   it('an echoed Authorization header, a file and streamed text: the key is replaced everywhere it could show', async () => {
     const logLines: string[] = [];
-    const logger: Logger = { debug: (m) => logLines.push(m), info: (m) => logLines.push(m), warn: (m) => logLines.push(m), error: (m) => logLines.push(m) };
+    const logger: Logger = {
+      debug: (m) => logLines.push(m),
+      info: (m) => logLines.push(m),
+      warn: (m) => logLines.push(m),
+      error: (m) => logLines.push(m),
+    };
     const store = new JsonlThreadStore({ dir: join(dir, 'threads'), logger });
     const spec = `openai-compatible:${server.baseURL}#m`;
     const engine = new Engine({

@@ -22,12 +22,18 @@ describe('readEngineSettings', () => {
 
   it('reads subagents.threads.retention: every thread kept by default, a bad limit said and ignored', () => {
     expect(readEngineSettings([], { trusted: true }).settings['threads.retention']).toEqual({});
-    const set = { scope: 'workspace' as const, source: 'ws/.vscode/settings.json', values: { 'threads.retention': { maxThreads: 200, maxAgeDays: 90 } } };
+    const set = {
+      scope: 'workspace' as const,
+      source: 'ws/.vscode/settings.json',
+      values: { 'threads.retention': { maxThreads: 200, maxAgeDays: 90 } },
+    };
     expect(readEngineSettings([set], { trusted: true }).settings['threads.retention']).toEqual({ maxThreads: 200, maxAgeDays: 90 });
     const bad = { ...set, values: { 'threads.retention': { maxThreads: 0, keep: 'all' } } };
     const read = readEngineSettings([bad], { trusted: true });
     expect(read.settings['threads.retention']).toEqual({});
-    expect(describeSettingProblem(read.problems[0]!)).toMatch(/^The setting "subagents.threads.retention" in ws\/.vscode\/settings.json is invalid \(.*maxThreads.*\); it is ignored/);
+    expect(describeSettingProblem(read.problems[0]!)).toMatch(
+      /^The setting "subagents.threads.retention" in ws\/.vscode\/settings.json is invalid \(.*maxThreads.*\); it is ignored/,
+    );
   });
 
   it('reads only user settings in an untrusted workspace', () => {
@@ -40,7 +46,9 @@ describe('readEngineSettings', () => {
     const { settings, problems } = readEngineSettings([user, bad], { trusted: true });
     expect(settings.maxDepth).toBe(2);
     expect(problems).toHaveLength(1);
-    expect(describeSettingProblem(problems[0]!)).toMatch(/^The setting "subagents.maxDepth" in ws\/.vscode\/settings.json is invalid \(.+\); it is ignored\./);
+    expect(describeSettingProblem(problems[0]!)).toMatch(
+      /^The setting "subagents.maxDepth" in ws\/.vscode\/settings.json is invalid \(.+\); it is ignored\./,
+    );
   });
 
   it('takes the subagents.* keys of a settings.json object', () => {
@@ -57,7 +65,9 @@ describe('readEngineSettings', () => {
       { trusted: true },
     );
     expect(read.settings.trustedDomains).toEqual(['docs.example.com']);
-    expect(read.problems.map(describeSettingProblem)).toEqual([expect.stringContaining('"subagents.trustedDomains" in .vscode/settings.json')]);
+    expect(read.problems.map(describeSettingProblem)).toEqual([
+      expect.stringContaining('"subagents.trustedDomains" in .vscode/settings.json'),
+    ]);
   });
 });
 
@@ -75,12 +85,24 @@ describe('settings that raise trust are read from user settings only', () => {
     const workspace = { scope: 'workspace' as const, source: 'ws/.vscode/settings.json', values: { ...raising, maxDepth: 2 } };
     const folder = { scope: 'folder' as const, source: 'folder settings', values: { approval: 'autoEdit' } };
     const { settings, problems, scopes } = readEngineSettings([workspace, folder], { trusted: true });
-    expect(settings).toMatchObject({ approval: 'ask', autoApproveCommands: [], trustedDomains: [], 'sandbox.mode': 'auto', 'sandbox.allowedHosts': [], 'commandEnv.exclude': [], maxDepth: 2 });
+    expect(settings).toMatchObject({
+      approval: 'ask',
+      autoApproveCommands: [],
+      trustedDomains: [],
+      'sandbox.mode': 'auto',
+      'sandbox.allowedHosts': [],
+      'commandEnv.exclude': [],
+      maxDepth: 2,
+    });
     expect(scopes).toEqual({ maxDepth: 'workspace' });
-    expect(problems.map((p) => p.setting).sort()).toEqual([...Object.keys(raising).map((k) => `subagents.${k}`), 'subagents.approval'].sort());
+    expect(problems.map((p) => p.setting).sort()).toEqual(
+      [...Object.keys(raising).map((k) => `subagents.${k}`), 'subagents.approval'].sort(),
+    );
     for (const p of problems) {
       expect(settingProblemSeverity(p)).toBe('warning');
-      expect(describeSettingProblem(p)).toMatch(/is ignored: it decides what agents may do without asking, so only your user settings may set it/);
+      expect(describeSettingProblem(p)).toMatch(
+        /is ignored: it decides what agents may do without asking, so only your user settings may set it/,
+      );
     }
   });
 
@@ -93,7 +115,9 @@ describe('settings that raise trust are read from user settings only', () => {
   });
 
   it('the manifest marks each of them "scope": "application", and no other engine setting', () => {
-    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } };
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+    };
     const properties = manifest.contributes.configuration.properties;
     for (const field of ENGINE_SETTING_FIELDS) {
       const entry = properties[`subagents.${field}`];

@@ -8,7 +8,10 @@ import { regexWorkerMain, type RegexWorkerMessage, type RegexWorkerReply } from 
 function matchAll(pattern: string, text: string, limit = 1000, maxTestedChars = 20): string[] {
   let handler: (message: RegexWorkerMessage) => void = () => {};
   let reply: RegexWorkerReply | undefined;
-  regexWorkerMain({ on: (_event: string, listener: (message: RegexWorkerMessage) => void) => (handler = listener), postMessage: (r: RegexWorkerReply) => (reply = r) } as never);
+  regexWorkerMain({
+    on: (_event: string, listener: (message: RegexWorkerMessage) => void) => (handler = listener),
+    postMessage: (r: RegexWorkerReply) => (reply = r),
+  } as never);
   handler({ search: { pattern, flags: 'u', maxTestedChars, maxShownChars: 300 } });
   handler({ file: { path: 'f', bytes: new Uint8Array(Buffer.from(text)), limit } });
   return reply!.matches;
@@ -27,7 +30,19 @@ function reference(pattern: string, text: string, limit = 1000, maxTestedChars =
   return out;
 }
 
-const TEXTS = ['a\nb\n', 'a\r\nb\r\n', '\r\n\r\n', 'a\r\r\nb', 'lone\rcr\n', 'no end', '\n', '\uFEFFbom\nx\n', `${'x'.repeat(30)}end\nshort end\n`, 'a\n\n\nb', 'tail\r'];
+const TEXTS = [
+  'a\nb\n',
+  'a\r\nb\r\n',
+  '\r\n\r\n',
+  'a\r\r\nb',
+  'lone\rcr\n',
+  'no end',
+  '\n',
+  '\uFEFFbom\nx\n',
+  `${'x'.repeat(30)}end\nshort end\n`,
+  'a\n\n\nb',
+  'tail\r',
+];
 const PATTERNS = ['^$', 'end$', '^', 'b', '\\r', 'cr$', '^x+$', 'x{20}', '.'];
 
 describe('the regex worker', () => {

@@ -85,7 +85,8 @@ describe('searchFiles', () => {
   it('never hands the replies of a search cut short to the next one', async () => {
     // Long files, so that the worker is still matching the ones in flight when the next search begins.
     const filler = 'a line of filler text\n'.repeat(20_000);
-    for (let i = 0; i < 40; i++) await writeFile(join(world.root, `many${String(i).padStart(2, '0')}.txt`), `alpha here\nomega there\n${filler}`);
+    for (let i = 0; i < 40; i++)
+      await writeFile(join(world.root, `many${String(i).padStart(2, '0')}.txt`), `alpha here\nomega there\n${filler}`);
     for (let round = 0; round < 5; round++) {
       expect((await searchFiles(request({ maxMatches: 1 }))).matches).toEqual(['a.txt:1: alpha']);
       const omega = await searchFiles(request({ pattern: 'omega' }));

@@ -41,7 +41,10 @@ function isJson(line: string): boolean {
 }
 
 async function threadFiles(): Promise<string[]> {
-  return (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length)).sort();
+  return (await readdir(dir))
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => f.slice(0, -'.jsonl'.length))
+    .sort();
 }
 
 function checkThread(id: string, before: readonly string[], events: readonly RunEvent[]): void {
@@ -55,7 +58,10 @@ function checkThread(id: string, before: readonly string[], events: readonly Run
     const end = finished.get(runId);
     expect(end, `${id}: run ${runId} is closed`).toBeDefined();
     if (end?.status === 'interrupted') {
-      const text = events.filter((e) => e.kind === 'text.delta' && e.runId === runId).map((e) => (e.kind === 'text.delta' ? e.text : '')).join('');
+      const text = events
+        .filter((e) => e.kind === 'text.delta' && e.runId === runId)
+        .map((e) => (e.kind === 'text.delta' ? e.text : ''))
+        .join('');
       expect(end.output).toBe(text);
     }
   }
@@ -82,7 +88,9 @@ describe('a writer killed anywhere', () => {
         if (sizes.get(id) !== size) touched.push(id);
       }
       const before = new Map(await Promise.all(touched.map(async (id) => [id, await completeLines(id)] as const)));
-      openAtKill += [...before.values()].flat().filter((l) => l.includes('"run.started"')).length - [...before.values()].flat().filter((l) => l.includes('"run.finished"')).length;
+      openAtKill +=
+        [...before.values()].flat().filter((l) => l.includes('"run.started"')).length -
+        [...before.values()].flat().filter((l) => l.includes('"run.finished"')).length;
       const store = new JsonlThreadStore({ dir, recoverInterrupted: true });
       // The index lists exactly the thread files, whatever state the kill left it in.
       const listed = await store.list();

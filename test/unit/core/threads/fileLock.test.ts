@@ -37,7 +37,7 @@ async function liveProcess(): Promise<{ pid: number; end: () => Promise<void> }>
 }
 
 describe('takeFileLock', () => {
-  it('is a link to this process\'s note: the lock names its holder, and goes when given back', async () => {
+  it("is a link to this process's note: the lock names its holder, and goes when given back", async () => {
     const release = await takeFileLock(file, options);
     const text = await readFile(`${file}.lock`, 'utf8');
     expect(text).toMatch(new RegExp(`^${host}@${process.pid}#[0-9a-f]+$`));
@@ -112,7 +112,9 @@ describe('takeFileLock', () => {
 
   it('makes a lock that is fresh when taken, however long after its note was made', async () => {
     // The note is made at the folder's first lock; a lock linked to it an hour later shares its mtime.
-    await (await takeFileLock(file, options))();
+    await (
+      await takeFileLock(file, options)
+    )();
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 3_600_000);
     const release = await takeFileLock(file, options);
@@ -131,7 +133,9 @@ describe('takeFileLock', () => {
     expect((await readdir(join(dir, '.owners'))).sort()).toEqual([`${host}@${process.pid}`, 'other-machine@1'].sort());
   });
   it('makes its note again when it was removed by hand, so its next lock still names its holder', async () => {
-    await (await takeFileLock(file, options))();
+    await (
+      await takeFileLock(file, options)
+    )();
     const note = join(dir, '.owners', `${host}@${process.pid}`);
     await rm(note);
     const release = await takeFileLock(file, options);

@@ -20,15 +20,39 @@ const top = (id: string, title = 'Fix the bug\nand more') => ({ id, title, paren
 
 function started(threadId: string, runId: string, ts: number, extra: Partial<UnsequencedRunEvent> = {}): UnsequencedRunEvent {
   return {
-    v: 1, kind: 'run.started', threadId, runId, ts, parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'],
-    depth: 0, task: 'Fix the bug\nplease', model: 'scripted:s.json', ...extra,
+    v: 1,
+    kind: 'run.started',
+    threadId,
+    runId,
+    ts,
+    parentRunId: null,
+    agent: 'supervisor',
+    agentPath: ['supervisor'],
+    depth: 0,
+    task: 'Fix the bug\nplease',
+    model: 'scripted:s.json',
+    ...extra,
   } as UnsequencedRunEvent;
 }
-const delta = (threadId: string, runId: string, ts: number, text: string): UnsequencedRunEvent => ({ v: 1, kind: 'text.delta', threadId, runId, ts, text });
+const delta = (threadId: string, runId: string, ts: number, text: string): UnsequencedRunEvent => ({
+  v: 1,
+  kind: 'text.delta',
+  threadId,
+  runId,
+  ts,
+  text,
+});
 function finished(threadId: string, runId: string, ts: number): UnsequencedRunEvent {
   return {
-    v: 1, kind: 'run.finished', threadId, runId, ts, status: 'ok', output: 'done',
-    usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 }, durationMs: 5,
+    v: 1,
+    kind: 'run.finished',
+    threadId,
+    runId,
+    ts,
+    status: 'ok',
+    output: 'done',
+    usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+    durationMs: 5,
   };
 }
 
@@ -127,8 +151,13 @@ describe('JsonlThreadStore', () => {
     const loaded = await owner.open(top('t1'));
     const closing = loaded.events.at(-1)!;
     expect(closing).toMatchObject({
-      kind: 'run.finished', runId: 'r1', seq: 6, status: 'interrupted', output: 'partial answer',
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, durationMs: 250,
+      kind: 'run.finished',
+      runId: 'r1',
+      seq: 6,
+      status: 'interrupted',
+      output: 'partial answer',
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      durationMs: 250,
     });
     expect(loaded.warnings.some((w) => w.includes('r1') && w.includes('interrupted'))).toBe(true);
     await owner.close('t1');
@@ -152,8 +181,28 @@ describe('JsonlThreadStore', () => {
       await damage();
       const threads = await new JsonlThreadStore({ dir }).list();
       expect(threads).toEqual([
-        { id: 'c1', title: 'Look around', parentThreadId: 't1', agent: 'explore', createdAt: 200, updatedAt: 300, runCount: 1, status: 'running', runIds: ['r2'] },
-        { id: 't1', title: 'Fix the bug', parentThreadId: null, agent: 'supervisor', createdAt: 100, updatedAt: 100, runCount: 1, status: 'running', runIds: ['r1'] },
+        {
+          id: 'c1',
+          title: 'Look around',
+          parentThreadId: 't1',
+          agent: 'explore',
+          createdAt: 200,
+          updatedAt: 300,
+          runCount: 1,
+          status: 'running',
+          runIds: ['r2'],
+        },
+        {
+          id: 't1',
+          title: 'Fix the bug',
+          parentThreadId: null,
+          agent: 'supervisor',
+          createdAt: 100,
+          updatedAt: 100,
+          runCount: 1,
+          status: 'running',
+          runIds: ['r1'],
+        },
       ]);
       const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { threads: unknown[] };
       expect(index.threads).toHaveLength(2);
@@ -192,7 +241,9 @@ describe('JsonlThreadStore', () => {
     const owner = new JsonlThreadStore({ dir, recoverInterrupted: true, indexDelayMs: 1 });
     await owner.get('t1');
     await owner.flush();
-    expect(JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'))).toMatchObject({ threads: [{ id: 't1', status: 'interrupted', runCount: 1 }] });
+    expect(JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'))).toMatchObject({
+      threads: [{ id: 't1', status: 'interrupted', runCount: 1 }],
+    });
     owner.dispose();
     other.dispose();
   });
@@ -222,7 +273,10 @@ describe('JsonlThreadStore', () => {
     await store.flush();
     await store.closeAll();
     store.dispose();
-    const legacy = { version: 1, threads: [{ id: 't1', title: 'Old title', parentThreadId: null, agent: 'supervisor', createdAt: 100, updatedAt: 200 }] };
+    const legacy = {
+      version: 1,
+      threads: [{ id: 't1', title: 'Old title', parentThreadId: null, agent: 'supervisor', createdAt: 100, updatedAt: 200 }],
+    };
     await writeFile(join(dir, 'index.json'), JSON.stringify(legacy));
     const later = new JsonlThreadStore({ dir });
     expect(await later.list()).toEqual([{ ...legacy.threads[0], runCount: 1, status: 'ok' }]);

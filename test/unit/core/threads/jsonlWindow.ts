@@ -19,7 +19,12 @@ const finish = (unified: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
 });
 
 /** A reply that says `t` and stops. */
-export const text = (t: string): LanguageModelV4StreamPart[] => [{ type: 'text-start', id: '1' }, { type: 'text-delta', id: '1', delta: t }, { type: 'text-end', id: '1' }, finish('stop')];
+export const text = (t: string): LanguageModelV4StreamPart[] => [
+  { type: 'text-start', id: '1' },
+  { type: 'text-delta', id: '1', delta: t },
+  { type: 'text-end', id: '1' },
+  finish('stop'),
+];
 
 /** A reply that calls one tool. */
 export const call = (toolCallId: string, toolName: string, input: unknown): LanguageModelV4StreamPart[] => [

@@ -20,10 +20,26 @@ beforeEach(async () => {
 
 const top = (id: string) => ({ id, title: 'go', parentThreadId: null, agent: 'supervisor' });
 const started = (threadId: string): UnsequencedRunEvent =>
-  ({ v: 1, kind: 'run.started', threadId, runId: 'r1', ts: 1, parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: 'go', model: 'm' }) as UnsequencedRunEvent;
+  ({
+    v: 1,
+    kind: 'run.started',
+    threadId,
+    runId: 'r1',
+    ts: 1,
+    parentRunId: null,
+    agent: 'supervisor',
+    agentPath: ['supervisor'],
+    depth: 0,
+    task: 'go',
+    model: 'm',
+  }) as UnsequencedRunEvent;
 const delta = (threadId: string, runId: string, i: number): UnsequencedRunEvent =>
   ({ v: 1, kind: 'text.delta', threadId, runId, ts: 2 + i, text: `part ${i} ` }) as UnsequencedRunEvent;
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** A lease lock that is granted only when the test says so. */
 function gatedLock() {
@@ -92,7 +108,8 @@ describe("the JSONL store off a run's path", () => {
     for (const id of ['c_1', 'c_2', 'c_3']) await store.open(child(id, 't_root'), { newId: true });
     await store.open(child('c_grand', 'c_1'), { newId: true });
     const parents: Record<string, string> = { c_1: 't_root', c_2: 't_root', c_3: 't_root', c_grand: 'c_1' };
-    for (const [id, parent] of Object.entries(parents)) store.append({ ...started(id), agent: 'a', parentThreadId: parent, parentRunId: 'r0', depth: 1 } as UnsequencedRunEvent);
+    for (const [id, parent] of Object.entries(parents))
+      store.append({ ...started(id), agent: 'a', parentThreadId: parent, parentRunId: 'r0', depth: 1 } as UnsequencedRunEvent);
     await store.flushThreads();
     expect(locked).toEqual([join(dir, 't_root.jsonl')]);
     // A child closed while its conversation works here is still not another window's to open.
@@ -110,7 +127,7 @@ describe("the JSONL store off a run's path", () => {
     other.dispose();
   });
 
-  it("another window lists a thread whose entry is not written yet from its file, with the title its first run gives, never a placeholder", async () => {
+  it('another window lists a thread whose entry is not written yet from its file, with the title its first run gives, never a placeholder', async () => {
     const a = new JsonlThreadStore({ dir });
     const b = new JsonlThreadStore({ dir });
     await b.list();
@@ -142,14 +159,28 @@ describe("the JSONL store off a run's path", () => {
     const turn = setImmediate(() => turns++);
     await store.open(top('t_run'), { newId: true });
     await store.open({ id: 'c_1', title: 'part', parentThreadId: 't_run', agent: 'a' }, { newId: true });
-    const written = [store.append(started('t_run')), store.append({ ...started('c_1'), runId: 'r2', agent: 'a', parentThreadId: 't_run', parentRunId: 'r1', depth: 1 } as UnsequencedRunEvent)];
+    const written = [
+      store.append(started('t_run')),
+      store.append({
+        ...started('c_1'),
+        runId: 'r2',
+        agent: 'a',
+        parentThreadId: 't_run',
+        parentRunId: 'r1',
+        depth: 1,
+      } as UnsequencedRunEvent),
+    ];
     for (let i = 0; i < 50; i++) written.push(store.append(delta('c_1', 'r2', i)));
     await store.close('c_1');
     await store.close('t_run');
     await store.flushThreads();
     expect(turns).toBe(0);
     clearImmediate(turn);
-    const lines = async (id: string) => (await readFile(join(dir, `${id}.jsonl`), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
+    const lines = async (id: string) =>
+      (await readFile(join(dir, `${id}.jsonl`), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as RunEvent);
     expect([...(await lines('t_run')), ...(await lines('c_1'))]).toEqual(written);
     expect(await leaseHeld(join(dir, 't_run.jsonl'), 10_000)).toBe(false);
     // Free for another process at once.
@@ -163,7 +194,9 @@ describe("the JSONL store off a run's path", () => {
 
   it("an engine's run is quiet once its threads are on disk, while the index write waits for another process's lock", async () => {
     const { store, engine } = jsonlWindow(dir, (caller, n) =>
-      caller.agent === 'supervisor' && n === 0 ? call('c1', 'delegate_task', { task: 'count', agents: ['a'] }) : text(`${caller.agent} done`),
+      caller.agent === 'supervisor' && n === 0
+        ? call('c1', 'delegate_task', { task: 'count', agents: ['a'] })
+        : text(`${caller.agent} done`),
     );
     // The store made its folder and index on load; now another writer holds the index's lock.
     await store.list();
@@ -171,10 +204,16 @@ describe("the JSONL store off a run's path", () => {
     const sent = await engine.send({ prompt: 'count it' });
     await sent.done;
     await engine.whenQuiet(sent.threadId);
-    const topEvents = (await readFile(join(dir, `${sent.threadId}.jsonl`), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
+    const topEvents = (await readFile(join(dir, `${sent.threadId}.jsonl`), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RunEvent);
     expect(topEvents.at(-1)).toMatchObject({ kind: 'run.finished', status: 'ok' });
     const child = (await store.list()).find((t) => t.parentThreadId === sent.threadId)!;
-    const childEvents = (await readFile(join(dir, `${child.id}.jsonl`), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
+    const childEvents = (await readFile(join(dir, `${child.id}.jsonl`), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RunEvent);
     expect(childEvents.at(-1)).toMatchObject({ kind: 'run.finished', status: 'ok', output: 'a done' });
     // The threads are free for another window at once: no lease is held on either.
     expect(await leaseHeld(join(dir, `${sent.threadId}.jsonl`), 10_000)).toBe(false);

@@ -26,7 +26,11 @@ async function ask(w: ReturnType<typeof window>, prompt: string, threadId?: stri
 describe('after a reload', () => {
   it("the supervisor's history includes the delegation results it had", async () => {
     const before = window((caller, n) =>
-      caller.agent === 'supervisor' ? (n === 0 ? call('c1', 'delegate_task', { task: 'find the number', agents: ['a'] }) : text('I asked a.')) : text('The number is 4217.'),
+      caller.agent === 'supervisor'
+        ? n === 0
+          ? call('c1', 'delegate_task', { task: 'find the number', agents: ['a'] })
+          : text('I asked a.')
+        : text('The number is 4217.'),
     );
     const threadId = await ask(before, 'What is the number?');
     await before.store.closeAll();
@@ -40,10 +44,14 @@ describe('after a reload', () => {
     expect(prompt).toContain('Remind me');
   });
 
-  it("continuing a child thread sends the child its own history", async () => {
+  it('continuing a child thread sends the child its own history', async () => {
     let childThread = '';
     const before = window((caller, n) =>
-      caller.agent === 'supervisor' ? (n === 0 ? call('c1', 'delegate_task', { task: 'pick a colour', agents: ['a'] }) : text('ok')) : text('I pick teal.'),
+      caller.agent === 'supervisor'
+        ? n === 0
+          ? call('c1', 'delegate_task', { task: 'pick a colour', agents: ['a'] })
+          : text('ok')
+        : text('I pick teal.'),
     );
     const threadId = await ask(before, 'start');
     childThread = (await before.store.list()).find((t) => t.parentThreadId === threadId)!.id;
@@ -71,10 +79,47 @@ describe('after a reload', () => {
     await crashed.open({ id: t, title: 'go', parentThreadId: null, agent: 'supervisor' });
     await crashed.open({ id: c, title: 'watch the logs', parentThreadId: t, agent: 'a' });
     const ev = (e: Record<string, unknown>) => crashed.append({ v: 1, ts: Date.now(), ...e } as UnsequencedRunEvent);
-    ev({ kind: 'run.started', threadId: t, runId: 'r_top', parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: 'go', model: 'm' });
-    ev({ kind: 'tool.started', threadId: t, runId: 'r_top', toolCallId: 'k1', tool: 'subagent_start', input: { task: 'watch the logs', agent: 'a' } });
-    ev({ kind: 'run.started', threadId: c, runId: 'r_bg', parentRunId: 'r_top', parentThreadId: t, parentToolCallId: 'k1', agent: 'a', agentPath: ['supervisor', 'a'], depth: 1, task: 'watch the logs', model: 'm' });
-    ev({ kind: 'tool.finished', threadId: t, runId: 'r_top', toolCallId: 'k1', tool: 'subagent_start', output: { status: 'started', runId: 'r_bg', threadId: c }, isError: false });
+    ev({
+      kind: 'run.started',
+      threadId: t,
+      runId: 'r_top',
+      parentRunId: null,
+      agent: 'supervisor',
+      agentPath: ['supervisor'],
+      depth: 0,
+      task: 'go',
+      model: 'm',
+    });
+    ev({
+      kind: 'tool.started',
+      threadId: t,
+      runId: 'r_top',
+      toolCallId: 'k1',
+      tool: 'subagent_start',
+      input: { task: 'watch the logs', agent: 'a' },
+    });
+    ev({
+      kind: 'run.started',
+      threadId: c,
+      runId: 'r_bg',
+      parentRunId: 'r_top',
+      parentThreadId: t,
+      parentToolCallId: 'k1',
+      agent: 'a',
+      agentPath: ['supervisor', 'a'],
+      depth: 1,
+      task: 'watch the logs',
+      model: 'm',
+    });
+    ev({
+      kind: 'tool.finished',
+      threadId: t,
+      runId: 'r_top',
+      toolCallId: 'k1',
+      tool: 'subagent_start',
+      output: { status: 'started', runId: 'r_bg', threadId: c },
+      isError: false,
+    });
     ev({ kind: 'text.delta', threadId: t, runId: 'r_top', text: 'Started a watcher.' });
     ev({ kind: 'text.delta', threadId: c, runId: 'r_bg', text: 'Saw 3 errors so far' });
     await crashed.closeAll();

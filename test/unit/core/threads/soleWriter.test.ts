@@ -24,15 +24,37 @@ beforeEach(async () => {
 });
 
 /** The thread files (`*.jsonl`) looked at with stat since the test began. */
-const statsOfThreadFiles = () => vi.mocked(stat).mock.calls.map(([path]) => basename(String(path))).filter((name) => name.endsWith('.jsonl'));
+const statsOfThreadFiles = () =>
+  vi
+    .mocked(stat)
+    .mock.calls.map(([path]) => basename(String(path)))
+    .filter((name) => name.endsWith('.jsonl'));
 const top = (id: string) => ({ id, title: 'go', parentThreadId: null, agent: 'supervisor' });
 const child = (id: string, parent: string) => ({ id, title: 'part', parentThreadId: parent, agent: 'a' });
 const started = (threadId: string): UnsequencedRunEvent =>
-  ({ v: 1, kind: 'run.started', threadId, runId: 'r1', ts: 1, parentRunId: null, agent: 'a', agentPath: ['a'], depth: 1, task: 'part', model: 'm' }) as UnsequencedRunEvent;
+  ({
+    v: 1,
+    kind: 'run.started',
+    threadId,
+    runId: 'r1',
+    ts: 1,
+    parentRunId: null,
+    agent: 'a',
+    agentPath: ['a'],
+    depth: 1,
+    task: 'part',
+    model: 'm',
+  }) as UnsequencedRunEvent;
 
 describe('a conversation only this process has written', () => {
-  it('starts a delegation\'s subagents without looking for their thread files on disk', async () => {
-    const w = jsonlWindow(dir, (caller, n) => (caller.agent === 'supervisor' ? (n === 0 ? call('d1', 'delegate_task', { task: 'count', agents: ['a'] }) : text('done')) : text('counted')));
+  it("starts a delegation's subagents without looking for their thread files on disk", async () => {
+    const w = jsonlWindow(dir, (caller, n) =>
+      caller.agent === 'supervisor'
+        ? n === 0
+          ? call('d1', 'delegate_task', { task: 'count', agents: ['a'] })
+          : text('done')
+        : text('counted'),
+    );
     const { threadId, done } = await w.engine.send({ prompt: 'go' });
     expect(await done).toMatchObject({ status: 'ok', output: 'done' });
     await w.engine.whenQuiet(threadId);

@@ -9,7 +9,13 @@ import { bundleOptions } from '../../../../scripts/bundles.mjs';
 export async function buildStoreProcess(): Promise<string> {
   const outdir = await mkdtemp(join(tmpdir(), 'store-process-'));
   const { banner: _banner, ...script } = bundleOptions().cli;
-  await esbuild.build({ ...script, outdir, sourcemap: false, logLevel: 'error', entryPoints: { storeProcess: 'test/fixtures/storeProcess.ts' } });
+  await esbuild.build({
+    ...script,
+    outdir,
+    sourcemap: false,
+    logLevel: 'error',
+    entryPoints: { storeProcess: 'test/fixtures/storeProcess.ts' },
+  });
   return join(outdir, 'storeProcess.js');
 }
 

@@ -35,7 +35,7 @@ describe('ThreadLeases', () => {
     expect(leases.uses('t1')).toBe(0);
   });
 
-  it("still refuses a lease another holder keeps", async () => {
+  it('still refuses a lease another holder keeps', async () => {
     const lock = slowLock();
     const mine = new ThreadLeases({ logger: silentLogger, takeLock: lock.takeLock });
     const theirs = new ThreadLeases({ logger: silentLogger, takeLock: lock.takeLock });

@@ -35,13 +35,43 @@ const stores: [string, () => Promise<ThreadStore>][] = [
 ];
 
 const run = (threadId: string, runId: string, ts: number): UnsequencedRunEvent => ({
-  v: 1, threadId, runId, ts, kind: 'run.started', parentRunId: null, agent: 'supervisor', agentPath: ['supervisor'], depth: 0, task: 'a turn', model: 'scripted:s.json',
+  v: 1,
+  threadId,
+  runId,
+  ts,
+  kind: 'run.started',
+  parentRunId: null,
+  agent: 'supervisor',
+  agentPath: ['supervisor'],
+  depth: 0,
+  task: 'a turn',
+  model: 'scripted:s.json',
 });
 const end = (threadId: string, runId: string, ts: number, status: 'ok' | 'error' | 'cancelled'): UnsequencedRunEvent => ({
-  v: 1, threadId, runId, ts, kind: 'run.finished', status, output: '', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, durationMs: 1,
+  v: 1,
+  threadId,
+  runId,
+  ts,
+  kind: 'run.finished',
+  status,
+  output: '',
+  usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  durationMs: 1,
 });
-const text = (threadId: string, ts: number, t: string): UnsequencedRunEvent => ({ v: 1, threadId, runId: `r_${threadId}`, ts, kind: 'text.delta', text: t });
-const meta = (id: string, parentThreadId: string | null = null) => ({ id, title: id, parentThreadId, agent: parentThreadId ? 'a' : 'supervisor' });
+const text = (threadId: string, ts: number, t: string): UnsequencedRunEvent => ({
+  v: 1,
+  threadId,
+  runId: `r_${threadId}`,
+  ts,
+  kind: 'text.delta',
+  text: t,
+});
+const meta = (id: string, parentThreadId: string | null = null) => ({
+  id,
+  title: id,
+  parentThreadId,
+  agent: parentThreadId ? 'a' : 'supervisor',
+});
 
 describe.each(stores)('%s', (_name, makeStore) => {
   it('exports a family and imports it into a fresh store: the same entries and events; a taken id is refused with nothing written', async () => {
@@ -49,7 +79,14 @@ describe.each(stores)('%s', (_name, makeStore) => {
     await store.open(meta('t_root'));
     await store.open(meta('c_kid', 't_root'));
     store.append(run('t_root', 'r_root', 10));
-    store.append({ ...run('c_kid', 'r_kid', 11), parentRunId: 'r_root', parentThreadId: 't_root', depth: 1, agent: 'a', agentPath: ['supervisor', 'a'] } as UnsequencedRunEvent);
+    store.append({
+      ...run('c_kid', 'r_kid', 11),
+      parentRunId: 'r_root',
+      parentThreadId: 't_root',
+      depth: 1,
+      agent: 'a',
+      agentPath: ['supervisor', 'a'],
+    } as UnsequencedRunEvent);
     store.append(end('c_kid', 'r_kid', 12, 'ok'));
     store.append(end('t_root', 'r_root', 13, 'ok'));
     await store.close('c_kid');
@@ -74,7 +111,11 @@ describe.each(stores)('%s', (_name, makeStore) => {
     const store = await makeStore();
     await store.open(meta('t_one'));
     await store.open(meta('t_two'));
-    expect([store.append(text('t_one', 1, 'a')).seq, store.append(text('t_one', 2, 'b')).seq, store.append(text('t_two', 3, 'c')).seq]).toEqual([1, 2, 1]);
+    expect([
+      store.append(text('t_one', 1, 'a')).seq,
+      store.append(text('t_one', 2, 'b')).seq,
+      store.append(text('t_two', 3, 'c')).seq,
+    ]).toEqual([1, 2, 1]);
     expect(() => store.append(text('t_never', 4, 'x'))).toThrow(/t_never/);
     await store.flush();
     const again = await store.open(meta('t_one'));
@@ -114,7 +155,7 @@ describe.each(stores)('%s', (_name, makeStore) => {
     expect((await store.list()).map((t) => t.id)).toEqual(['t_new']);
   });
 
-  it('keeps each thread\'s turn count and status in its entry: empty, running while a run works, then how the last one ended', async () => {
+  it("keeps each thread's turn count and status in its entry: empty, running while a run works, then how the last one ended", async () => {
     const store = await makeStore();
     await store.open(meta('t_a'));
     const entry = async () => (await store.list()).find((t) => t.id === 't_a')!;

@@ -187,10 +187,14 @@ describe('two processes on a store whose file system has no hard links', () => {
     expect([ra.code, rb.code]).toEqual([0, 0]);
     // Each tried a link first and was refused.
     for (const r of [ra, rb]) expect(Number(/hard links refused: (\d+)/.exec(r.stdout)?.[1])).toBeGreaterThan(0);
-    const events = (await readFile(join(dir, 't1.jsonl'), 'utf8')).trim().split('\n').map((line) => runEventSchema.parse(JSON.parse(line)));
+    const events = (await readFile(join(dir, 't1.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => runEventSchema.parse(JSON.parse(line)));
     expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 4000 }, (_, i) => i + 1));
     const texts = events.map((e) => (e.kind === 'text.delta' ? e.text : ''));
-    for (const writer of ['A', 'B']) expect(texts.filter((t) => t.startsWith(`${writer}:`))).toEqual(Array.from({ length: 2000 }, (_, i) => `${writer}:${i}`));
+    for (const writer of ['A', 'B'])
+      expect(texts.filter((t) => t.startsWith(`${writer}:`))).toEqual(Array.from({ length: 2000 }, (_, i) => `${writer}:${i}`));
     expect((await readdir(dir)).filter((f) => f.includes('.lock'))).toEqual([]);
     // Each removed its owner note at its exit.
     expect(await readdir(join(dir, '.owners'))).toEqual([]);

@@ -39,11 +39,13 @@ describe('the child filter', () => {
     });
     const child = r.h.runs().find((run) => run.agent === 'worker')!;
     const error = String(child.toolCalls[0]!.output);
-    expect(error).toMatch(/There is no tool "frobnicate"\. The tools you have: read_file, list_dir, .*run_command, web_fetch, todo_write\./);
-    for (const hidden of ['ask_user', 'open_file', 'install_package', 'install_extension', 'delegate_task']) expect(error).not.toContain(hidden);
+    expect(error).toMatch(
+      /There is no tool "frobnicate"\. The tools you have: read_file, list_dir, .*run_command, web_fetch, todo_write\./,
+    );
+    for (const hidden of ['ask_user', 'open_file', 'install_package', 'install_extension', 'delegate_task'])
+      expect(error).not.toContain(hidden);
     expect(child.state).toBe('ok');
   });
-
 
   it("refuses a child's forged ask_user and install_package at execution, telling it to hand back; nothing runs", async () => {
     const before = await snapshot(world.base);
@@ -92,7 +94,17 @@ describe('the child filter', () => {
     });
     const { done } = await h.engine.send({ prompt: 'go' });
     await done;
-    expect(seen.get('worker')).toEqual(['edit_file', 'find_files', 'list_dir', 'read_file', 'run_command', 'search_text', 'todo_write', 'web_fetch', 'write_file']);
+    expect(seen.get('worker')).toEqual([
+      'edit_file',
+      'find_files',
+      'list_dir',
+      'read_file',
+      'run_command',
+      'search_text',
+      'todo_write',
+      'web_fetch',
+      'write_file',
+    ]);
     expect(seen.get('supervisor')).toEqual(
       expect.arrayContaining(['ask_user', 'open_file', 'install_package', 'install_extension', 'delegate_task', 'write_file']),
     );
@@ -105,14 +117,19 @@ describe('the child filter', () => {
   });
 
   it('applies a profile allowlist: the read-only explorer gets the read tools only', async () => {
-    const r = await runScript(delegating([{ toolCalls: [{ tool: 'write_file', input: { path: 'x.txt', content: 'x' } }] }, { text: 'ok' }]), {
-      root: world.root,
-      settings: { approval: 'trust' },
-      agents: { worker: agent('explores', { tools: ['read_file', 'list_dir', 'find_files', 'search_text'] }) },
-    });
+    const r = await runScript(
+      delegating([{ toolCalls: [{ tool: 'write_file', input: { path: 'x.txt', content: 'x' } }] }, { text: 'ok' }]),
+      {
+        root: world.root,
+        settings: { approval: 'trust' },
+        agents: { worker: agent('explores', { tools: ['read_file', 'list_dir', 'find_files', 'search_text'] }) },
+      },
+    );
     const call = r.h.runs().find((run) => run.agent === 'worker')!.toolCalls[0]!;
     expect(call.state).toBe('error');
-    expect(String(call.output)).toMatch(/There is no tool "write_file"\. The tools you have: read_file, list_dir, find_files, search_text\./);
+    expect(String(call.output)).toMatch(
+      /There is no tool "write_file"\. The tools you have: read_file, list_dir, find_files, search_text\./,
+    );
     expect(await snapshot(world.root)).toEqual({ 'README.md': 'hello\n' });
   });
 });
@@ -123,9 +140,25 @@ describe("the SDK's activeTools (why the engine hides tools in a model middlewar
     const forged: LanguageModelV4StreamPart[] = [
       { type: 'stream-start', warnings: [] },
       { type: 'tool-call', toolCallId: 'c1', toolName: 'ask_user', input: '{"question":"?"}' },
-      { type: 'finish', usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
+      {
+        type: 'finish',
+        usage: {
+          inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 1, text: 1, reasoning: undefined },
+        },
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      },
     ];
-    const model = new MockLanguageModelV4({ doStream: async () => ({ stream: new ReadableStream({ start: (c) => { for (const p of forged) c.enqueue(p); c.close(); } }) }) });
+    const model = new MockLanguageModelV4({
+      doStream: async () => ({
+        stream: new ReadableStream({
+          start: (c) => {
+            for (const p of forged) c.enqueue(p);
+            c.close();
+          },
+        }),
+      }),
+    });
     const result = streamText({
       model,
       prompt: 'hi',

@@ -46,14 +46,26 @@ describe('read_file', () => {
 describe('edit_file with numbers pasted from read_file', () => {
   it('oldText and newText copied with their numbers: the numbers are ignored, and the line is right', async () => {
     await writeFile(at('a.ts'), 'const a = 1;\n\nfunction f() {\n  return a;\n}\n');
-    const [, edited] = await steps([read('a.ts')], [edit('a.ts', '     2\t\n     3\tfunction f() {\n     4\t  return a;', '     2\t\n     3\tfunction f() {\n  // doubled\n     4\t  return a * 2;')]);
+    const [, edited] = await steps(
+      [read('a.ts')],
+      [
+        edit(
+          'a.ts',
+          '     2\t\n     3\tfunction f() {\n     4\t  return a;',
+          '     2\t\n     3\tfunction f() {\n  // doubled\n     4\t  return a * 2;',
+        ),
+      ],
+    );
     expect(edited).toEqual({ path: 'a.ts', line: 2 });
     expect(await readFile(at('a.ts'), 'utf8')).toBe('const a = 1;\n\nfunction f() {\n  // doubled\n  return a * 2;\n}\n');
   });
 
   it('a blank line whose tab was trimmed still counts as numbered', async () => {
     await writeFile(at('a.ts'), 'one\n\nthree\n');
-    const [, edited] = await steps([read('a.ts')], [edit('a.ts', '     1\tone\n     2\n     3\tthree', '     1\tuno\n     2\n     3\ttres')]);
+    const [, edited] = await steps(
+      [read('a.ts')],
+      [edit('a.ts', '     1\tone\n     2\n     3\tthree', '     1\tuno\n     2\n     3\ttres')],
+    );
     expect(edited).toEqual({ path: 'a.ts', line: 1 });
     expect(await readFile(at('a.ts'), 'utf8')).toBe('uno\n\ntres\n');
   });
@@ -61,7 +73,10 @@ describe('edit_file with numbers pasted from read_file', () => {
   it('text that is in the file as written is taken as written: a file of numbered lines, a TSV of numbers', async () => {
     await writeFile(at('expected.txt'), '     1\talpha\n     2\tbeta\n');
     await writeFile(at('data.tsv'), '1\tone\n2\ttwo\n');
-    const [, , numbered, tsv] = await steps([read('expected.txt'), read('data.tsv')], [edit('expected.txt', '     2\tbeta', '     2\tgamma'), edit('data.tsv', '2\ttwo', '2\tzwei')]);
+    const [, , numbered, tsv] = await steps(
+      [read('expected.txt'), read('data.tsv')],
+      [edit('expected.txt', '     2\tbeta', '     2\tgamma'), edit('data.tsv', '2\ttwo', '2\tzwei')],
+    );
     expect([numbered, tsv]).toEqual([
       { path: 'expected.txt', line: 2 },
       { path: 'data.tsv', line: 2 },
@@ -72,7 +87,10 @@ describe('edit_file with numbers pasted from read_file', () => {
 
   it('numbers that do not run one after another, or lines without them, are not taken off', async () => {
     await writeFile(at('a.ts'), 'one\ntwo\nthree\n');
-    const [, skipped, partly] = await steps([read('a.ts')], [edit('a.ts', '     1\tone\n     3\tthree', 'x'), edit('a.ts', '     1\tone\ntwo', 'x')]);
+    const [, skipped, partly] = await steps(
+      [read('a.ts')],
+      [edit('a.ts', '     1\tone\n     3\tthree', 'x'), edit('a.ts', '     1\tone\ntwo', 'x')],
+    );
     expect(skipped!.error).toMatch(/not found in a.ts/);
     expect(partly!.error).toMatch(/not found in a.ts/);
     expect(await readFile(at('a.ts'), 'utf8')).toBe('one\ntwo\nthree\n');

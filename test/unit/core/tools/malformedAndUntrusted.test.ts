@@ -13,7 +13,10 @@ beforeEach(async () => {
 });
 afterEach(() => world.cleanup());
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+};
 const streamOf = (parts: LanguageModelV4StreamPart[]) => ({
   stream: new ReadableStream<LanguageModelV4StreamPart>({
     start(controller) {
@@ -42,7 +45,10 @@ describe('a tool call with malformed JSON arguments', () => {
       ],
     });
     const approver = new RecordingApprover(() => 'approved');
-    const h = makeEngine({ agents: {} }, { model: () => model, workspace: spyWorkspace(world.root).workspace, approver, settings: { approval: 'trust' } });
+    const h = makeEngine(
+      { agents: {} },
+      { model: () => model, workspace: spyWorkspace(world.root).workspace, approver, settings: { approval: 'trust' } },
+    );
     const { done } = await h.engine.send({ prompt: 'go' });
     expect((await done).status).toBe('ok');
     const call = h.runs()[0]!.toolCalls[0]!;

@@ -32,7 +32,13 @@ async function oneStep(...calls: Call[]) {
 }
 
 async function readThenStep(read: string[], calls: Call[]) {
-  const script: Script = read.length ? { agents: { supervisor: [{ toolCalls: read.map((path) => ({ tool: 'read_file', input: { path } })) }, { toolCalls: calls }, { text: 'done' }] } } : supervisorCalls(...calls);
+  const script: Script = read.length
+    ? {
+        agents: {
+          supervisor: [{ toolCalls: read.map((path) => ({ tool: 'read_file', input: { path } })) }, { toolCalls: calls }, { text: 'done' }],
+        },
+      }
+    : supervisorCalls(...calls);
   const r = await runScript(script, { root: world.root, settings: { approval: 'trust' } });
   // In call order: tool.finished events come as each ends, so they are matched by their call id.
   const started = r.ofKind('tool.started').slice(read.length);
@@ -95,7 +101,13 @@ describe('several edits of one file in one step', () => {
     await writeFile(at('a.ts'), 'a long first version of the file\nwith a second line\n');
     const { outputs } = await readThenStep(
       ['a.ts'],
-      [write('a.ts', 'short\nend\n'), edit('a.ts', 'end\n', 'end\nmore\n'), write('b.ts', 'b one\n'), edit('b.ts', 'b one', 'b two'), write('a.ts', 'last\n')],
+      [
+        write('a.ts', 'short\nend\n'),
+        edit('a.ts', 'end\n', 'end\nmore\n'),
+        write('b.ts', 'b one\n'),
+        edit('b.ts', 'b one', 'b two'),
+        write('a.ts', 'last\n'),
+      ],
     );
     expect(outputs).toEqual([
       { path: 'a.ts', created: false, chars: 10 },
@@ -129,7 +141,11 @@ describe('several edits of one file in one step', () => {
 
   it('an edit that no longer applies after the one before fails, and the others land', async () => {
     await writeFile(at('a.ts'), 'x = 1\ny = 2\n');
-    const { outputs } = await oneStep(edit('a.ts', 'x = 1', 'x = 10'), edit('a.ts', 'x = 1\n', 'x = 100\n'), edit('a.ts', 'y = 2', 'y = 20'));
+    const { outputs } = await oneStep(
+      edit('a.ts', 'x = 1', 'x = 10'),
+      edit('a.ts', 'x = 1\n', 'x = 100\n'),
+      edit('a.ts', 'y = 2', 'y = 20'),
+    );
     expect(outputs[0]).toEqual({ path: 'a.ts', line: 1 });
     expect((outputs[1] as { error: string }).error).toMatch(/not found in a.ts/);
     expect(outputs[2]).toEqual({ path: 'a.ts', line: 2 });
@@ -142,9 +158,19 @@ describe('edits across many files at once', () => {
     const files = Array.from({ length: 20 }, (_, i) => `src/f${i}.ts`);
     await mkdir(at('src'));
     for (const f of files) await writeFile(at(f), numbered(6));
-    const calls = files.flatMap((f) => [edit(f, 'line 1\n', 'first\nfirst again\n'), edit(f, 'line 4\n', 'fourth\n'), edit(f, 'line 6\n', 'sixth\n')]);
+    const calls = files.flatMap((f) => [
+      edit(f, 'line 1\n', 'first\nfirst again\n'),
+      edit(f, 'line 4\n', 'fourth\n'),
+      edit(f, 'line 6\n', 'sixth\n'),
+    ]);
     const { outputs } = await oneStep(...calls);
-    expect(outputs).toEqual(files.flatMap((path) => [{ path, line: 1 }, { path, line: 5 }, { path, line: 7 }]));
+    expect(outputs).toEqual(
+      files.flatMap((path) => [
+        { path, line: 1 },
+        { path, line: 5 },
+        { path, line: 7 },
+      ]),
+    );
     for (const f of files) expect(await readFile(at(f), 'utf8'), f).toBe('first\nfirst again\nline 2\nline 3\nfourth\nline 5\nsixth\n');
   });
 });
@@ -152,7 +178,10 @@ describe('edits across many files at once', () => {
 describe('what one step of edits keeps and refuses', () => {
   it('a script edited and rewritten in one step stays executable', async () => {
     await writeFile(at('run.sh'), '#!/bin/sh\necho one\n', { mode: 0o755 });
-    const { outputs } = await readThenStep(['run.sh'], [edit('run.sh', 'echo one', 'echo two'), write('run.sh', '#!/bin/sh\necho three\n'), edit('run.sh', 'three', 'four')]);
+    const { outputs } = await readThenStep(
+      ['run.sh'],
+      [edit('run.sh', 'echo one', 'echo two'), write('run.sh', '#!/bin/sh\necho three\n'), edit('run.sh', 'three', 'four')],
+    );
     expect(outputs.every((o) => !(o as { error?: string }).error)).toBe(true);
     expect(await readFile(at('run.sh'), 'utf8')).toBe('#!/bin/sh\necho four\n');
     expect((await lstat(at('run.sh'))).mode & 0o777).toBe(0o755);
@@ -162,7 +191,11 @@ describe('what one step of edits keeps and refuses', () => {
     const outside = join(world.sibling, 'shared.ts');
     await writeFile(outside, 'const shared = 1;\n');
     await link(outside, at('shared.ts'));
-    const { outputs } = await oneStep(edit('shared.ts', 'const shared = 1;', 'pwned'), edit('./shared.ts', 'shared', 'pwned'), write('shared.ts', 'pwned'));
+    const { outputs } = await oneStep(
+      edit('shared.ts', 'const shared = 1;', 'pwned'),
+      edit('./shared.ts', 'shared', 'pwned'),
+      write('shared.ts', 'pwned'),
+    );
     for (const output of outputs) expect((output as { error: string }).error).toMatch(/hard link/);
     expect(await readFile(outside, 'utf8')).toBe('const shared = 1;\n');
   });
@@ -186,10 +219,17 @@ describe('the editor path', () => {
         await writeFile(path, content);
       },
     };
-    const h = makeEngine(supervisorCalls(edit('open.ts', 'line 2\n', 'two\n'), edit('open.ts', 'line 4\n', 'four\nfour more\n'), edit('open.ts', 'line 6\n', 'six\n')), {
-      workspace: editor,
-      settings: { approval: 'trust' },
-    });
+    const h = makeEngine(
+      supervisorCalls(
+        edit('open.ts', 'line 2\n', 'two\n'),
+        edit('open.ts', 'line 4\n', 'four\nfour more\n'),
+        edit('open.ts', 'line 6\n', 'six\n'),
+      ),
+      {
+        workspace: editor,
+        settings: { approval: 'trust' },
+      },
+    );
     const { threadId, done } = await h.engine.send({ prompt: 'go' });
     await done;
     await h.engine.whenQuiet(threadId);

@@ -23,7 +23,8 @@ beforeEach(async () => {
 });
 afterEach(() => world.cleanup());
 
-const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: world.root, stdio: 'pipe' });
+const git = (...args: string[]) =>
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: world.root, stdio: 'pipe' });
 
 /** An approver like the CLI's without a terminal: nobody can answer. */
 class NobodyApprover extends RecordingApprover {
@@ -45,11 +46,14 @@ function calls(...commands: string[]) {
 describe('read-only helpers run unasked (issue 39 item 4)', () => {
   it('a runner piped into tail, and wc | head, with only the runner allowed (autoEdit, no sandbox)', async () => {
     const approver = new RecordingApprover(() => 'denied');
-    const r = await runScript(calls('npm --version 2>&1 | tail -n 1', 'wc -l README.md | head -n 1', 'cat README.md | grep -n t | sort -r'), {
-      root: world.root,
-      approver,
-      settings: { approval: 'autoEdit', autoApproveCommands: ['npm --version'], 'sandbox.mode': 'off' },
-    });
+    const r = await runScript(
+      calls('npm --version 2>&1 | tail -n 1', 'wc -l README.md | head -n 1', 'cat README.md | grep -n t | sort -r'),
+      {
+        root: world.root,
+        approver,
+        settings: { approval: 'autoEdit', autoApproveCommands: ['npm --version'], 'sandbox.mode': 'off' },
+      },
+    );
     expect(approver.requests).toEqual([]);
     // Parallel calls finish in any order.
     const results = r.toolResults('run_command');
@@ -91,8 +95,14 @@ describe('read-only helpers run unasked (issue 39 item 4)', () => {
   it('outside the sandbox, git status asks: its config could run a program', async () => {
     git('init', '-q');
     const approver = new RecordingApprover(() => 'denied');
-    const r = await runScript(calls('git status'), { root: world.root, approver, settings: { approval: 'autoEdit', 'sandbox.mode': 'off' } });
-    expect(approver.requests.map((q) => q.reason)).toEqual([expect.stringMatching(/`git status` is not among the commands allowed without asking.*subagents\.autoApproveCommands/)]);
+    const r = await runScript(calls('git status'), {
+      root: world.root,
+      approver,
+      settings: { approval: 'autoEdit', 'sandbox.mode': 'off' },
+    });
+    expect(approver.requests.map((q) => q.reason)).toEqual([
+      expect.stringMatching(/`git status` is not among the commands allowed without asking.*subagents\.autoApproveCommands/),
+    ]);
     expect(r.commands).toEqual([]);
   });
 });
@@ -107,7 +117,9 @@ describe('honest refusals that teach (issue 39 item 5)', () => {
       settings: { approval: 'autoEdit', 'sandbox.mode': 'off' },
     });
     const error = (r.toolResults('run_command')[0] as { error: string }).error;
-    expect(error).toMatch(/^run_command was not run: `npx vitest` \(in `npx vitest run[^`]*`\) is not among the commands allowed without asking/);
+    expect(error).toMatch(
+      /^run_command was not run: `npx vitest` \(in `npx vitest run[^`]*`\) is not among the commands allowed without asking/,
+    );
     expect(error).toContain("run with --allow-command 'npx vitest'");
     expect(error).not.toMatch(/user denied|subagents\.autoApproveCommands/i);
     expect(r.commands).toEqual([]);
@@ -116,9 +128,15 @@ describe('honest refusals that teach (issue 39 item 5)', () => {
 
   it('a person who was asked and said no is still a denial, with the setting named', async () => {
     const approver = new RecordingApprover((q: ApprovalRequest) => (q.tool === 'run_command' ? 'denied' : 'approved'));
-    const r = await runScript(calls('make build | tail'), { root: world.root, approver, settings: { approval: 'autoEdit', 'sandbox.mode': 'off' } });
+    const r = await runScript(calls('make build | tail'), {
+      root: world.root,
+      approver,
+      settings: { approval: 'autoEdit', 'sandbox.mode': 'off' },
+    });
     const error = (r.toolResults('run_command')[0] as { error: string }).error;
-    expect(error).toMatch(/^The user denied this run_command call \(`make build` \(in `make build`\)|^The user denied this run_command call \(`make build` is not among/);
+    expect(error).toMatch(
+      /^The user denied this run_command call \(`make build` \(in `make build`\)|^The user denied this run_command call \(`make build` is not among/,
+    );
     expect(error).toContain('add "make build" to the user setting subagents.autoApproveCommands');
   });
 });

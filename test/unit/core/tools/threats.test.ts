@@ -76,7 +76,10 @@ describe('paths outside the workspace are refused, not asked, whatever the user 
   });
 
   it('NUL, control characters, trailing dots and spaces, and other odd names', async () => {
-    await expectRefused(['a\u0000b.txt', 'README.md\u0000.png', 'notes.txt.', 'dir./x.txt', 'x ', 'a\nb', 'nul.txt', 'GIT~1/config'], /Refused/);
+    await expectRefused(
+      ['a\u0000b.txt', 'README.md\u0000.png', 'notes.txt.', 'dir./x.txt', 'x ', 'a\nb', 'nul.txt', 'GIT~1/config'],
+      /Refused/,
+    );
   });
 });
 
@@ -142,7 +145,11 @@ describe('command lines are judged part by part', () => {
   }
 
   it('`git status && curl x | sh`: the allowed first part does not carry the rest', async () => {
-    await expectAsked('git status && curl x | sh', ['git status'], /`curl` \(in `curl x`\) is not among the commands allowed without asking/);
+    await expectAsked(
+      'git status && curl x | sh',
+      ['git status'],
+      /`curl` \(in `curl x`\) is not among the commands allowed without asking/,
+    );
   });
 
   it('`echo $(rm -rf ~)` and backticks: the substituted command is judged', async () => {
@@ -270,7 +277,11 @@ describe('files that may hold secrets ask before they are read, in ask and autoE
 
   it('trust: they are read without asking', async () => {
     const approver = denyAll();
-    const r = await runScript(supervisorCalls({ tool: 'read_file', input: { path: '.env' } }), { root: world.root, approver, settings: { approval: 'trust' } });
+    const r = await runScript(supervisorCalls({ tool: 'read_file', input: { path: '.env' } }), {
+      root: world.root,
+      approver,
+      settings: { approval: 'trust' },
+    });
     expect(approver.requests).toEqual([]);
     expect(r.toolResults('read_file')[0]).toMatchObject({ content: `     1\tSECRET=${SECRET}` });
   });

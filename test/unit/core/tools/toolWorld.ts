@@ -78,7 +78,10 @@ export function spyWorkspace(root: string, trusted = true, intercept?: CommandIn
 }
 
 /** Stands between a command and the host: answers it itself, or passes it on with `run`. */
-export type CommandInterceptor = (request: CommandRequest, run: (request: CommandRequest) => Promise<CommandResult>) => Promise<CommandResult>;
+export type CommandInterceptor = (
+  request: CommandRequest,
+  run: (request: CommandRequest) => Promise<CommandResult>,
+) => Promise<CommandResult>;
 
 export interface RunOptions {
   root: string;

@@ -34,7 +34,11 @@ describe('resolveWorkspacePath', () => {
       identity: { dev: info.dev, ino: info.ino },
       links: 1,
     });
-    expect(await resolveWorkspacePath(world.root, join(world.root, 'src/new/b.ts'))).toMatchObject({ ok: true, rel: 'src/new/b.ts', exists: false });
+    expect(await resolveWorkspacePath(world.root, join(world.root, 'src/new/b.ts'))).toMatchObject({
+      ok: true,
+      rel: 'src/new/b.ts',
+      exists: false,
+    });
     expect(await resolveWorkspacePath(world.root, 'alias/a.ts')).toMatchObject({ ok: true, rel: 'src/a.ts' });
     expect(await resolveWorkspacePath(world.root, '.')).toMatchObject({ ok: true, rel: '' });
   });
@@ -52,7 +56,11 @@ describe('resolveWorkspacePath', () => {
   it('accepts the root spelled through a link to it, as an editor may report it', async () => {
     const alias = join(world.base, 'alias-of-ws');
     await symlink(world.root, alias);
-    expect(await resolveWorkspacePath(alias, join(alias, 'x.txt'))).toMatchObject({ ok: true, rel: 'x.txt', abs: join(world.root, 'x.txt') });
+    expect(await resolveWorkspacePath(alias, join(alias, 'x.txt'))).toMatchObject({
+      ok: true,
+      rel: 'x.txt',
+      abs: join(world.root, 'x.txt'),
+    });
     expect(await resolveWorkspacePath(alias, join(world.root, 'x.txt'))).toMatchObject({ ok: true, rel: 'x.txt' });
     expect(await resolveWorkspacePath(alias, join(alias, '..', 'a', 'ws-other', 'secret.txt'))).toMatchObject({ ok: false });
   });
@@ -60,7 +68,19 @@ describe('resolveWorkspacePath', () => {
 
 describe('protectedReason', () => {
   it('ignores letter case and covers config that runs code, secrets and lock files', () => {
-    for (const rel of ['.vscode/settings.json', '.VSCODE/Tasks.json', 'sub/.git/config', 'a.code-workspace', '.env', '.env.production', 'yarn.lock', 'pkg/Cargo.lock', '.npmrc', '.github/workflows/ci.yml', '.husky/pre-commit']) {
+    for (const rel of [
+      '.vscode/settings.json',
+      '.VSCODE/Tasks.json',
+      'sub/.git/config',
+      'a.code-workspace',
+      '.env',
+      '.env.production',
+      'yarn.lock',
+      'pkg/Cargo.lock',
+      '.npmrc',
+      '.github/workflows/ci.yml',
+      '.husky/pre-commit',
+    ]) {
       expect(protectedReason(rel), rel).toBeDefined();
     }
     for (const rel of ['src/app.ts', 'README.md', 'docs/env.md', 'lock.txt', '']) expect(protectedReason(rel), rel).toBeUndefined();

@@ -27,7 +27,11 @@ let runFiles: { root: string; files: RunFiles } | undefined;
 
 async function call(name: string, input: unknown, signal?: AbortSignal) {
   const workspace = nodeWorkspace({ root: world.root });
-  if (runFiles?.root !== world.root) runFiles = { root: world.root, files: new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'test', workspace, emit: () => {} }) };
+  if (runFiles?.root !== world.root)
+    runFiles = {
+      root: world.root,
+      files: new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'test', workspace, emit: () => {} }),
+    };
   const files = runFiles.files;
   const commands = commandLauncher(world.root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {});
   const spec = workspaceTools({ workspace, gate: openGate, agent: 'test', commands, files }).find((t) => t.name === name)!;
@@ -42,7 +46,13 @@ async function put(rel: string, content: string) {
 describe('read_file', () => {
   it('reads a range of lines, and says how to read on past its cap', async () => {
     await put('a.txt', Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join('\n'));
-    expect(await call('read_file', { path: 'a.txt', startLine: 2, endLine: 3 })).toEqual({ path: 'a.txt', startLine: 2, endLine: 3, totalLines: 2500, content: '     2\tline 2\n     3\tline 3' });
+    expect(await call('read_file', { path: 'a.txt', startLine: 2, endLine: 3 })).toEqual({
+      path: 'a.txt',
+      startLine: 2,
+      endLine: 3,
+      totalLines: 2500,
+      content: '     2\tline 2\n     3\tline 3',
+    });
     const whole = await call('read_file', { path: 'a.txt' });
     expect(whole).toMatchObject({ startLine: 1, endLine: 2000, note: 'Showing lines 1–2000 of 2500; read on with startLine 2001.' });
     expect(await call('read_file', { path: 'a.txt', startLine: 3000 })).toMatchObject({ error: expect.stringMatching(/past its end/) });
@@ -86,15 +96,21 @@ describe('find_files and search_text', () => {
   });
 
   it('search_text finds regex matches as path:line: text, ignoring case by default', async () => {
-    expect(await call('search_text', { pattern: 'todo' })).toEqual({ matches: ['README.md:1: # TODO', 'src/app.ts:2: // TODO: more', 'src/lib/util.ts:1: export function todo() {}'] });
-    expect(await call('search_text', { pattern: 'TODO', caseSensitive: true, glob: 'src/**/*.ts' })).toEqual({ matches: ['src/app.ts:2: // TODO: more'] });
+    expect(await call('search_text', { pattern: 'todo' })).toEqual({
+      matches: ['README.md:1: # TODO', 'src/app.ts:2: // TODO: more', 'src/lib/util.ts:1: export function todo() {}'],
+    });
+    expect(await call('search_text', { pattern: 'TODO', caseSensitive: true, glob: 'src/**/*.ts' })).toEqual({
+      matches: ['src/app.ts:2: // TODO: more'],
+    });
     expect((await call('search_text', { pattern: 'secret' })).matches).toEqual([]);
     expect((await call('search_text', { pattern: '(' })).error).toMatch(/not a valid regular expression/);
   });
 
-  it('search_text keeps each line\'s indentation, so code read through it keeps its shape (issue 39 item 6)', async () => {
+  it("search_text keeps each line's indentation, so code read through it keeps its shape (issue 39 item 6)", async () => {
     await put('src/nested.py', 'def f():\n    if x:\n\treturn 1   \n');
-    expect(await call('search_text', { pattern: 'return|if', glob: 'src/*.py' })).toEqual({ matches: ['src/nested.py:2:     if x:', 'src/nested.py:3: \treturn 1'] });
+    expect(await call('search_text', { pattern: 'return|if', glob: 'src/*.py' })).toEqual({
+      matches: ['src/nested.py:2:     if x:', 'src/nested.py:3: \treturn 1'],
+    });
   });
 
   it('search_text caps its matches with a note', async () => {
@@ -113,7 +129,11 @@ describe('find_files and search_text', () => {
 
 describe('write_file and edit_file', () => {
   it('write_file creates missing folders and replaces whole files', async () => {
-    expect(await call('write_file', { path: 'new/deep/a.txt', content: 'one' })).toEqual({ path: 'new/deep/a.txt', created: true, chars: 3 });
+    expect(await call('write_file', { path: 'new/deep/a.txt', content: 'one' })).toEqual({
+      path: 'new/deep/a.txt',
+      created: true,
+      chars: 3,
+    });
     expect(await call('write_file', { path: 'new/deep/a.txt', content: 'two' })).toMatchObject({ created: false });
     expect(await readFile(join(world.root, 'new/deep/a.txt'), 'utf8')).toBe('two');
     expect((await call('write_file', { path: 'new', content: 'x' })).error).toMatch(/is a folder/);

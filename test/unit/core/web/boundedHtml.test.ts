@@ -13,7 +13,7 @@ const HOSTILE: Record<string, string> = {
   'nested tables': '<table><tr><td>'.repeat(N),
   'empty paragraphs': '<p>'.repeat(N),
   'unclosed links': '<a href=x>'.repeat(N),
-  'attributes': `<div ${'a="1" '.repeat(N)}>x`,
+  attributes: `<div ${'a="1" '.repeat(N)}>x`,
   'an unclosed attribute': `<div a="${'x'.repeat(N)}`,
   'unclosed comments': '<!--'.repeat(N),
   'unclosed titles': '<title '.repeat(N),

@@ -49,8 +49,19 @@ function tool(trustedDomains: string[], mode: ApprovalMode = 'ask') {
   });
   const workspace = nodeWorkspace({ root: '/' });
   const files = new FileChanges(new MemorySnapshotStore()).forRun({ runId: 'r', agent: 'test', workspace, emit: () => {} });
-  const spec = webFetchTool({ workspace, gate, agent: 'test', commands: commandLauncher('/', { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {}), trustedDomains, files });
-  const call = async (url: string) => (await spec.execute({ url }, { runId: 'r', threadId: 't', toolCallId: `c${Math.random()}`, signal: new AbortController().signal })) as Record<string, unknown>;
+  const spec = webFetchTool({
+    workspace,
+    gate,
+    agent: 'test',
+    commands: commandLauncher('/', { ...DEFAULT_SETTINGS, 'sandbox.mode': 'off' }, () => {}),
+    trustedDomains,
+    files,
+  });
+  const call = async (url: string) =>
+    (await spec.execute(
+      { url },
+      { runId: 'r', threadId: 't', toolCallId: `c${Math.random()}`, signal: new AbortController().signal },
+    )) as Record<string, unknown>;
   return { call, asked };
 }
 

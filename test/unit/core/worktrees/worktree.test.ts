@@ -31,7 +31,13 @@ function delegating(steps: Script['agents'][string]): Script {
   };
 }
 
-async function runIsolated(root: string, storage: string, steps: Script['agents'][string], worktrees = new Worktrees(join(storage, 'worktrees')), extra: { toolSources?: RunToolSource[]; tools?: string[] } = {}) {
+async function runIsolated(
+  root: string,
+  storage: string,
+  steps: Script['agents'][string],
+  worktrees = new Worktrees(join(storage, 'worktrees')),
+  extra: { toolSources?: RunToolSource[]; tools?: string[] } = {},
+) {
   const h = makeEngine(delegating(steps), {
     workspace: nodeWorkspace({ root }),
     settings: TRUST,
@@ -44,7 +50,14 @@ async function runIsolated(root: string, storage: string, steps: Script['agents'
   await h.engine.whenQuiet(threadId);
   const child = h.runs().find((r) => r.agent === 'isolated')!;
   const delegated = h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'delegate_task')!;
-  return { h, worktrees, child, delegated, results: (tool: string) => h.events.filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === tool).map((e) => e.output) };
+  return {
+    h,
+    worktrees,
+    child,
+    delegated,
+    results: (tool: string) =>
+      h.events.filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === tool).map((e) => e.output),
+  };
 }
 
 async function world() {
@@ -92,23 +105,32 @@ describe('worktree isolation', () => {
     // Its node counts the changes it made in the worktree; the parent reads where they are.
     expect(child.changes?.files.map((f) => f.path)).toEqual(['a.txt', 'new.txt', 'keep.txt']);
     const output = (delegated.output as { output: string }[])[0]!.output;
-    expect(output).toContain(`This run worked in its own git worktree (branch subagents/${child.runId}), so its changes are NOT in the workspace yet: 3 files changed (+3 −1): a.txt (+1 −1), keep.txt (+1 −0), new.txt (added).`);
+    expect(output).toContain(
+      `This run worked in its own git worktree (branch subagents/${child.runId}), so its changes are NOT in the workspace yet: 3 files changed (+3 −1): a.txt (+1 −1), keep.txt (+1 −0), new.txt (added).`,
+    );
     expect(w.git('branch', '--list', '--format=%(refname:short)', 'subagents/*').trim()).toBe(`subagents/${child.runId}`);
   });
 
   it('a run that changed nothing: the worktree and its branch are removed', async () => {
     const w = await world();
-    const { child, worktrees, delegated } = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'read_file', input: { path: 'a.txt' } }] }]);
+    const { child, worktrees, delegated } = await runIsolated(w.root, w.storage, [
+      { toolCalls: [{ tool: 'read_file', input: { path: 'a.txt' } }] },
+    ]);
     expect(await worktrees.get(child.runId)).toBeUndefined();
     expect(existsSync(join(w.storage, 'worktrees', child.runId))).toBe(false);
     expect(w.git('branch', '--list', '--format=%(refname:short)', 'subagents/*')).toBe('');
     expect((delegated.output as { output: string }[])[0]!.output).toContain('changed no files there; the worktree was removed');
   });
 
-  it('apply without conflicts merges into the working tree (the user\'s own later change kept), then removes the worktree and branch', async () => {
+  it("apply without conflicts merges into the working tree (the user's own later change kept), then removes the worktree and branch", async () => {
     const w = await world();
     const { child, worktrees } = await runIsolated(w.root, w.storage, [
-      { toolCalls: [{ tool: 'edit_file', input: { path: 'a.txt', oldText: 'one', newText: 'ONE' } }, { tool: 'write_file', input: { path: 'new.txt', content: 'new\n' } }] },
+      {
+        toolCalls: [
+          { tool: 'edit_file', input: { path: 'a.txt', oldText: 'one', newText: 'ONE' } },
+          { tool: 'write_file', input: { path: 'new.txt', content: 'new\n' } },
+        ],
+      },
     ]);
     // Meanwhile the user changed another line of the same file.
     await w.put('a.txt', 'one\ntwo\nthree\nuncommitted\nand the user added this\n');
@@ -124,14 +146,21 @@ describe('worktree isolation', () => {
   it('apply with conflicts writes both versions between conflict markers and keeps the branch: nothing is lost', async () => {
     const w = await world();
     const { child, worktrees } = await runIsolated(w.root, w.storage, [
-      { toolCalls: [{ tool: 'edit_file', input: { path: 'a.txt', oldText: 'two', newText: 'two (run)' } }, { tool: 'write_file', input: { path: 'keep.txt', content: 'k (run)\n' } }] },
+      {
+        toolCalls: [
+          { tool: 'edit_file', input: { path: 'a.txt', oldText: 'two', newText: 'two (run)' } },
+          { tool: 'write_file', input: { path: 'keep.txt', content: 'k (run)\n' } },
+        ],
+      },
     ]);
     await w.put('a.txt', 'one\ntwo (user)\nthree\nuncommitted\n');
     const result = (await worktrees.apply(child.runId, nodeWorkspace({ root: w.root })))!;
     expect(result.applied).toEqual(['keep.txt']);
     expect(result.conflicts).toEqual([{ path: 'a.txt', reason: expect.stringContaining('both changed the same lines') }]);
     expect(result.keptBranch).toBe(`subagents/${child.runId}`);
-    expect(await w.read('a.txt')).toBe(`one\n<<<<<<< workspace\ntwo (user)\n=======\ntwo (run)\n>>>>>>> run ${child.runId}\nthree\nuncommitted\n`);
+    expect(await w.read('a.txt')).toBe(
+      `one\n<<<<<<< workspace\ntwo (user)\n=======\ntwo (run)\n>>>>>>> run ${child.runId}\nthree\nuncommitted\n`,
+    );
     expect(await w.read('keep.txt')).toBe('k (run)\n');
     expect(w.git('show', `subagents/${child.runId}:a.txt`)).toBe('one\ntwo (run)\nthree\nuncommitted\n');
     expect(await worktrees.get(child.runId)).toBeUndefined();
@@ -139,7 +168,9 @@ describe('worktree isolation', () => {
 
   it('discard removes the worktree, its branch and its manifest; the workspace is as it was', async () => {
     const w = await world();
-    const { child, worktrees } = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'write_file', input: { path: 'new.txt', content: 'new\n' } }] }]);
+    const { child, worktrees } = await runIsolated(w.root, w.storage, [
+      { toolCalls: [{ tool: 'write_file', input: { path: 'new.txt', content: 'new\n' } }] },
+    ]);
     const pending = (await worktrees.get(child.runId))!;
     await worktrees.discard(pending);
     expect(existsSync(pending.path)).toBe(false);
@@ -150,8 +181,12 @@ describe('worktree isolation', () => {
 
   it('start-up cleanup: a worktree no thread references goes, a pending apply stays; a stray folder git lists as no worktree stays and is reported', async () => {
     const w = await world();
-    const first = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'write_file', input: { path: 'one.txt', content: '1\n' } }] }]);
-    const second = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'write_file', input: { path: 'two.txt', content: '2\n' } }] }]);
+    const first = await runIsolated(w.root, w.storage, [
+      { toolCalls: [{ tool: 'write_file', input: { path: 'one.txt', content: '1\n' } }] },
+    ]);
+    const second = await runIsolated(w.root, w.storage, [
+      { toolCalls: [{ tool: 'write_file', input: { path: 'two.txt', content: '2\n' } }] },
+    ]);
     await mkdir(join(w.storage, 'worktrees', 'stray'));
     await writeFile(join(w.storage, 'worktrees', 'stray', 'x'), 'x');
     // The first run's thread was deleted; the second's is still there.
@@ -159,7 +194,9 @@ describe('worktree isolation', () => {
     const fresh = new Worktrees(join(w.storage, 'worktrees'));
     const report = await fresh.cleanup(async (id) => id !== gone);
     expect(report.removed).toEqual([first.child.runId]);
-    expect(report.refused).toEqual([{ name: 'stray', reason: expect.stringMatching(/lists it as no repository's worktree, so it was left in place/) }]);
+    expect(report.refused).toEqual([
+      { name: 'stray', reason: expect.stringMatching(/lists it as no repository's worktree, so it was left in place/) },
+    ]);
     expect(await fresh.get(first.child.runId)).toBeUndefined();
     expect((await fresh.get(second.child.runId))?.state).toBe('pending');
     expect(existsSync(join(w.storage, 'worktrees', 'stray', 'x'))).toBe(true);
@@ -177,7 +214,12 @@ describe('worktree isolation', () => {
         return handle;
       }
     }
-    const { child, results } = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'write_file', input: { path: 'keep.txt', content: 'k (run)\n' } }] }], new JustCheckedOut(join(w.storage, 'worktrees')));
+    const { child, results } = await runIsolated(
+      w.root,
+      w.storage,
+      [{ toolCalls: [{ tool: 'write_file', input: { path: 'keep.txt', content: 'k (run)\n' } }] }],
+      new JustCheckedOut(join(w.storage, 'worktrees')),
+    );
     expect(results('write_file')).toEqual([{ path: 'keep.txt', created: false, chars: 8 }]);
     expect(w.git('show', `subagents/${child.runId}:keep.txt`)).toBe('k (run)\n');
   });
@@ -185,7 +227,13 @@ describe('worktree isolation', () => {
   it('MCP servers, which cannot be confined to the worktree, are not offered to its run, and its node says why', async () => {
     const w = await world();
     let connects = 0;
-    const server = { name: 'fx', origin: 'user' as const, source: 'user settings', bareNames: false, config: { transport: 'stdio' as const, command: 'node', args: ['server.js'], env: {} } };
+    const server = {
+      name: 'fx',
+      origin: 'user' as const,
+      source: 'user settings',
+      bareNames: false,
+      config: { transport: 'stdio' as const, command: 'node', args: ['server.js'], env: {} },
+    };
     const mcp = new McpHub({
       root: w.root,
       declarations: () => ({ servers: [server], problems: [] }),
@@ -194,13 +242,21 @@ describe('worktree isolation', () => {
         throw new Error('no server in this test');
       },
     });
-    const { child, h, results } = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'mcp__fx__echo', input: { text: 'hi' } }] }], undefined, { toolSources: [mcpToolSource(mcp)] });
+    const { child, h, results } = await runIsolated(
+      w.root,
+      w.storage,
+      [{ toolCalls: [{ tool: 'mcp__fx__echo', input: { text: 'hi' } }] }],
+      undefined,
+      { toolSources: [mcpToolSource(mcp)] },
+    );
     const supervisor = h.runs().find((r) => r.agent === 'supervisor')!;
     // The supervisor (in the workspace) was offered the server: it tried to start it.
     expect(supervisor.warnings.some((m) => m.includes('MCP server `fx` could not start'))).toBe(true);
     expect(connects).toBe(1);
     // The isolated run never started it, was not offered its tools, and says why.
-    expect(child.warnings).toContain('This run works in its own git worktree, so the tools of MCP servers (fx) are not offered to it: they act outside the worktree, where its changes could not be kept apart.');
+    expect(child.warnings).toContain(
+      'This run works in its own git worktree, so the tools of MCP servers (fx) are not offered to it: they act outside the worktree, where its changes could not be kept apart.',
+    );
     expect(results('mcp__fx__echo')).toHaveLength(1);
     expect(JSON.stringify(results('mcp__fx__echo')[0])).toContain('There is no tool \\"mcp__fx__echo\\"');
   });
@@ -212,8 +268,13 @@ describe('worktree isolation', () => {
       tools: () => [{ name: 'ext_lookup', description: 'Looks something up', tags: ['readonly'] }],
       invoke: async (name: string) => (invoked.push(name), [{ type: 'text' as const, text: 'found' }]),
     };
-    const { child, results } = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'ext_lookup', input: {} }] }], undefined, { toolSources: [editorToolSource(catalog)], tools: ['read_file', 'write_file', 'ext_lookup'] });
-    expect(child.warnings).toContain('This run works in its own git worktree, so the tools of editor tools (ext_lookup) are not offered to it: they act outside the worktree, where its changes could not be kept apart.');
+    const { child, results } = await runIsolated(w.root, w.storage, [{ toolCalls: [{ tool: 'ext_lookup', input: {} }] }], undefined, {
+      toolSources: [editorToolSource(catalog)],
+      tools: ['read_file', 'write_file', 'ext_lookup'],
+    });
+    expect(child.warnings).toContain(
+      'This run works in its own git worktree, so the tools of editor tools (ext_lookup) are not offered to it: they act outside the worktree, where its changes could not be kept apart.',
+    );
     expect(invoked).toEqual([]);
     expect(JSON.stringify(results('ext_lookup')[0])).toContain('There is no tool \\"ext_lookup\\"');
   });
@@ -221,15 +282,21 @@ describe('worktree isolation', () => {
   it('a workspace that is not a git repository: the run ends with a clear error', async () => {
     const w = await plainWorld({ 'a.txt': 'a\n' });
     cleanup = w.cleanup;
-    const { child } = await runIsolated(w.root, join(w.base, 'storage'), [{ toolCalls: [{ tool: 'write_file', input: { path: 'a.txt', content: 'b\n' } }] }]);
+    const { child } = await runIsolated(w.root, join(w.base, 'storage'), [
+      { toolCalls: [{ tool: 'write_file', input: { path: 'a.txt', content: 'b\n' } }] },
+    ]);
     expect(child.state).toBe('error');
-    expect(child.error).toMatch(/^The "isolated" profile runs in a git worktree \(isolation: worktree\), but the workspace .* is not in a git repository\. Run "git init" there/);
+    expect(child.error).toMatch(
+      /^The "isolated" profile runs in a git worktree \(isolation: worktree\), but the workspace .* is not in a git repository\. Run "git init" there/,
+    );
     expect(await w.read('a.txt')).toBe('a\n');
   });
 
   it('thread storage inside the workspace: refused, never a worktree inside the workspace', async () => {
     const w = await world();
-    const { child } = await runIsolated(w.root, join(w.root, '.subagents', 'threads'), [{ toolCalls: [{ tool: 'write_file', input: { path: 'new.txt', content: 'x' } }] }]);
+    const { child } = await runIsolated(w.root, join(w.root, '.subagents', 'threads'), [
+      { toolCalls: [{ tool: 'write_file', input: { path: 'new.txt', content: 'x' } }] },
+    ]);
     expect(child.state).toBe('error');
     expect(child.error).toContain('which are inside the workspace; keep the threads elsewhere');
     expect(w.git('worktree', 'list').trim().split('\n')).toHaveLength(1);

@@ -30,7 +30,7 @@ async function world() {
   // The user's folder a forged record names, and a branch of theirs.
   const victim = join(w.base, 'victim');
   await mkdir(victim);
-  await writeFile(join(victim, 'precious.txt'), 'the user\'s\n');
+  await writeFile(join(victim, 'precious.txt'), "the user's\n");
   w.git('branch', 'precious');
   // The default storage: inside the workspace, where a command can write.
   const dir = join(w.root, '.subagents', 'threads', 'worktrees');
@@ -67,7 +67,9 @@ describe.skipIf(process.platform === 'win32')('forged worktree records', { timeo
     expect(existsSync(join(w.victim, 'precious.txt'))).toBe(true);
     expect(w.branches()).toEqual(['main', 'precious']);
     expect(report.removed).toEqual([]);
-    expect(report.refused).toEqual([{ name: 'r_forged.json', reason: expect.stringMatching(/names the folder .*victim, not .*r_forged.*Nothing was removed/) }]);
+    expect(report.refused).toEqual([
+      { name: 'r_forged.json', reason: expect.stringMatching(/names the folder .*victim, not .*r_forged.*Nothing was removed/) },
+    ]);
   });
 
   it('a record a dead process left working, naming a folder elsewhere: nothing is committed there, nothing removed', async () => {
@@ -121,8 +123,17 @@ describe.skipIf(process.platform === 'win32')('forged worktree records', { timeo
       await prior?.();
       await other.cleanup();
     };
-    await w.forge({ state: 'pending', final: 'HEAD', repo: other.root, workspaceRoot: other.root, path: join(w.dir, 'r_forged'), branch: 'subagents/r_forged' });
-    await expect(new Worktrees(w.dir).apply('r_forged', nodeWorkspace({ root: w.root }))).rejects.toThrow(/made from .*not from this workspace/);
+    await w.forge({
+      state: 'pending',
+      final: 'HEAD',
+      repo: other.root,
+      workspaceRoot: other.root,
+      path: join(w.dir, 'r_forged'),
+      branch: 'subagents/r_forged',
+    });
+    await expect(new Worktrees(w.dir).apply('r_forged', nodeWorkspace({ root: w.root }))).rejects.toThrow(
+      /made from .*not from this workspace/,
+    );
     expect(await w.read('a.txt')).toBe('one\n');
   });
 
@@ -154,7 +165,7 @@ describe.skipIf(process.platform === 'win32')('forged worktree records', { timeo
     const w = await world();
     const storage = join(w.base, 'linked-storage');
     await mkdir(storage);
-    await writeFile(join(w.victim, 'old.tmp'), 'the user\'s\n');
+    await writeFile(join(w.victim, 'old.tmp'), "the user's\n");
     await symlink(w.victim, join(storage, 'worktrees'));
     const report = await new Worktrees(join(storage, 'worktrees')).cleanup(async () => false);
     expect(existsSync(join(w.victim, 'old.tmp'))).toBe(true);

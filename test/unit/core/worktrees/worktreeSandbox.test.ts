@@ -33,22 +33,32 @@ describe('a worktree run in the OS sandbox', () => {
       nodeWrite(w.root, 'escape.txt'),
       nodeWrite(w.root, '.git', 'config'),
       // Attack: its own git folder's pointer at the repository (the product's git later reads it).
-      'node -e "try { require(\'fs\').writeFileSync(process.argv[1] + \'/commondir\', \'/tmp\'); console.log(\'WROTE\') } catch (e) { console.log(e.code) }" "$(git rev-parse --absolute-git-dir)"',
+      "node -e \"try { require('fs').writeFileSync(process.argv[1] + '/commondir', '/tmp'); console.log('WROTE') } catch (e) { console.log(e.code) }\" \"$(git rev-parse --absolute-git-dir)\"",
     ];
     const worktrees = new Worktrees(join(w.base, 'storage', 'worktrees'));
     const h = makeEngine(
       {
         agents: {
           supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'work', agents: ['isolated'] } }] }, { text: 'done' }],
-          isolated: [...commands.map((command) => ({ toolCalls: [{ tool: 'run_command', input: { command, timeoutMs: 60_000 } }] })), { text: 'isolated done' }],
+          isolated: [
+            ...commands.map((command) => ({ toolCalls: [{ tool: 'run_command', input: { command, timeoutMs: 60_000 } }] })),
+            { text: 'isolated done' },
+          ],
         },
       },
-      { workspace: nodeWorkspace({ root: w.root }), settings: { approval: 'trust', 'sandbox.mode': 'on' }, agents: { isolated: agent('works alone', { isolation: 'worktree' }) }, worktrees },
+      {
+        workspace: nodeWorkspace({ root: w.root }),
+        settings: { approval: 'trust', 'sandbox.mode': 'on' },
+        agents: { isolated: agent('works alone', { isolation: 'worktree' }) },
+        worktrees,
+      },
     );
     const { threadId, done } = await h.engine.send({ prompt: 'go' });
     await done;
     await h.engine.whenQuiet(threadId);
-    const outputs = h.events.filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'run_command').map((e) => e.output as { exitCode?: number; output?: string; error?: string });
+    const outputs = h.events
+      .filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'run_command')
+      .map((e) => e.output as { exitCode?: number; output?: string; error?: string });
     expect(outputs[0]).toMatchObject({ exitCode: 0, output: 'from the run\n' });
     expect(outputs[1]!.output).toMatch(/^E[A-Z]+\n$/);
     expect(outputs[2]!.output).toMatch(/^E[A-Z]+\n$/);

@@ -2,7 +2,9 @@ import type { ChatCancellationToken, ChatStreamShape } from '../../../../src/hos
 
 /** A chat response stream of vscode.chat's shape that records what the participant wrote. */
 export function recordingStream() {
-  const parts: ({ kind: 'markdown' | 'progress'; value: string } | { kind: 'button'; command: string; title: string; arguments?: unknown[] })[] = [];
+  const parts: (
+    { kind: 'markdown' | 'progress'; value: string } | { kind: 'button'; command: string; title: string; arguments?: unknown[] }
+  )[] = [];
   const stream: ChatStreamShape = {
     markdown: (value) => parts.push({ kind: 'markdown', value }),
     progress: (value) => parts.push({ kind: 'progress', value }),

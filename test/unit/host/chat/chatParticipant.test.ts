@@ -31,15 +31,26 @@ function anySpec(script: Script, specs: string[], model?: (caller: ModelCaller) 
 
 function setup(script: Script, options: { model?: (caller: ModelCaller) => LanguageModelV4 } = {}) {
   const specs: string[] = [];
-  const h = makeEngine(script, { agents: { helper: agent('helps with things', { displayName: 'The Helper' }) }, createModelResolver: anySpec(script, specs, options.model) });
+  const h = makeEngine(script, {
+    agents: { helper: agent('helps with things', { displayName: 'The Helper' }) },
+    createModelResolver: anySpec(script, specs, options.model),
+  });
   const queue = new PromptQueue(h.engine);
-  const deps: ChatParticipantDeps = { engine: h.engine, queue, profiles: () => ({ profiles: h.profiles, problems: [] }), showCommand: 'subagents.openPanel' };
+  const deps: ChatParticipantDeps = {
+    engine: h.engine,
+    queue,
+    profiles: () => ({ profiles: h.profiles, problems: [] }),
+    showCommand: 'subagents.openPanel',
+  };
   return { h, queue, deps, specs };
 }
 
 const delegating: Script = {
   agents: {
-    supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 'look into it', agents: ['helper'] } }] }, { text: 'The helper says: all good.' }],
+    supervisor: [
+      { toolCalls: [{ tool: 'delegate_task', input: { task: 'look into it', agents: ['helper'] } }] },
+      { text: 'The helper says: all good.' },
+    ],
     helper: [{ text: 'all good' }],
   },
 };
@@ -53,7 +64,12 @@ describe('@subagents', () => {
     expect(result.errorDetails).toBeUndefined();
     expect(r.markdown()).toBe('The helper says: all good.');
     expect(r.progress()).toEqual(['The supervisor works on it with GPT Test…', 'helper: look into it', 'helper: done']);
-    expect(r.parts.at(-1)).toEqual({ kind: 'button', command: 'subagents.openPanel', title: 'Show the run tree in Subagents', arguments: [threadId] });
+    expect(r.parts.at(-1)).toEqual({
+      kind: 'button',
+      command: 'subagents.openPanel',
+      title: 'Show the run tree in Subagents',
+      arguments: [threadId],
+    });
     const top = h.runs().find((run) => run.depth === 0)!;
     expect([top.threadId, top.agent, top.task]).toEqual([threadId, 'supervisor', 'check the thing']);
     expect(h.events.find((e) => e.kind === 'run.started')).toMatchObject({ model: 'vscode-lm:copilot/gpt-test' });
@@ -61,7 +77,10 @@ describe('@subagents', () => {
   });
 
   it('a follow-up in the same chat continues its thread; /run lets one agent answer; /agents lists them', async () => {
-    const { h, deps } = setup({ agents: {} }, { model: (c) => programmedModel(({ userTexts }) => ({ text: `${c.agent}: ${userTexts().at(-1)}` })) });
+    const { h, deps } = setup(
+      { agents: {} },
+      { model: (c) => programmedModel(({ userTexts }) => ({ text: `${c.agent}: ${userTexts().at(-1)}` })) },
+    );
     const first = await handleChatRequest(deps, ask('one'), { history: [] }, recordingStream().stream, cancellation().token);
     const history = [{ prompt: 'one' }, { result: first, response: [] }];
     const r2 = recordingStream();
@@ -70,7 +89,12 @@ describe('@subagents', () => {
     expect(r2.markdown()).toBe('supervisor: two');
     const r3 = recordingStream();
     await handleChatRequest(deps, ask('The Helper fix it please', 'run'), { history }, r3.stream, cancellation().token);
-    expect(h.runs().filter((r) => r.depth === 0).map((r) => [r.agent, r.task, r.threadId === first.metadata!.threadId])).toEqual([
+    expect(
+      h
+        .runs()
+        .filter((r) => r.depth === 0)
+        .map((r) => [r.agent, r.task, r.threadId === first.metadata!.threadId]),
+    ).toEqual([
       ['supervisor', 'one', true],
       ['supervisor', 'two', true],
       ['helper', 'fix it please', true],
@@ -106,7 +130,12 @@ describe('@subagents', () => {
     working.cancel();
     const stopped = await running;
     expect(stopped.errorDetails!.message).toMatch(/cancelled/);
-    expect(h.runs().filter((r) => r.depth === 0).map((r) => [r.task, r.state])).toEqual([
+    expect(
+      h
+        .runs()
+        .filter((r) => r.depth === 0)
+        .map((r) => [r.task, r.state]),
+    ).toEqual([
       ['from the panel', 'ok'],
       ['stop me', 'cancelled'],
     ]);
@@ -115,11 +144,23 @@ describe('@subagents', () => {
 
   it("an approval waits in the panel (the engine's approver); the chat says where, and the run goes on once it is answered", async () => {
     const approvals = new PendingApprovals();
-    const script: Script = { agents: { supervisor: [{ toolCalls: [{ tool: 'write_file', input: { path: 'notes.md', content: 'hi' } }] }, { text: 'written' }] } };
+    const script: Script = {
+      agents: { supervisor: [{ toolCalls: [{ tool: 'write_file', input: { path: 'notes.md', content: 'hi' } }] }, { text: 'written' }] },
+    };
     const root = mkdtempSync(join(tmpdir(), 'chat-approval-'));
     const specs: string[] = [];
-    const h = makeEngine(script, { approver: approvals, settings: { approval: 'ask' }, workspace: nodeWorkspace({ root }), createModelResolver: anySpec(script, specs) });
-    const deps: ChatParticipantDeps = { engine: h.engine, queue: new PromptQueue(h.engine), profiles: () => ({ profiles: h.profiles, problems: [] }), showCommand: 'subagents.openPanel' };
+    const h = makeEngine(script, {
+      approver: approvals,
+      settings: { approval: 'ask' },
+      workspace: nodeWorkspace({ root }),
+      createModelResolver: anySpec(script, specs),
+    });
+    const deps: ChatParticipantDeps = {
+      engine: h.engine,
+      queue: new PromptQueue(h.engine),
+      profiles: () => ({ profiles: h.profiles, problems: [] }),
+      showCommand: 'subagents.openPanel',
+    };
     const r = recordingStream();
     const asked = new Promise<void>((resolve) => h.engine.onEvent((e) => e.kind === 'approval.requested' && resolve()));
     const answer = handleChatRequest(deps, ask('write the notes'), { history: [] }, r.stream, cancellation().token);

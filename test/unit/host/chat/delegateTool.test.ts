@@ -8,8 +8,15 @@ import { cancellation } from './chatFakes';
 // subagents_delegate for Copilot's agent mode: prepareInvocation and invoke over a real engine.
 
 function setup(options: Parameters<typeof makeEngine>[1] = {}) {
-  const h = makeEngine({ agents: { reviewer: [{ text: 'looks fine' }] } }, { agents: { reviewer: agent('reviews code', { displayName: 'Code Reviewer' }) }, ...options });
-  const deps: DelegateToolDeps = { engine: h.engine, queue: new PromptQueue(h.engine), profiles: () => ({ profiles: h.profiles, problems: [] }) };
+  const h = makeEngine(
+    { agents: { reviewer: [{ text: 'looks fine' }] } },
+    { agents: { reviewer: agent('reviews code', { displayName: 'Code Reviewer' }) }, ...options },
+  );
+  const deps: DelegateToolDeps = {
+    engine: h.engine,
+    queue: new PromptQueue(h.engine),
+    profiles: () => ({ profiles: h.profiles, problems: [] }),
+  };
   return { h, deps };
 }
 
@@ -24,9 +31,13 @@ describe('subagents_delegate', () => {
     expect(() => prepareDelegation(deps, { agent: 'nobody', task: 'x' })).toThrow(/no enabled Subagents agent "nobody". Agents: reviewer/);
   });
 
-  it("runs the agent on a new thread titled by the task, and returns its output with its status", async () => {
+  it('runs the agent on a new thread titled by the task, and returns its output with its status', async () => {
     const { h, deps } = setup();
-    const text = await invokeDelegation(deps, { agent: 'reviewer', task: 'review src/a.ts', context: 'it was changed today' }, cancellation().token);
+    const text = await invokeDelegation(
+      deps,
+      { agent: 'reviewer', task: 'review src/a.ts', context: 'it was changed today' },
+      cancellation().token,
+    );
     const [run] = h.runs();
     expect([run!.agent, run!.depth, run!.state]).toEqual(['reviewer', 0, 'ok']);
     expect(run!.task).toBe('review src/a.ts\n\nContext from the caller:\nit was changed today');

@@ -44,7 +44,12 @@ describe('lmToolCatalog', () => {
       }),
     );
     expect(catalog.tools().map((t) => t.name)).toEqual(['ext_lookup']);
-    expect(catalog.tools()[0]).toEqual({ name: 'ext_lookup', description: 'Looks up.', inputSchema: { type: 'object' }, tags: ['readonly'] });
+    expect(catalog.tools()[0]).toEqual({
+      name: 'ext_lookup',
+      description: 'Looks up.',
+      inputSchema: { type: 'object' },
+      tags: ['readonly'],
+    });
     const parts = await catalog.invoke('ext_lookup', { q: 1 }, new AbortController().signal);
     expect(calls).toEqual([['ext_lookup', { input: { q: 1 }, toolInvocationToken: undefined }]]);
     expect(parts).toEqual([{ type: 'text', text: 'found it' }, { type: 'data', mimeType: 'image/png', bytes: 5 }, { type: 'other' }]);

@@ -5,7 +5,11 @@ import { delimiter, join } from 'node:path';
  * Where the editor keeps its own ripgrep, under its install folder (`vscode.env.appRoot`). Not API:
  * the known layouts of VS Code (packed and unpacked asar) and code-server (one binary per platform).
  */
-export function editorRipgrepCandidates(appRoot: string, platform: NodeJS.Platform = process.platform, arch: string = process.arch): string[] {
+export function editorRipgrepCandidates(
+  appRoot: string,
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): string[] {
   const exe = platform === 'win32' ? 'rg.exe' : 'rg';
   const universal = `${platform === 'win32' ? 'win32' : platform}-${arch}`;
   return [

@@ -85,7 +85,15 @@ async function runRipgrep(run: RipgrepRun, args: string[]): Promise<RipgrepAnswe
   const stop = new AbortController();
   const signal = AbortSignal.any([run.signal, stop.signal]);
   const result = await runProcess(
-    { command: `rg ${args.join(' ')}`, launch: { file: run.rg, args, env: run.env }, cwd: run.root, timeoutMs: run.timeoutMs, signal, maxOutputChars: 4000, label: 'ripgrep' },
+    {
+      command: `rg ${args.join(' ')}`,
+      launch: { file: run.rg, args, env: run.env },
+      cwd: run.root,
+      timeoutMs: run.timeoutMs,
+      signal,
+      maxOutputChars: 4000,
+      label: 'ripgrep',
+    },
     undefined,
     {
       // Started by the small launcher process (src/core/platform/processLauncher/): a fork of the extension host would cost this thread up to 20 ms a start.
@@ -106,7 +114,9 @@ async function runRipgrep(run: RipgrepRun, args: string[]): Promise<RipgrepAnswe
   const stderr = result.output.trim();
   // 1: nothing found. 2 without a message: some file could not be read (--no-messages), as the walker skips it.
   if (result.exitCode !== 0 && result.exitCode !== 1 && !(result.exitCode === 2 && stderr === '')) {
-    return { failure: `ripgrep ended with ${result.exitCode === null ? 'a signal' : `exit code ${result.exitCode}`}${stderr ? `: ${stderr.split('\n', 1)[0]}` : ''}` };
+    return {
+      failure: `ripgrep ended with ${result.exitCode === null ? 'a signal' : `exit code ${result.exitCode}`}${stderr ? `: ${stderr.split('\n', 1)[0]}` : ''}`,
+    };
   }
   const files = Buffer.concat(chunks).toString('utf8').split('\0');
   files.pop(); // after the last NUL

@@ -1,6 +1,12 @@
 import type { Worker } from 'node:worker_threads';
 import { workerThreads } from '../../../platform/processes/workerThreads';
-import { regexWorkerSource, type RegexWorkerFile, type RegexWorkerInit, type RegexWorkerMessage, type RegexWorkerReply } from './regexWorker';
+import {
+  regexWorkerSource,
+  type RegexWorkerFile,
+  type RegexWorkerInit,
+  type RegexWorkerMessage,
+  type RegexWorkerReply,
+} from './regexWorker';
 
 /**
  * Workers for search_text's matcher, kept warm between searches: starting one costs about 20 ms of
@@ -64,7 +70,8 @@ export function leaseRegexWorker(init: RegexWorkerInit): RegexWorkerLease {
       const reply = new Promise<RegexWorkerReply>((resolve) => replies.push(resolve));
       // Moved, not copied, when the bytes are the whole of their buffer (a read's own); else (a slice of node's
       // shared pool) just they are copied, and the copy moved: the shared buffer is neither detached nor cloned.
-      const whole = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength && file.bytes.buffer instanceof ArrayBuffer;
+      const whole =
+        file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength && file.bytes.buffer instanceof ArrayBuffer;
       const bytes = whole ? file.bytes : new Uint8Array(file.bytes);
       const message: RegexWorkerMessage = { file: { ...file, bytes } };
       worker.postMessage(message, [bytes.buffer as ArrayBuffer]);

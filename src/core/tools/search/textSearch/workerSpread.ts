@@ -18,7 +18,8 @@ export function spreadOverWorkers(init: RegexWorkerInit): WorkerSpread {
   let released = false;
   return {
     match(file: RegexWorkerFile): Promise<RegexWorkerReply> {
-      if (workers.length === 1 && workers[0]!.waiting > SECOND_WORKER_BYTES && !released) workers.push({ lease: leaseRegexWorker(init), waiting: 0 });
+      if (workers.length === 1 && workers[0]!.waiting > SECOND_WORKER_BYTES && !released)
+        workers.push({ lease: leaseRegexWorker(init), waiting: 0 });
       const least = workers.reduce((a, b) => (b.waiting < a.waiting ? b : a));
       const bytes = file.bytes.byteLength;
       least.waiting += bytes;
