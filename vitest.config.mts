@@ -33,8 +33,10 @@ export default defineConfig({
           globalSetup: ['test/field/buildCliOnce.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
-          // Two files side by side: tomli's scenarios run while defu's install works.
+          // Two files side by side: tomli's scenarios run while defu's install works. A project with
+          // workers of its own runs in a group of its own (vitest's rule): after the others.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
