@@ -22,6 +22,7 @@ import { hotPathBench } from './hotPath';
 import { emptyTotals, perRun, profileByOrigin, type ProfileTotals } from './cpuProfile';
 import { cancelChildBench } from './cancelChild';
 import { formatFolderCosts, storeFolderCosts } from './storeFolder';
+import { promptBench } from './promptSizes';
 
 // `npm run bench`: the delegation scenario (docs/performance.md). A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
@@ -72,6 +73,10 @@ async function main(): Promise<void> {
   }
   if (process.argv.includes('--search')) {
     for (const line of tree ? await searchTreeBench(tree.root, tree.what, arg('--runs', 10)) : await searchBench(RUNS)) console.log(line);
+    return;
+  }
+  if (process.argv.includes('--prompt')) {
+    for (const line of await promptBench()) console.log(line);
     return;
   }
   if (process.argv.includes('--changes')) {
