@@ -135,6 +135,7 @@ async function main(): Promise<void> {
         `Heap retained per ${RUNS} runs (3 children, L = 0), median (min–max) of ${HEAP_WINDOWS} windows of ${RUNS} runs in a row: floor ${formatKB(floorKB)}, ours ${formatKB(oursKB)}, ours + JSONL store ${formatKB(jsonlKB)} (budget: under 512 KB)`,
       );
     for (const line of await eventsAndStoreBench(5)) console.log(line);
+    for (const line of await promptBench()) console.log(line);
     for (const line of await threadListBench(9)) console.log(line);
     for (const line of await agentFilesBench()) console.log(`\n${line}`);
     for (const line of await judgeBench()) console.log(line);
