@@ -59,4 +59,21 @@ describe('the tool schemas a run sends on every call', () => {
     // The original is not changed: an MCP server's schema may be shared.
     expect(mcp.$schema).toBeDefined();
   });
+
+  it('still validates what a model sends: a bad input never reaches the tool', async () => {
+    const schema = toolJsonSchema(z.object({ line: z.number().int().min(1) }));
+    expect((await schema.validate!({ line: 0 })).success).toBe(false);
+    expect((await schema.validate!({ line: 'one' })).success).toBe(false);
+    expect(await schema.validate!({ line: 3 })).toEqual({ success: true, value: { line: 3 } });
+  });
+
+  it('keeps a field an MCP tool named "$schema", and only drops the draft marker at the top', () => {
+    const mcp = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object' as const,
+      properties: { $schema: { type: 'string' as const } },
+      required: ['$schema'],
+    };
+    expect(leanJsonSchema(mcp)).toEqual({ type: 'object', properties: { $schema: { type: 'string' } }, required: ['$schema'] });
+  });
 });
