@@ -22,6 +22,7 @@ import { hotPathBench } from './hotPath';
 import { emptyTotals, perRun, profileByOrigin, type ProfileTotals } from './cpuProfile';
 import { cancelChildBench } from './cancelChild';
 import { formatFolderCosts, storeFolderCosts } from './storeFolder';
+import { promptBench } from './promptSizes';
 
 // `npm run bench`: the delegation scenario (docs/performance.md). A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
@@ -72,6 +73,10 @@ async function main(): Promise<void> {
   }
   if (process.argv.includes('--search')) {
     for (const line of tree ? await searchTreeBench(tree.root, tree.what, arg('--runs', 10)) : await searchBench(RUNS)) console.log(line);
+    return;
+  }
+  if (process.argv.includes('--prompt')) {
+    for (const line of await promptBench()) console.log(line);
     return;
   }
   if (process.argv.includes('--changes')) {
@@ -130,6 +135,7 @@ async function main(): Promise<void> {
         `Heap retained per ${RUNS} runs (3 children, L = 0), median (min–max) of ${HEAP_WINDOWS} windows of ${RUNS} runs in a row: floor ${formatKB(floorKB)}, ours ${formatKB(oursKB)}, ours + JSONL store ${formatKB(jsonlKB)} (budget: under 512 KB)`,
       );
     for (const line of await eventsAndStoreBench(5)) console.log(line);
+    for (const line of await promptBench()) console.log(line);
     for (const line of await threadListBench(9)) console.log(line);
     for (const line of await agentFilesBench()) console.log(`\n${line}`);
     for (const line of await judgeBench()) console.log(line);

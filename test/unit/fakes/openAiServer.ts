@@ -27,7 +27,7 @@ export interface ChatServer {
   baseURL: string;
   requests: RecordedRequest[];
   /** Replies used in order; when they run out, the server answers 500. */
-  replies: (Reply | ((request: RecordedRequest) => Reply))[];
+  replies: (Reply | ((request: RecordedRequest) => Reply | Promise<Reply>))[];
   close(): Promise<void>;
 }
 
@@ -47,7 +47,8 @@ export async function startChatServer(replies: ChatServer['replies'] = []): Prom
       requests.push(request);
       const next = state.replies[requests.length - 1];
       const reply = typeof next === 'function' ? next(request) : (next ?? { status: 500, message: 'the test server has no reply left' });
-      send(res, reply);
+      // A reply may wait for something else to happen first (another run's request, say).
+      void Promise.resolve(reply).then((r) => send(res, r));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

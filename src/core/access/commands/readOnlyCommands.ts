@@ -118,7 +118,3 @@ export const PATTERN_FIRST: Readonly<Record<string, readonly string[]>> = {
   rg: ['-e', '--regexp', '-f', '--file'],
   jq: ['-f', '--from-file'],
 };
-
-/** For run_command's description: what runs unasked, in a line. */
-export const READ_ONLY_SUMMARY =
-  'read-only commands (cat, head, tail, wc, grep, rg, find, ls, sort, diff, echo, jq…) and, inside the OS sandbox, read-only git (status, diff, log, show, blame, grep, branch…)';

@@ -1,6 +1,7 @@
-import { asSchema, tool, type Schema } from '@ai-sdk/provider-utils';
+import { tool } from '@ai-sdk/provider-utils';
 import type { ToolSet } from 'ai';
 import type { AnyToolSpec, ToolCallContext } from '../../tools/toolSpec';
+import { toolJsonSchema } from '../../tools/toolSchema';
 import { errorText } from '../../../shared/errorText';
 import type { EmitRunEvent } from '../../runEvents';
 import type { WorkSlot } from './workSlot';
@@ -29,7 +30,7 @@ export function toAiTools(specs: readonly AnyToolSpec[], { run, emit, started, s
   for (const spec of specs) {
     tools[spec.name] = tool<unknown, unknown, Record<string, never>>({
       description: spec.description,
-      inputSchema: schemaOf(spec.inputSchema),
+      inputSchema: toolJsonSchema(spec.inputSchema),
       execute: async (input: unknown, options) => {
         const toolCallId = options.toolCallId;
         started.add(toolCallId);
@@ -53,17 +54,6 @@ export function toAiTools(specs: readonly AnyToolSpec[], { run, emit, started, s
     });
   }
   return tools;
-}
-
-/**
- * The SDK turns a zod schema into JSON schema on every model call (about 0.2 ms a tool); the
- * adapted schema memoizes it, so each tool's schema is converted once per process, not per step.
- */
-const schemas = new WeakMap<object, Schema<unknown>>();
-function schemaOf(zod: AnyToolSpec['inputSchema']): Schema<unknown> {
-  let schema = schemas.get(zod);
-  if (!schema) schemas.set(zod, (schema = asSchema(zod)));
-  return schema;
 }
 
 /** Tools return `{ error: "..." }` for failures the model should see and act on. */

@@ -8,34 +8,19 @@ import type { DelegationDeps } from './delegationTypes';
 import { resultForModel, type ModelRunResult } from './modelResult';
 import { failedResult, type RunResult } from './runResult';
 import { startChild } from './startChild';
+import { CONTEXT_TEXT, CONTINUE_TEXT, MAX_TOKENS_TEXT, TASK_TEXT } from './delegationFields';
 
 const inputSchema = lazySchema(() =>
   z.object({
-    task: z
-      .string()
-      .optional()
-      .describe('The complete task for the subagents: what to do and what to report back. They see nothing else of this conversation.'),
-    agents: z
-      .array(z.string())
-      .optional()
-      .describe('Names of one or more subagents. Several names run the same task in parallel, one run each.'),
+    task: z.string().optional().describe(TASK_TEXT),
+    agents: z.array(z.string()).optional(),
     tasks: z
       .array(z.object({ agent: z.string(), task: z.string(), context: z.string().optional() }))
       .optional()
-      .describe('Instead of task and agents: a different task for each agent, all run in parallel.'),
-    context: z.string().optional().describe('Facts, file paths or constraints the subagents need; they cannot see your conversation.'),
-    continueThreadId: z
-      .string()
-      .optional()
-      .describe("Continue a subagent's earlier thread (its threadId from a previous result) with its history; one agent only."),
-    maxTokens: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe(
-        "At most this many tokens (input plus output) for each subagent's run, its own subagents included. Can only lower the agent's own maxTokens.",
-      ),
+      .describe('Instead of task and agents.'),
+    context: z.string().optional().describe(CONTEXT_TEXT),
+    continueThreadId: z.string().optional().describe(`${CONTINUE_TEXT}; one agent only.`),
+    maxTokens: z.number().int().positive().optional().describe(MAX_TOKENS_TEXT),
   }),
 );
 type DelegateInput = z.infer<typeof inputSchema>;
@@ -50,8 +35,8 @@ export function delegateTaskTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<DelegateInput>({
     name: 'delegate_task',
     description:
-      'Delegate a task to subagents and wait for their results. Each agent gets its own run with only the task and context you give it. ' +
-      'Returns an array, in the order of `agents` (or `tasks`), of {agent, runId, threadId, status, output, error?, usage, durationMs}.',
+      'Run subagents and wait for all their results, in order: one task on several agents (task, agents) or a task each (tasks). ' +
+      'Each sees only its task and context.',
     capabilities: ['delegate'],
     inputSchema,
     execute: (input, context) => delegate(deps, input, context.toolCallId),

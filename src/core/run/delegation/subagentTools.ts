@@ -10,6 +10,7 @@ import { announcementText, resultForModel, type ModelRunResult } from './modelRe
 import type { ChildRecord, RunHandle } from './runHandle';
 import type { RunResult } from './runResult';
 import { startChild } from './startChild';
+import { CONTEXT_TEXT, CONTINUE_TEXT, MAX_TOKENS_TEXT, RUN_ID_TEXT, TASK_TEXT } from './delegationFields';
 import { waitForRuns } from './waitForRuns';
 
 /**
@@ -21,31 +22,19 @@ import { waitForRuns } from './waitForRuns';
 // JSON schema once, so schemas made per run would be converted again for every run.
 const startInput = lazySchema(() =>
   z.object({
-    task: z.string().describe('The complete task for the subagent: what to do and what to report back.'),
-    agent: z.string().describe('The name of one subagent.'),
-    context: z.string().optional().describe('Facts, file paths or constraints it needs; it cannot see your conversation.'),
-    continueThreadId: z.string().optional().describe("Continue the subagent's earlier thread (a threadId from a previous result)."),
-    maxTokens: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe(
-        "At most this many tokens (input plus output) for its run, its own subagents included. Can only lower the agent's own maxTokens.",
-      ),
+    task: z.string().describe(TASK_TEXT),
+    agent: z.string(),
+    context: z.string().optional().describe(CONTEXT_TEXT),
+    continueThreadId: z.string().optional().describe(CONTINUE_TEXT),
+    maxTokens: z.number().int().positive().optional().describe(MAX_TOKENS_TEXT),
   }),
 );
-const runInput = lazySchema(() => z.object({ runId: z.string().describe('A runId returned by subagent_start.') }));
-const messageInput = lazySchema(() =>
-  z.object({
-    runId: z.string().describe('A runId returned by subagent_start.'),
-    message: z.string().describe('What the subagent should know or do differently; it sees this before its next model call.'),
-  }),
-);
+const runInput = lazySchema(() => z.object({ runId: z.string().describe(RUN_ID_TEXT) }));
+const messageInput = lazySchema(() => z.object({ runId: z.string().describe(RUN_ID_TEXT), message: z.string() }));
 const awaitInput = lazySchema(() =>
   z.object({
-    runIds: z.array(z.string()).min(1).describe('runIds returned by subagent_start.'),
-    timeoutMs: z.number().int().positive().optional().describe('Stop waiting after this long and return a snapshot (timedOut: true).'),
+    runIds: z.array(z.string()).min(1).describe(RUN_ID_TEXT),
+    timeoutMs: z.number().int().positive().optional(),
   }),
 );
 
@@ -57,8 +46,7 @@ function startTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<z.infer<typeof startInput>>({
     name: 'subagent_start',
     description:
-      'Start a subagent in the background and return at once with {status: started|existing|busy, runId, threadId}. ' +
-      'Keep working; its result is announced to you when it ends, or use subagent_status / subagent_await.',
+      'Start a subagent in the background; returns {status, runId, threadId} at once. Its result is announced to you when it ends.',
     capabilities: ['delegate'],
     inputSchema: startInput,
     execute: async (args, { toolCallId }) => {
@@ -99,8 +87,7 @@ function startTool(deps: DelegationDeps): AnyToolSpec {
 function statusTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<z.infer<typeof runInput>>({
     name: 'subagent_status',
-    description:
-      "A subagent's status, its last 3 progress items and the tokens it has used (with its limit, if it has one), and its output once it has finished.",
+    description: "A background subagent's status, recent progress and tokens used; its result once it has finished.",
     capabilities: ['delegate'],
     inputSchema: runInput,
     execute: async ({ runId }) => {
@@ -119,8 +106,7 @@ function awaitTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<z.infer<typeof awaitInput>>({
     name: 'subagent_await',
     description:
-      'Wait for background subagents and return their results in order. With timeoutMs, returns when the time is up: ' +
-      'runs still working are reported with status "running" and timedOut: true (not finished, not a success).',
+      'Wait for background subagents; returns their results in order. After timeoutMs, a run still working comes back as "running" with timedOut: true.',
     capabilities: ['delegate'],
     inputSchema: awaitInput,
     execute: async ({ runIds, timeoutMs }, { signal }) => {
@@ -162,8 +148,7 @@ function awaitTool(deps: DelegationDeps): AnyToolSpec {
 function cancelTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<z.infer<typeof runInput>>({
     name: 'subagent_cancel',
-    description:
-      'Cancel a background subagent and everything it started. Returns its result: status "cancelled" and what it had done by then (or its result, if it had already finished).',
+    description: 'Cancel a background subagent and all it started; returns what it had done.',
     capabilities: ['delegate'],
     inputSchema: runInput,
     execute: async ({ runId }) => {
@@ -181,8 +166,7 @@ function messageTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<z.infer<typeof messageInput>>({
     name: 'subagent_message',
     description:
-      'Send a message to a background subagent while it works (a correction, a new constraint, a hint). It sees the message before its next model call, marked as coming from you. ' +
-      'A subagent that has finished cannot take one: continue its thread instead (continueThreadId).',
+      'Send a working background subagent a message (a correction, a hint); it sees it before its next model call. For a finished one, continue its thread.',
     capabilities: ['delegate'],
     inputSchema: messageInput,
     execute: async ({ runId, message }) => {

@@ -5,16 +5,14 @@ import type { WorkspaceToolDeps } from './toolDeps';
 
 const inputSchema = lazySchema(() =>
   z.object({
-    question: z.string().min(1).max(2000).describe('One clear question, with the options if there are any.'),
+    question: z.string().min(1).max(2000).describe('One clear question, with any options.'),
   }),
 );
 
 export function askUserTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'ask_user',
-    description:
-      'Ask the user a question and wait for the answer. Only for a decision you cannot make from the workspace or the conversation. ' +
-      'Returns {answer}.',
+    description: 'Ask the user a question and wait for the answer; only for a decision you cannot make yourself.',
     capabilities: ['interactive'],
     inputSchema,
     async execute(input, { signal }) {

@@ -10,13 +10,9 @@ import { errorText } from '../../../shared/errorText';
 
 const inputSchema = lazySchema(() =>
   z.object({
-    path: z.string().describe('File path relative to the workspace root.'),
-    oldText: z
-      .string()
-      .describe(
-        "The exact text to replace, including whitespace, without read_file's line numbers; it must occur exactly once in the file.",
-      ),
-    newText: z.string().describe('The text to put in its place.'),
+    path: z.string().describe('Relative to the workspace root.'),
+    oldText: z.string().describe("Exact text, whitespace included, without read_file's line numbers."),
+    newText: z.string().describe('Its replacement.'),
   }),
 );
 
@@ -73,10 +69,7 @@ export function editFileTool({ workspace, gate, files }: WorkspaceToolDeps): Any
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'edit_file',
     description:
-      'Change part of a file: replaces oldText, which must occur exactly once, with newText. Fails with a clear message when ' +
-      'oldText is missing or not unique, and when another agent changed the file since you read it (read it again first). ' +
-      'Several edits of one file in one step are applied one after another, each to the file as the one before left it. ' +
-      'May wait for the user to approve. Returns {path, line} (where the change starts now).',
+      'Replace oldText, which must occur exactly once in the file, with newText. Refused if the file changed since you read it: read it again.',
     capabilities: ['write'],
     inputSchema,
     async execute(input, context) {

@@ -20,7 +20,7 @@ const RIPGREP_TIMEOUT_MS = 30_000;
 
 const inputSchema = lazySchema(() =>
   z.object({
-    pattern: z.string().min(1).describe('A glob such as "src/**/*.ts" or "*.md". A pattern without "/" matches file names at any depth.'),
+    pattern: z.string().min(1).describe('E.g. "src/**/*.ts"; without "/" it matches file names at any depth.'),
   }),
 );
 
@@ -75,9 +75,7 @@ export function findFilesTool({ workspace, commands }: WorkspaceToolDeps, limits
   const { maxResults, maxVisited } = limits;
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'find_files',
-    description:
-      'Find files in the workspace by glob pattern, skipping what .gitignore ignores. Returns {files} (workspace-relative paths, sorted), ' +
-      `at most ${maxResults}.`,
+    description: `Find workspace files by glob, skipping what .gitignore ignores. Returns sorted paths, at most ${maxResults}.`,
     capabilities: ['read'],
     inputSchema,
     async execute(input, { signal }) {

@@ -9,14 +9,14 @@ const EXTENSION_ID = /^[a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9-]*$/i;
 
 const inputSchema = lazySchema(() =>
   z.object({
-    id: z.string().min(3).max(200).describe('The extension id, publisher.name, e.g. "dbaeumer.vscode-eslint".'),
+    id: z.string().min(3).max(200).describe('publisher.name, e.g. "dbaeumer.vscode-eslint".'),
   }),
 );
 
 export function installExtensionTool({ workspace, gate }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'install_extension',
-    description: 'Install a VS Code extension by id. Asks the user first unless they chose to trust agents. Returns {installed}.',
+    description: 'Install a VS Code extension (the user may be asked first).',
     capabilities: ['install', 'network'],
     inputSchema,
     async execute(input, context) {

@@ -23,18 +23,16 @@ const MANAGERS = {
 
 const inputSchema = lazySchema(() =>
   z.object({
-    manager: z.enum(['npm', 'pnpm', 'yarn', 'pip']).describe('The package manager.'),
-    name: z.string().min(1).max(214).describe('The package, optionally with a version: "zod", "zod@4", "@scope/pkg", "requests==2.32.3".'),
-    dev: z.boolean().optional().describe('npm, pnpm, yarn: a development dependency.'),
+    manager: z.enum(['npm', 'pnpm', 'yarn', 'pip']),
+    name: z.string().min(1).max(214).describe('Optionally with a version: "zod@4", "requests==2.32.3".'),
+    dev: z.boolean().optional().describe('A dev dependency (not pip).'),
   }),
 );
 
 export function installPackageTool({ workspace, gate, agent, commands }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'install_package',
-    description:
-      'Install a package into the workspace project with npm, pnpm, yarn or pip. Asks the user first unless they chose to trust agents. ' +
-      'Returns {exitCode, output}.',
+    description: 'Install a package into the workspace project (the user may be asked first).',
     capabilities: ['install', 'exec', 'network'],
     inputSchema,
     async execute(input, context) {

@@ -9,16 +9,14 @@ const MAX_ENTRIES = 1000;
 
 const inputSchema = lazySchema(() =>
   z.object({
-    path: z.string().describe('Folder path relative to the workspace root; "." for the root.'),
+    path: z.string().describe('Relative to the workspace root; "." for the root.'),
   }),
 );
 
 export function listDirTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'list_dir',
-    description:
-      'List one folder of the workspace (not recursive). Returns {path, entries}: names sorted, folders ending in "/", ' +
-      'symbolic links in "@". Use find_files to search the whole tree.',
+    description: 'List one workspace folder, not recursive: names sorted, folders ending in "/", links in "@".',
     capabilities: ['read'],
     inputSchema,
     async execute(input, { signal }) {

@@ -7,15 +7,15 @@ import type { WorkspaceToolDeps } from './toolDeps';
 
 const inputSchema = lazySchema(() =>
   z.object({
-    path: z.string().describe('File path relative to the workspace root.'),
-    line: z.number().int().min(1).optional().describe('The line to show (1-based).'),
+    path: z.string().describe('Relative to the workspace root.'),
+    line: z.number().int().min(1).optional().describe('1-based.'),
   }),
 );
 
 export function openFileTool({ workspace }: WorkspaceToolDeps): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'open_file',
-    description: "Open a file in the user's editor, at a line if given, to show them something. Returns {opened}.",
+    description: "Open a file in the user's editor, at a line if given.",
     capabilities: ['interactive'],
     inputSchema,
     async execute(input, { signal }) {

@@ -13,9 +13,9 @@ const MAX_CHARS = 100_000;
 
 const inputSchema = lazySchema(() =>
   z.object({
-    path: z.string().describe('File path relative to the workspace root.'),
-    startLine: z.number().int().min(1).optional().describe('First line to read (1-based). Default: 1.'),
-    endLine: z.number().int().min(1).optional().describe('Last line to read, inclusive. Default: the end, up to 2000 lines.'),
+    path: z.string().describe('Relative to the workspace root.'),
+    startLine: z.number().int().min(1).optional().describe('1-based; default 1.'),
+    endLine: z.number().int().min(1).optional().describe('Inclusive.'),
   }),
 );
 
@@ -23,9 +23,8 @@ export function readFileTool({ workspace, gate, files }: WorkspaceToolDeps): Any
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'read_file',
     description:
-      'Read a text file of the workspace, whole or a range of lines. Returns {path, startLine, endLine, totalLines, content}; ' +
-      'content shows each line as `cat -n` does: its number, a tab, the line. The numbers are not part of the file: leave them out of ' +
-      "edit_file's oldText and newText. Long files come in parts of up to 2000 lines, with a note saying how to read on.",
+      'Read a workspace text file, whole or lines startLine to endLine (2000 at most a call). ' +
+      'Lines come numbered as `cat -n` does; the numbers are not part of the file.',
     capabilities: ['read'],
     inputSchema,
     async execute(input, context) {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { lazySchema } from '../../../shared/lazySchema';
-import { READ_ONLY_SUMMARY } from '../../access/commands/readOnlyCommands';
 import type { CommandResult } from '../../ports';
 import type { PreparedCommand } from '../../access/sandbox/commandLauncher';
 import { isSandboxSetupFailure } from '../../access/sandbox/sandboxSetupFailure';
@@ -14,14 +13,8 @@ export const MAX_COMMAND_OUTPUT = 30_000;
 
 const inputSchema = lazySchema(() =>
   z.object({
-    command: z.string().min(1).max(10_000).describe('A shell command line (bash), run in the workspace root.'),
-    timeoutMs: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_COMMAND_TIMEOUT_MS)
-      .optional()
-      .describe(`Kill it after this many milliseconds. Default ${DEFAULT_COMMAND_TIMEOUT_MS}.`),
+    command: z.string().min(1).max(10_000).describe('A bash command line.'),
+    timeoutMs: z.number().int().min(1).max(MAX_COMMAND_TIMEOUT_MS).optional().describe(`Default ${DEFAULT_COMMAND_TIMEOUT_MS}.`),
   }),
 );
 
@@ -44,11 +37,8 @@ export function runCommandTool({ workspace, gate, agent, commands, files }: Work
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'run_command',
     description:
-      'Run a shell command in the workspace root and wait for it to end, e.g. to build or run tests. No input can be typed into it; ' +
-      'long-running servers and watchers are killed at the timeout, and background jobs when the command ends. ' +
-      `Run unasked: ${READ_ONLY_SUMMARY}, piped or chained, and the prefixes the user allowed; anything else, and writes outside the workspace or to protected files, may wait for the user to approve. ` +
-      'Where the OS sandbox is on, only the workspace is writable (protected files are read-only) and the network is closed except for the hosts the user allowed. ' +
-      `Returns {exitCode, output} (stdout and stderr together, at most ${MAX_COMMAND_OUTPUT} characters).`,
+      'Run a bash command in the workspace root and wait for it; no input can be typed, and servers or watchers are killed at the timeout. ' +
+      'In the OS sandbox only the workspace is writable and the network is closed but for allowed hosts. Returns {exitCode, output}.',
     capabilities: ['exec'],
     inputSchema,
     async execute(input, context) {

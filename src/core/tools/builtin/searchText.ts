@@ -21,18 +21,10 @@ const MAX_TIMEOUT_MS = 60_000;
 
 const inputSchema = lazySchema(() =>
   z.object({
-    pattern: z.string().min(1).max(1000).describe('A JavaScript regular expression, e.g. "function \\\\w+Tool" or "TODO|FIXME".'),
-    glob: z.string().optional().describe('Only search files matching this glob, e.g. "src/**/*.ts" or "*.md".'),
-    caseSensitive: z.boolean().optional().describe('Default false: letter case is ignored.'),
-    timeoutMs: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_TIMEOUT_MS)
-      .optional()
-      .describe(
-        `Stop the search after this long (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}); what was found by then is returned.`,
-      ),
+    pattern: z.string().min(1).max(1000).describe('A JavaScript regular expression.'),
+    glob: z.string().optional().describe('Only files matching this glob.'),
+    caseSensitive: z.boolean().optional().describe('Default false.'),
+    timeoutMs: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe(`Default ${DEFAULT_TIMEOUT_MS}.`),
   }),
 );
 
@@ -43,9 +35,7 @@ export function searchTextTool(
   const { maxMatches, maxFileBytes, maxVisited } = limits;
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'search_text',
-    description:
-      'Search the text of the workspace files with a regular expression, skipping what .gitignore ignores and binary files. ' +
-      `Returns {matches}: "path:line: text" strings, at most ${maxMatches}; narrow with glob.`,
+    description: `Search workspace files with a regular expression, skipping binary files and what .gitignore ignores. Returns "path:line: text" matches, at most ${maxMatches}.`,
     capabilities: ['read'],
     inputSchema,
     async execute(input, { signal }) {

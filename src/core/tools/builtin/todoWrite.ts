@@ -5,11 +5,11 @@ import { defineTool, type AnyToolSpec } from '../toolSpec';
 
 const inputSchema = lazySchema(() => {
   const item = z.object({
-    text: z.string().trim().min(1).max(500).describe('One step, in a few words.'),
-    status: z.enum(['pending', 'in_progress', 'done']).describe('pending, in_progress (what you work on now) or done.'),
+    text: z.string().trim().min(1).max(500).describe('A step, in a few words.'),
+    status: z.enum(['pending', 'in_progress', 'done']),
   });
   return z.object({
-    items: z.array(item).max(50).describe('The whole plan, in order: every call replaces the list.'),
+    items: z.array(item).max(50).describe('The whole plan, in order.'),
   });
 });
 
@@ -22,8 +22,8 @@ export function todoWriteTool(): AnyToolSpec {
   return defineTool<z.infer<typeof inputSchema>>({
     name: TODO_TOOL,
     description:
-      'Keep your plan as a checklist the user sees live: send the whole list each time, with each step pending, in_progress or done. ' +
-      'Use it for work of three steps or more; mark a step in_progress when you start it and done as soon as it is finished.',
+      'Your plan as a checklist the user sees; send the whole list on every call. Use it for work of three steps or more, ' +
+      'marking each step in_progress, then done.',
     capabilities: [],
     inputSchema,
     async execute({ items }) {

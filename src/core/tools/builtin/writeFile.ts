@@ -10,8 +10,8 @@ import { errorText } from '../../../shared/errorText';
 
 const inputSchema = lazySchema(() =>
   z.object({
-    path: z.string().describe('File path relative to the workspace root; missing folders are created.'),
-    content: z.string().describe('The complete new content of the file.'),
+    path: z.string().describe('Relative to the workspace root; folders are created.'),
+    content: z.string().describe('The whole new content.'),
   }),
 );
 
@@ -19,9 +19,7 @@ export function writeFileTool({ workspace, gate, files }: WorkspaceToolDeps): An
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'write_file',
     description:
-      'Create a file, or replace a whole file, in the workspace. For a change to part of an existing file use edit_file instead. ' +
-      'A file you have not read that changed since you started, or one that changed since you read it, is refused: read it again first. ' +
-      'Calls on one file in one step are applied one after another, in order. May wait for the user to approve. Returns {path, created, chars}.',
+      'Create or overwrite a whole workspace file (for part of a file, use edit_file). Refused if the file changed since you read it: read it again.',
     capabilities: ['write'],
     inputSchema,
     async execute(input, context) {
