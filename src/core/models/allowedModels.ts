@@ -6,7 +6,12 @@
 
 export function modelAllowed(spec: string, patterns: readonly string[]): boolean {
   if (patterns.length === 0) return true;
-  return patterns.some((p) => globRegex(p).test(spec));
+  return patterns.some((p) => specMatches(spec, p));
+}
+
+/** Whether a spec matches one pattern: a spec, or a glob in which `*` matches anything (case ignored). */
+export function specMatches(spec: string, pattern: string): boolean {
+  return globRegex(pattern).test(spec);
 }
 
 /** Why a run may not start on this model, and what to do, in one sentence. */
