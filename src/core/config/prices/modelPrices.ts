@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { specMatches } from '../../models/allowedModels';
 
-const dollarsPerMillion = z.number().nonnegative().finite();
+// Capped so that no count of tokens makes a cost past what a number holds (a thread with an
+// infinite cost in it would not load again).
+const dollarsPerMillion = z.number().nonnegative().max(1_000_000);
 
 /** What a model's tokens cost, in US dollars per million tokens. */
 export const modelPriceSchema = z.strictObject({

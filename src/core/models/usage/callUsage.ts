@@ -40,5 +40,10 @@ function deepSeekCacheHits(raw: unknown): number {
   return typeof raw === 'object' && raw !== null && 'prompt_cache_hit_tokens' in raw ? count(raw.prompt_cache_hit_tokens) : 0;
 }
 
-/** A provider's number as a token count: anything not a finite positive integer is none. */
-const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0);
+/**
+ * A provider's number as a token count: anything not a finite positive number is none, and no call
+ * counts more than a billion (a server that reports 1e300 would make sums no thread can hold).
+ */
+const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.min(Math.floor(n), MAX_CALL_TOKENS) : 0);
+
+const MAX_CALL_TOKENS = 1_000_000_000;

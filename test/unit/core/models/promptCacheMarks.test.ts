@@ -86,7 +86,7 @@ describe('markPromptCache', () => {
       { type: 'function', name: 't', inputSchema: { type: 'object' } },
     ],
   });
-  const marked = (options: { providerOptions?: unknown }) => JSON.stringify(options.providerOptions ?? {}).includes('ephemeral');
+  const marked = (options: object) => JSON.stringify('providerOptions' in options ? options.providerOptions : {}).includes('ephemeral');
 
   it('leaves the messages and tools it was given unmarked: the SDK keeps them for the next step', () => {
     const original = call();

@@ -71,3 +71,21 @@ describe('subagents.prices as a setting', () => {
     expect(modelPricesSchema.safeParse({ '': sonnet }).success).toBe(false);
   });
 });
+
+describe('a hostile price table (a workspace may write it)', () => {
+  it('matches a pattern built to backtrack at once, not after minutes', { timeout: 2000 }, () => {
+    const pattern = `${'*a'.repeat(25)}*b`;
+    expect(priceOf(`anthropic:${'a'.repeat(60)}`, { [pattern]: { input: 1, output: 1 } })).toBeUndefined();
+  });
+
+  it('refuses a rate so large that a cost could overflow (a thread with an infinite cost would not load)', () => {
+    const { settings, problems } = readEngineSettings(
+      [{ scope: 'workspace', source: 's', values: { prices: { '*': { input: 1e308, output: 1 } } } }],
+      {
+        trusted: true,
+      },
+    );
+    expect(settings.prices).toEqual({});
+    expect(problems[0]!.setting).toBe('subagents.prices');
+  });
+});

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModelResolver } from '../../../../src/core/models/createModelResolver';
+import { usageOfCall } from '../../../../src/core/models/usage/callUsage';
 import type { EngineSettings } from '../../../../src/core/config/settings/engineSettings';
 import type { RunEventOf } from '../../../../src/shared/events';
 import { startAnthropicServer, type AnthropicServer } from '../../fakes/anthropicServer';
@@ -115,5 +116,26 @@ describe('subagents.prices', () => {
   it('gives no cost to a call that used the cache when the price has no cache rate', async () => {
     const { supervisor } = await delegate({ prices: { 'anthropic:claude-sonnet-4-5': { input: 3, output: 15 } } });
     expect(supervisor.usage).toEqual(SUPERVISOR_USAGE);
+  });
+});
+
+describe('usage a hostile server reports', () => {
+  it('counts no negative, fractional or absurd numbers, and never more cached than input', () => {
+    const reported = (total: number, cacheRead: number, output: number) => ({
+      inputTokens: { total, noCache: undefined, cacheRead, cacheWrite: undefined },
+      outputTokens: { total: output, text: undefined, reasoning: undefined },
+    });
+    expect(usageOfCall(reported(-5, -1, Number.NaN))).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+    expect(usageOfCall(reported(100, 500, 2.7))).toEqual({ inputTokens: 100, outputTokens: 2, totalTokens: 102, cacheReadTokens: 100 });
+    expect(usageOfCall(reported(1e300, 0, 1e300)).totalTokens).toBe(2_000_000_000);
+  });
+
+  it("takes DeepSeek's prompt_cache_hit_tokens when the usual field is absent", () => {
+    const usage = {
+      inputTokens: { total: 900, noCache: 900, cacheRead: 0, cacheWrite: undefined },
+      outputTokens: { total: 3, text: 3, reasoning: 0 },
+      raw: { prompt_tokens: 900, completion_tokens: 3, prompt_cache_hit_tokens: 768, prompt_cache_miss_tokens: 132 },
+    };
+    expect(usageOfCall(usage)).toEqual({ inputTokens: 900, outputTokens: 3, totalTokens: 903, cacheReadTokens: 768 });
   });
 });
