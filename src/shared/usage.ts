@@ -38,10 +38,13 @@ function unpriced(u: Usage): number | undefined {
   return undefined;
 }
 
-/** "1.2s · 340 in / 56 out": the stats line shown in the tree, the CLI and announce messages. */
-export function formatStats(durationMs: number, usage: Usage): string {
+/**
+ * "1.2s · 340 in / 56 out": the stats line shown in the tree, the CLI and announce messages.
+ * `exact` writes every count in full, for the run tree as text (a record, not a glance).
+ */
+export function formatStats(durationMs: number, usage: Usage, exact = false): string {
   const time = durationMs < 1000 ? `${Math.round(durationMs)}ms` : `${(durationMs / 1000).toFixed(1)}s`;
-  return `${time} · ${formatUsage(usage)}`;
+  return `${time} · ${formatUsage(usage, exact)}`;
 }
 
 /**
@@ -49,13 +52,14 @@ export function formatStats(durationMs: number, usage: Usage): string {
  * served or took), tokens out, and what they cost when subagents.prices prices them. A cost that
  * leaves out tokens of unpriced models is shown as the least it was ("≥ $0.042").
  */
-export function formatUsage(usage: Usage): string {
+export function formatUsage(usage: Usage, exact = false): string {
+  const count = exact ? String : compactCount;
   const cache = [
-    usage.cacheReadTokens ? `, ${compactCount(usage.cacheReadTokens)} cached` : '',
-    usage.cacheWriteTokens ? `, ${compactCount(usage.cacheWriteTokens)} to cache` : '',
+    usage.cacheReadTokens ? `, ${count(usage.cacheReadTokens)} cached` : '',
+    usage.cacheWriteTokens ? `, ${count(usage.cacheWriteTokens)} to cache` : '',
   ].join('');
   const cost = formatCost(usage);
-  return `${compactCount(usage.inputTokens)} in${cache} / ${compactCount(usage.outputTokens)} out${cost ? ` · ${cost}` : ''}`;
+  return `${count(usage.inputTokens)} in${cache} / ${count(usage.outputTokens)} out${cost ? ` · ${cost}` : ''}`;
 }
 
 /** "$0.042", "≥ $1.20" when some tokens had no price, or '' when none had one (tokens only, no guess). */

@@ -44,3 +44,9 @@ describe('formatUsage', () => {
     expect(formatUsage({ ...plain(0, 0), costUsd: 0 })).toBe('0 in / 0 out · $0');
   });
 });
+
+describe('exact counts', () => {
+  it('write every count in full for the run tree as text', () => {
+    expect(formatStats(200, { ...plain(12_100, 310), cacheReadTokens: 9_800 }, true)).toBe('200ms · 12100 in, 9800 cached / 310 out');
+  });
+});
