@@ -1,6 +1,6 @@
 import type { RunEvent, RunEventOf } from '../shared/events';
 import { retryText } from '../shared/retryText';
-import { formatStats } from '../shared/usage';
+import { formatStats, formatUsage } from '../shared/usage';
 import type { CliIo } from './cliIo';
 import { oneLine } from '../shared/oneLine';
 import { jsonForTerminal, terminalSafe } from './terminalText';
@@ -91,8 +91,16 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
     summary(threadId, finished) {
       if (json) return;
       const why = finished.error ? `: ${terminalSafe(finished.error)}` : '';
-      io.stderr.write(`\n${finished.status} (${formatStats(finished.durationMs, finished.usage)})${why}\n`);
+      io.stderr.write(`\n${finished.status} (${summaryStats(finished)})${why}\n`);
       io.stderr.write(`thread ${threadId}: continue with: subagents run --thread ${threadId} "…"\n`);
     },
   };
+}
+
+/** The top run's time, tokens and cost, then those of the whole request when subagents added to them. */
+function summaryStats(finished: RunEventOf<'run.finished'>): string {
+  const own = formatStats(finished.durationMs, finished.usage);
+  const total = finished.totalUsage;
+  if (!total || total.totalTokens === finished.usage.totalTokens) return own;
+  return `${own}; with its subagents: ${formatUsage(total)}`;
 }

@@ -22,9 +22,18 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
  */
 function buildRunEventSchemas() {
   const usageSchema = z.object({
+    /** Every input token, the cached ones included. */
     inputTokens: z.number().int().nonnegative(),
     outputTokens: z.number().int().nonnegative(),
     totalTokens: z.number().int().nonnegative(),
+    /** Of the input, tokens read from the provider's prompt cache (absent: none reported, and in older threads). */
+    cacheReadTokens: z.number().int().nonnegative().optional(),
+    /** Of the input, tokens written to the provider's prompt cache (Anthropic bills them apart). */
+    cacheWriteTokens: z.number().int().nonnegative().optional(),
+    /** What the priced tokens cost in US dollars, by subagents.prices; absent when none were priced. */
+    costUsd: z.number().nonnegative().optional(),
+    /** Tokens of models subagents.prices has no price for: costUsd leaves them out. */
+    unpricedTokens: z.number().int().nonnegative().optional(),
   });
 
   const base = {

@@ -1,6 +1,6 @@
 import { runActivity } from '../../src/shared/runActivity';
 import { runTotals, type RunNode, type RunTree } from '../../src/shared/runTree';
-import { formatDuration, formatStats, formatTokens } from '../../src/shared/usage';
+import { compactCount, formatCost, formatDuration, formatStats, formatTokens } from '../../src/shared/usage';
 import { h, setHidden } from '../kit/dom';
 import { RunItems } from './runItems';
 import { RunNodeView, type RunNodeContext } from './runNodeView';
@@ -135,13 +135,23 @@ export class TurnTree {
     view.setLine(node.retrying ? '' : runActivity(this.tree, node), stats, title);
   }
 
-  /** Tokens roll up over the subtree; time is the run's own wall time (children run inside it). */
+  /** Tokens (the cached ones among them) and cost roll up over the subtree; time is the run's own wall time (children run inside it). */
   private statsLine(node: RunNode): [text: string, title: string] {
     const totals = runTotals(this.tree!, node.runId, this.now);
-    const line = `${formatDuration(totals.durationMs)} · ${formatTokens(totals.usage.totalTokens)}`;
+    const { usage } = totals;
+    const cached = usage.cacheReadTokens ? `${compactCount(usage.cacheReadTokens)} cached` : '';
+    const line = [formatDuration(totals.durationMs), formatTokens(usage.totalTokens), cached, formatCost(usage)]
+      .filter(Boolean)
+      .join(' · ');
     const own = formatStats(totals.durationMs, node.usage);
-    if (totals.runs === 1) return [line, `This run: ${own}`];
-    return [line, `This run: ${own}\nWith its ${totals.runs - 1} subagent runs: ${formatStats(totals.durationMs, totals.usage)}`];
+    const unpriced = usage.unpricedTokens
+      ? `\n${compactCount(usage.unpricedTokens)} tokens of models with no price in subagents.prices are not in the cost.`
+      : '';
+    if (totals.runs === 1) return [line, `This run: ${own}${unpriced}`];
+    return [
+      line,
+      `This run: ${own}\nWith its ${totals.runs - 1} subagent runs: ${formatStats(totals.durationMs, totals.usage)}${unpriced}`,
+    ];
   }
 
   /** An approval nobody can see blocks its run forever: open the way to it. */

@@ -6,7 +6,12 @@
 
 export function modelAllowed(spec: string, patterns: readonly string[]): boolean {
   if (patterns.length === 0) return true;
-  return patterns.some((p) => globRegex(p).test(spec));
+  return patterns.some((p) => specMatches(spec, p));
+}
+
+/** Whether a spec matches one pattern: a spec, or a glob in which `*` matches anything (case ignored). */
+export function specMatches(spec: string, pattern: string): boolean {
+  return globMatches(spec, pattern);
 }
 
 /** Why a run may not start on this model, and what to do, in one sentence. */
@@ -17,17 +22,32 @@ export function modelRefusedText(agent: string, spec: string, patterns: readonly
   );
 }
 
-const cache = new Map<string, RegExp>();
-
-function globRegex(pattern: string): RegExp {
-  let re = cache.get(pattern);
-  if (!re) {
-    const body = pattern
-      .trim()
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*');
-    cache.set(pattern, (re = new RegExp(`^${body}$`, 'i')));
+/**
+ * `*` matches any run of characters. Matched by walking both strings, backing up only to the last
+ * `*` (at most text × pattern steps): a pattern written as a regular expression, `*a*a*a…*b`,
+ * backtracks exponentially, and these patterns come from settings a workspace may write.
+ */
+function globMatches(text: string, glob: string): boolean {
+  const t = text.toLowerCase();
+  const p = glob.trim().toLowerCase();
+  let ti = 0;
+  let pi = 0;
+  let star = -1;
+  let mark = 0;
+  while (ti < t.length) {
+    if (pi < p.length && p[pi] !== '*' && p[pi] === t[ti]) {
+      ti++;
+      pi++;
+    } else if (pi < p.length && p[pi] === '*') {
+      star = pi++;
+      mark = ti;
+    } else if (star >= 0) {
+      pi = star + 1;
+      ti = ++mark;
+    } else {
+      return false;
+    }
   }
-  return re;
+  while (pi < p.length && p[pi] === '*') pi++;
+  return pi === p.length;
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '../../core/ports';
 import type { RunEvent } from '../../shared/events';
 import { oneLine } from '../../shared/oneLine';
+import { formatCost } from '../../shared/usage';
 
 /**
  * The output channel's account of runs: each start, end (status, time, tokens) and cancel, at info
@@ -26,7 +27,9 @@ export function logRuns(onEvent: (listener: (event: RunEvent) => void) => () => 
       agents.delete(event.runId);
       const usage = event.totalUsage ?? event.usage;
       const withSubagents = usage.totalTokens > event.usage.totalTokens ? ', with its subagents' : '';
-      const tokens = `${usage.totalTokens.toLocaleString('en-US')} tokens (${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out${withSubagents})`;
+      const cached = usage.cacheReadTokens ? `, ${usage.cacheReadTokens.toLocaleString('en-US')} cached` : '';
+      const cost = formatCost(usage);
+      const tokens = `${usage.totalTokens.toLocaleString('en-US')} tokens (${usage.inputTokens.toLocaleString('en-US')} in${cached} / ${usage.outputTokens.toLocaleString('en-US')} out${withSubagents})${cost ? `, ${cost}` : ''}`;
       const line = `Run ${event.runId} (${agent}) ${event.status === 'ok' ? 'finished' : `ended: ${event.status}`} in ${seconds(event.durationMs)}, ${tokens}.`;
       if (event.status === 'ok' || event.status === 'cancelled') logger.info(line);
       else logger.warn(`${line}${event.error ? ` ${oneLine(event.error, 300)}` : ''}`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { modelSpecSchema } from '../../models/modelSpec';
+import { modelPricesSchema } from '../prices/modelPrices';
 
 export const supervisorSettingsSchema = z.object({
   /** Added to the supervisor's system prompt after our delegation guidelines. */
@@ -111,6 +112,10 @@ export const engineSettingsSchema = z.object({
   'threads.retention': threadRetentionSchema.default({}),
   /** How much the snapshots behind reverts and diffs may take (MB); past it, the oldest threads' go first. */
   'snapshots.maxMB': z.number().int().min(1).max(1_000_000).default(200),
+  /** Anthropic calls mark the tools, the system prompt and the conversation so far for the provider's prompt cache. */
+  promptCaching: z.boolean().default(true),
+  /** Dollars per million tokens by model spec or glob: turns each run's tokens into its cost. Empty: tokens only. */
+  prices: modelPricesSchema.default({}),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

@@ -1,9 +1,10 @@
-import type { LanguageModelV4, LanguageModelV4Usage } from '@ai-sdk/provider';
-import type { LanguageModelUsage, ModelMessage, ToolCallRepairFunction, ToolSet } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { ModelMessage, ToolCallRepairFunction, ToolSet } from 'ai';
 import { errorText } from '../../../shared/errorText';
 import type { Usage } from '../../../shared/events';
 import { ZERO_USAGE, addUsage } from '../../../shared/usage';
 import { withResilience } from '../../models/resilientModel';
+import { usageOfCall, usageOfStep } from '../../models/usage/callUsage';
 import type { RetryPolicy } from '../../models/retryPolicy';
 import type { AnyToolSpec } from '../../tools/toolSpec';
 import { hideTools } from './hideTools';
@@ -147,7 +148,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
           steps++;
           if (stepText.trim()) report = stepText;
           lastFinish = part.finishReason;
-          usage = addUsage(usage, toUsage(part.usage));
+          usage = addUsage(usage, usageOfStep(part.usage));
           break;
         case 'error':
           error = errorText(part.error);
@@ -179,7 +180,7 @@ function resilient(input: AgentRunInput, model: LanguageModelV4, onFailedUsage: 
     spec: input.modelSpec ?? input.model.modelId,
     ...(input.retryPolicy ? { policy: input.retryPolicy } : {}),
     onRetry: (notice) => input.emit({ kind: 'run.retrying', ...notice }),
-    onFailedUsage: (u) => onFailedUsage(fromProvider(u)),
+    onFailedUsage: (u) => onFailedUsage(usageOfCall(u)),
     onCompact: ({ shortened, dropped }) =>
       input.emit({
         kind: 'warning',
@@ -203,16 +204,4 @@ function unknownToolsNamedHonestly({ NoSuchToolError }: AiRuntime, visible: read
     }
     return null;
   };
-}
-
-function fromProvider(u: LanguageModelV4Usage): Usage {
-  const inputTokens = u.inputTokens.total ?? 0;
-  const outputTokens = u.outputTokens.total ?? 0;
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
-}
-
-function toUsage(u: LanguageModelUsage): Usage {
-  const inputTokens = u.inputTokens ?? 0;
-  const outputTokens = u.outputTokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: u.totalTokens ?? inputTokens + outputTokens };
 }

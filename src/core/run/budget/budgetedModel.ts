@@ -1,6 +1,7 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { Usage } from '../../../shared/events';
 import { addUsage, ZERO_USAGE } from '../../../shared/usage';
+import { usageOfCall } from '../../models/usage/callUsage';
 import { wrapModel } from '../../models/wrapModel';
 import { tokens, type SpentLimit, type TokenBudget } from './tokenBudget';
 
@@ -41,17 +42,9 @@ export function budgetedModel(model: LanguageModelV4, budget: TokenBudget): Lang
 export function usageMeter(budget: TokenBudget, onUsage: (runTotal: Usage) => void): (usage: LanguageModelV4Usage) => void {
   let total = ZERO_USAGE;
   return (usage) => {
-    const u = toUsage(usage);
+    const u = usageOfCall(usage);
     total = addUsage(total, u);
     budget.charge(u.totalTokens);
     onUsage(total);
   };
 }
-
-function toUsage(u: LanguageModelV4Usage): Usage {
-  const inputTokens = finite(u.inputTokens.total);
-  const outputTokens = finite(u.outputTokens.total);
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
-}
-
-const finite = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);

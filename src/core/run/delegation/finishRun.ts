@@ -1,6 +1,8 @@
 import type { RunStatus } from '../../../shared/events';
 import { errorText } from '../../../shared/errorText';
 import { addUsage } from '../../../shared/usage';
+import { priceOf } from '../../config/prices/modelPrices';
+import { priceUsage } from '../../config/prices/priceUsage';
 import type { RunSlot } from './workLimiter';
 import type { RunEmitter } from './runEmitter';
 import type { RunHandle } from './runHandle';
@@ -52,8 +54,10 @@ export async function finishRun(end: RunEnd, ending: RunEnding): Promise<void> {
 function resultOf(end: RunEnd, ending: RunEnding): RunResult {
   const { run } = end;
   const durationMs = Math.max(0, end.session.clock.now() - end.startedAt);
+  // What the run's own tokens cost by its model's price (subagents.prices); children priced their own.
+  const usage = priceUsage(ending.usage, priceOf(run.modelSpec, end.session.settings.prices));
   // Tokens of the whole subtree: this run's own plus every child's total.
-  let totalUsage = ending.usage;
+  let totalUsage = usage;
   for (const c of run.allChildren())
     if (c.handle.result) totalUsage = addUsage(totalUsage, c.handle.result.totalUsage ?? c.handle.result.usage);
   return {
@@ -64,7 +68,7 @@ function resultOf(end: RunEnd, ending: RunEnding): RunResult {
     output: ending.output,
     ...(ending.error === undefined ? {} : { error: ending.error }),
     ...(ending.bailed ? { bailed: true } : {}),
-    usage: ending.usage,
+    usage,
     totalUsage,
     durationMs,
   };

@@ -1,4 +1,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { priceOf } from '../../config/prices/modelPrices';
+import { withPromptCacheMarks } from '../../models/promptCache/promptCacheMarks';
+import { priceUsage } from '../../config/prices/priceUsage';
 import type { EmitRunEvent } from '../../runEvents';
 import { budgetedModel, usageMeter } from '../budget/budgetedModel';
 import { idleTimeoutModel } from '../liveness/idleTimeoutModel';
@@ -31,8 +34,11 @@ export function runModel(session: Session, run: RunHandle, emitter: RunEmitter, 
     watch.touch();
     emitter.emit(body);
   };
-  const charge = usageMeter(run.budget, (usage) => emit({ kind: 'run.usage', usage }));
-  const model = idleTimeoutModel(budgetedModel(resolved, run.budget), {
+  const price = priceOf(run.modelSpec, settings.prices);
+  const charge = usageMeter(run.budget, (usage) => emit({ kind: 'run.usage', usage: priceUsage(usage, price) }));
+  // Marked for the prompt cache below the retries, so a compacted prompt is marked as it is sent.
+  const cached = settings.promptCaching ? withPromptCacheMarks(resolved) : resolved;
+  const model = idleTimeoutModel(budgetedModel(cached, run.budget), {
     idleTimeoutMs: settings.modelIdleTimeoutMs,
     clock,
     schedule,

@@ -1,15 +1,15 @@
 import { changeSummary, fileChangeText } from '../../../shared/changeSummary';
 import type { RunNode, RunTree, ToolCallNode } from '../../../shared/runTree';
 import { runTotals, walkRuns } from '../../../shared/runTree';
-import { formatStats } from '../../../shared/usage';
+import { formatStats, formatUsage } from '../../../shared/usage';
 import { oneLine } from '../../../shared/oneLine';
 
-/** The run's own time and tokens; with subagents under it, also the tokens of its whole subtree. */
+/** The run's own time, tokens and cost; with subagents under it, also those of its whole subtree. */
 export function runStats(tree: RunTree, run: RunNode, now: number): string {
-  const own = formatStats(run.durationMs ?? Math.max(0, now - run.startedAt), run.usage);
+  const own = formatStats(run.durationMs ?? Math.max(0, now - run.startedAt), run.usage, true);
   if (run.children.length === 0) return own;
   const total = runTotals(tree, run.runId, now);
-  return `${own}; with ${total.runs - 1} subagent run${total.runs === 2 ? '' : 's'}: ${total.usage.inputTokens} in / ${total.usage.outputTokens} out`;
+  return `${own}; with ${total.runs - 1} subagent run${total.runs === 2 ? '' : 's'}: ${formatUsage(total.usage, true)}`;
 }
 
 function toolLine(call: ToolCallNode): string {

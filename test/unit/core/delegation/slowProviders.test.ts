@@ -216,12 +216,12 @@ async function slowFailures(delayMs: number, message: string): Promise<{ baseURL
   return { baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests: () => requests };
 }
 
-const usage = (input: number, output: number) => ({
-  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+const usage = (input: number, output: number, cacheRead = 0) => ({
+  inputTokens: { total: input, noCache: input - cacheRead, cacheRead, cacheWrite: 0 },
   outputTokens: { total: output, text: output, reasoning: 0 },
 });
 
-/** A child model whose first call fails after reading the prompt (900 tokens reported), and whose retry answers. */
+/** A child model whose first call fails after reading the prompt (900 tokens reported, 800 of them cached), and whose retry answers. */
 function failsOnceAfterReading(): MockLanguageModelV4 {
   let call = 0;
   return new MockLanguageModelV4({
@@ -238,7 +238,7 @@ function failsOnceAfterReading(): MockLanguageModelV4 {
         ? [
             { type: 'stream-start', warnings: [] },
             { type: 'error', error },
-            { type: 'finish', finishReason: { unified: 'error', raw: 'error' }, usage: usage(900, 0) },
+            { type: 'finish', finishReason: { unified: 'error', raw: 'error' }, usage: usage(900, 0, 800) },
           ]
         : [
             { type: 'stream-start', warnings: [] },
@@ -272,7 +272,7 @@ describe('a retried call', () => {
         .output as RunResult[]
     )[0]!;
 
-  it("charges the tokens its failed attempt reported to the run's usage", async () => {
+  it("charges the tokens its failed attempt reported to the run's usage, the cached ones as cached", async () => {
     const h = engine();
     await (
       await h.engine.send({ prompt: 'go' })
@@ -280,12 +280,15 @@ describe('a retried call', () => {
     const result = childResult(h);
     expect(result.status).toBe('ok');
     expect(enclosedText(result.output)).toBe('report');
-    expect(result.usage).toEqual({ inputTokens: 903, outputTokens: 2, totalTokens: 905 });
+    expect(result.usage).toEqual({ inputTokens: 903, outputTokens: 2, totalTokens: 905, cacheReadTokens: 800 });
     const child = h.runs().find((r) => r.agent === 'a')!;
     const live = h.events
       .filter((e): e is RunEventOf<'run.usage'> => e.kind === 'run.usage' && e.runId === child.runId)
-      .map((e) => e.usage.totalTokens);
-    expect(live).toEqual([900, 905]);
+      .map((e) => [e.usage.totalTokens, e.usage.cacheReadTokens]);
+    expect(live).toEqual([
+      [900, 800],
+      [905, 800],
+    ]);
   });
 
   it('charges them to its token budget: a retry past the budget is not made', async () => {
