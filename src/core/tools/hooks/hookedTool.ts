@@ -1,3 +1,4 @@
+import { capErrorText } from '../../../shared/errorText';
 import { claudeToolCall } from '../../access/hooks/claudeToolInput';
 import type { HookRunner, HookScene } from '../../access/hooks/hookRunner';
 import type { Redactor } from '../../access/secrets/redactor';
@@ -28,7 +29,8 @@ export function hookedTool(spec: AnyToolSpec, deps: HookedToolDeps): AnyToolSpec
     execute: async (input, context) => {
       const call = claudeToolCall(spec.name, input, scene.cwd);
       const about = { tool_name: call.toolName, tool_input: call.toolInput, tool_use_id: context.toolCallId };
-      const say = (text: string) => deps.redactor.redactText(text);
+      // What a hook says reaches the model redacted and capped, as any error does.
+      const say = (text: string) => capErrorText(deps.redactor.redactText(text));
       let running: ToolCallContext = context;
       const notes: string[] = [];
       const pre = await runner.run('PreToolUse', { matchOn: call.names, input: about, toolCallId: context.toolCallId }, scene);
