@@ -27,7 +27,7 @@ import type { LoadedThread, ThreadStore } from '../storage/threads/threadStore';
 import { titleOf } from '../storage/threads/threadIndex';
 import { HookRunner } from '../access/hooks/hookRunner';
 import type { HooksToRun } from '../access/hooks/hookConsent';
-import type { SessionHooks } from '../run/hooks/runHooks';
+import type { SessionHooks } from '../access/hooks/hookRunner';
 
 export type { EngineSettings } from '../config/settings/engineSettings';
 

@@ -10,6 +10,12 @@ interface CompiledHook {
   match: ToolMatcher;
 }
 
+/** The hooks of a request (Session.hooks): the runner, and what to tell the user about the ones that do not run. */
+export interface SessionHooks {
+  runner: HookRunner;
+  notices: readonly string[];
+}
+
 /** Where and for whom hooks run: the fields every event's stdin carries, and the node their events go on. */
 export interface HookScene {
   /** Claude Code's `session_id`: the thread of the request. */

@@ -10,7 +10,7 @@ import type { Redactor } from '../../access/secrets/redactor';
 import type { ThreadStore } from '../../storage/threads/threadStore';
 import type { RunRegistry } from './runRegistry';
 import type { WorkLimiter } from './workLimiter';
-import type { SessionHooks } from '../hooks/runHooks';
+import type { SessionHooks } from '../../access/hooks/hookRunner';
 
 /**
  * Everything one user request (and all the runs it sets off) works with. Settings, profiles and

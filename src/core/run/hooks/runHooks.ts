@@ -1,14 +1,8 @@
-import type { HookRunner, HookScene } from '../../access/hooks/hookRunner';
+import type { HookScene, SessionHooks } from '../../access/hooks/hookRunner';
 import { permissionModeOf } from '../../access/hooks/hookRunner';
 import type { EmitRunEvent } from '../../runEvents';
 import type { RunHandle } from '../delegation/runHandle';
 import type { Session } from '../delegation/session';
-
-/** The hooks of a request (Session.hooks): the runner, and what to tell the user about the ones that do not run. */
-export interface SessionHooks {
-  runner: HookRunner;
-  notices: readonly string[];
-}
 
 /** How the hooks before a run's first turn came out. */
 export interface OpeningHooks {
