@@ -70,7 +70,7 @@ export interface EngineOptions {
    * The hooks each request runs (read at its start, so edits apply to the next): the user's, and the
    * repository's only when the user agreed (access/hooks/hookConsent.ts), with notices about the rest.
    */
-  hooks?: () => HooksToRun;
+  hooks?: () => HooksToRun | Promise<HooksToRun>;
 }
 
 /** Where a request's own model came from (SendRequest.model). */
@@ -205,7 +205,7 @@ export class Engine {
         readOnlyToCommands: this.readOnlyToCommands(),
         ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
         publish: (event) => this.publish(event),
-        ...this.sessionHooks(),
+        ...(await this.sessionHooks()),
         ...(request.model
           ? { modelOrigin: REQUEST_MODEL_ORIGIN }
           : this.options.modelOrigin
@@ -235,8 +235,8 @@ export class Engine {
   }
 
   /** The request's hooks, when it has any (or something to say about them). */
-  private sessionHooks(): { hooks?: SessionHooks } {
-    const declared = this.options.hooks?.();
+  private async sessionHooks(): Promise<{ hooks?: SessionHooks }> {
+    const declared = await this.options.hooks?.();
     if (!declared || (declared.hooks.length === 0 && declared.notices.length === 0)) return {};
     const runner = new HookRunner(declared.hooks);
     return { hooks: { runner, notices: [...declared.notices, ...runner.problems] } };
