@@ -219,7 +219,35 @@ describe('PostToolUse and the run-level events', () => {
   });
 });
 
+describe('UserPromptSubmit', () => {
+  it('exit 2 blocks the prompt: the model is never called and the run says why; plain stdout of another is context', async () => {
+    const block = await script('block.sh', 'echo "no deploys on Friday" >&2\nexit 2');
+    await settings({ UserPromptSubmit: [group(undefined, block)] });
+    const h = engine({ supervisor: [{ text: 'never said' }] });
+    const { finished } = await send(h);
+    expect(finished.status).toBe('cancelled');
+    expect(finished.error).toContain('no deploys on Friday');
+    expect(h.events.some((e) => e.kind === 'text.delta')).toBe(false);
+  });
+});
+
 describe('consent and attacks', () => {
+  it('an agent cannot add a hook for itself: the hook files are protected and ask in every mode', async () => {
+    const hook = JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'touch pwned' }] }] } });
+    const h = engine({
+      supervisor: [
+        calls(
+          ['write_file', { path: '.claude/settings.json', content: hook }],
+          ['write_file', { path: '.github/hooks/x.json', content: hook }],
+        ),
+        { text: 'done' },
+      ],
+    });
+    await send(h);
+    expect(existsSync(join(root, '.claude', 'settings.json'))).toBe(false);
+    expect(existsSync(join(root, '.github', 'hooks', 'x.json'))).toBe(false);
+  });
+
   it('repository hooks do not run without consent; the notice names --allow-hooks and the editor prompt; user hooks run', async () => {
     const guard = await script('guard.sh', `touch "$CLAUDE_PROJECT_DIR/repo-ran"\nexit 2`);
     await settings({ PreToolUse: [group(undefined, guard)] });
