@@ -111,6 +111,13 @@ export class HookRunner {
         message: `The ${event} hook "${hook.command.slice(0, 120)}" (${hook.source}) ${verdict.warning}.`,
       });
     }
+    if (verdict.userMessage) {
+      scene.emit({
+        kind: 'warning',
+        code: 'hooks',
+        message: `The ${event} hook "${hook.command.slice(0, 120)}" says: ${verdict.userMessage.slice(0, 2000)}`,
+      });
+    }
     return verdict;
   }
 }

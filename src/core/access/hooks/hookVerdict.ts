@@ -19,6 +19,8 @@ export interface HookVerdict {
   warning?: string;
   /** `suppressOutput`: its stdout is not shown in the run's events. */
   suppressOutput?: boolean;
+  /** `systemMessage`: a message for the user (a warning on the node). */
+  userMessage?: string;
 }
 
 const outputSchema = z
@@ -87,6 +89,7 @@ function verdictOf(event: HookEvent, out: z.infer<typeof outputSchema>): HookVer
   if (specific?.additionalContext) verdict.additionalContext = specific.additionalContext;
   if (out.continue === false) verdict.stop = out.stopReason ?? `A ${event} hook stopped the run.`;
   if (out.suppressOutput) verdict.suppressOutput = true;
+  if (out.systemMessage) verdict.userMessage = out.systemMessage;
   return verdict;
 }
 

@@ -107,6 +107,10 @@ describe('verdicts', () => {
       suppressOutput: true,
     });
     expect(hookVerdict('PreToolUse', result({ stdout: '{not json' }), 60).warning).toMatch(/not/);
+    expect(hookVerdict('PostToolUse', result({ stdout: '{"systemMessage":"formatted 3 files"}' }), 60)).toEqual({
+      decision: 'none',
+      userMessage: 'formatted 3 files',
+    });
     expect(hookVerdict('PreToolUse', result({ exitCode: null, timedOut: true }), 5).warning).toMatch(/timeout of 5 s/);
   });
 });
