@@ -143,7 +143,8 @@ describe('PreToolUse', () => {
   });
 
   it('a hook that hangs is killed at its timeout, said in a warning, and the run goes on', async () => {
-    const hang = await script('hang.sh', 'sleep 60');
+    // It starts a child of its own: the whole group goes at the timeout.
+    const hang = await script('hang.sh', 'sleep 61 &\necho $! > "$CLAUDE_PROJECT_DIR/child.pid"\nwait');
     await settings({ PreToolUse: [group('*', hang, 1)] });
     const h = engine({ supervisor: [calls(['write_file', { path: 'a.txt', content: 'x' }]), { text: 'done' }] });
     const started = Date.now();
@@ -152,6 +153,13 @@ describe('PreToolUse', () => {
     expect(finished.status).toBe('ok');
     expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('x');
     expect(hookRuns(h)[0]).toMatchObject({ exitCode: null, decision: 'none' });
+    const child = Number(await readFile(join(root, 'child.pid'), 'utf8'));
+    // Gone, or dead and waiting for its new parent to reap it (a zombie: state Z).
+    const state = await readFile(`/proc/${child}/stat`, 'utf8').then(
+      (t) => t.slice(t.lastIndexOf(')') + 2, t.lastIndexOf(')') + 3),
+      () => 'gone',
+    );
+    expect(['gone', 'Z']).toContain(state);
     expect(h.events.some((e) => e.kind === 'warning' && e.code === 'hooks' && /timeout of 1 s/.test(e.message))).toBe(true);
   });
 
