@@ -55,6 +55,9 @@ What agents may do without asking comes from these flags only, never from the wo
                         workspace, not you, chose it (repeatable)
   --allow-mcp NAME      Start the MCP server NAME that the workspace declares (.vscode/settings.json,
                         .vscode/mcp.json, .mcp.json or an agent file) without asking (repeatable)
+  --allow-hooks         Run the repository's hooks (.claude/settings.json, .claude/settings.local.json,
+                        .github/hooks/*.json, subagents.hooks in .vscode/settings.json); they run as
+                        you, outside the sandbox. Your own ~/.claude/settings.json hooks always run
   -h, --help            Show this help
 
 Settings come from <workspace>/.vscode/settings.json (comments allowed): subagents.model,
@@ -87,6 +90,8 @@ export interface TrustFlags {
   allowKeyFor: string[];
   /** MCP servers the workspace declares that may start without asking. */
   allowMcp: string[];
+  /** Run the repository's hooks (.claude/settings*.json, .github/hooks, subagents.hooks in .vscode/settings.json). */
+  allowHooks: boolean;
 }
 
 export type Command =
@@ -123,6 +128,7 @@ const RUN_OPTIONS = {
   'command-env-exclude': { type: 'string', multiple: true },
   'allow-key-for': { type: 'string', multiple: true },
   'allow-mcp': { type: 'string', multiple: true },
+  'allow-hooks': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 const HINT = 'Run "subagents --help" for usage.';
@@ -192,6 +198,7 @@ function runCommand(args: string[], cwd: string): Command {
       commandEnvExclude: values['command-env-exclude'] ?? [],
       allowKeyFor: (values['allow-key-for'] ?? []).map(checkOrigin),
       allowMcp: values['allow-mcp'] ?? [],
+      allowHooks: values['allow-hooks'] === true,
     },
   };
 }

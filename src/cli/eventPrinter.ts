@@ -61,6 +61,15 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
       case 'warning':
         progress(run.depth + 1, `[${run.agent}] warning: ${e.message}`);
         return;
+      case 'hook.ran': {
+        const exit = e.exitCode === null ? 'killed' : `exit ${e.exitCode}`;
+        const why = e.note ? `: ${oneLine(e.note, 160)}` : '';
+        progress(
+          run.depth + 1,
+          `[${run.agent}] hook ${e.event} "${oneLine(e.command, 80)}" ${exit}, ${e.durationMs} ms, ${e.decision}${why}`,
+        );
+        return;
+      }
       case 'run.retrying':
         progress(run.depth + 1, `[${run.agent}] ${oneLine(retryText(e), 200)}`);
         return;

@@ -38,6 +38,8 @@ import { terminalApprover } from './terminalApprover';
 import { terminalPrompt } from './terminalPrompt';
 import { readWorkspaceSettings } from './workspaceSettings';
 import { prepareStorage } from './defaultStorage';
+import { readHooks } from '../core/config/hooks/readHooks';
+import { hooksToRun } from '../core/access/hooks/hookConsent';
 
 type RunCommand = Extract<Command, { name: 'run' }>;
 
@@ -169,6 +171,12 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     approver: terminalApprover({ prompt: terminal, output: io.stderr }),
     toolSources: [mcpToolSource(mcp)],
     modelOrigin: cmd.model !== undefined ? 'the --model flag' : `"subagents.model" in ${config.path}`,
+    // The user's own hooks run as declared; the repository's only with --allow-hooks.
+    hooks: () =>
+      hooksToRun(
+        readHooks(cmd.workspace, [{ value: config.hooks, scope: 'repository', source: `"subagents.hooks" in ${config.path}` }]),
+        cmd.trust.allowHooks,
+      ),
   });
   const printer = eventPrinter(io, cmd.json);
   engine.onEvent(printer.print);

@@ -26,6 +26,8 @@ export interface WorkspaceSettings {
   notices: string[];
   /** `subagents.mcpServers` as written: declareMcpServers checks it. */
   mcpServers?: unknown;
+  /** `subagents.hooks` as written: readHooks checks it (the workspace's, so it runs only with --allow-hooks). */
+  hooks?: unknown;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function readWorkspaceSettings(workspace: string, trust?: TrustFlag
     scopes: read.scopes,
     agents: all['subagents.agents'],
     mcpServers: all['subagents.mcpServers'],
+    hooks: all['subagents.hooks'],
     notices,
   };
 }

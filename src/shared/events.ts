@@ -124,7 +124,7 @@ function buildRunEventSchemas() {
   });
 
   /** What a warning is about, for hosts that show some kinds their own way. */
-  const warningCodeSchema = z.enum(['budget', 'stall', 'mcp', 'sandbox', 'import', 'model', 'tools']);
+  const warningCodeSchema = z.enum(['budget', 'stall', 'mcp', 'sandbox', 'import', 'model', 'tools', 'hooks']);
 
   const warningSchema = z.object({ ...base, kind: z.literal('warning'), message: z.string(), code: warningCodeSchema.optional() });
 
@@ -213,6 +213,25 @@ function buildRunEventSchemas() {
     note: z.string().optional(),
   });
 
+  /**
+   * A hook ran (src/core/access/hooks/): on which event, which command from where, how it ended and
+   * what it decided. `exitCode` null: killed at its timeout, or it could not start (`note` says).
+   */
+  const hookRanSchema = z.object({
+    ...base,
+    kind: z.literal('hook.ran'),
+    event: z.string(),
+    command: z.string(),
+    source: z.string(),
+    exitCode: z.number().int().nullable(),
+    durationMs: z.number().nonnegative(),
+    decision: z.enum(['none', 'allow', 'deny', 'ask', 'block', 'stop']),
+    /** Its reason (deny, block, ask, stop), or what went wrong with it (a timeout, an exit other than 0 and 2). */
+    note: z.string().optional(),
+    /** The tool call it was about (PreToolUse, PostToolUse). */
+    toolCallId: z.string().optional(),
+  });
+
   const runEventSchema = z.discriminatedUnion('kind', [
     runStartedSchema,
     textDeltaSchema,
@@ -227,6 +246,7 @@ function buildRunEventSchemas() {
     runMessageSchema,
     runUsageSchema,
     fileChangedSchema,
+    hookRanSchema,
   ]);
 
   return { usageSchema, approvalDecisionSchema, runLimitSchema, runConfigSchema, runEventSchema };

@@ -59,6 +59,20 @@ export interface RunNode {
   stalled?: boolean;
   /** The files this run changed ("N files changed (+a −b)"); absent until it changes one. */
   changes?: RunChanges;
+  /** The hooks that ran on this run, in order; absent until one runs (and in threads from before hooks). */
+  hooks?: HookRunNode[];
+}
+
+/** One hook run (hook.ran). */
+export interface HookRunNode {
+  event: string;
+  command: string;
+  source: string;
+  exitCode: number | null;
+  durationMs: number;
+  decision: string;
+  note?: string;
+  toolCallId?: string;
 }
 
 /** One file a run changed, over all its changes to it: from the first before to the last after. */
@@ -258,6 +272,23 @@ class Draft {
       case 'file.changed':
         run.changes = withFileChange(run.changes, e);
         return;
+      case 'hook.ran': {
+        const { event, command, source, exitCode, durationMs, decision, note, toolCallId } = e;
+        run.hooks = [
+          ...(run.hooks ?? []),
+          {
+            event,
+            command,
+            source,
+            exitCode,
+            durationMs,
+            decision,
+            ...(note === undefined ? {} : { note }),
+            ...(toolCallId ? { toolCallId } : {}),
+          },
+        ];
+        return;
+      }
     }
   }
 

@@ -25,6 +25,9 @@ import type { Worktrees } from '../changes/worktrees/worktrees';
 import { ThreadBusyError } from '../storage/threads/threadLeases';
 import type { LoadedThread, ThreadStore } from '../storage/threads/threadStore';
 import { titleOf } from '../storage/threads/threadIndex';
+import { HookRunner } from '../access/hooks/hookRunner';
+import type { HooksToRun } from '../access/hooks/hookConsent';
+import type { SessionHooks } from '../access/hooks/hookRunner';
 
 export type { EngineSettings } from '../config/settings/engineSettings';
 
@@ -63,6 +66,11 @@ export interface EngineOptions {
    * CLI's "the --model flag"); default: "subagents.model" (the model in your settings).
    */
   modelOrigin?: string;
+  /**
+   * The hooks each request runs (read at its start, so edits apply to the next): the user's, and the
+   * repository's only when the user agreed (access/hooks/hookConsent.ts), with notices about the rest.
+   */
+  hooks?: () => HooksToRun | Promise<HooksToRun>;
 }
 
 /** Where a request's own model came from (SendRequest.model). */
@@ -197,6 +205,7 @@ export class Engine {
         readOnlyToCommands: this.readOnlyToCommands(),
         ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
         publish: (event) => this.publish(event),
+        ...(await this.sessionHooks()),
         ...(request.model
           ? { modelOrigin: REQUEST_MODEL_ORIGIN }
           : this.options.modelOrigin
@@ -223,6 +232,14 @@ export class Engine {
     } finally {
       reservation.release();
     }
+  }
+
+  /** The request's hooks, when it has any (or something to say about them). */
+  private async sessionHooks(): Promise<{ hooks?: SessionHooks }> {
+    const declared = await this.options.hooks?.();
+    if (!declared || (declared.hooks.length === 0 && declared.notices.length === 0)) return {};
+    const runner = new HookRunner(declared.hooks);
+    return { hooks: { runner, notices: [...declared.notices, ...runner.problems] } };
   }
 
   /** Opens the thread for this request's runs; another window working in it refuses the request. */

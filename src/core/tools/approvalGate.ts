@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { EmitRunEvent } from '../runEvents';
 import type { Approver } from '../ports';
 import { decideApproval, decideRead, type ApprovalNeed, type ApprovalSettings } from '../access/approvals/approvalPolicy';
+import { protectedReason } from '../access/paths/protectedPaths';
 import type { ToolCallContext } from './toolSpec';
 
 export interface ApprovalGateDeps {
@@ -35,6 +36,7 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
     readAsks: (path) => decideRead(path, deps.settings.mode).ask,
     async check(tool, need, input, context) {
       let verdict = await decideApproval(need, deps.settings);
+      if (verdict.ask && context.hookAllowed && hookMaySkipAsking(need)) return { ok: true, asked: false };
       for (let asked = 0; verdict.ask; asked++) {
         if (asked === MAX_ASKS) break;
         const approvalId = `ap_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
@@ -75,6 +77,26 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
       return { ok: true, asked: false };
     },
   };
+}
+
+/**
+ * A hook's "allow" stands in for the user's yes only where the approval mode alone would ask: an
+ * edit of an ordinary file, an install, another program's tool, a fetch, a command the OS sandbox
+ * holds. Protected files, secret files, workspace code and unsandboxed commands still ask.
+ */
+function hookMaySkipAsking(need: ApprovalNeed): boolean {
+  switch (need.kind) {
+    case 'edit':
+      return protectedReason(need.path) === undefined;
+    case 'command':
+      return need.sandboxed === true;
+    case 'install':
+    case 'external':
+    case 'network':
+      return true;
+    default:
+      return false;
+  }
 }
 
 /**

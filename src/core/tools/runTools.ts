@@ -11,6 +11,8 @@ import type { RunToolSource } from './runToolSource';
 import { selectRunTools, type RunToolSelection } from './selectRunTools';
 import type { AnyToolSpec } from './toolSpec';
 import { workspaceTools } from './workspaceTools';
+import type { HookRunner, HookScene } from '../access/hooks/hookRunner';
+import { hookedTool } from './hooks/hookedTool';
 
 export interface RunToolsRequest {
   workspace: Workspace;
@@ -37,6 +39,8 @@ export interface RunToolsRequest {
   isolation?: { root: string; writable: readonly string[]; readyAt: number } | undefined;
   /** The engine's folders its commands may not write, wherever they lie (the thread storage, the worktrees root). */
   readOnlyToCommands?: readonly string[] | undefined;
+  /** PreToolUse and PostToolUse hooks around every tool of the run (tools/hooks/hookedTool.ts). */
+  hooks?: { runner: HookRunner; scene: HookScene; stopRun(reason: string): void } | undefined;
 }
 
 /** The tools of one run: workspace tools with this run's approval gate, plus delegation and outside tools, filtered. */
@@ -69,7 +73,11 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
     ...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }),
     ...request.delegation,
   ];
-  const all = firstOfEachName([...own, ...outside.flat()], request.emit).map((spec) => redactingTool(spec, request.redactor));
+  const hooks = request.hooks;
+  // Hooks see the redacted result (tool_response), and their words to the model are redacted too.
+  const all = firstOfEachName([...own, ...outside.flat()], request.emit)
+    .map((spec) => redactingTool(spec, request.redactor))
+    .map((spec) => (hooks ? hookedTool(spec, { ...hooks, gate, redactor: request.redactor }) : spec));
   return selectRunTools(all, { depth: request.depth, trusted: workspace.trusted, allow: profile.tools, deny: profile.disallowedTools });
 }
 

@@ -10,6 +10,11 @@ export interface ToolCallContext {
   threadId: string;
   toolCallId: string;
   signal: AbortSignal;
+  /**
+   * A PreToolUse hook answered "allow": the approval gate may skip asking where only the approval
+   * mode would ask (never for a protected file, a secret file, workspace code or an unsandboxed command).
+   */
+  hookAllowed?: boolean;
 }
 
 /**

@@ -27,6 +27,7 @@ import type { ChatHost } from '../chat/registerChat';
 import { vscodeEditorTools } from './editorTools/vscodeEditorTools';
 import { hostModelChooser, hostModelResolver } from '../models/hostModels';
 import { mcpApprovalMemory } from './mcpApprovalMemory';
+import { hookConsentPrompt } from './hookConsentPrompt';
 import { HostModelAvailability } from '../models/modelAvailability';
 import { START_AGENT_FILE_SERVER } from '../agentFiles/agentFileServerCommand';
 import { showActivity } from '../activity/activityIndicators';
@@ -131,6 +132,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       }),
     logger,
     redactor,
+    // The repository's hooks run once the user allows them (asked again when they change).
+    hooks: hookConsentPrompt(context.workspaceState, root),
   });
   const queue = new PromptQueue(engine, logger);
   // Copilot Chat's @subagents and Copilot's agent send through the panel's queue: one turn per thread.

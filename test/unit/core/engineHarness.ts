@@ -13,6 +13,7 @@ import { EMPTY_TREE, foldRunEvents, walkRuns } from '../../../src/shared/runTree
 import { MemoryThreadStore } from '../../../src/core/storage/threads/memoryThreadStore';
 import type { SnapshotStore } from '../../../src/core/changes/attribution/snapshotStore';
 import type { Worktrees } from '../../../src/core/changes/worktrees/worktrees';
+import type { HooksToRun } from '../../../src/core/access/hooks/hookConsent';
 
 export const SCRIPT_PATH = '/scripts/test-script.json';
 
@@ -43,6 +44,8 @@ export interface HarnessOptions {
   snapshots?: SnapshotStore;
   /** The thread storage folder(s): never a command's change, read-only to sandboxed commands. */
   untracked?: string[];
+  /** The hooks each request runs (the engine's `hooks` option). */
+  hooks?: () => HooksToRun;
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -67,6 +70,7 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     ...(options.worktrees ? { worktrees: options.worktrees } : {}),
     ...(options.snapshots ? { snapshots: options.snapshots } : {}),
     ...(options.untracked ? { untracked: options.untracked } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
     profiles: () => ({
       profiles,
       problems: options.problems ?? [],

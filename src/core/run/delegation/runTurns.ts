@@ -19,6 +19,7 @@ import { runModel } from './runModel';
 import type { Session } from './session';
 import { subagentTools } from './subagentTools';
 import { subagentPrompt, supervisorPrompt } from './supervisorPrompt';
+import { hookScene, MAX_STOP_CONTINUATIONS, openingHooks, stopHooks } from '../hooks/runHooks';
 
 /** How a run's work came out, before its end is written. */
 export interface RunEnding {
@@ -69,7 +70,12 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     const delegates = delegatesFor(session, run, profile);
     const deps: DelegationDeps = { session, caller: run, delegates, emit, launch: work.launch };
     const delegation = delegates.length > 0 ? [delegateTaskTool(deps), ...subagentTools(deps)] : [];
-    const selection = await runTools({ ...session, profile, depth: run.depth, emit, delegation, run });
+    // The request's hooks (src/core/access/hooks/), on this run's node; continue: false ends the run with the hook's reason.
+    const hooks = session.hooks;
+    const scene = hooks ? hookScene(session, run, emit) : undefined;
+    const stopRun = (reason: string) => run.bailWith(run.agent, `Stopped by a hook: ${reason}`);
+    const hooked = hooks && scene ? { runner: hooks.runner, scene, stopRun } : undefined;
+    const selection = await runTools({ ...session, profile, depth: run.depth, emit, delegation, run, hooks: hooked });
     const project = session.profiles.projectInstructions;
     const instructions =
       profile.name === SUPERVISOR
@@ -116,7 +122,12 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
         // idle timeout allows a silent call: the parent hears of it in minutes.
         retryPolicy: { ...DEFAULT_RETRY_POLICY, maxTotalMs: session.settings.modelIdleTimeoutMs },
       });
-    let outcome = await turn([...request.history, { role: 'user', content: request.prompt }]);
+    const opening = hooks && scene ? await openingHooks(hooks, scene, run, request.task, request.history.length > 0) : { context: [] };
+    if (opening.blocked !== undefined)
+      return { status: 'cancelled', output: '', usage, error: `A UserPromptSubmit hook blocked the prompt: ${opening.blocked}` };
+    if (opening.stop !== undefined) return { status: 'ok', output: `Stopped by a hook: ${opening.stop}`, usage, bailed: true };
+    const prompt = opening.context.length ? `${request.prompt}\n\n${opening.context.join('\n')}` : request.prompt;
+    let outcome = await turn([...request.history, { role: 'user', content: prompt }]);
     ({ output, report, usage } = outcome);
     // Background children still working: wait, and give each report (or steer) not yet seen a new turn.
     while (outcome.status === 'ok' && !run.bail && !run.signal.aborted && !run.budget.spent()) {
@@ -131,6 +142,16 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
       }
       if (output) emit({ kind: 'text.delta', text: '\n\n' });
       outcome = await turn([...outcome.messages, ...mailMessages(run)]);
+      output = output && outcome.output ? `${output}\n\n${outcome.output}` : output || outcome.output;
+      report = outcome.report || report;
+      usage = addUsage(usage, outcome.usage);
+    }
+    // Stop / SubagentStop hooks may send the model back to work, a few times at most.
+    for (let n = 0; hooks && scene && outcome.status === 'ok' && !run.bail && !run.signal.aborted && n <= MAX_STOP_CONTINUATIONS; n++) {
+      const after = await stopHooks(hooks, scene, run, n > 0);
+      if (after.stop !== undefined) stopRun(after.stop);
+      if (after.continueWith === undefined || n === MAX_STOP_CONTINUATIONS) break;
+      outcome = await turn([...outcome.messages, { role: 'user', content: `A stop hook asks you to go on: ${after.continueWith}` }]);
       output = output && outcome.output ? `${output}\n\n${outcome.output}` : output || outcome.output;
       report = outcome.report || report;
       usage = addUsage(usage, outcome.usage);

@@ -10,6 +10,7 @@ import type { Redactor } from '../../access/secrets/redactor';
 import type { ThreadStore } from '../../storage/threads/threadStore';
 import type { RunRegistry } from './runRegistry';
 import type { WorkLimiter } from './workLimiter';
+import type { SessionHooks } from '../../access/hooks/hookRunner';
 
 /**
  * Everything one user request (and all the runs it sets off) works with. Settings, profiles and
@@ -45,6 +46,8 @@ export interface Session {
   isolation?: { root: string; writable: readonly string[]; readyAt: number };
   /** Where `settings.model` came from, in words (run.config's model.via); default: the user's settings. */
   modelOrigin?: string;
+  /** The hooks this request runs (the user's, and the repository's when the user agreed), and the notices about the rest. */
+  hooks?: SessionHooks;
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

@@ -1,0 +1,128 @@
+import type { EmitRunEvent } from '../../runEvents';
+import type { HookDeclaration } from '../../config/hooks/hookDeclarations';
+import type { HookEvent } from '../../config/hooks/hookEvents';
+import { compileMatcher, type ToolMatcher } from './hookMatcher';
+import { runHookProcess } from './runHookProcess';
+import { combineVerdicts, hookVerdict, type HookVerdict } from './hookVerdict';
+
+interface CompiledHook {
+  hook: HookDeclaration;
+  match: ToolMatcher;
+}
+
+/** The hooks of a request (Session.hooks): the runner, and what to tell the user about the ones that do not run. */
+export interface SessionHooks {
+  runner: HookRunner;
+  notices: readonly string[];
+}
+
+/** Where and for whom hooks run: the fields every event's stdin carries, and the node their events go on. */
+export interface HookScene {
+  /** Claude Code's `session_id`: the thread of the request. */
+  sessionId: string;
+  cwd: string;
+  /** Claude Code's `permission_mode` for our approval mode. */
+  permissionMode: string;
+  emit: EmitRunEvent;
+  signal: AbortSignal;
+  /** Inside a subagent: its profile's name (Claude Code's `agent_type`). */
+  agentType?: string;
+  /** Variables hooks never see besides the product's keys (subagents.commandEnv.exclude). */
+  exclude?: readonly string[];
+}
+
+export interface HookCall {
+  /** What the matcher is tested against: a tool's names, SessionStart's source, a subagent's type. */
+  matchOn: readonly string[];
+  /** The event's own stdin fields (tool_name, tool_input, prompt…). */
+  input: Record<string, unknown>;
+  toolCallId?: string;
+}
+
+/**
+ * The hooks of one request, ready to run: matching hooks of an event run side by side (as Claude
+ * Code runs them), each one a `hook.ran` on the node, and their verdicts combine (hookVerdict.ts).
+ */
+export class HookRunner {
+  private readonly byEvent = new Map<HookEvent, CompiledHook[]>();
+  /** Matchers refused (a bad or catastrophic regular expression): said once, on the top run. */
+  readonly problems: string[] = [];
+
+  constructor(hooks: readonly HookDeclaration[]) {
+    for (const hook of hooks) {
+      const compiled = compileMatcher(hook.matcher);
+      if ('problem' in compiled) {
+        this.problems.push(`Hook problem: ${hook.source}: a ${hook.event} hook is not run: ${compiled.problem}.`);
+        continue;
+      }
+      const list = this.byEvent.get(hook.event) ?? [];
+      list.push({ hook, match: compiled.match });
+      this.byEvent.set(hook.event, list);
+    }
+  }
+
+  has(event: HookEvent): boolean {
+    return (this.byEvent.get(event)?.length ?? 0) > 0;
+  }
+
+  async run(event: HookEvent, call: HookCall, scene: HookScene): Promise<HookVerdict> {
+    const matching = (this.byEvent.get(event) ?? []).filter((h) => h.match(call.matchOn));
+    if (matching.length === 0) return { decision: 'none' };
+    const input = {
+      session_id: scene.sessionId,
+      cwd: scene.cwd,
+      permission_mode: scene.permissionMode,
+      hook_event_name: event,
+      ...(scene.agentType ? { agent_type: scene.agentType } : {}),
+      ...call.input,
+    };
+    const verdicts = await Promise.all(matching.map(({ hook }) => this.runOne(event, hook, input, call, scene)));
+    return combineVerdicts(verdicts);
+  }
+
+  private async runOne(event: HookEvent, hook: HookDeclaration, input: unknown, call: HookCall, scene: HookScene): Promise<HookVerdict> {
+    const result = await runHookProcess({
+      command: hook.command,
+      input,
+      cwd: scene.cwd,
+      timeoutMs: hook.timeoutSec * 1000,
+      signal: scene.signal,
+      env: { CLAUDE_PROJECT_DIR: scene.cwd },
+      ...(scene.exclude ? { exclude: scene.exclude } : {}),
+    });
+    const verdict = hookVerdict(event, result, hook.timeoutSec);
+    const decision = verdict.stop !== undefined ? 'stop' : verdict.decision;
+    const note = verdict.warning ?? verdict.stop ?? verdict.reason;
+    scene.emit({
+      kind: 'hook.ran',
+      event,
+      command: hook.command,
+      source: hook.source,
+      exitCode: result.exitCode,
+      durationMs: result.durationMs,
+      decision,
+      ...(note ? { note: note.slice(0, 2000) } : {}),
+      ...(call.toolCallId ? { toolCallId: call.toolCallId } : {}),
+    });
+    if (verdict.warning) {
+      scene.emit({
+        kind: 'warning',
+        code: 'hooks',
+        message: `The ${event} hook "${hook.command.slice(0, 120)}" (${hook.source}) ${verdict.warning}.`,
+      });
+    }
+    if (verdict.userMessage) {
+      scene.emit({
+        kind: 'warning',
+        code: 'hooks',
+        message: `The ${event} hook "${hook.command.slice(0, 120)}" says: ${verdict.userMessage.slice(0, 2000)}`,
+      });
+    }
+    return verdict;
+  }
+}
+
+/** Claude Code's permission_mode for our approval mode. */
+export function permissionModeOf(approval: string): string {
+  return approval === 'trust' ? 'bypassPermissions' : approval === 'autoEdit' ? 'acceptEdits' : 'default';
+}
