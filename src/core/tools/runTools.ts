@@ -11,6 +11,8 @@ import type { RunToolSource } from './runToolSource';
 import { selectRunTools, type RunToolSelection } from './selectRunTools';
 import type { AnyToolSpec } from './toolSpec';
 import { workspaceTools } from './workspaceTools';
+import { loadSkillTool } from './builtin/loadSkill';
+import type { Skill } from '../config/skills/skill';
 
 export interface RunToolsRequest {
   workspace: Workspace;
@@ -37,6 +39,8 @@ export interface RunToolsRequest {
   isolation?: { root: string; writable: readonly string[]; readyAt: number } | undefined;
   /** The engine's folders its commands may not write, wherever they lie (the thread storage, the worktrees root). */
   readOnlyToCommands?: readonly string[] | undefined;
+  /** The skills every agent may load (load_skill is offered only when there are some). */
+  skills?: readonly Skill[] | undefined;
 }
 
 /** The tools of one run: workspace tools with this run's approval gate, plus delegation and outside tools, filtered. */
@@ -67,6 +71,7 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
   });
   const own = [
     ...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }),
+    ...(request.skills?.some((s) => !s.hidden) ? [loadSkillTool(request.skills, workspace.root)] : []),
     ...request.delegation,
   ];
   const all = firstOfEachName([...own, ...outside.flat()], request.emit).map((spec) => redactingTool(spec, request.redactor));

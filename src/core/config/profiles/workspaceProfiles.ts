@@ -3,6 +3,7 @@ import { agentFolders } from '../agentFiles/agentFolders';
 import type { AgentFileResult } from '../agentFiles/validateAgentFile';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../settings/engineSettings';
 import { readProjectInstructions } from '../instructions/projectInstructions';
+import { readSkills } from '../skills/readSkills';
 import type { ModelAvailability } from '../../models/modelAliases';
 import { builtinProfileLayer } from './builtinProfiles';
 import { checkProfileSet } from './checkProfileSet';
@@ -72,6 +73,12 @@ export function loadWorkspaceProfiles(sources: WorkspaceProfileSources): Workspa
     sources.trusted && sources.root
       ? readProjectInstructions(sources.root, settings.projectInstructions)
       : { instructions: [], problems: [] };
+  const skills = readSkills({
+    root: sources.root,
+    home: sources.home,
+    trusted: sources.trusted,
+    ...(sources.overlay ? { overlay: sources.overlay } : {}),
+  });
   return {
     profiles: checked.profiles,
     problems: [
@@ -81,8 +88,10 @@ export function loadWorkspaceProfiles(sources: WorkspaceProfileSources): Workspa
       ...models.problems,
       ...checked.problems,
       ...instructions.problems,
+      ...skills.problems,
     ],
     projectInstructions: instructions.instructions,
+    skills: skills.skills,
     files: [...userFiles.files, ...workspaceFiles.files],
   };
 }
