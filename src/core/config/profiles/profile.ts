@@ -4,6 +4,7 @@ import { looksLikeModelRef, type ModelRef } from '../../models/modelAliases';
 import { parseModelSpec } from '../../models/modelSpec';
 import type { ProfileProblem, TextRange } from './profileProblem';
 import { skillNameSchema, type Skill } from '../skills/skill';
+import type { PromptCommand } from '../promptFiles/promptCommand';
 
 export type { ProfileProblem } from './profileProblem';
 
@@ -108,4 +109,6 @@ export interface ProfileSet {
   projectInstructions?: readonly ProjectInstruction[];
   /** The Agent Skills of the user's folders and (when trusted) the workspace's: listed to every agent. */
   skills?: readonly Skill[];
+  /** Prompt files as slash commands (.github/prompts, .claude/commands, ~/.claude/commands). */
+  commands?: readonly PromptCommand[];
 }

@@ -4,6 +4,7 @@ import type { AgentFileResult } from '../agentFiles/validateAgentFile';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../settings/engineSettings';
 import { readProjectInstructions } from '../instructions/projectInstructions';
 import { readSkills } from '../skills/readSkills';
+import { readPromptFiles } from '../promptFiles/readPromptFiles';
 import type { ModelAvailability } from '../../models/modelAliases';
 import { builtinProfileLayer } from './builtinProfiles';
 import { checkProfileSet } from './checkProfileSet';
@@ -79,6 +80,7 @@ export function loadWorkspaceProfiles(sources: WorkspaceProfileSources): Workspa
     trusted: sources.trusted,
     ...(sources.overlay ? { overlay: sources.overlay } : {}),
   });
+  const commands = readPromptFiles({ root: sources.root, home: sources.home, trusted: sources.trusted });
   return {
     profiles: checked.profiles,
     problems: [
@@ -89,9 +91,11 @@ export function loadWorkspaceProfiles(sources: WorkspaceProfileSources): Workspa
       ...checked.problems,
       ...instructions.problems,
       ...skills.problems,
+      ...commands.problems,
     ],
     projectInstructions: instructions.instructions,
     skills: skills.skills,
+    commands: commands.commands,
     files: [...userFiles.files, ...workspaceFiles.files],
   };
 }
