@@ -1,4 +1,5 @@
 import { candidatesFor } from '../../models/modelAliases';
+import { splitAttachedContext } from '../../../shared/attachedContext';
 import type { PromptCommand } from '../../config/promptFiles/promptCommand';
 import { expandPrompt } from '../../config/promptFiles/expandPrompt';
 import type { Profile } from '../../config/profiles/profile';
@@ -21,7 +22,10 @@ export function slashCommandTurn(
   commands: readonly PromptCommand[],
   aliases: Readonly<Record<string, string | readonly string[]>>,
 ): CommandTurn | undefined {
-  const m = /^\/([A-Za-z0-9][\w.-]*)(?:\s+([\s\S]*))?$/.exec(prompt);
+  // Context attached in the panel follows the typed line: it is kept after the expanded text, not taken as arguments.
+  const typed = splitAttachedContext(prompt).prompt;
+  const attached = prompt.slice(typed.length);
+  const m = /^\/([A-Za-z0-9][\w.-]*)(?:\s+([\s\S]*))?$/.exec(typed.trim());
   if (!m) return undefined;
   const command = commands.find((c) => c.name === m[1]);
   if (!command) {
@@ -52,7 +56,7 @@ export function slashCommandTurn(
   return {
     kind: 'command',
     command,
-    prompt: text,
+    prompt: text + attached,
     ...(agent ? { agent } : {}),
     ...(model ? { model } : {}),
     ...(command.tools ? { tools: command.tools } : {}),

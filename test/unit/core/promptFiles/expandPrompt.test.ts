@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { splitAttachedContext, withAttachedContext } from '../../../../src/shared/attachedContext';
 import { expandPrompt } from '../../../../src/core/config/promptFiles/expandPrompt';
 import { parsePromptFile } from '../../../../src/core/config/promptFiles/readPromptFiles';
 import { narrowedProfile, slashCommandTurn } from '../../../../src/core/engine/requests/slashCommand';
@@ -26,6 +27,15 @@ describe('prompt file variables', () => {
     const readOnly = { name: 'r', description: 'r', instructions: '', source: 't', tools: ['read_file', 'search_text'] };
     expect(narrowedProfile(readOnly, command.tools).tools).toEqual([]);
     expect(narrowedProfile({ ...readOnly, tools: ['read_file', 'run_command'] }, command.tools).tools).toEqual(['run_command']);
+  });
+
+  it('keeps context attached in the panel after the expanded text, out of the arguments', () => {
+    const sent = withAttachedContext('/form Login', [{ kind: 'file', path: 'src/a.ts', label: 'src/a.ts', text: 'code' }]);
+    const turn = slashCommandTurn(sent, [vscode('Make $ARGUMENTS.')], {});
+    expect(turn).toMatchObject({ kind: 'command' });
+    const prompt = (turn as { prompt: string }).prompt;
+    expect(prompt.startsWith('Make Login.')).toBe(true);
+    expect(splitAttachedContext(prompt)).toMatchObject({ prompt: 'Make Login.', attachments: [{ kind: 'file', path: 'src/a.ts' }] });
   });
 
   it('leaves text that is not a command alone, and // sends one slash less', () => {
