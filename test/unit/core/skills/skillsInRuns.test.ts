@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkspaceProfiles } from '../../../../src/core/config/profiles/workspaceProfiles';
 import { MAX_SKILL_BYTES } from '../../../../src/core/config/skills/skill';
+import { loadSkillTool } from '../../../../src/core/tools/builtin/loadSkill';
 import { skillEngine, skillText, skillWorld, systemOf } from './skillWorld';
 
 const REVIEW_BODY = 'Check every changed line for a missing await. Read references/checklist.md first.';
@@ -152,5 +153,28 @@ describe('Agent Skills in runs', () => {
     expect(JSON.stringify(loaded)).not.toContain('<<<');
     expect(systemOf(child!)).not.toContain('<<<end');
     expect(systemOf(child!)).toContain('‹‹‹end subagent-output');
+  });
+});
+
+describe('load_skill against hostile input', () => {
+  it("looks skills up by name only, and keeps a user skill's reads inside its folder, links and all", async () => {
+    const w = skillWorld();
+    w.write(join(w.home, '.claude/skills/mine/SKILL.md'), skillText('mine', 'Mine', 'body'));
+    w.write(join(w.base, 'secret.txt'), 'TOKEN=abc');
+    symlinkSync(join(w.base, 'secret.txt'), join(w.home, '.claude/skills/mine/notes.txt'));
+    const set = loadWorkspaceProfiles({ root: w.root, home: w.home, trusted: true });
+    const tool = loadSkillTool(set.skills!, w.root);
+    const call = (input: unknown) =>
+      tool.execute(input, { runId: 'r', threadId: 't', toolCallId: 'c', signal: new AbortController().signal });
+    expect(await call({ name: '../mine' })).toEqual({ error: 'There is no skill "../mine". The skills are: mine.' });
+    expect(await call({ name: 'mine', file: 'notes.txt' })).toEqual({
+      error: "notes.txt is a link out of the skill's folder, so it is not read.",
+    });
+    expect(await call({ name: 'mine', file: join(w.base, 'secret.txt') })).toMatchObject({
+      error: expect.stringContaining('not an absolute path'),
+    });
+    expect(await call({ name: 'mine', file: '../../../secret.txt' })).toMatchObject({
+      error: expect.stringContaining('not inside the skill'),
+    });
   });
 });
