@@ -8,6 +8,9 @@ import type { ProfileProblem } from '../core/config/profiles/profileProblem';
 import { declareMcpServers } from '../core/config/mcp/mcpDeclarations';
 import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../core/config/profiles/workspaceProfiles';
 import type { AgentServerOptions } from './serverProtocol';
+import { checkSkillFile } from '../core/config/skills/checkSkillFile';
+import { isSkillFilePath } from '../core/config/skills/skillFolders';
+import { basename, dirname } from 'node:path';
 
 export type { AgentServerOptions } from './serverProtocol';
 
@@ -94,6 +97,7 @@ export class AgentWorkspace {
     const set = this.profiles();
     const inSet = set.problems.filter((p) => p.path === path);
     if (set.files.some((f) => f.info.path === path)) return inSet;
+    if (isSkillFilePath(path)) return this.skillProblems(path, inSet);
     return this.file(path)?.problems ?? [];
   }
 
@@ -102,6 +106,14 @@ export class AgentWorkspace {
     const paths = new Set<string>();
     for (const p of this.profiles().problems) if (p.path && p.severity !== 'information') paths.add(p.path);
     return paths;
+  }
+
+  /** A SKILL.md: what the loader said of it, or, when it read none of it (untrusted, not in a skill folder), the file checked alone. */
+  private skillProblems(path: string, inSet: ProfileProblem[]): ProfileProblem[] {
+    if (inSet.length > 0 || this.profiles().skills?.some((s) => s.path === path)) return inSet;
+    const text = this.open.get(path);
+    if (text === undefined) return [];
+    return checkSkillFile(text, { path, source: path, folderName: basename(dirname(path)) }).problems;
   }
 
   private read(path: string): string {

@@ -123,6 +123,8 @@ export interface PanelConfig {
   model: string;
   /** `displayName` is how people see it (a Copilot agent's `name:`); the supervisor uses `name`. */
   agents: { name: string; description: string; displayName?: string }[];
+  /** Prompt files as slash commands (`/name args`, expanded by the engine): completed after `/` in the prompt box. */
+  commands?: { name: string; description: string; argumentHint?: string }[];
   /** What the user should fix or know (a bad profile, a field an import could not honour). */
   problems: ConfigProblem[];
   trusted: boolean;

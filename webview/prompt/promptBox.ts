@@ -51,6 +51,7 @@ export class PromptBox {
   private readonly hint: HTMLElement;
   private readonly history: PromptHistory;
   private agents: PanelConfig['agents'] = [];
+  private commands: NonNullable<PanelConfig['commands']> = [];
   private busy = false;
 
   constructor(
@@ -131,6 +132,7 @@ export class PromptBox {
 
   setConfig(config: PanelConfig): void {
     this.agents = config.agents;
+    this.commands = config.commands ?? [];
     this.model.setModel(config.model);
   }
 
@@ -173,7 +175,7 @@ export class PromptBox {
     }
   }
 
-  /** Offers agent names after `@` at the start, and `#file` / `#selection` after `#`. */
+  /** Offers agent names after `@` and prompt files after `/` at the start, and `#file` / `#selection` after `#`. */
   private suggest(): void {
     const caret = this.input.selectionStart;
     const before = this.input.value.slice(0, caret);
@@ -189,6 +191,19 @@ export class PromptBox {
         }));
       return this.completions.show(items);
     }
+    // `/name` at the very start runs a prompt file (the engine expands it when it is sent).
+    const slash = /^\/([\w.-]*)$/.exec(before);
+    if (slash) {
+      const q = slash[1]!.toLowerCase();
+      const items = this.commands
+        .filter((c) => c.name.toLowerCase().startsWith(q))
+        .map((c) => ({
+          id: `/${c.name}`,
+          label: `/${c.name}`,
+          detail: c.argumentHint ? `${c.argumentHint}: ${c.description}` : c.description,
+        }));
+      return this.completions.show(items);
+    }
     const hash = /(^|\s)#(\w*)$/.exec(before);
     if (hash) return this.completions.show(CONTEXT.filter((c) => c.id.startsWith(`#${hash[2]}`)));
     this.completions.hide();
@@ -197,7 +212,7 @@ export class PromptBox {
   private complete(item: CompletionItem): void {
     const caret = this.input.selectionStart;
     const value = this.input.value;
-    if (item.id.startsWith('@')) {
+    if (item.id.startsWith('@') || item.id.startsWith('/')) {
       const rest = value.slice(caret).replace(/^\S*\s?/, '');
       this.setValue(`${item.id} ${rest}`);
       const at = item.id.length + 1;

@@ -28,6 +28,7 @@ import { titleOf } from '../storage/threads/threadIndex';
 import { HookRunner } from '../access/hooks/hookRunner';
 import type { HooksToRun } from '../access/hooks/hookConsent';
 import type { SessionHooks } from '../access/hooks/hookRunner';
+import { narrowedProfile, slashCommandTurn } from './requests/slashCommand';
 
 export type { EngineSettings } from '../config/settings/engineSettings';
 
@@ -162,12 +163,17 @@ export class Engine {
    * broken script) rejects with an EngineRequestError and leaves no thread behind.
    */
   async send(request: SendRequest): Promise<SendResult> {
-    const prompt = request.prompt.trim();
-    if (!prompt) throw new EngineRequestError('The prompt is empty: say what you want done.');
+    const typed = request.prompt.trim();
+    if (!typed) throw new EngineRequestError('The prompt is empty: say what you want done.');
     const profiles = this.options.profiles();
-    const profile = this.topProfile(request.agent, profiles);
     const configured = this.options.settings();
-    const settings = request.model ? { ...configured, model: request.model } : configured;
+    // `/name args` runs a prompt file: its text is sent, and its front matter picks the agent, the model and (narrowing) the tools.
+    const turn = slashCommandTurn(typed, profiles.commands ?? [], configured.modelAliases);
+    if (turn?.kind === 'refused') throw new EngineRequestError(turn.error);
+    const prompt = turn?.prompt ?? (typed.startsWith('//') ? typed.slice(1) : typed);
+    const profile = narrowedProfile(this.topProfile(request.agent ?? turn?.agent, profiles), turn?.tools);
+    const model = turn?.model ?? request.model;
+    const settings = model ? { ...configured, model } : configured;
     const spec = profile.model ?? settings.model;
     if (!spec) throw new EngineRequestError(NO_MODEL);
     if (!modelAllowed(spec, settings.allowedModels))
@@ -178,7 +184,7 @@ export class Engine {
     try {
       const resolver = await this.resolver();
       const loaded = await this.openThread(
-        { id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name },
+        { id: threadId, title: titleOf(typed), parentThreadId: null, agent: profile.name },
         { newId: request.threadId === undefined },
       );
       if (loaded.meta.parentThreadId !== null) {
@@ -206,11 +212,13 @@ export class Engine {
         ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
         publish: (event) => this.publish(event),
         ...(await this.sessionHooks()),
-        ...(request.model
-          ? { modelOrigin: REQUEST_MODEL_ORIGIN }
-          : this.options.modelOrigin
-            ? { modelOrigin: this.options.modelOrigin }
-            : {}),
+        ...(turn?.model
+          ? { modelOrigin: `the model of ${turn.command.source}` }
+          : request.model
+            ? { modelOrigin: REQUEST_MODEL_ORIGIN }
+            : this.options.modelOrigin
+              ? { modelOrigin: this.options.modelOrigin }
+              : {}),
       };
       const run = launchRun(session, {
         threadId,

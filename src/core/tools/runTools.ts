@@ -13,6 +13,8 @@ import type { AnyToolSpec } from './toolSpec';
 import { workspaceTools } from './workspaceTools';
 import type { HookRunner, HookScene } from '../access/hooks/hookRunner';
 import { hookedTool } from './hooks/hookedTool';
+import { loadSkillTool } from './builtin/loadSkill';
+import type { Skill } from '../config/skills/skill';
 
 export interface RunToolsRequest {
   workspace: Workspace;
@@ -41,6 +43,8 @@ export interface RunToolsRequest {
   readOnlyToCommands?: readonly string[] | undefined;
   /** PreToolUse and PostToolUse hooks around every tool of the run (tools/hooks/hookedTool.ts). */
   hooks?: { runner: HookRunner; scene: HookScene; stopRun(reason: string): void } | undefined;
+  /** The skills every agent may load (load_skill is offered only when there are some). */
+  skills?: readonly Skill[] | undefined;
 }
 
 /** The tools of one run: workspace tools with this run's approval gate, plus delegation and outside tools, filtered. */
@@ -71,6 +75,7 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
   });
   const own = [
     ...workspaceTools({ workspace, gate, agent: profile.name, commands, trustedDomains: settings.trustedDomains, files }),
+    ...(request.skills?.some((s) => !s.hidden) ? [loadSkillTool(request.skills, workspace.root)] : []),
     ...request.delegation,
   ];
   const hooks = request.hooks;

@@ -112,6 +112,11 @@ export function panelConfig(config: HostConfiguration, root: string | undefined)
       description: p.description,
       ...(p.displayName ? { displayName: p.displayName } : {}),
     })),
+    commands: (config.profiles.commands ?? []).map((c) => ({
+      name: c.name,
+      description: c.description ?? c.source,
+      ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
+    })),
     problems,
     trusted: vscode.workspace.isTrusted,
   };

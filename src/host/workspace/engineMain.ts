@@ -8,6 +8,7 @@ import { McpHub } from '../../core/tools/mcp/mcpHub';
 import { mcpToolSource } from '../../core/tools/mcp/runMcpTools';
 import { editorToolSource } from '../../core/tools/editorTools/editorToolSource';
 import { AGENT_FILES_GLOB, USER_AGENT_FOLDERS } from '../../core/config/agentFiles/agentFolders';
+import { SKILL_FOLDERS } from '../../core/config/skills/skillFolders';
 import { PROJECT_INSTRUCTION_FILES } from '../../core/config/instructions/projectInstructions';
 import { PromptQueue } from '../../core/engine/requests/promptQueue';
 import { WorkingThreads, shutdownRequests } from '../../core/engine/requests/workingThreads';
@@ -274,7 +275,10 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
 /** The workspace's agent folders, instruction files and MCP files, and the user's agent folders (~/.claude/agents, ~/.copilot/agents). */
 function watchAgentFiles(root: string | undefined, onChange: () => void): vscode.Disposable[] {
   const home = vscode.Uri.file(os.homedir());
-  const patterns = [new vscode.RelativePattern(home, `{${USER_AGENT_FOLDERS.map((f) => f.dir).join(',')}}/*.md`)];
+  const patterns = [
+    new vscode.RelativePattern(home, `{${USER_AGENT_FOLDERS.map((f) => f.dir).join(',')}}/*.md`),
+    new vscode.RelativePattern(home, `{${SKILL_FOLDERS.join(',')}}/*/SKILL.md`),
+  ];
   if (root)
     patterns.push(
       new vscode.RelativePattern(root, AGENT_FILES_GLOB),

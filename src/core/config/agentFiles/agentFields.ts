@@ -53,6 +53,10 @@ export const NATIVE_FIELDS: Readonly<Record<string, FieldDoc>> = {
   mcpServers: { doc: MCP_SERVERS_DOC },
   enabled: { doc: ENABLED, example: 'true' },
   isolation: { doc: ISOLATION, example: 'worktree' },
+  skills: {
+    doc: "Skills (folders with a SKILL.md in `.claude/skills`, `.github/skills`, `.agents/skills` or the same under `~`) whose instructions join this agent's prompt from its start; every agent can also load any skill with `load_skill`.",
+    example: '[code-review]',
+  },
 };
 
 const LATER = 'Not used here yet: ';
@@ -65,7 +69,9 @@ export const CLAUDE_FIELDS: Readonly<Record<string, FieldDoc>> = {
   model: { doc: '`sonnet`, `opus`, `haiku`, `inherit` or a model id, resolved through `subagents.modelAliases`.' },
   maxTurns: { doc: 'At most this many turns: our `maxSteps`.' },
   permissionMode: { doc: `${LATER}approvals follow the \`subagents.approval\` setting for every agent.` },
-  skills: { doc: `${LATER}skills are a Claude Code feature.` },
+  skills: {
+    doc: "Skills (folders with a SKILL.md in `.claude/skills`, `.github/skills`, `.agents/skills` or the same under `~`) whose instructions join this agent's prompt from its start.",
+  },
   mcpServers: { doc: `${MCP_SERVERS_DOC} Names of servers configured elsewhere are accepted too.` },
   hooks: { doc: `${LATER}hooks are a Claude Code feature.` },
   memory: { doc: `${LATER}there is no persistent agent memory here.` },

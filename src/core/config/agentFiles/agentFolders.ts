@@ -33,7 +33,8 @@ export interface UserAgentFolderSwitches {
 }
 
 /** The glob a host watches to reload profiles when an agent file changes (workspace and user folders alike). */
-export const AGENT_FILES_GLOB = '{.claude/agents/*.md,.github/agents/*.agent.md,.vscode/agents/*.md,.copilot/agents/*.md}';
+export const AGENT_FILES_GLOB =
+  '{.claude/agents/*.md,.github/agents/*.agent.md,.vscode/agents/*.md,.copilot/agents/*.md,.claude/skills/*/SKILL.md,.github/skills/*/SKILL.md,.agents/skills/*/SKILL.md}';
 
 /** Every glob the editor's language client selects agent files by. */
 export const AGENT_FILE_PATTERNS = [
@@ -41,6 +42,10 @@ export const AGENT_FILE_PATTERNS = [
   '**/.claude/agents/*.md',
   '**/.github/agents/*.agent.md',
   '**/.copilot/agents/*.md',
+  // SKILL.md files (src/core/config/skills/skillFolders.ts): checked by the same server.
+  '**/.claude/skills/*/SKILL.md',
+  '**/.github/skills/*/SKILL.md',
+  '**/.agents/skills/*/SKILL.md',
 ] as const;
 
 /** The user's folders (when `home` is given and switched on), then the workspace's (when trusted). */

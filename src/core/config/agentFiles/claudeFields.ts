@@ -28,6 +28,14 @@ export function readClaudeFields(check: FileCheck, input: Record<string, unknown
       case 'model':
         importModel(check, field, input);
         break;
+      case 'skills': {
+        const names = check.items(field).map((i) => i.value);
+        if (names.length > 0) {
+          input['skills'] = names;
+          check.ranges['skills'] = field.valueRange;
+        }
+        break;
+      }
       case 'mcpServers':
         readMcpServersField(check, field, input, mcpServers);
         break;

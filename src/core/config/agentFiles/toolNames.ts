@@ -31,8 +31,11 @@ export const DELEGATION_TOOLS = [
   'subagent_message',
 ] as const;
 
+/** The tool that hands an agent a skill's instructions (offered when there are skills). */
+export const SKILL_TOOL = 'load_skill';
+
 /** Every tool name a profile's `tools` may hold today (MCP names aside). */
-export const OUR_TOOLS: readonly string[] = [...WORKSPACE_TOOLS, ...DELEGATION_TOOLS];
+export const OUR_TOOLS: readonly string[] = [...WORKSPACE_TOOLS, ...DELEGATION_TOOLS, SKILL_TOOL];
 
 /** What a foreign tool name means here. */
 export type ToolMapping =
@@ -105,7 +108,10 @@ export const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = {
   websearch: WEB_SEARCH,
   exitplanmode: none('there is no plan mode here'),
   enterplanmode: none('there is no plan mode here'),
-  skill: none('skills are a Claude Code feature'),
+  skill: ours(
+    [SKILL_TOOL],
+    'a skill is loaded by name with load_skill; its files beside it are read with read_file (or load_skill for your own skills)',
+  ),
   slashcommand: none('slash commands are a Claude Code feature'),
   sendmessage: none('agent teams are a Claude Code feature; a supervisor here hears from its subagents when they finish'),
   teamcreate: none('agent teams are a Claude Code feature'),

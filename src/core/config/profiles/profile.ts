@@ -3,6 +3,8 @@ import { mcpServersFieldSchema } from '../mcp/mcpServerConfig';
 import { looksLikeModelRef, type ModelRef } from '../../models/modelAliases';
 import { parseModelSpec } from '../../models/modelSpec';
 import type { ProfileProblem, TextRange } from './profileProblem';
+import { skillNameSchema, type Skill } from '../skills/skill';
+import type { PromptCommand } from '../promptFiles/promptCommand';
 
 export type { ProfileProblem } from './profileProblem';
 
@@ -65,6 +67,8 @@ export const profileInputSchema = z.strictObject({
   enabled: z.boolean().optional(),
   /** `worktree` (Claude Code's field): the agent works in a git worktree of its own, and its changes wait for the user to apply them. */
   isolation: z.literal('worktree').optional(),
+  /** Skills whose instructions join this agent's prompt from its start (Claude Code's `skills`). */
+  skills: z.array(skillNameSchema).max(20).optional(),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 
@@ -103,4 +107,8 @@ export interface ProfileSet {
   problems: ProfileProblem[];
   /** AGENTS.md, CLAUDE.md, .github/copilot-instructions.md when present, switched on and trusted. */
   projectInstructions?: readonly ProjectInstruction[];
+  /** The Agent Skills of the user's folders and (when trusted) the workspace's: listed to every agent. */
+  skills?: readonly Skill[];
+  /** Prompt files as slash commands (.github/prompts, .claude/commands, ~/.claude/commands). */
+  commands?: readonly PromptCommand[];
 }

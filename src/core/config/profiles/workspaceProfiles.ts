@@ -3,6 +3,8 @@ import { agentFolders } from '../agentFiles/agentFolders';
 import type { AgentFileResult } from '../agentFiles/validateAgentFile';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../settings/engineSettings';
 import { readProjectInstructions } from '../instructions/projectInstructions';
+import { readSkills } from '../skills/readSkills';
+import { readPromptFiles } from '../promptFiles/readPromptFiles';
 import type { ModelAvailability } from '../../models/modelAliases';
 import { builtinProfileLayer } from './builtinProfiles';
 import { checkProfileSet } from './checkProfileSet';
@@ -72,6 +74,13 @@ export function loadWorkspaceProfiles(sources: WorkspaceProfileSources): Workspa
     sources.trusted && sources.root
       ? readProjectInstructions(sources.root, settings.projectInstructions)
       : { instructions: [], problems: [] };
+  const skills = readSkills({
+    root: sources.root,
+    home: sources.home,
+    trusted: sources.trusted,
+    ...(sources.overlay ? { overlay: sources.overlay } : {}),
+  });
+  const commands = readPromptFiles({ root: sources.root, home: sources.home, trusted: sources.trusted });
   return {
     profiles: checked.profiles,
     problems: [
@@ -81,8 +90,12 @@ export function loadWorkspaceProfiles(sources: WorkspaceProfileSources): Workspa
       ...models.problems,
       ...checked.problems,
       ...instructions.problems,
+      ...skills.problems,
+      ...commands.problems,
     ],
     projectInstructions: instructions.instructions,
+    skills: skills.skills,
+    commands: commands.commands,
     files: [...userFiles.files, ...workspaceFiles.files],
   };
 }

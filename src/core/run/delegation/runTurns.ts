@@ -20,6 +20,11 @@ import type { Session } from './session';
 import { subagentTools } from './subagentTools';
 import { subagentPrompt, supervisorPrompt } from './supervisorPrompt';
 import { hookScene, MAX_STOP_CONTINUATIONS, openingHooks, stopHooks } from '../hooks/runHooks';
+import { preloadedSkills, skillsListing } from './skillsPrompt';
+import type { Skill } from '../../config/skills/skill';
+import { SKILL_TOOL } from '../../config/agentFiles/toolNames';
+import type { AnyToolSpec } from '../../tools/toolSpec';
+import type { EmitRunEvent } from '../../runEvents';
 
 /** How a run's work came out, before its end is written. */
 export interface RunEnding {
@@ -75,12 +80,14 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     const scene = hooks ? hookScene(session, run, emit) : undefined;
     const stopRun = (reason: string) => run.bailWith(run.agent, `Stopped by a hook: ${reason}`);
     const hooked = hooks && scene ? { runner: hooks.runner, scene, stopRun } : undefined;
-    const selection = await runTools({ ...session, profile, depth: run.depth, emit, delegation, run, hooks: hooked });
+    const skills = session.profiles.skills;
+    const selection = await runTools({ ...session, profile, depth: run.depth, emit, delegation, run, hooks: hooked, skills });
     const project = session.profiles.projectInstructions;
+    const sections = skillSections(profile, skills, selection.tools, emit);
     const instructions =
       profile.name === SUPERVISOR
-        ? supervisorPrompt(delegates, session.settings.supervisor, project)
-        : subagentPrompt(profile, delegates, project);
+        ? supervisorPrompt(delegates, session.settings.supervisor, project, sections)
+        : subagentPrompt(profile, delegates, project, sections);
     emit({
       kind: 'run.config',
       ...runConfigOf({
@@ -198,6 +205,28 @@ function stopped(work: RunWork, so: { output: string; usage: Usage; timedOut: bo
 }
 
 const PARTIAL = 'The output is what it had done by then.';
+
+/** The skills' part of a run's prompt: its profile's preloaded skills, then the list it may load from (when it has load_skill). */
+function skillSections(
+  profile: Profile,
+  skills: readonly Skill[] | undefined,
+  tools: readonly AnyToolSpec[],
+  emit: EmitRunEvent,
+): string[] {
+  const preload = preloadedSkills(profile.skills, skills);
+  if (preload.missing.length > 0) {
+    emit({
+      kind: 'warning',
+      code: 'tools',
+      message: `The "${profile.name}" profile preloads ${preload.missing.map((n) => `"${n}"`).join(', ')}, but there is no such skill (a folder with a SKILL.md in .claude/skills, .github/skills or .agents/skills, here or under ~): it works without.`,
+    });
+  }
+  const listing = skillsListing(
+    skills,
+    tools.some((t) => t.name === SKILL_TOOL),
+  );
+  return [preload.text, listing].filter(Boolean);
+}
 
 /** Why a run was given no delegation tools. */
 function noDelegationReason(session: Session, run: RunHandle): string {

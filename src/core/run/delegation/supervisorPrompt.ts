@@ -16,10 +16,9 @@ const GUIDELINES = `How to delegate well:
 
 const SOLO = `No subagents are available, so do the work yourself.`;
 
-/** The prompt with the project's instruction files (AGENTS.md, …) after it, when there are any. */
-function withProject(prompt: string, project: readonly ProjectInstruction[] | undefined): string {
-  const extra = projectInstructionsPrompt(project);
-  return extra ? `${prompt}\n\n${extra}` : prompt;
+/** The prompt with the sections that follow every agent's own (the skills), then the project's instruction files (AGENTS.md, …). */
+function withProject(prompt: string, project: readonly ProjectInstruction[] | undefined, sections: readonly string[] = []): string {
+  return [prompt, ...sections, projectInstructionsPrompt(project)].filter(Boolean).join('\n\n');
 }
 
 /**
@@ -31,8 +30,9 @@ export function supervisorPrompt(
   agents: readonly Profile[],
   settings: SupervisorSettings,
   project?: readonly ProjectInstruction[],
+  sections: readonly string[] = [],
 ): string {
-  if (settings.systemPrompt?.trim()) return withProject(settings.systemPrompt, project);
+  if (settings.systemPrompt?.trim()) return withProject(settings.systemPrompt, project, sections);
   const parts = [ROLE];
   if (agents.length === 0) parts.push(SOLO);
   else {
@@ -42,11 +42,16 @@ export function supervisorPrompt(
     parts.push(GUIDELINES);
   }
   if (settings.guidelines?.trim()) parts.push(`Guidelines from the user:\n${settings.guidelines.trim()}`);
-  return withProject(parts.join('\n\n'), project);
+  return withProject(parts.join('\n\n'), project, sections);
 }
 
 /** The instructions of a subagent: its own, how to report back to whoever delegated to it, and the project's instruction files. */
-export function subagentPrompt(profile: Profile, delegates: readonly Profile[], project?: readonly ProjectInstruction[]): string {
+export function subagentPrompt(
+  profile: Profile,
+  delegates: readonly Profile[],
+  project?: readonly ProjectInstruction[],
+  sections: readonly string[] = [],
+): string {
   const parts = [profile.instructions.trim() || `You are the "${profile.name}" subagent: ${profile.description}`];
   parts.push(`You work on a task delegated to you by another agent, in a VS Code workspace you share with it.
 Nobody can be reached while you work: not the user, not your supervisor. Where your instructions say to ask, check or confirm with the user, decide yourself, go on, and state each assumption in your report.
@@ -56,5 +61,5 @@ End with a concise, complete report of what you found or did, in your last messa
       `You may delegate parts of your task (with delegate_task) to:\n${delegates.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`,
     );
   }
-  return withProject(parts.join('\n\n'), project);
+  return withProject(parts.join('\n\n'), project, sections);
 }
