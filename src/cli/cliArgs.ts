@@ -55,6 +55,8 @@ What agents may do without asking comes from these flags only, never from the wo
                         workspace, not you, chose it (repeatable)
   --allow-mcp NAME      Start the MCP server NAME that the workspace declares (.vscode/settings.json,
                         .vscode/mcp.json, .mcp.json or an agent file) without asking (repeatable)
+  --allow-acp NAME      Start the external agent NAME (a profile with "acp") that the workspace
+                        declares: it runs as you, outside the sandbox (repeatable)
   -h, --help            Show this help
 
 Settings come from <workspace>/.vscode/settings.json (comments allowed): subagents.model,
@@ -87,6 +89,7 @@ export interface TrustFlags {
   allowKeyFor: string[];
   /** MCP servers the workspace declares that may start without asking. */
   allowMcp: string[];
+  allowAcp: string[];
 }
 
 export type Command =
@@ -123,6 +126,7 @@ const RUN_OPTIONS = {
   'command-env-exclude': { type: 'string', multiple: true },
   'allow-key-for': { type: 'string', multiple: true },
   'allow-mcp': { type: 'string', multiple: true },
+  'allow-acp': { type: 'string', multiple: true },
 } as const satisfies ParseArgsConfig['options'];
 
 const HINT = 'Run "subagents --help" for usage.';
@@ -192,6 +196,7 @@ function runCommand(args: string[], cwd: string): Command {
       commandEnvExclude: values['command-env-exclude'] ?? [],
       allowKeyFor: (values['allow-key-for'] ?? []).map(checkOrigin),
       allowMcp: values['allow-mcp'] ?? [],
+      allowAcp: values['allow-acp'] ?? [],
     },
   };
 }

@@ -63,6 +63,8 @@ export interface EngineOptions {
    * CLI's "the --model flag"); default: "subagents.model" (the model in your settings).
    */
   modelOrigin?: string;
+  /** The workspace-declared ACP agents the user consented to (the CLI's --allow-acp NAME); user-declared ones need none. */
+  acpAllowed?: readonly string[];
 }
 
 /** Where a request's own model came from (SendRequest.model). */
@@ -196,6 +198,7 @@ export class Engine {
         changes: this.changes,
         readOnlyToCommands: this.readOnlyToCommands(),
         ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
+        ...(this.options.acpAllowed ? { acpAllowed: this.options.acpAllowed } : {}),
         publish: (event) => this.publish(event),
         ...(request.model
           ? { modelOrigin: REQUEST_MODEL_ORIGIN }

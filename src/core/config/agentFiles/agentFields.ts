@@ -53,6 +53,10 @@ export const NATIVE_FIELDS: Readonly<Record<string, FieldDoc>> = {
   mcpServers: { doc: MCP_SERVERS_DOC },
   enabled: { doc: ENABLED, example: 'true' },
   isolation: { doc: ISOLATION, example: 'worktree' },
+  acp: {
+    doc: 'An external agent spoken to over ACP (Agent Client Protocol) instead of a model: `{ command, args, env }`, e.g. `{ command: gemini, args: [--acp] }`. One declared by the workspace starts only with your consent (in the CLI: `--allow-acp NAME`).',
+    example: '{ command: gemini, args: [--acp] }',
+  },
 };
 
 const LATER = 'Not used here yet: ';

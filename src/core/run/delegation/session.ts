@@ -45,6 +45,8 @@ export interface Session {
   isolation?: { root: string; writable: readonly string[]; readyAt: number };
   /** Where `settings.model` came from, in words (run.config's model.via); default: the user's settings. */
   modelOrigin?: string;
+  /** The workspace-declared ACP agents the user let start (the CLI's --allow-acp NAME): src/core/run/external/acpTrust.ts. */
+  acpAllowed?: readonly string[];
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }
