@@ -68,9 +68,22 @@ describe('an ACP agent as a subagent (issue 44)', () => {
     const end = childEnd(events);
     expect(end?.output).toBe('wrote and read back: written by the fake agent');
     expect(await readFile(join(ws, 'inside.txt'), 'utf8')).toBe('written by the fake agent\n');
-    const changed = events.find((e) => e.kind === 'file.changed');
-    expect(changed).toMatchObject({ runId: end?.runId, path: 'inside.txt', beforeHash: null, added: 1 });
+    // Once: the turn's before/after comparison does not count the write_file change again.
+    const changed = events.filter((e) => e.kind === 'file.changed');
+    expect(changed).toHaveLength(1);
+    expect(changed[0]).toMatchObject({ runId: end?.runId, path: 'inside.txt', beforeHash: null, added: 1 });
     expect(events.find((e) => e.kind === 'tool.started' && e.tool === 'write_file' && e.runId === end?.runId)).toBeDefined();
+  });
+
+  it('an agent that writes to disk itself is attributed by comparing the workspace before and after its turn', async () => {
+    await acpWorkspace(ws, 'MODE:disk ARG:direct.txt');
+    const out = await run(['--allow-acp', 'fake']);
+    const events = eventsOf(out.stdout);
+    const end = childEnd(events);
+    expect(end?.output).toBe('wrote it myself');
+    expect(events.filter((e) => e.kind === 'file.changed')).toEqual([
+      expect.objectContaining({ runId: end?.runId, path: 'direct.txt', beforeHash: null, added: 2, toolCallId: 'acp_turn_1' }),
+    ]);
   });
 
   it('headless ask mode: a write needs approval, no one can give it, so the agent gets an error and nothing is written', async () => {

@@ -62,6 +62,17 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
     emit,
     agent: profile.name,
   });
+  // Agents that write to disk themselves (Claude Code's adapter does): each turn is compared before and after, as a command is.
+  const turns = session.changes.forRun({
+    runId: run.runId,
+    agent: profile.name,
+    workspace: session.workspace,
+    emit,
+    settledAt: session.isolation?.readyAt,
+  });
+  let turn = 0;
+  const prompt = (agent: AcpAgentSession, text: string) =>
+    turns.command(`acp_turn_${++turn}`, () => agent.prompt(text), { ownWritesRecorded: true });
   const files = acpFileServer({ read: offered('read_file'), write: offered('write_file') }, run, emit);
   const mapper = new AcpUpdateMapper(emit);
 
@@ -97,7 +108,7 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
       },
     );
     if (run.signal.aborted) onAbort();
-    let stop = await agent.prompt(request.prompt);
+    let stop = await prompt(agent, request.prompt);
     // A message to the run while it worked is its next prompt, once the agent is quiet.
     while (stop === 'end_turn' && run.hasMail && !run.signal.aborted) {
       const mail = run
@@ -105,7 +116,7 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
         .map((m) => m.text)
         .join('\n\n');
       emit({ kind: 'text.delta', text: '\n\n' });
-      stop = await agent.prompt(mail);
+      stop = await prompt(agent, mail);
     }
     run.closeInbox();
     work.emitter.flushText();
