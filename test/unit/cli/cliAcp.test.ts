@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildCliForTest, startCli, type BuiltCli } from './cliHarness';
-import { acpWorkspace, childEnd, eventsOf } from './acpHarness';
+import { acpWorkspace, childEnd, eventsOf, FAKE_AGENT } from './acpHarness';
 
 // Issue 44: an external agent over ACP as a subagent, through the real CLI, with a scripted
 // supervisor that delegates to a fake ACP agent (test/fixtures/acp/fakeAgent.mjs) run as a process.
@@ -59,6 +59,20 @@ describe('an ACP agent as a subagent (issue 44)', () => {
     expect(end?.error).toContain('--allow-acp fake');
     expect(end?.error).toContain('in the extension, allow it when asked');
     expect(eventsOf(out.stdout).some((e) => e.kind === 'text.delta' && e.runId === end?.runId)).toBe(false);
+  });
+
+  it('an agent file (.vscode/agents) declares one in its front matter; as the workspace declared it, it needs --allow-acp too', async () => {
+    await acpWorkspace(ws, 'MODE:stream');
+    await writeFile(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'subagents.model': 'scripted:script.json' }));
+    await mkdir(join(ws, '.vscode', 'agents'), { recursive: true });
+    await writeFile(
+      join(ws, '.vscode', 'agents', 'fake.md'),
+      `---\nname: fake\ndescription: A fake external agent\nacp:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(FAKE_AGENT)}]\n---\n`,
+    );
+    const refused = childEnd(eventsOf((await run([])).stdout));
+    expect(refused?.error).toContain('declared by the workspace (.vscode/agents/fake.md)');
+    const allowed = childEnd(eventsOf((await run(['--allow-acp', 'fake'])).stdout));
+    expect(allowed).toMatchObject({ status: 'ok', output: 'Hello from the fake agent.' });
   });
 
   it('fs/write_text_file inside the workspace goes through write_file: written, attributed to the child as file.changed', async () => {

@@ -3,7 +3,7 @@ import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, PROTOCOL_VERSION, RequestError, type ClientConnection } from '@agentclientprotocol/sdk';
 import { childProcess } from '../../platform/processes/childProcess';
 import { signalProcessGroup } from '../../platform/processes/spawner';
-import { AcpStartError, type AcpAgentSession, type AcpClientHandlers, type AcpLaunch } from './acpTypes';
+import { AcpStartError, type AuthMethod, type AcpAgentSession, type AcpClientHandlers, type AcpLaunch } from './acpTypes';
 
 /**
  * The client side of ACP over the official SDK (its own lazy bundle, `acp.js`: nothing of it loads
@@ -53,6 +53,7 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
 
   let sessionId: string;
   let agentName = launch.command;
+  let authMethods: readonly AuthMethod[] = [];
   try {
     const started = await withTimeout(
       (async () => {
@@ -62,16 +63,12 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
           clientInfo: { name: 'subagents', version: '1' },
         });
         if (init.agentInfo?.name) agentName = init.agentInfo.name;
+        authMethods = init.authMethods ?? [];
         try {
           return await connection.agent.request('session/new', { cwd: launch.cwd, mcpServers: [] });
         } catch (error) {
           // -32000: authentication required. The agent says how to log in (authMethods); we never wait on a login.
-          if (error instanceof RequestError && error.code === -32000) {
-            const ways = (init.authMethods ?? []).map((m) => `${m.name}${m.description ? ` (${m.description})` : ''}`);
-            throw new AcpStartError(
-              `${agentName} needs a login before it can work${ways.length ? `: ${ways.join('; ')}` : ''}. Log in with the agent's own command in a terminal, then try again.`,
-            );
-          }
+          if (error instanceof RequestError && error.code === -32000) throw loginNeeded(agentName, authMethods);
           throw error;
         }
       })(),
@@ -102,6 +99,8 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
       try {
         return (await Promise.race([answer, gone.then((error) => Promise.reject(error))])).stopReason;
       } catch (error) {
+        // Some agents ask for a login only when a prompt reaches their provider (OpenCode's auth_required).
+        if (error instanceof RequestError && error.code === -32000) throw loginNeeded(agentName, authMethods);
         // Its stdout closing comes a moment before its exit: the exit (with its stderr) says more.
         throw (await Promise.race([gone, delay(1000)])) ?? error;
       }
@@ -112,6 +111,14 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
     close,
     stderrTail: () => stderr.text(),
   };
+}
+
+/** -32000 (authentication required): the agent says how to log in (authMethods); we never wait on a login. */
+function loginNeeded(agentName: string, methods: readonly AuthMethod[]): AcpStartError {
+  const ways = methods.map((m) => `${m.name}${m.description ? ` (${m.description})` : ''}`);
+  return new AcpStartError(
+    `${agentName} needs a login before it can work${ways.length ? `: ${ways.join('; ')}` : ''}. Log in with the agent's own command in a terminal, then try again.`,
+  );
 }
 
 /** A handler's refusal as a JSON-RPC error the agent reads (its message says what was wrong). */

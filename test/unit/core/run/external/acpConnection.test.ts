@@ -39,6 +39,12 @@ describe('startAcpAgent (issue 44)', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('an agent that needs a login says so, naming its authMethods, and never waits for one', async () => {
+    await expect(startAcpAgent(launch({ FAKE_ACP_AUTH: '1' }), handlers())).rejects.toThrow(
+      'fake-acp needs a login before it can work: Log in with fake (Run `fake login` in a terminal).',
+    );
+  });
+
   it('a command that does not exist is a clear error', async () => {
     await expect(startAcpAgent(launch({}, { command: join(ws, 'no-such-agent') }), handlers())).rejects.toThrow(
       /Could not start ".*no-such-agent"/,
