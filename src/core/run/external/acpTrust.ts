@@ -17,8 +17,8 @@ export function acpConsentProblem(profile: Profile, allowed: readonly string[] |
   const acp = profile.acp!;
   return (
     `The "${profile.name}" agent is an external program declared by the workspace (${profile.source}): "${[acp.command, ...acp.args].join(' ')}". ` +
-    `It runs as you, outside the command sandbox, so it starts only with your consent: in the CLI pass --allow-acp ${profile.name}; ` +
-    'in the extension, allow it when asked (or declare it in your user settings, subagents.agents).'
+    `It runs as you, outside the command sandbox, so it starts only with your consent: in the CLI pass --allow-acp ${profile.name}. ` +
+    'The extension has no consent prompt for it yet: to use it there, declare it in your user settings (subagents.agents).'
   );
 }
 
