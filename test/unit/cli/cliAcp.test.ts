@@ -180,6 +180,29 @@ describe('an ACP agent as a subagent (issue 44)', () => {
     expect(out.code, out.stderr).toBe(0);
   });
 
+  for (const mode of ['cancel', 'hang']) {
+    it(`Ctrl+C stops an ACP child (${mode === 'cancel' ? 'it honours session/cancel' : 'it ignores session/cancel'}): cancelled, its process gone, no orphan`, async () => {
+      await acpWorkspace(ws, `MODE:${mode}`);
+      let pid = 0;
+      let signalledAt = 0;
+      const out = await startCli(built.path, ['run', '--json', '--allow-acp', 'fake', 'go'], {
+        cwd: ws,
+        onStdout: (text, child) => {
+          const found = /pid=(\d+)/.exec(text);
+          if (found && !pid) {
+            pid = Number(found[1]);
+            signalledAt = Date.now();
+            child.kill('SIGINT');
+          }
+        },
+      });
+      expect(pid).toBeGreaterThan(0);
+      expect(Date.now() - signalledAt).toBeLessThan(5000);
+      expect(childEnd(eventsOf(out.stdout))?.status).toBe('cancelled');
+      expect(() => process.kill(pid, 0)).toThrow();
+    });
+  }
+
   it("an agent that never answers initialize is ended by the run's timeout while it starts (no hang)", async () => {
     await acpWorkspace(ws, 'MODE:stream', { env: { FAKE_ACP_NO_INIT: '1' }, timeoutMs: 2000 });
     const out = await run(['--allow-acp', 'fake']);
