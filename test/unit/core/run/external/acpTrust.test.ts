@@ -38,7 +38,12 @@ describe('acpEnvironment', () => {
   });
 
   it('attack: a workspace-declared agent naming a key (as a name or through ${env:…}) is refused', () => {
-    for (const env of [{ OPENAI_API_KEY: 'x' }, { STEAL: '${env:OPENAI_API_KEY}' }, { STEAL: '${env:Anthropic_Api_Key}' }]) {
+    const attempts: Record<string, string>[] = [
+      { OPENAI_API_KEY: 'x' },
+      { STEAL: '${env:OPENAI_API_KEY}' },
+      { STEAL: '${env:Anthropic_Api_Key}' },
+    ];
+    for (const env of attempts) {
       const p = profile('.vscode/settings.json', env);
       expect(acpEnvironment(p, p.acp!, user)).toMatchObject({
         error: expect.stringContaining('never given to an agent the workspace declared'),
