@@ -240,6 +240,7 @@ describe('an ACP agent as a subagent (issue 44)', () => {
     const out = await run(['--allow-acp', 'fake']);
     const end = childEnd(eventsOf(out.stdout));
     expect(end?.status).toBe('error');
+    expect(end?.error).toBe('fake-acp sent one message larger than 8 MB, the most accepted, so it was stopped.');
     expect(out.code, out.stderr).toBe(0);
   });
 });

@@ -1,6 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import { client, ndJsonStream, PROTOCOL_VERSION, RequestError, type ClientConnection } from '@agentclientprotocol/sdk';
+import {
+  client,
+  MessageTooLargeError,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+  type ClientConnection,
+} from '@agentclientprotocol/sdk';
 import { childProcess } from '../../platform/processes/childProcess';
 import { signalProcessGroup } from '../../platform/processes/spawner';
 import { AcpStartError, type AuthMethod, type AcpAgentSession, type AcpClientHandlers, type AcpLaunch } from './acpTypes';
@@ -101,6 +108,13 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
       } catch (error) {
         // Some agents ask for a login only when a prompt reaches their provider (OpenCode's auth_required).
         if (error instanceof RequestError && error.code === -32000) throw loginNeeded(agentName, authMethods);
+        const tooLarge = [error, (error as { cause?: unknown } | undefined)?.cause, connection.signal.reason].find(
+          (e) => e instanceof MessageTooLargeError,
+        );
+        if (tooLarge)
+          throw new AcpStartError(
+            `${agentName} sent one message larger than ${Math.round(launch.maxMessageBytes / 1024 / 1024)} MB, the most accepted, so it was stopped.`,
+          );
         // Its stdout closing comes a moment before its exit: the exit (with its stderr) says more.
         throw (await Promise.race([gone, delay(1000)])) ?? error;
       }
