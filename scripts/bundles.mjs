@@ -146,6 +146,9 @@ export const LAZY_BUNDLES = {
   bashParser: { entry: 'src/core/access/commands/treeSitterBash.ts', module: /\/treeSitterBash(\.ts)?$/, keepsImport: true },
   // The MCP client (@modelcontextprotocol/sdk), loaded by the first run that needs a server.
   mcp: { entry: 'src/core/tools/mcp/mcpConnection.ts', module: /\/mcpConnection(\.ts)?$/ },
+  // The ACP client (@agentclientprotocol/sdk), loaded by the first run of an external agent (a profile's `acp`).
+  // With the zod of the bundle that loads it.
+  acp: { entry: 'src/core/run/external/acpConnection.ts', module: /\/acpConnection(\.ts)?$/, zodFromHost: true },
   // HTML to Markdown for web_fetch (turndown and its DOM, domino), loaded by the first page fetched.
   htmlToMarkdown: { entry: 'src/core/tools/web/htmlToMarkdown.ts', module: /\/htmlToMarkdown(\.ts)?$/ },
   // The vendors' model clients (@ai-sdk/openai, anthropic, openai-compatible), made on a model's first call;
@@ -177,6 +180,7 @@ export const SIZE_BUDGETS_KB = {
   bashParser: 120,
   modelClients: 800,
   mcp: 600,
+  acp: 100,
   htmlToMarkdown: 350,
   yaml: 130,
   webFetch: 20,

@@ -58,6 +58,8 @@ What agents may do without asking comes from these flags only, never from the wo
   --allow-hooks         Run the repository's hooks (.claude/settings.json, .claude/settings.local.json,
                         .github/hooks/*.json, subagents.hooks in .vscode/settings.json); they run as
                         you, outside the sandbox. Your own ~/.claude/settings.json hooks always run
+  --allow-acp NAME      Start the external agent NAME (a profile with "acp") that the workspace
+                        declares: it runs as you, outside the sandbox (repeatable)
   -h, --help            Show this help
 
 Settings come from <workspace>/.vscode/settings.json (comments allowed): subagents.model,
@@ -92,6 +94,7 @@ export interface TrustFlags {
   allowMcp: string[];
   /** Run the repository's hooks (.claude/settings*.json, .github/hooks, subagents.hooks in .vscode/settings.json). */
   allowHooks: boolean;
+  allowAcp: string[];
 }
 
 export type Command =
@@ -129,6 +132,7 @@ const RUN_OPTIONS = {
   'allow-key-for': { type: 'string', multiple: true },
   'allow-mcp': { type: 'string', multiple: true },
   'allow-hooks': { type: 'boolean' },
+  'allow-acp': { type: 'string', multiple: true },
 } as const satisfies ParseArgsConfig['options'];
 
 const HINT = 'Run "subagents --help" for usage.';
@@ -199,6 +203,7 @@ function runCommand(args: string[], cwd: string): Command {
       allowKeyFor: (values['allow-key-for'] ?? []).map(checkOrigin),
       allowMcp: values['allow-mcp'] ?? [],
       allowHooks: values['allow-hooks'] === true,
+      allowAcp: values['allow-acp'] ?? [],
     },
   };
 }

@@ -170,6 +170,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     logger,
     approver: terminalApprover({ prompt: terminal, output: io.stderr }),
     toolSources: [mcpToolSource(mcp)],
+    acpAllowed: cmd.trust.allowAcp,
     modelOrigin: cmd.model !== undefined ? 'the --model flag' : `"subagents.model" in ${config.path}`,
     // The user's own hooks run as declared; the repository's only with --allow-hooks.
     hooks: () =>

@@ -72,6 +72,8 @@ export interface EngineOptions {
    * repository's only when the user agreed (access/hooks/hookConsent.ts), with notices about the rest.
    */
   hooks?: () => HooksToRun | Promise<HooksToRun>;
+  /** The workspace-declared ACP agents the user consented to (the CLI's --allow-acp NAME); user-declared ones need none. */
+  acpAllowed?: readonly string[];
 }
 
 /** Where a request's own model came from (SendRequest.model). */
@@ -210,6 +212,7 @@ export class Engine {
         changes: this.changes,
         readOnlyToCommands: this.readOnlyToCommands(),
         ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
+        ...(this.options.acpAllowed ? { acpAllowed: this.options.acpAllowed } : {}),
         publish: (event) => this.publish(event),
         ...(await this.sessionHooks()),
         ...(turn?.model

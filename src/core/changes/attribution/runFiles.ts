@@ -85,9 +85,11 @@ export class RunFiles {
   /**
    * Runs a command and records what it changed in the workspace: `overlap` when another command
    * ran meanwhile (any run's), and a file another run's write_file or edit_file gave exactly its
-   * present content meanwhile is that write's, not the command's.
+   * present content meanwhile is that write's, not the command's. `ownWritesRecorded`: this run's
+   * own writes meanwhile were recorded already (an external agent's turn, whose fs/write_text_file
+   * goes through write_file), so a file it left as one of them wrote it is not counted again.
    */
-  async command<T>(toolCallId: string, run: () => Promise<T>): Promise<T> {
+  async command<T>(toolCallId: string, run: () => Promise<T>, options: { ownWritesRecorded?: boolean } = {}): Promise<T> {
     const { journal } = this.deps;
     const root = this.run.workspace.root;
     const watch = this.deps.watchFor(root);
@@ -109,7 +111,7 @@ export class RunFiles {
         this.warnOnce(error);
       }
       const { overlapped } = ended();
-      const others = journal.writesSince(since, this.run.runId);
+      const others = journal.writesSince(since, options.ownWritesRecorded ? '' : this.run.runId);
       for (const change of changes) {
         const abs = join(root, change.rel);
         const write = others.get(abs);

@@ -57,6 +57,10 @@ export const NATIVE_FIELDS: Readonly<Record<string, FieldDoc>> = {
     doc: "Skills (folders with a SKILL.md in `.claude/skills`, `.github/skills`, `.agents/skills` or the same under `~`) whose instructions join this agent's prompt from its start; every agent can also load any skill with `load_skill`.",
     example: '[code-review]',
   },
+  acp: {
+    doc: 'An external agent spoken to over ACP (Agent Client Protocol) instead of a model: `{ command, args, env }`, e.g. `{ command: gemini, args: [--acp] }`. One declared by the workspace starts only with your consent (in the CLI: `--allow-acp NAME`).',
+    example: '{ command: gemini, args: [--acp] }',
+  },
 };
 
 const LATER = 'Not used here yet: ';

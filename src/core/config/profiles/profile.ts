@@ -37,6 +37,14 @@ const modelName = z
 /** A model spec, an alias, `inherit`, or a list of them tried in order (resolved by chooseModel). */
 export const modelRefSchema = z.union([modelName, z.array(modelName).min(1)]);
 
+/** How to start an ACP agent: a program and its arguments; `env` is added to the user's environment (our API keys only if named here). */
+export const acpAgentSchema = z.strictObject({
+  command: z.string().trim().min(1, 'must name the program to start, e.g. "npx" or "gemini"'),
+  args: z.array(z.string()).max(100).default([]),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string()).default({}),
+});
+export type AcpAgent = z.infer<typeof acpAgentSchema>;
+
 /** A profile as written in settings or an agent file, before merging; every field is checked. */
 export const profileInputSchema = z.strictObject({
   description: z.string().trim().min(1, 'must say what this agent is for').max(2000),
@@ -69,6 +77,8 @@ export const profileInputSchema = z.strictObject({
   isolation: z.literal('worktree').optional(),
   /** Skills whose instructions join this agent's prompt from its start (Claude Code's `skills`). */
   skills: z.array(skillNameSchema).max(20).optional(),
+  /** An external agent spoken to over ACP (src/core/run/external/): this program does the work instead of a model. */
+  acp: acpAgentSchema.optional(),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 

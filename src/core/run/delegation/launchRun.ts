@@ -44,7 +44,8 @@ export function launchRun(session: Session, request: LaunchRequest): RunHandle {
     threadId: request.threadId,
     rootThreadId: request.rootThreadId,
     agent: profile.name,
-    modelSpec: profile.model ?? parent?.modelSpec ?? settings.model,
+    // An external agent (ACP) brings its own model: the run names the program instead.
+    modelSpec: profile.acp ? `acp:${profile.acp.command}` : (profile.model ?? parent?.modelSpec ?? settings.model),
     parent,
     ...(request.parentToolCallId === undefined ? {} : { parentToolCallId: request.parentToolCallId }),
   });

@@ -10,6 +10,7 @@ import { SUPERVISOR } from '../../config/settings/engineSettings';
 import type { Profile } from '../../config/profiles/profile';
 import type { ModelChoiceText } from '../runConfig/describeModelChoice';
 import { runConfigOf } from '../runConfig/runConfigEvent';
+import { runExternal } from '../external/runExternal';
 import { runTools } from '../../tools/runTools';
 import { delegateTaskTool } from './delegateTask';
 import type { DelegationDeps, Launch, LaunchRequest } from './delegationTypes';
@@ -62,6 +63,8 @@ export const NO_MODEL =
 export async function runTurns(work: RunWork): Promise<RunEnding> {
   const { session, run, request, setup } = work;
   const { profile } = request;
+  // An external agent (ACP) does the work itself: no model, no loop of ours.
+  if (profile.acp) return runExternal(work, profile.acp);
   if (!run.modelSpec) return { status: 'error', output: '', usage: ZERO_USAGE, error: NO_MODEL };
   let cancelTimer = () => {};
   let timedOut = false;

@@ -48,6 +48,8 @@ export interface Session {
   modelOrigin?: string;
   /** The hooks this request runs (the user's, and the repository's when the user agreed), and the notices about the rest. */
   hooks?: SessionHooks;
+  /** The workspace-declared ACP agents the user let start (the CLI's --allow-acp NAME): src/core/run/external/acpTrust.ts. */
+  acpAllowed?: readonly string[];
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }
