@@ -7,7 +7,7 @@ import type { RunSlot } from './workLimiter';
 import type { RunEmitter } from './runEmitter';
 import type { RunHandle } from './runHandle';
 import type { RunResult } from './runResult';
-import type { RunEnding } from './runTurns';
+import type { RunEnding } from './runWork';
 import type { Session } from './session';
 
 export interface RunEnd {

@@ -4,7 +4,7 @@ import type { Profile } from '../../config/profiles/profile';
 import { isolatedWorkspace } from '../../changes/worktrees/isolatedWorkspace';
 import { worktreeReport } from '../../changes/worktrees/worktreeReport';
 import type { RunHandle } from './runHandle';
-import type { RunEnding } from './runTurns';
+import type { RunEnding } from './runWork';
 import type { Session } from './session';
 
 /**

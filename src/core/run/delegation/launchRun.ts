@@ -10,7 +10,8 @@ import { finishRun } from './finishRun';
 import { inIsolation } from './isolation';
 import { RunEmitter } from './runEmitter';
 import { RunHandle } from './runHandle';
-import { runTurns, type RunEnding } from './runTurns';
+import { runTurns } from './runTurns';
+import type { RunEnding } from './runWork';
 import type { Session } from './session';
 
 /**

@@ -1,20 +1,17 @@
 import type { ModelMessage } from 'ai';
-import type { RunLimit, RunStatus, Usage } from '../../../shared/events';
+import type { Usage } from '../../../shared/events';
 import { errorText } from '../../../shared/errorText';
 import { ZERO_USAGE, addUsage } from '../../../shared/usage';
 import { runAgent, type AgentRunOutcome } from '../agent/runAgent';
-import type { WorkSlot } from '../agent/workSlot';
 import { budgetSpentText } from '../budget/budgetedModel';
 import { DEFAULT_RETRY_POLICY } from '../../models/retryPolicy';
 import { SUPERVISOR } from '../../config/settings/engineSettings';
 import type { Profile } from '../../config/profiles/profile';
-import type { ModelChoiceText } from '../runConfig/describeModelChoice';
 import { runConfigOf } from '../runConfig/runConfigEvent';
 import { runExternal } from '../external/runExternal';
 import { runTools } from '../../tools/runTools';
 import { delegateTaskTool } from './delegateTask';
-import type { DelegationDeps, Launch, LaunchRequest } from './delegationTypes';
-import type { RunEmitter } from './runEmitter';
+import type { DelegationDeps } from './delegationTypes';
 import type { RunHandle } from './runHandle';
 import { runModel } from './runModel';
 import type { Session } from './session';
@@ -26,31 +23,7 @@ import type { Skill } from '../../config/skills/skill';
 import { SKILL_TOOL } from '../../config/agentFiles/toolNames';
 import type { AnyToolSpec } from '../../tools/toolSpec';
 import type { EmitRunEvent } from '../../runEvents';
-
-/** How a run's work came out, before its end is written. */
-export interface RunEnding {
-  status: RunStatus;
-  output: string;
-  usage: Usage;
-  error?: string;
-  bailed?: boolean;
-}
-
-/** What launchRun worked out before the run's first event: how its model was chosen, and its limits. */
-export interface RunSetup {
-  model: ModelChoiceText;
-  limits: { maxSteps: RunLimit; timeoutMs?: RunLimit; maxTokens?: RunLimit };
-}
-
-export interface RunWork {
-  session: Session;
-  run: RunHandle;
-  request: LaunchRequest;
-  emitter: RunEmitter;
-  setup: RunSetup;
-  slot: WorkSlot;
-  launch: Launch;
-}
+import type { RunEnding, RunWork } from './runWork';
 
 export const NO_MODEL =
   'No model is configured. Set "subagents.model" in your settings, for example "openai-compatible:http://localhost:11434/v1#llama3.1" ' +

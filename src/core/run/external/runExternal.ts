@@ -6,7 +6,7 @@ import { errorText } from '../../../shared/errorText';
 import { ZERO_USAGE } from '../../../shared/usage';
 import type { Usage } from '../../../shared/events';
 import { runConfigOf } from '../runConfig/runConfigEvent';
-import type { RunEnding, RunWork } from '../delegation/runTurns';
+import type { RunEnding, RunWork } from '../delegation/runWork';
 import { acpFileServer } from './acpFiles';
 import { answerPermission } from './acpPermissions';
 import { acpConsentProblem, acpEnvironment } from './acpTrust';
