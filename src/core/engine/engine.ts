@@ -24,6 +24,7 @@ import { newThreadId } from '../storage/threads/newThreadId';
 import type { Worktrees } from '../changes/worktrees/worktrees';
 import { ThreadBusyError } from '../storage/threads/threadLeases';
 import type { LoadedThread, ThreadStore } from '../storage/threads/threadStore';
+import { distinctTitle } from '../storage/threads/distinctTitle';
 import { titleOf } from '../storage/threads/threadIndex';
 
 export type { EngineSettings } from '../config/settings/engineSettings';
@@ -169,8 +170,14 @@ export class Engine {
     const reservation = this.registry.reserve(threadId);
     try {
       const resolver = await this.resolver();
+      // Only a new thread takes this title; one that exists keeps its own.
+      const others = (await this.options.store.list()).filter((t) => t.parentThreadId === null && t.id !== threadId);
+      const title = distinctTitle(
+        titleOf(prompt),
+        others.map((t) => t.title),
+      );
       const loaded = await this.openThread(
-        { id: threadId, title: titleOf(prompt), parentThreadId: null, agent: profile.name },
+        { id: threadId, title, firstPrompt: titleOf(prompt), parentThreadId: null, agent: profile.name },
         { newId: request.threadId === undefined },
       );
       if (loaded.meta.parentThreadId !== null) {
