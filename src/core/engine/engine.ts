@@ -14,7 +14,17 @@ import { WorkLimiter } from '../run/delegation/workLimiter';
 import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from '../config/settings/engineSettings';
 import type { RunToolSource } from '../tools/runToolSource';
 import type { ModelResolver } from '../models/modelResolver';
-import { silentLogger, systemClock, systemSchedule, type Approver, type Clock, type Logger, type Schedule, type Workspace } from '../ports';
+import {
+  silentLogger,
+  WindowClosing,
+  systemClock,
+  systemSchedule,
+  type Approver,
+  type Clock,
+  type Logger,
+  type Schedule,
+  type Workspace,
+} from '../ports';
 import { findProfile } from '../config/profiles/findProfile';
 import type { Profile, ProfileSet } from '../config/profiles/profile';
 import { redactingLogger } from '../access/secrets/redactEvents';
@@ -277,10 +287,10 @@ export class Engine {
     return run;
   }
 
-  /** Cancels every run of every thread (shutdown, Ctrl+C). */
-  cancelAll(): void {
+  /** Cancels every run of every thread (shutdown, Ctrl+C); `closing`: the window closes or reloads. */
+  cancelAll(why: 'stopped' | 'closing' = 'stopped'): void {
     this.registry.cancelReserved();
-    for (const run of this.registry.all()) if (run.parent === null) run.cancel();
+    for (const run of this.registry.all()) if (run.parent === null) run.cancel(why === 'closing' ? new WindowClosing() : undefined);
   }
 
   /** A run of the thread (or its child threads) is working, or a request on it is starting. */
