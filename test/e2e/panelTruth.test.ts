@@ -99,7 +99,9 @@ describe('the panel tells the truth (issue 42)', () => {
         const l = list.getBoundingClientRect();
         return [...list.querySelectorAll('.thread-row')].map((r) => {
           const b = r.getBoundingClientRect();
-          return b.top >= l.top - 0.5 && b.bottom <= l.bottom + 0.5 && b.bottom <= window.innerHeight;
+          return (
+            b.top >= l.top - 0.5 && b.bottom <= l.bottom + 0.5 && b.bottom <= (globalThis as unknown as { innerHeight: number }).innerHeight
+          );
         });
       });
       expect(seen).toEqual([true, true, true]);
