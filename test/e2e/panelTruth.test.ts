@@ -116,7 +116,7 @@ describe('the panel tells the truth (issue 42)', () => {
         .locator('.monaco-list-row', { hasText: `${QUESTION} (2)` })
         .first();
       await row.waitFor({ timeout: 15_000 });
-      expect(normalize(await row.innerText())).toContain('ago');
+      expect(normalize(await row.innerText())).toMatch(/just now|ago/);
       await row.click();
       panel = wb.panel();
       await expect.poll(() => panel.locator('#thread-title').getAttribute('title'), { timeout: 15_000 }).toBe(`${QUESTION} (2)`);
@@ -130,7 +130,7 @@ describe('the panel tells the truth (issue 42)', () => {
       await sendButton(panel).click();
       const answer = lastAnswer(panel, 'ok');
       await answer.waitFor({ timeout: 30_000 });
-      expect(normalize(await answer.innerText())).toMatch(/^This is a scripted demo: no model read your message\./);
+      expect(normalize(await answer.innerText())).toMatch(/This is a scripted demo: no model read your message\./);
       expect(await panel.locator('[role="treeitem"][data-run-id][data-depth="1"]').count()).toBe(0);
     });
   });
