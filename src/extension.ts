@@ -67,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     command('subagents.showLog', () => log.show()),
     command('subagents.setApiKey', () => setApiKeyCommand(context.secrets)),
+    command('subagents.openThread', () => engine().openThread()),
     command('subagents.exportThread', () => engine().exportThread()),
     command('subagents.deleteThread', () => engine().deleteThread()),
     command('subagents.deleteAllThreads', () => engine().deleteAllThreads()),

@@ -1,3 +1,4 @@
+import { startersFor } from '../src/shared/demoModel';
 import type { RunEvent } from '../src/shared/events';
 import type { HostToWebview, ThreadSummary } from '../src/shared/protocol';
 import { EMPTY_TREE, foldRunEvents, type RunTree } from '../src/shared/runTree';
@@ -187,7 +188,7 @@ export class App {
   private setConfig(config: Parameters<ProblemsView['setConfig']>[0]): void {
     this.problems.setConfig(config);
     this.modelChoice.setConfig(config);
-    this.conversation.setAgents(config.agents);
+    this.conversation.setAgents(config.agents, startersFor(config.model));
     this.prompt.setConfig(config);
   }
 

@@ -101,5 +101,11 @@ function printRevert(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'threads
   const verb = cmd.dryRun ? 'Would revert' : 'Reverted';
   for (const path of result.reverted) io.stdout.write(terminalSafe(`${verb} ${path}\n`));
   for (const { path, reason } of result.skipped) io.stdout.write(terminalSafe(`Skipped ${path}: ${reason}\n`));
-  if (result.reverted.length === 0 && result.skipped.length === 0) io.stdout.write(`Run ${cmd.runId} changed no files.\n`);
+  const already = result.alreadyReverted ?? [];
+  if (result.reverted.length === 0 && result.skipped.length === 0)
+    io.stdout.write(
+      already.length
+        ? terminalSafe(`Nothing to undo: run ${cmd.runId}'s changes are already reverted (${already.join(', ')}).\n`)
+        : `Run ${cmd.runId} changed no files.\n`,
+    );
 }

@@ -23,6 +23,17 @@ export interface Secrets {
   get(name: string): Promise<string | undefined>;
 }
 
+/**
+ * The reason a run is cancelled with when its window closes or reloads (or its process ends), so
+ * what it was waiting for reads "cancelled (window reloaded)", not "stopped" or "denied".
+ */
+export class WindowClosing extends Error {
+  override readonly name = 'WindowClosing';
+  constructor() {
+    super('the window closed or reloaded');
+  }
+}
+
 export interface ApprovalRequest {
   approvalId: string;
   threadId: string;

@@ -107,6 +107,8 @@ function buildRunEventSchemas() {
     tool: z.string(),
     input: z.unknown(),
     decision: approvalDecisionSchema,
+    /** Denied because no one answered before the run was stopped (Stop) or its window closed or reloaded. */
+    cancelled: z.enum(['stopped', 'reloaded']).optional(),
   });
 
   const runFinishedSchema = z.object({

@@ -140,7 +140,7 @@ export interface QueuedPromptView {
 export interface ModelChoice {
   id: string;
   /** editor: vscode.lm; local: a model server on this machine; key: a provider that needs an API key. */
-  group: 'editor' | 'local' | 'key';
+  group: 'editor' | 'local' | 'key' | 'demo';
   label: string;
   detail: string;
 }

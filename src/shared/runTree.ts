@@ -18,10 +18,18 @@ export interface ToolCallNode {
   input: unknown;
   state: 'running' | 'done' | 'error';
   output?: unknown;
-  approval?: { approvalId: string; reason?: string; decision?: ApprovalOutcome };
+  approval?: {
+    approvalId: string;
+    reason?: string;
+    decision?: ApprovalOutcome;
+    /** No one answered: the run was stopped, or its window closed or reloaded, first. */
+    cancelled?: 'stopped' | 'reloaded';
+  };
   /** When the call started and ended (epoch ms), for "Ran `npm test` · 2.3 s". */
   startedAt?: number;
   finishedAt?: number;
+  /** Still running when its run ended: the run's end cut it off (not a failure of the call itself). */
+  cutOff?: boolean;
 }
 
 export interface RunNode {
@@ -234,7 +242,7 @@ class Draft {
       }
       case 'approval.resolved': {
         const call = this.toolCall(run, e.toolCallId);
-        if (call?.approval) call.approval = { ...call.approval, decision: e.decision };
+        if (call?.approval) call.approval = { ...call.approval, decision: e.decision, ...(e.cancelled ? { cancelled: e.cancelled } : {}) };
         return;
       }
       case 'run.finished':
@@ -305,9 +313,14 @@ class Draft {
       const closed: ToolCallNode = { ...call };
       if (closed.state === 'running') {
         closed.state = 'error';
+        closed.cutOff = true;
         closed.finishedAt ??= run.finishedAt;
       }
-      if (waiting) closed.approval = { ...call.approval!, decision: 'expired' };
+      if (waiting) {
+        // A run cut off by a reload reads `interrupted` when its thread is next loaded; a stopped one `cancelled`.
+        const cancelled = run.state === 'interrupted' ? 'reloaded' : run.state === 'cancelled' ? 'stopped' : undefined;
+        closed.approval = { ...call.approval!, decision: 'expired', ...(cancelled ? { cancelled } : {}) };
+      }
       run.toolCalls[i] = closed;
     }
   }
@@ -369,6 +382,21 @@ export interface RunTotals {
   durationMs: number;
   runs: number;
   active: number;
+}
+
+/**
+ * The run's tool calls that failed: errors the user did not choose (a denial or an approval no one
+ * answered is not a failure of the work) and that the run's own end did not cut off.
+ */
+export function failedToolCalls(run: RunNode): number {
+  let failed = 0;
+  for (const call of run.toolCalls) {
+    if (call.state !== 'error') continue;
+    if (call.approval && call.approval.decision !== 'approved') continue;
+    if (call.cutOff) continue;
+    failed++;
+  }
+  return failed;
 }
 
 /** Tokens and run counts rolled up over a run and all its descendants. */

@@ -1,3 +1,4 @@
+import { approvalEnd } from './approvalEnd';
 import { editDiff, type EditDiff } from './editDiff';
 import { parseFileRef, type FileRef } from './fileRef';
 import type { ToolCallNode } from './runTree';
@@ -82,9 +83,13 @@ function outputBlocks(call: ToolCallNode): DetailBlock[] {
   const input = fieldsOf(call.input);
   const out = fieldsOf(call.output);
   const blocks: DetailBlock[] = [];
-  const error = typeof call.output === 'string' && call.state === 'error' ? call.output : str(out, 'error');
+  // Not run because the approval was not given: what the user did (or that no one answered), not the model's instructions.
+  const notRun = approvalEnd(call);
+  const error = notRun ? '' : typeof call.output === 'string' && call.state === 'error' ? call.output : str(out, 'error');
+  const notRunNote: DetailBlock[] = notRun ? [{ kind: 'note', text: `Not run: ${notRun}. Nothing was done.` }] : [];
   switch (call.tool) {
     case 'run_command': {
+      if (notRun) return [{ kind: 'terminal', command: str(input, 'command'), text: '', status: '' }, ...notRunNote];
       const exit = typeof out.exitCode === 'number' ? `exit ${out.exitCode}` : call.state === 'running' ? 'running…' : '';
       const text = str(out, 'output') || (typeof call.output === 'string' ? call.output : '');
       blocks.push({
@@ -104,6 +109,7 @@ function outputBlocks(call: ToolCallNode): DetailBlock[] {
       blocks.push({ kind: 'text', title: 'Content', text: capText(str(input, 'content')) });
       break;
   }
+  if (notRun) return [...blocks, ...notRunNote];
   if (error) return [...blocks, { kind: 'error', text: capText(error) }];
   if (call.output === undefined) return blocks;
   const shaped = shapedOutput(call.tool, out);

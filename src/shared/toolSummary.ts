@@ -1,3 +1,4 @@
+import { approvalEnd } from './approvalEnd';
 import { editDiff } from './editDiff';
 import { parseFileRef, type FileRef } from './fileRef';
 import { oneLine } from './oneLine';
@@ -177,7 +178,8 @@ export function summarizeToolCall(call: ToolCallNode): SummaryPart[] {
   const parts: SummaryPart[] = words
     ? words.done(input, fields(call.output), call)
     : [call.tool, ...(tellingField(call.input) ? [' ', { code: tellingField(call.input) }] : [])];
-  if (call.approval?.decision === 'denied') return [...parts, ' · denied by you'];
+  const notRun = approvalEnd(call);
+  if (notRun) return [...parts, ` · ${notRun}`];
   if (call.state === 'error') return [...parts, ` · failed: ${failure(call)}`];
   return parts;
 }

@@ -84,3 +84,20 @@ describe('a run that retries', () => {
     expect(panel.errors).toEqual([]);
   });
 });
+
+describe('the empty panel with the demo model', () => {
+  it('suggests the demo question; a click puts it in the prompt box (issue 42 item 4)', async () => {
+    const panel = await harness.open();
+    await panel.send(stateMessage(null, [], { config: { ...TRUSTED_CONFIG, model: 'scripted:.vscode/demo-script.json' } }));
+    const starter = panel.page.locator('.empty-state .starter');
+    await starter.waitFor();
+    expect(await starter.innerText()).toBe('How are invoice totals computed, and is the rounding right?');
+    await starter.click();
+    expect(await panel.page.locator('#prompt').inputValue()).toBe('How are invoice totals computed, and is the rounding right?');
+    expect(await panel.page.evaluate(() => document.activeElement?.id)).toBe('prompt');
+    // Another model: no demo question.
+    await panel.send(stateMessage(null, [], { config: TRUSTED_CONFIG }));
+    await panel.settle();
+    expect(await starter.count()).toBe(0);
+  });
+});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ThreadSummary } from '../../src/shared/protocol';
-import { startHarness, stateMessage, ThreadScript, type Harness, type Panel } from './harness';
+import { bigTree, startHarness, stateMessage, ThreadScript, type Harness, type Panel } from './harness';
 
 // Threads: a list under the header with title, relative date, status and turns; search by title,
 // rename, delete, open. And the header and every row fit a 300 px side bar.
@@ -169,6 +169,40 @@ describe('at 300 px', () => {
     // The run line keeps its time and tokens whole.
     const stats = page.locator('.run-node[data-run-id="a"] .run-stats');
     expect(await stats.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  });
+});
+
+describe('the list in a long conversation', () => {
+  it('at 300 px high keeps its search box and whole rows in view (it does not shrink to its search box)', async () => {
+    const panel = await harness.open({ viewport: { width: 300, height: 300 } });
+    const s = new ThreadScript('th-1');
+    const answer = Array.from({ length: 80 }, (_, i) => `Paragraph ${i} of a long answer.`).join('\n\n');
+    await panel.send(
+      stateMessage(
+        'th-1',
+        [...bigTree(s, 40, 2), s.started('long', { task: 'Explain it all' }), s.delta('long', answer), s.finished('long', 'ok', answer)],
+        {
+          threads: THREADS,
+        },
+      ),
+    );
+    const page = panel.page;
+    await page.locator('.message.assistant .message-body', { hasText: 'Paragraph 79' }).waitFor();
+    await page.locator('#threads-button').click();
+    await page.locator('#thread-list .thread-row').first().waitFor();
+    const list = (await page.locator('#thread-list').boundingBox())!;
+    const rows = await page
+      .locator('#thread-list .thread-row')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+    expect(rows).toHaveLength(3);
+    // Every row is whole inside the list and inside the window: none hidden behind a scroll of 20 px.
+    for (const r of rows) {
+      expect(r.top).toBeGreaterThanOrEqual(list.y - 0.5);
+      expect(r.bottom).toBeLessThanOrEqual(list.y + list.height + 0.5);
+      expect(r.bottom).toBeLessThanOrEqual(300);
+    }
+    const search = (await page.locator('#thread-search').boundingBox())!;
+    expect(search.height).toBeGreaterThan(10);
   });
 });
 

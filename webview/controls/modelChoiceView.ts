@@ -13,6 +13,7 @@ export const MODEL_GROUPS: { group: ModelChoice['group']; title: string }[] = [
   { group: 'editor', title: 'From the editor' },
   { group: 'local', title: 'On this machine' },
   { group: 'key', title: 'With an API key' },
+  { group: 'demo', title: 'The demo' },
 ];
 
 export class ModelChoiceView {

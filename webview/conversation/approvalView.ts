@@ -18,7 +18,10 @@ export class ApprovalView {
     private readonly ctx: ToolCallContext,
   ) {
     const approval = call.approval!;
-    this.el = approval.decision === undefined ? this.prompt(call, approval.approvalId, approval.reason) : outcome(approval.decision);
+    this.el =
+      approval.decision === undefined
+        ? this.prompt(call, approval.approvalId, approval.reason)
+        : outcome(approval.decision, approval.cancelled);
   }
 
   private prompt(call: ToolCallNode, approvalId: string, reason: string | undefined): HTMLElement {
@@ -102,7 +105,12 @@ const OUTCOMES: Record<ApprovalOutcome, { icon: string; label: string }> = {
   expired: { icon: 'circle-slash', label: 'Not answered: the run ended first' },
 };
 
-function outcome(decision: ApprovalOutcome): HTMLElement {
-  const shown = OUTCOMES[decision];
-  return h('div', { class: `approval-outcome ${decision}` }, codicon(shown.icon), h('span', {}, shown.label));
+const CANCELLED: Record<'stopped' | 'reloaded', string> = {
+  stopped: 'Cancelled (stopped) before anyone answered',
+  reloaded: 'Cancelled (window reloaded) before anyone answered',
+};
+
+function outcome(decision: ApprovalOutcome, cancelled: 'stopped' | 'reloaded' | undefined): HTMLElement {
+  const shown = cancelled ? { icon: 'circle-slash', label: CANCELLED[cancelled] } : OUTCOMES[decision];
+  return h('div', { class: `approval-outcome ${cancelled ? 'cancelled' : decision}` }, codicon(shown.icon), h('span', {}, shown.label));
 }

@@ -58,8 +58,8 @@ export class ConversationView {
     setHidden(this.emptyState, false);
   }
 
-  /** The welcome text lists whom the supervisor can delegate to (and whom `@` can name). */
-  setAgents(agents: PanelConfig['agents']): void {
+  /** The welcome text lists whom the supervisor can delegate to (and whom `@` can name), and what to try asking (the demo's question). */
+  setAgents(agents: PanelConfig['agents'], starters: readonly string[] = []): void {
     this.agentNames = new Set(agents.map((a) => a.name));
     const list = agents.map((a) =>
       h('li', {}, h('strong', {}, a.displayName ? `${a.displayName} (${a.name})` : a.name), a.description ? `: ${a.description}` : ''),
@@ -70,8 +70,18 @@ export class ConversationView {
         {},
         'Ask the supervisor for something; it delegates parts of the work to subagents, and each answer shows what they did under it.',
       ),
+      ...(starters.length
+        ? [h('p', {}, 'Try asking:'), h('ul', { class: 'starters' }, ...starters.map((s) => h('li', {}, this.starter(s))))]
+        : []),
       ...(list.length ? [h('p', {}, 'Subagents (start a prompt with @name to ask one directly):'), h('ul', {}, ...list)] : []),
     );
+  }
+
+  /** A suggested question: a click puts it in the prompt box, to send or change. */
+  private starter(text: string): HTMLElement {
+    const b = h('button', { type: 'button', class: 'starter' }, text);
+    b.addEventListener('click', () => this.actions.edit(text));
+    return b;
   }
 
   update(tree: RunTree, changed: readonly string[], now: number): void {

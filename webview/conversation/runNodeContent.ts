@@ -1,5 +1,5 @@
 import { retryText } from '../../src/shared/retryText';
-import type { RunNode } from '../../src/shared/runTree';
+import { failedToolCalls, type RunNode } from '../../src/shared/runTree';
 import { codicon, h, setAttr, setClass, setText } from '../kit/dom';
 import { LazyMarkdown } from '../markdown/lazyMarkdown';
 import type { RenderQueue } from '../kit/renderQueue';
@@ -112,17 +112,23 @@ export class RunNodeContent {
 
   /** Renders `node`; `prev` is what was rendered before (undefined: everything is new). */
   render(node: RunNode, prev: RunNode | undefined): void {
-    if (prev?.state !== node.state || prev.bailed !== node.bailed || prev.retrying !== node.retrying) {
-      setClass(this.icon, runIconClass(node.state));
-      setText(this.stateEl, stateText(node));
+    if (prev?.state !== node.state || prev.bailed !== node.bailed || prev.retrying !== node.retrying || prev.toolCalls !== node.toolCalls) {
+      // Done, but some of its tool calls failed (an edit whose oldText was not there): not a green "done".
+      const failed = node.state === 'ok' ? failedToolCalls(node) : 0;
+      setClass(this.icon, failed ? 'codicon codicon-warning state-icon state-ok-failures' : runIconClass(node.state));
+      setText(this.stateEl, stateText(node, failed));
+      if (failed) setAttr(this.stateEl, 'data-failed-tools', String(failed));
+      else this.stateEl.removeAttribute('data-failed-tools');
       // Running and done say it with the icon and the activity; other ends say it in words too.
       setClass(
         this.stateEl,
         node.retrying
           ? 'run-state run-retrying'
-          : node.state === 'running' || (node.state === 'ok' && !node.bailed)
-            ? 'run-state sr-only'
-            : 'run-state',
+          : failed
+            ? 'run-state run-failed-tools'
+            : node.state === 'running' || (node.state === 'ok' && !node.bailed)
+              ? 'run-state sr-only'
+              : 'run-state',
       );
     }
     if (prev?.agent !== node.agent) setText(this.agentEl, node.agent);
@@ -148,7 +154,8 @@ export class RunNodeContent {
 }
 
 /** The state as words; a retry in progress says which try, after how long, and why. */
-function stateText(node: RunNode): string {
+function stateText(node: RunNode, failedTools: number): string {
   if (node.retrying) return retryText(node.retrying);
-  return runStateLabel(node.state) + (node.bailed ? ' · returned directly' : '');
+  const failed = failedTools ? `, ${failedTools} ${failedTools === 1 ? 'tool' : 'tools'} failed` : '';
+  return runStateLabel(node.state) + failed + (node.bailed ? ' · returned directly' : '');
 }

@@ -14,7 +14,17 @@ import { WorkLimiter } from '../run/delegation/workLimiter';
 import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from '../config/settings/engineSettings';
 import type { RunToolSource } from '../tools/runToolSource';
 import type { ModelResolver } from '../models/modelResolver';
-import { silentLogger, systemClock, systemSchedule, type Approver, type Clock, type Logger, type Schedule, type Workspace } from '../ports';
+import {
+  silentLogger,
+  WindowClosing,
+  systemClock,
+  systemSchedule,
+  type Approver,
+  type Clock,
+  type Logger,
+  type Schedule,
+  type Workspace,
+} from '../ports';
 import { findProfile } from '../config/profiles/findProfile';
 import type { Profile, ProfileSet } from '../config/profiles/profile';
 import { redactingLogger } from '../access/secrets/redactEvents';
@@ -24,6 +34,7 @@ import { newThreadId } from '../storage/threads/newThreadId';
 import type { Worktrees } from '../changes/worktrees/worktrees';
 import { ThreadBusyError } from '../storage/threads/threadLeases';
 import type { LoadedThread, ThreadStore } from '../storage/threads/threadStore';
+import { distinctTitle } from '../storage/threads/distinctTitle';
 import { titleOf } from '../storage/threads/threadIndex';
 import { HookRunner } from '../access/hooks/hookRunner';
 import type { HooksToRun } from '../access/hooks/hookConsent';
@@ -185,8 +196,15 @@ export class Engine {
     const reservation = this.registry.reserve(threadId);
     try {
       const resolver = await this.resolver();
+      // Only a new thread takes this title; one that exists keeps its own.
+      const others = (await this.options.store.list()).filter((t) => t.parentThreadId === null && t.id !== threadId);
+      // The thread is titled by what the user typed (`/review src/x.ts`, not its expansion).
+      const title = distinctTitle(
+        titleOf(typed),
+        others.map((t) => t.title),
+      );
       const loaded = await this.openThread(
-        { id: threadId, title: titleOf(typed), parentThreadId: null, agent: profile.name },
+        { id: threadId, title, firstPrompt: titleOf(typed), parentThreadId: null, agent: profile.name },
         { newId: request.threadId === undefined },
       );
       if (loaded.meta.parentThreadId !== null) {
@@ -298,10 +316,10 @@ export class Engine {
     return run;
   }
 
-  /** Cancels every run of every thread (shutdown, Ctrl+C). */
-  cancelAll(): void {
+  /** Cancels every run of every thread (shutdown, Ctrl+C); `closing`: the window closes or reloads. */
+  cancelAll(why: 'stopped' | 'closing' = 'stopped'): void {
     this.registry.cancelReserved();
-    for (const run of this.registry.all()) if (run.parent === null) run.cancel();
+    for (const run of this.registry.all()) if (run.parent === null) run.cancel(why === 'closing' ? new WindowClosing() : undefined);
   }
 
   /** A run of the thread (or its child threads) is working, or a request on it is starting. */

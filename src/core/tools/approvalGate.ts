@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EmitRunEvent } from '../runEvents';
-import type { Approver } from '../ports';
+import { WindowClosing, type Approver } from '../ports';
 import { decideApproval, decideRead, type ApprovalNeed, type ApprovalSettings } from '../access/approvals/approvalPolicy';
 import { protectedReason } from '../access/paths/protectedPaths';
 import type { ToolCallContext } from './toolSpec';
@@ -62,8 +62,15 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
               )
               .catch(() => 'denied' as const)
           : 'denied';
-        if (signal.aborted) decision = 'denied';
-        deps.emit({ kind: 'approval.resolved', approvalId, toolCallId, tool, input: shown, decision });
+        // Cut off before anyone answered: no one denied it, and the user is told so.
+        const cancelled = signal.aborted ? (signal.reason instanceof WindowClosing ? 'reloaded' : 'stopped') : undefined;
+        if (cancelled) decision = 'denied';
+        deps.emit({ kind: 'approval.resolved', approvalId, toolCallId, tool, input: shown, decision, ...(cancelled ? { cancelled } : {}) });
+        if (cancelled)
+          return {
+            ok: false,
+            error: `${tool} was not run: the run was ${cancelled === 'stopped' ? 'stopped' : 'ended by its window closing'} before anyone answered.`,
+          };
         if (decision === 'denied')
           return {
             ok: false,

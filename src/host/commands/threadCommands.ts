@@ -7,6 +7,7 @@ import { ThreadExistsError, type ThreadMeta, type ThreadStore } from '../../core
 import { relativeTime } from '../../shared/relativeTime';
 import { EMPTY_TREE, foldRunEvents } from '../../shared/runTree';
 import type { PanelController } from '../panel/panelController';
+import { openThreadCommand } from './openThreadCommand';
 
 /** Show Run Tree's read-only documents: `subagents-tree:/<title>.txt?<threadId>`. */
 const TREE_SCHEME = 'subagents-tree';
@@ -73,6 +74,18 @@ export class ThreadCommands implements vscode.Disposable {
       'Open',
     );
     if (open) await vscode.window.showTextDocument(target);
+  }
+
+  /** "Open Thread…": any conversation from a quick pick (openThreadCommand.ts). */
+  async openThread(): Promise<void> {
+    await openThreadCommand({
+      list: () => this.deps.store.list(),
+      openThreadId: () => this.deps.controller.openThreadId,
+      pick: (items, options) => Promise.resolve(vscode.window.showQuickPick(items, { ...options, matchOnDetail: true })),
+      show: (threadId) => this.deps.showThread(threadId),
+      info: (message) => void vscode.window.showInformationMessage(message),
+      now: () => Date.now(),
+    });
   }
 
   async deleteThread(): Promise<void> {

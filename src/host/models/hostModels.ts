@@ -8,6 +8,7 @@ import type { Redactor } from '../../core/access/secrets/redactor';
 import { ollamaBaseUrl, probeOllama } from '../../core/models/probeOllama';
 import { askApiKey, storeApiKey, vscodeSecrets } from './apiKeys';
 import { editorChatModels, vscodeLmModel } from './lm/vscodeLmBinding';
+import { DEMO_SCRIPT } from '../../shared/demoModel';
 import { ModelChooser } from './modelChooser';
 
 /** The extension's side of models: what a request resolves specs with, and the first-run chooser. */
@@ -70,6 +71,7 @@ export function hostModelChooser(secrets: vscode.SecretStorage): ModelChooser {
     ollamaUrl: ollamaBaseUrl(),
     probeOllama: (url) => probeOllama(url),
     saveModel: (spec) => saveModel(spec),
+    demoScript: () => demoScript(),
     askKey: askApiKey,
     storeKey: (vendor, key) => storeApiKey(secrets, vendor, key),
     askModelName: async (vendor, suggestion) =>
@@ -80,6 +82,17 @@ export function hostModelChooser(secrets: vscode.SecretStorage): ModelChooser {
         ignoreFocusOut: true,
       }),
   });
+}
+
+/** The first folder's demo script, if it has one (a regular file: a folder or a missing file offers nothing). */
+async function demoScript(): Promise<string | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder || !vscode.workspace.isTrusted) return undefined;
+  const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, DEMO_SCRIPT)).then(
+    (s) => s,
+    () => undefined,
+  );
+  return stat?.type === vscode.FileType.File ? DEMO_SCRIPT : undefined;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface ModelChooserDeps {
   storeKey(vendor: KeyVendor, key: string): Promise<void>;
   /** Asks which model of the vendor, suggesting one; undefined when the user cancels. */
   askModelName(vendor: KeyVendor, suggestion: string): Promise<string | undefined>;
+  /** The workspace's demo script (`.vscode/demo-script.json`) when it has one, so the picker can go back to it. */
+  demoScript?(): Promise<string | undefined>;
 }
 
 /** A pick carried out: the spec written, and where. */
@@ -48,7 +50,11 @@ export class ModelChooser {
   constructor(private readonly deps: ModelChooserDeps) {}
 
   async list(): Promise<ModelChoiceList> {
-    const [editor, ollama] = await Promise.all([this.deps.editorModels().catch(() => []), this.deps.probeOllama(this.deps.ollamaUrl)]);
+    const [editor, ollama, demo] = await Promise.all([
+      this.deps.editorModels().catch(() => []),
+      this.deps.probeOllama(this.deps.ollamaUrl),
+      this.deps.demoScript?.().catch(() => undefined),
+    ]);
     const choices: ModelChoice[] = [];
     const notes: string[] = [];
     const offered = new Map<string, () => Promise<ChosenModel | undefined>>();
@@ -89,6 +95,13 @@ export class ModelChooser {
           detail: "Kept in the editor's secret storage, never in settings",
         },
         () => this.withKey(vendor),
+      );
+    }
+    // After a real model was picked, the demo is one pick away again.
+    if (demo !== undefined) {
+      offer(
+        { id: 'demo', group: 'demo', label: 'The demo model (scripted)', detail: `Plays ${demo}: no account or API key, one question` },
+        () => this.save(`scripted:${demo}`),
       );
     }
     this.offered = offered;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { modelLabel } from '../../shared/modelLabel';
 import type { ModelChooser } from './modelChooser';
 
-const GROUPS = { editor: "The editor's models", local: 'On this machine', key: 'With an API key' } as const;
+const GROUPS = { editor: "The editor's models", local: 'On this machine', key: 'With an API key', demo: 'The demo' } as const;
 
 /**
  * "Subagents: Select Model": the first-run chooser's choices (the editor's models, a local
@@ -12,7 +12,7 @@ const GROUPS = { editor: "The editor's models", local: 'On this machine', key: '
 export async function selectModelCommand(chooser: ModelChooser, current: string): Promise<void> {
   const { choices, notes } = await chooser.list();
   const items: (vscode.QuickPickItem & { id?: string })[] = [];
-  for (const group of ['editor', 'local', 'key'] as const) {
+  for (const group of ['editor', 'local', 'key', 'demo'] as const) {
     const inGroup = choices.filter((c) => c.group === group);
     if (inGroup.length === 0) continue;
     items.push({ label: GROUPS[group], kind: vscode.QuickPickItemKind.Separator });

@@ -131,6 +131,10 @@ function revertText(result: RevertResult): string {
   const parts: string[] = [];
   if (result.reverted.length) parts.push(`Reverted ${result.reverted.join(', ')}.`);
   if (result.skipped.length) parts.push(`Left as they are: ${result.skipped.map((s) => `${s.path} (${s.reason})`).join('; ')}.`);
+  const already = result.alreadyReverted ?? [];
+  if (already.length && parts.length === 0)
+    return `Nothing to undo: this run's changes are already reverted (${already.join(', ')} ${already.length === 1 ? 'is' : 'are'} as before the run).`;
+  if (already.length) parts.push(`Already as before the run: ${already.join(', ')}.`);
   return parts.join(' ') || 'This run changed no files.';
 }
 

@@ -59,6 +59,7 @@ export interface HostRuntime extends vscode.Disposable, ChatHost {
   focusPrompt(): void;
   /** Shows that conversation in the panel (a top-level thread id). */
   showThread(threadId: string): Promise<void>;
+  openThread(): Promise<void>;
   exportThread(): Promise<void>;
   deleteThread(): Promise<void>;
   deleteAllThreads(): Promise<void>;
@@ -242,6 +243,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     cancel: () => controller.cancel(),
     focusPrompt: () => controller.focusPrompt(),
     showThread: (threadId) => showPanel(threadId),
+    openThread: () => threadCommands.openThread(),
     exportThread: () => threadCommands.exportThread(),
     deleteThread: () => threadCommands.deleteThread(),
     deleteAllThreads: () => threadCommands.deleteAllThreads(),

@@ -80,6 +80,26 @@ describe('Engine', () => {
     expect((await h.store.get(threadId))!.events).toHaveLength(h.events.length);
   });
 
+  it('gives conversations that start with the same question titles that tell them apart: " (2)", " (3)"', async () => {
+    const h = makeEngine({ agents: { supervisor: [{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'd' }] } });
+    const first = await h.engine.send({ prompt: 'Why is the total wrong?\nDetails here' });
+    await first.done;
+    const second = await h.engine.send({ prompt: 'Why is the total wrong?' });
+    await second.done;
+    // A follow-up in the first thread keeps its title.
+    await (
+      await h.engine.send({ prompt: 'Why is the total wrong?', threadId: first.threadId })
+    ).done;
+    const third = await h.engine.send({ prompt: 'Why is the total wrong?' });
+    await third.done;
+    const titles = new Map((await h.store.list()).map((t) => [t.id, t.title]));
+    expect([titles.get(first.threadId), titles.get(second.threadId), titles.get(third.threadId)]).toEqual([
+      'Why is the total wrong?',
+      'Why is the total wrong? (2)',
+      'Why is the total wrong? (3)',
+    ]);
+  });
+
   it('refuses a request when no model is configured, and leaves no empty thread behind', async () => {
     const h = makeEngine({ agents: {} }, { settings: { model: '' } });
     const refused = h.engine.send({ prompt: 'hello' });

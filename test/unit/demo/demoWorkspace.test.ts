@@ -11,7 +11,7 @@ import type { Profile } from '../../../src/core/config/profiles/profile';
 import { MemoryThreadStore } from '../../../src/core/storage/threads/memoryThreadStore';
 import { PendingApprovals } from '../../../src/core/access/approvals/pendingApprovals';
 import type { RunEvent } from '../../../src/shared/events';
-import { EMPTY_TREE, foldRunEvents, walkRuns } from '../../../src/shared/runTree';
+import { EMPTY_TREE, failedToolCalls, foldRunEvents, walkRuns } from '../../../src/shared/runTree';
 
 // The demo workspace (`npm run demo`, the e2e tests, the README's screenshots) played through the
 // real engine over a copy of its files, with its own settings and scripted model: what a new user
@@ -89,7 +89,13 @@ describe('the demo workspace', () => {
 
   it('says plainly that it is a scripted demo, and how to pick a real model, for any other question', async () => {
     const demo = await demoEngine();
-    for (const prompt of ['What is the capital of France?', 'write me a poem']) {
+    // Words of the demo's question alone do not make it the demo's question (issue 42 item 4).
+    for (const prompt of [
+      'What is the capital of France?',
+      'write me a poem',
+      'What is the total tax on my order?',
+      'Add a discount field',
+    ]) {
       const sent = await demo.engine.send({ prompt });
       const end = await sent.done;
       expect(end.status).toBe('ok');
@@ -97,5 +103,48 @@ describe('the demo workspace', () => {
       expect(end.output).toContain('Subagents: Select Model…');
     }
     expect(demo.runs().every((r) => r.agent === 'supervisor' && r.toolCalls.length === 0)).toBe(true);
+  });
+
+  it('matches the demo question and ones close to it', async () => {
+    const demo = await demoEngine();
+    const asked = new Promise<RunEvent>((resolve) => demo.engine.onEvent((e) => e.kind === 'approval.requested' && resolve(e)));
+    const sent = await demo.engine.send({ prompt: 'how is the invoice total rounded?' });
+    const approval = await asked;
+    demo.approvals.resolve(approval.kind === 'approval.requested' ? approval.approvalId : '', 'denied');
+    await sent.done;
+    await demo.engine.whenQuiet(sent.threadId);
+    expect(demo.runs().some((r) => r.agent === 'researcher')).toBe(true);
+  });
+
+  it('asked again after its edit was approved, plays again and says why the edit cannot apply twice', async () => {
+    const demo = await demoEngine();
+    const play = async () => {
+      const asked = new Promise<RunEvent>((resolve) =>
+        demo.engine.onEvent((e) => e.kind === 'approval.requested' && !seen.has(e.approvalId) && resolve(e)),
+      );
+      const sent = await demo.engine.send({ prompt: 'How are invoice totals computed, and is the rounding right?' });
+      const approval = await Promise.race([asked, sent.done.then(() => undefined)]);
+      if (approval?.kind === 'approval.requested') {
+        seen.add(approval.approvalId);
+        demo.approvals.resolve(approval.approvalId, 'approved');
+      }
+      await sent.done;
+      await demo.engine.whenQuiet(sent.threadId);
+      return sent.threadId;
+    };
+    const seen = new Set<string>();
+    await play();
+    const fixed = await readFile(join(root, 'src', 'invoice.ts'), 'utf8');
+    expect(fixed).toContain('  return roundCents(line.quantity * line.unitPrice);');
+    await play();
+    // The file is as the first play left it, and the second fixer says so: a failed edit, and why.
+    expect(await readFile(join(root, 'src', 'invoice.ts'), 'utf8')).toBe(fixed);
+    const fixer = demo
+      .runs()
+      .filter((r) => r.agent === 'fixer')
+      .at(-1)!;
+    expect(fixer.state).toBe('ok');
+    expect(failedToolCalls(fixer)).toBe(1);
+    expect(fixer.text).toMatch(/already in the file from an earlier play of this demo[\s\S]*Revert this run's changes/);
   });
 });

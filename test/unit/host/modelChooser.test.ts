@@ -32,7 +32,12 @@ afterAll(() => new Promise<void>((resolve) => ollama.close(() => resolve())));
 
 /** A chooser over fakes; `answers` plays the user's replies to the key and model-name boxes. */
 function chooser(
-  options: { url?: string; editor?: { vendor: string; family: string; name: string }[]; answers?: (string | undefined)[] } = {},
+  options: {
+    url?: string;
+    editor?: { vendor: string; family: string; name: string }[];
+    answers?: (string | undefined)[];
+    demo?: string;
+  } = {},
 ) {
   const saved: string[] = [];
   const keys: [KeyVendor, string][] = [];
@@ -50,6 +55,7 @@ function chooser(
     askKey: async (vendor) => (asked.push(`key:${vendor}`), answers.shift()),
     storeKey: async (vendor, key) => void keys.push([vendor, key]),
     askModelName: async (vendor, suggestion) => (asked.push(`model:${vendor}:${suggestion}`), answers.shift()),
+    demoScript: async () => options.demo,
   };
   return { chooser: new ModelChooser(deps), saved, keys, asked };
 }
@@ -88,6 +94,19 @@ describe('ModelChooser (first run)', () => {
     expect(c.asked).toEqual(['key:openai', 'model:openai:gpt-4.1']);
     expect(c.keys).toEqual([['openai', 'sk-secret-123']]);
     expect(c.saved).toEqual(['openai:gpt-4o-mini']);
+  });
+
+  it('offers the demo model again in a workspace with the demo script, last, and saves its spec (issue 42 item 4)', async () => {
+    const c = chooser({ url: 'http://127.0.0.1:9', demo: '.vscode/demo-script.json' });
+    const { choices } = await c.chooser.list();
+    expect(choices.map((x) => [x.group, x.id])).toEqual([
+      ['key', 'key:openai'],
+      ['key', 'key:anthropic'],
+      ['demo', 'demo'],
+    ]);
+    expect((await c.chooser.choose('demo'))?.spec).toBe('scripted:.vscode/demo-script.json');
+    // Without one, nothing is offered.
+    expect((await chooser({ url: 'http://127.0.0.1:9' }).chooser.list()).choices.map((x) => x.id)).not.toContain('demo');
   });
 
   it('saves nothing when the user cancels, and refuses ids it never offered', async () => {

@@ -98,6 +98,10 @@ describe("the panel's run changes", () => {
     expect(existsSync(join(world.root, 'b.txt'))).toBe(false);
     // Every answer comes with a fresh list of waiting worktrees (it redraws the buttons).
     expect(lastWorktrees()).toEqual([]);
+    // A second revert (a.txt put back by the user as it was): nothing to undo, not "changed since" (issue 42 item 3).
+    await world.put('a.txt', 'one\ntwo\n');
+    await controller.receive({ type: 'revertRun', threadId: run.threadId, runId: run.runId });
+    expect(notices().at(-1)).toBe("Nothing to undo: this run's changes are already reverted (a.txt, b.txt are as before the run).");
   });
 
   it('a worktree run waits on its node; Discard asks first; Apply merges', async () => {

@@ -26,6 +26,8 @@ export interface RevertRequest {
 export interface RevertResult {
   reverted: string[];
   skipped: { path: string; reason: string }[];
+  /** Files already as they were before the run (a revert done before): nothing to undo, not "changed since". */
+  alreadyReverted?: string[];
 }
 
 /**
@@ -45,6 +47,10 @@ export async function revertRun(request: RevertRequest): Promise<RevertResult> {
       continue;
     }
     const now = await seeFile(request.workspace, where.abs);
+    if (now.hash === file.beforeHash) {
+      (result.alreadyReverted ??= []).push(file.path);
+      continue;
+    }
     if (now.hash !== file.afterHash) {
       result.skipped.push({ path: file.path, reason: changedSince(file, now.hash) });
       continue;

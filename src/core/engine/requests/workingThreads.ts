@@ -37,7 +37,7 @@ export class WorkingThreads {
    * closed as `interrupted` when their thread is next loaded (the honest word for a cut-off run).
    */
   async stopAll(timeoutMs: number): Promise<boolean> {
-    this.engine.cancelAll();
+    this.engine.cancelAll('closing');
     const quiet = Promise.all(this.list().map((t) => this.engine.whenQuiet(t))).then(() => true);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<boolean>((resolve) => {

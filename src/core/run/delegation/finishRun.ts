@@ -32,7 +32,7 @@ export async function finishRun(end: RunEnd, ending: RunEnding): Promise<void> {
   let result = resultOf(end, ending);
   try {
     emitter.closeOpenToolCalls(unfinishedCall(ending.status));
-    const { agent: _agent, runId: _runId, threadId: _threadId, ...fields } = result;
+    const { agent: _agent, runId: _runId, threadId: _threadId, failedToolCalls: _failed, ...fields } = result;
     const written = emitter.finish({ kind: 'run.finished', ...fields });
     if (!written) {
       const why = `The run's end could not be written to its thread (${emitter.writeFailure ?? 'the store refused it'}).`;
@@ -71,6 +71,7 @@ function resultOf(end: RunEnd, ending: RunEnding): RunResult {
     usage,
     totalUsage,
     durationMs,
+    ...(end.emitter.failedToolCalls ? { failedToolCalls: end.emitter.failedToolCalls } : {}),
   };
 }
 

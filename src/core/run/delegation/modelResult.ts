@@ -12,15 +12,19 @@ const PREVIEW_CHARS = 4_000;
  */
 export type ModelRunResult = RunResult & {
   outputTruncated?: { totalChars: number; threadId: string; runId: string; note: string };
+  /** Said when tool calls failed, so the parent does not take "ok" for "all done". */
+  toolFailures?: string;
 };
 
 export function resultForModel(result: RunResult): ModelRunResult {
   const long = result.output.length > MAX_OUTPUT_CHARS;
   const shown = long ? `${result.output.slice(0, PREVIEW_CHARS)}\n…` : result.output;
   const output = shown ? wrapUntrusted({ kind: 'subagent-output', author: `the subagent "${result.agent}"` }, shown) : '';
-  if (!long) return { ...result, output };
+  const failures = result.failedToolCalls ? { toolFailures: toolFailuresText(result.failedToolCalls) } : {};
+  if (!long) return { ...result, output, ...failures };
   return {
     ...result,
+    ...failures,
     output,
     outputTruncated: {
       totalChars: result.output.length,
@@ -31,6 +35,10 @@ export function resultForModel(result: RunResult): ModelRunResult {
   };
 }
 
+function toolFailuresText(n: number): string {
+  return `${n} of its tool calls failed (${n === 1 ? 'it' : 'they'} returned an error, for example an edit whose oldText was not found): its work may be incomplete whatever its output says. Check before relying on it or telling the user it is done.`;
+}
+
 /** The message that tells a parent a background child has ended (or was cut off). */
 export function announcementText(result: RunResult): string {
   const r = resultForModel(result);
@@ -39,6 +47,7 @@ export function announcementText(result: RunResult): string {
     `[Background subagent ${ended}] ${r.agent} (runId ${r.runId}, threadId ${r.threadId})`,
     `status: ${r.status}${r.error ? ` — ${r.error}` : ''}`,
     `stats: ${formatStats(r.durationMs, r.usage)}`,
+    ...(r.toolFailures ? [r.toolFailures] : []),
     'output:',
     r.output || '(none)',
   ];

@@ -25,6 +25,9 @@ export class RunEmitter {
   private burstTurn: NodeJS.Immediate | undefined;
   private failure: string | undefined;
   private readonly openCalls = new Map<string, string>();
+  /** Calls whose approval was not given: their error is a denial, not a failure of the work. */
+  private readonly notApproved = new Set<string>();
+  private failedCalls = 0;
   private readonly redaction: StreamRedaction;
 
   constructor(
@@ -32,6 +35,11 @@ export class RunEmitter {
     private readonly run: RunHandle,
   ) {
     this.redaction = new StreamRedaction(session.redactor);
+  }
+
+  /** Tool calls of this run that failed (not denied, not cut off by the run's end): its parent is told. */
+  get failedToolCalls(): number {
+    return this.failedCalls;
   }
 
   /** Why the store refused this run's events, once it has; the run is stopped then. */
@@ -44,8 +52,10 @@ export class RunEmitter {
    * nothing of a run that ended keeps spinning (a tool that ignored the abort may still be going).
    */
   closeOpenToolCalls(reason: string): void {
-    for (const [toolCallId, tool] of [...this.openCalls])
+    for (const [toolCallId, tool] of [...this.openCalls]) {
+      this.notApproved.add(toolCallId);
       this.write({ kind: 'tool.finished', toolCallId, tool, output: reason, isError: true });
+    }
   }
 
   /** Writes run.finished, the run's last event; undefined when the store refused it. */
@@ -114,7 +124,11 @@ export class RunEmitter {
 
   private track(body: RunEventBody): void {
     if (body.kind === 'tool.started') this.openCalls.set(body.toolCallId, body.tool);
-    else if (body.kind === 'tool.finished') this.openCalls.delete(body.toolCallId);
+    else if (body.kind === 'approval.resolved' && body.decision === 'denied') this.notApproved.add(body.toolCallId);
+    else if (body.kind === 'tool.finished') {
+      this.openCalls.delete(body.toolCallId);
+      if (body.isError && !this.notApproved.has(body.toolCallId)) this.failedCalls++;
+    }
     const item = progressItem(body);
     if (item) this.run.noteProgress(item);
   }

@@ -15,6 +15,8 @@ export interface RunResult {
   /** Its tokens plus those of every run under it. */
   totalUsage?: Usage;
   durationMs: number;
+  /** Its tool calls that failed (an edit whose oldText was not found): a run "ok" with these may not have done all it says. */
+  failedToolCalls?: number;
 }
 
 /** The result for a child that never ran (refused, busy): an error in its own slot. */

@@ -364,6 +364,7 @@ export class JsonlThreadStore implements ThreadStore {
     const entry: ThreadMeta = {
       id,
       title: meta.title,
+      ...(meta.firstPrompt === undefined ? {} : { firstPrompt: meta.firstPrompt }),
       parentThreadId: meta.parentThreadId,
       agent: meta.agent,
       createdAt: now,
@@ -408,6 +409,7 @@ export class JsonlThreadStore implements ThreadStore {
           ? {
               id,
               title: given.title,
+              ...(given.firstPrompt === undefined ? {} : { firstPrompt: given.firstPrompt }),
               parentThreadId: given.parentThreadId,
               agent: given.agent,
               createdAt: now,

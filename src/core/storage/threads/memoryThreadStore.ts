@@ -54,6 +54,7 @@ export class MemoryThreadStore implements ThreadStore {
         meta: {
           id: meta.id,
           title: meta.title,
+          ...(meta.firstPrompt === undefined ? {} : { firstPrompt: meta.firstPrompt }),
           parentThreadId: meta.parentThreadId,
           agent: meta.agent,
           createdAt: now,

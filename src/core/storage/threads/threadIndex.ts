@@ -14,6 +14,7 @@ export type StoredThreadMeta = Omit<ThreadMeta, 'runCount' | 'status'> & Partial
 export const threadMetaSchema = z.object({
   id: z.string(),
   title: z.string(),
+  firstPrompt: z.string().optional(),
   parentThreadId: z.string().nullable(),
   agent: z.string(),
   createdAt: z.number(),
@@ -83,6 +84,7 @@ export function metaFromEvents(id: string, events: readonly RunEvent[], fallback
   const meta: ThreadMeta = {
     id,
     title: start ? titleOf(start.task) : '(untitled)',
+    ...(start ? { firstPrompt: titleOf(start.task) } : {}),
     parentThreadId: start?.parentThreadId ?? null,
     agent: start?.agent ?? 'unknown',
     createdAt: events[0]?.ts ?? fallbackTime,

@@ -8,6 +8,8 @@ export interface ThreadMeta {
   id: string;
   /** The first line of the first task, for lists. */
   title: string;
+  /** The first line of its first prompt (the title may be renamed or numbered); absent in older indexes. */
+  firstPrompt?: string;
   /** The thread of the run that delegated to this one; null for a top-level thread. */
   parentThreadId: string | null;
   /** The agent that owns the thread (the supervisor for top-level threads). */
@@ -43,7 +45,7 @@ export interface ThreadWhere {
 }
 
 /** What a store needs to make a thread's entry. */
-export type NewThreadMeta = Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'>;
+export type NewThreadMeta = Pick<ThreadMeta, 'id' | 'title' | 'parentThreadId' | 'agent'> & Pick<Partial<ThreadMeta>, 'firstPrompt'>;
 
 /** One thread of a family as an export file holds it: its index entry and its own events, in seq order. */
 export interface ArchivedThread {

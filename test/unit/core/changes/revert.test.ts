@@ -58,6 +58,12 @@ describe("undoing one run's work", () => {
     });
     expect(await world.read('edit.txt')).toBe('one\ntwo\n');
     expect(await world.read('cmd.txt')).toBe('c\n');
+    // A second revert: nothing to undo, and the first revert is not "a change since" (issue 42 item 3).
+    expect(await revertRun({ workspace, snapshots, files })).toEqual({
+      reverted: [],
+      skipped: [],
+      alreadyReverted: ['edit.txt', 'dir/new.txt', 'cmd.txt', 'gone.txt'],
+    });
     expect(await world.read('gone.txt')).toBe('g\n');
     expect(existsSync(join(world.root, 'dir/new.txt'))).toBe(false);
     expect(world.git('status', '--porcelain')).toBe('');

@@ -1,4 +1,9 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
+import type { ModelRunResult } from '../../../../src/core/run/delegation/modelResult';
+import { makeWorld } from '../tools/toolWorld';
 import { agent, makeEngine } from '../engineHarness';
 import type { RunEventOf } from '../../../../src/shared/events';
 import type { RunResult } from '../../../../src/core/run/delegation/runResult';
@@ -14,6 +19,36 @@ function delegateOutput(events: ReturnType<typeof makeEngine>['events']): unknow
 }
 
 describe('delegate_task', () => {
+  it("tells the parent when a child's tool calls failed, though the child says it is done (issue 42 item 3)", async () => {
+    const world = await makeWorld();
+    try {
+      await writeFile(join(world.root, 'invoice.ts'), 'const total = 1;\n');
+      const edit = { tool: 'edit_file', input: { path: 'invoice.ts', oldText: 'no such text', newText: 'x' } };
+      const h = makeEngine(
+        {
+          agents: {
+            supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a', 'b'] } }] }, { text: 'all done' }],
+            a: [{ toolCalls: [edit] }, { text: 'Edited the invoice.' }],
+            b: [{ text: 'from b' }],
+          },
+        },
+        { agents: twoAgents, workspace: nodeWorkspace({ root: world.root }), settings: { approval: 'trust' } },
+      );
+      const { threadId, done } = await h.engine.send({ prompt: 'go' });
+      await done;
+      await h.engine.whenQuiet(threadId);
+      const results = delegateOutput(h.events) as ModelRunResult[];
+      expect(results.map((r) => [r.agent, r.status, r.failedToolCalls])).toEqual([
+        ['a', 'ok', 1],
+        ['b', 'ok', undefined],
+      ]);
+      expect(results[0]!.toolFailures).toMatch(/^1 of its tool calls failed .*may be incomplete/);
+      expect(results[1]!.toolFailures).toBeUndefined();
+    } finally {
+      await world.cleanup();
+    }
+  });
+
   it('fans out to several agents in parallel and returns results in request order', async () => {
     const h = makeEngine(
       {

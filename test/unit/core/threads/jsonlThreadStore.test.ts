@@ -184,6 +184,7 @@ describe('JsonlThreadStore', () => {
         {
           id: 'c1',
           title: 'Look around',
+          firstPrompt: 'Look around',
           parentThreadId: 't1',
           agent: 'explore',
           createdAt: 200,
@@ -195,6 +196,8 @@ describe('JsonlThreadStore', () => {
         {
           id: 't1',
           title: 'Fix the bug',
+          // Rebuilt from the file: the first prompt's line, as a new thread's entry keeps it.
+          firstPrompt: 'Fix the bug',
           parentThreadId: null,
           agent: 'supervisor',
           createdAt: 100,

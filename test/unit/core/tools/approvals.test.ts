@@ -115,8 +115,21 @@ describe("a child's approval", () => {
     await requested;
     h.engine.cancel(threadId);
     expect((await done).status).toBe('cancelled');
-    expect(h.events.find((e) => e.kind === 'approval.resolved')).toMatchObject({ decision: 'denied' });
+    expect(h.events.find((e) => e.kind === 'approval.resolved')).toMatchObject({ decision: 'denied', cancelled: 'stopped' });
     expect(approvals.waiting()).toEqual([]);
     expect(await snapshot(world.root)).toEqual({ 'README.md': 'hello\n' });
+  });
+
+  it('reads "cancelled (window reloaded)" when the window closes (cancelAll closing), and is not the user\'s denial', async () => {
+    const approvals = new PendingApprovals();
+    const h = makeEngine(supervisorCalls(write), { workspace: spyWorkspace(world.root).workspace, approver: approvals });
+    const requested = new Promise<void>((resolve) => h.engine.onEvent((e) => e.kind === 'approval.requested' && resolve()));
+    const { done } = await h.engine.send({ prompt: 'go' });
+    await requested;
+    h.engine.cancelAll('closing');
+    expect((await done).status).toBe('cancelled');
+    expect(h.events.find((e) => e.kind === 'approval.resolved')).toMatchObject({ decision: 'denied', cancelled: 'reloaded' });
+    const finished = h.events.find((e) => e.kind === 'tool.finished');
+    expect(JSON.stringify(finished)).not.toMatch(/The user denied/);
   });
 });
