@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../../platform/processes/childProcess';
 import { withoutProductKeys } from '../sandbox/commandEnv';
 
 /** What one hook command did. `exitCode` is null when it was killed (its timeout, a cancel) or could not start. */
@@ -42,7 +42,8 @@ export function runHookProcess(request: HookProcessRequest): Promise<HookProcess
     const err = capped();
     let timedOut = false;
     let settled = false;
-    const child = spawn('/bin/sh', ['-c', request.command], {
+    // node:child_process is required by the first hook, not as engine.js loads (platform/processes/childProcess.ts).
+    const child = childProcess().spawn('/bin/sh', ['-c', request.command], {
       cwd: request.cwd,
       env: { ...withoutProductKeys(process.env, request.exclude ?? []), ...request.env },
       detached: true,
