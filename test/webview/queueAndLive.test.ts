@@ -139,7 +139,8 @@ describe('a finished run', () => {
     const call = panel.page.locator('.tool-call[data-tool-call-id="w"]');
     await call.locator('.approve').waitFor();
     await panel.send({ type: 'events', threadId: 'thread-1', events: [s.finished('root', 'interrupted')] });
-    await call.locator('.approval-outcome.expired').waitFor();
+    // A run that ended interrupted was cut off by a reload: its waiting approval says so (issue 42), not "expired".
+    await call.locator('.approval-outcome.cancelled', { hasText: 'cancelled (window reloaded)' }).waitFor();
     expect(await panel.page.locator('.approve, .deny').count()).toBe(0);
     expect(await call.getAttribute('data-state')).toBe('error');
   });
