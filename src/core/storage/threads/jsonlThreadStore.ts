@@ -1,10 +1,10 @@
-import { fstatSync, openSync, rmSync } from 'node:fs';
-import { appendFile, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { openSync } from 'node:fs';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent, UnsequencedRunEvent } from '../../../shared/events';
 import { silentLogger, systemClock } from '../../ports';
 import type { Clock, Logger } from '../../ports';
-import { leaseHeld, type TakeFileLock } from '../../platform/files/fileLock';
+import { leaseHeld } from '../../platform/files/fileLock';
 import { closeInterruptedRuns } from './interruptedRuns';
 import { mergeByTime } from './mergeFamily';
 import { parseThreadFile } from './threadFile';
@@ -13,6 +13,9 @@ import { IndexFile } from './indexFile';
 import { importThreadFiles } from './threadImport';
 import { ThreadFileWriter } from './threadFileWriter';
 import { assertThreadId } from './threadId';
+import type { JsonlThreadStoreOptions } from './jsonlThreadStoreOptions';
+import { newThreadEntry } from './newThreadEntry';
+import { removeIfEmpty, repairTail } from './threadFileRepair';
 import { metaFromEvents } from './threadIndex';
 import { ThreadBusyError, ThreadLeases } from './threadLeases';
 import { ConversationLeases } from './conversationLeases';
@@ -29,25 +32,7 @@ import {
   type ThreadWhere,
 } from './threadStore';
 
-export interface JsonlThreadStoreOptions {
-  /** The directory of thread files (`<threadId>.jsonl`) and `index.json`; made when missing. */
-  dir: string;
-  /**
-   * Close runs left open on disk (started, never finished) as `interrupted`, with a real
-   * run.finished event, when this process loads their thread and no other process holds its
-   * lease (so the process that ran them is gone). Read-only tools (`subagents threads show`) leave
-   * it false. Lazy, per thread, so startup does not read every file.
-   */
-  recoverInterrupted?: boolean;
-  /** A lease not refreshed for this long belongs to a dead process and is broken (default 10 s). */
-  leaseStaleMs?: number;
-  logger?: Logger;
-  clock?: Clock;
-  /** How long an `updatedAt` change waits before the index is rewritten (default 1000 ms); flush() writes it at once. */
-  indexDelayMs?: number;
-  /** The lock behind thread leases (default: takeFileLock); a test port can hold it back. */
-  takeLock?: TakeFileLock;
-}
+export type { JsonlThreadStoreOptions };
 
 const DEFAULT_LEASE_STALE_MS = 10_000;
 
@@ -360,19 +345,7 @@ export class JsonlThreadStore implements ThreadStore {
     }
     this.threads.set(id, new ThreadFileWriter(id, path, 1, this.logger, made));
     if (meta.parentThreadId === null) this.leases.made(id);
-    const now = this.clock.now();
-    const entry: ThreadMeta = {
-      id,
-      title: meta.title,
-      ...(meta.firstPrompt === undefined ? {} : { firstPrompt: meta.firstPrompt }),
-      parentThreadId: meta.parentThreadId,
-      agent: meta.agent,
-      createdAt: now,
-      updatedAt: now,
-      runCount: 0,
-      status: 'empty',
-      runIds: [],
-    };
+    const entry = newThreadEntry(meta, this.clock.now());
     // Written soon, not awaited: a crash before the write loses nothing, loading rebuilds it from the file.
     this.index.add(entry);
     return { meta: { ...entry }, events: [], warnings: [] };
@@ -393,10 +366,7 @@ export class JsonlThreadStore implements ThreadStore {
     const index = await this.index.load();
     const path = this.pathOf(id);
     const parsed = await this.readFile(id);
-    // The next append must start on a fresh line: cut a torn record off, or end a whole one.
-    if (parsed.torn) await truncate(path, parsed.keepBytes);
-    else if (parsed.needsNewline) await appendFile(path, '\n');
-    else await writeFile(path, '', { flag: 'a' });
+    await repairTail(path, parsed);
     let nextSeq = 1;
     for (const e of parsed.events) if (e.seq >= nextSeq) nextSeq = e.seq + 1;
     const state = new ThreadFileWriter(id, path, nextSeq, this.logger);
@@ -404,21 +374,7 @@ export class JsonlThreadStore implements ThreadStore {
     let meta = index.get(id);
     if (!meta) {
       const now = this.clock.now();
-      meta =
-        given && parsed.events.length === 0
-          ? {
-              id,
-              title: given.title,
-              ...(given.firstPrompt === undefined ? {} : { firstPrompt: given.firstPrompt }),
-              parentThreadId: given.parentThreadId,
-              agent: given.agent,
-              createdAt: now,
-              updatedAt: now,
-              runCount: 0,
-              status: 'empty',
-              runIds: [],
-            }
-          : metaFromEvents(id, parsed.events, now);
+      meta = given && parsed.events.length === 0 ? newThreadEntry(given, now) : metaFromEvents(id, parsed.events, now);
       // Written soon, not awaited: a new thread must not cost an index rewrite on the delegation
       // path. A crash before the write loses nothing: loading rebuilds entries the index lacks.
       this.index.add(meta);
@@ -432,14 +388,5 @@ export class JsonlThreadStore implements ThreadStore {
       }
     }
     return { meta: { ...meta }, events, warnings };
-  }
-}
-
-/** Removes a file this process made if nothing was written to it (a refused lease's); its writer closes it. */
-function removeIfEmpty(fd: number, path: string): void {
-  try {
-    if (fstatSync(fd).size === 0) rmSync(path, { force: true });
-  } catch {
-    // Left behind: an empty file is listed by no window, and the next open of its id is refused (`wx`), never written over.
   }
 }
