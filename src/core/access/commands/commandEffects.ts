@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { hasLongOption, hasOption, known, optionValues, parseArgs, UNKNOWN_INPUT, type Arg } from './args';
 import { DISGUISED_RULES } from './disguisedEffects';
 import type { Effects } from './effects';
+import { curl, wget } from './downloadEffects';
 import { gitEffects } from './gitEffects';
 import { sedScriptConcern } from './sedScript';
 
@@ -255,60 +256,6 @@ function sed(args: Arg[]): Partial<Effects> {
     if (concern) return { opaque: concern };
   }
   return inPlace ? { writes: files } : { readsOnly: true };
-}
-
-function curl(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, [
-    '-o',
-    '--output',
-    '-K',
-    '--config',
-    '-d',
-    '--data',
-    '-H',
-    '--header',
-    '-X',
-    '--request',
-    '-u',
-    '--user',
-    '-A',
-    '-e',
-    '-T',
-    '--upload-file',
-    '--output-dir',
-    '-w',
-    '-m',
-    '--max-time',
-  ]);
-  if (hasOption(parsed, '-K', '--config')) return { opaque: 'curl reads its options from a file' };
-  if (hasOption(parsed, '-O', '--remote-name', '--remote-name-all', '-J', '--remote-header-name', '--output-dir'))
-    return { opaque: 'curl writes a file named by the URL or the server' };
-  return { writes: optionValues(parsed, '-o', '--output').filter((a) => !(known(a) && a.value === '-')) };
-}
-
-function wget(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, [
-    '-O',
-    '--output-document',
-    '-P',
-    '--directory-prefix',
-    '-o',
-    '--output-file',
-    '-a',
-    '--append-output',
-    '-e',
-    '--execute',
-    '-i',
-    '--input-file',
-  ]);
-  const document = optionValues(parsed, '-O', '--output-document');
-  if (hasOption(parsed, '-e', '--execute')) return { opaque: 'wget runs commands given in its options' };
-  if (!document.length) return { opaque: 'wget writes a file named by the URL or the server' };
-  return {
-    writes: [...document, ...optionValues(parsed, '-o', '--output-file', '-a', '--append-output')].filter(
-      (a) => !(known(a) && a.value === '-'),
-    ),
-  };
 }
 
 function uniq(args: Arg[]): Partial<Effects> {
