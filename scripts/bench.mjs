@@ -7,7 +7,7 @@
 // in the project's dependencies), type-checked, bundled from bench/peers/main.ts so that each file
 // resolves its own `ai` (bench/peers/ from bench/peers/node_modules), then their cold imports.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +22,11 @@ const args = process.argv.slice(2).filter((a) => a !== '--peers');
 function ensureInstalled(dir) {
   const installed = join(dir, 'node_modules', '.package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(join(dir, 'package-lock.json')).mtimeMs) return;
+  // A worktree that borrows another checkout's node_modules through a link: `npm ci` would empty that one.
+  if (existsSync(join(dir, 'node_modules')) && lstatSync(join(dir, 'node_modules')).isSymbolicLink()) {
+    console.log(`bench: ${dir}/node_modules is a link to another checkout's; not reinstalling it (run npm ci there if it is stale)`);
+    return;
+  }
   console.log(`bench: installing ${dir === '.' ? "the project's dependencies" : `the peer frameworks into ${dir}/node_modules`} (npm ci)`);
   if (spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' }).status !== 0) process.exit(1);
 }
