@@ -1,3 +1,4 @@
+import { newThreadEntry } from './newThreadEntry';
 import type { RunEvent, UnsequencedRunEvent } from '../../../shared/events';
 import { systemClock, type Clock } from '../../ports';
 import { mergeByTime } from './mergeFamily';
@@ -49,19 +50,8 @@ export class MemoryThreadStore implements ThreadStore {
   async open(meta: NewThreadMeta): Promise<LoadedThread> {
     let thread = this.threads.get(meta.id);
     if (!thread) {
-      const now = this.clock.now();
       thread = {
-        meta: {
-          id: meta.id,
-          title: meta.title,
-          ...(meta.firstPrompt === undefined ? {} : { firstPrompt: meta.firstPrompt }),
-          parentThreadId: meta.parentThreadId,
-          agent: meta.agent,
-          createdAt: now,
-          updatedAt: now,
-          runCount: 0,
-          status: 'empty',
-        },
+        meta: newThreadEntry(meta, this.clock.now()),
         events: [],
         nextSeq: 1,
         open: new Set(),
