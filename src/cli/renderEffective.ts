@@ -1,6 +1,6 @@
 import type { RunConfig } from '../shared/events';
 import type { RunNode, RunTree } from '../shared/runTree';
-import { walkRuns } from '../shared/runTree';
+import { walkRuns } from '../shared/runTotals';
 
 /** One run's effective configuration, as `threads show --effective --json` prints it. */
 export interface EffectiveRun {

@@ -1,4 +1,5 @@
-import { runTotals, type RunMessage, type RunNode, type RunTree } from '../../src/shared/runTree';
+import { type RunMessage, type RunNode, type RunTree } from '../../src/shared/runTree';
+import { runTotals } from '../../src/shared/runTotals';
 import { BudgetBar } from './budgetBar';
 import { ConfigInspector } from './configInspector';
 import { codicon, h, iconButton, setAttr, setHidden } from '../kit/dom';

@@ -1,5 +1,6 @@
 import { retryText } from '../../src/shared/retryText';
-import { failedToolCalls, type RunNode } from '../../src/shared/runTree';
+import { type RunNode } from '../../src/shared/runTree';
+import { failedToolCalls } from '../../src/shared/runTotals';
 import { codicon, h, setAttr, setClass, setText } from '../kit/dom';
 import { LazyMarkdown } from '../markdown/lazyMarkdown';
 import type { RenderQueue } from '../kit/renderQueue';

@@ -1,5 +1,6 @@
 import { runActivity } from '../../src/shared/runActivity';
-import { runTotals, type RunNode, type RunTree } from '../../src/shared/runTree';
+import { type RunNode, type RunTree } from '../../src/shared/runTree';
+import { runTotals } from '../../src/shared/runTotals';
 import { compactCount, formatCost, formatDuration, formatStats, formatTokens } from '../../src/shared/usage';
 import { h, setHidden } from '../kit/dom';
 import { RunItems } from './runItems';

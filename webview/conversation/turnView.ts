@@ -1,6 +1,7 @@
 import { splitAttachedContext } from '../../src/shared/attachedContext';
 import { retryText } from '../../src/shared/retryText';
-import { runTotals, type RunNode, type RunTree } from '../../src/shared/runTree';
+import { type RunNode, type RunTree } from '../../src/shared/runTree';
+import { runTotals } from '../../src/shared/runTotals';
 import { formatStats } from '../../src/shared/usage';
 import { codicon, h, iconButton, setAttr, setHidden, setText } from '../kit/dom';
 import { renderMarkdown } from '../markdown/markdown';

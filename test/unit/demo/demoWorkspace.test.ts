@@ -11,7 +11,8 @@ import type { Profile } from '../../../src/core/config/profiles/profile';
 import { MemoryThreadStore } from '../../../src/core/storage/threads/memoryThreadStore';
 import { PendingApprovals } from '../../../src/core/access/approvals/pendingApprovals';
 import type { RunEvent } from '../../../src/shared/events';
-import { EMPTY_TREE, failedToolCalls, foldRunEvents, walkRuns } from '../../../src/shared/runTree';
+import { EMPTY_TREE, foldRunEvents } from '../../../src/shared/runTree';
+import { failedToolCalls, walkRuns } from '../../../src/shared/runTotals';
 
 // The demo workspace (`npm run demo`, the e2e tests, the README's screenshots) played through the
 // real engine over a copy of its files, with its own settings and scripted model: what a new user

@@ -14,7 +14,8 @@ import { JsonlThreadStore } from '../../../src/core/storage/threads/jsonlThreadS
 import type { ThreadStore } from '../../../src/core/storage/threads/threadStore';
 import { PanelController } from '../../../src/host/panel/panelController';
 import type { HostToWebview, PanelConfig, ProblemLocation } from '../../../src/shared/protocol';
-import { EMPTY_TREE, foldRunEvents, walkRuns, type RunTree } from '../../../src/shared/runTree';
+import { EMPTY_TREE, foldRunEvents, type RunTree } from '../../../src/shared/runTree';
+import { walkRuns } from '../../../src/shared/runTotals';
 import { agent, makeEngine, SCRIPT_PATH } from '../core/engineHarness';
 import { gatedModel } from '../fakes/gatedModel';
 

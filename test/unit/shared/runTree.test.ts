@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/shared/events';
-import { EMPTY_TREE, foldRunEvents, reduceRunTree, runTotals, walkRuns } from '../../../src/shared/runTree';
+import { EMPTY_TREE, foldRunEvents, reduceRunTree } from '../../../src/shared/runTree';
+import { runTotals, walkRuns } from '../../../src/shared/runTotals';
 
 let seq = 0;
 const at = (runId: string, ts: number) => ({ v: 1 as const, threadId: runId === 'root' ? 't' : `t-${runId}`, runId, seq: ++seq, ts });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/shared/events';
-import { EMPTY_TREE, failedToolCalls, foldRunEvents } from '../../../src/shared/runTree';
+import { EMPTY_TREE, foldRunEvents } from '../../../src/shared/runTree';
+import { failedToolCalls } from '../../../src/shared/runTotals';
 import { approvalEnd } from '../../../src/shared/approvalEnd';
 import { toolDetail } from '../../../src/shared/toolDetail';
 import { summarizeToolCall, summaryText } from '../../../src/shared/toolSummary';

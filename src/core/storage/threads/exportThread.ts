@@ -1,4 +1,5 @@
-import { EMPTY_TREE, foldRunEvents, walkRuns, type RunTree } from '../../../shared/runTree';
+import { EMPTY_TREE, foldRunEvents, type RunTree } from '../../../shared/runTree';
+import { walkRuns } from '../../../shared/runTotals';
 import { oneLine } from '../../../shared/oneLine';
 import { runStats } from './runTreeText';
 import { archiveText } from './threadArchive';

@@ -1,6 +1,6 @@
 import { changeSummary, fileChangeText } from '../../../shared/changeSummary';
 import type { RunNode, RunTree, ToolCallNode } from '../../../shared/runTree';
-import { runTotals, walkRuns } from '../../../shared/runTree';
+import { runTotals, walkRuns } from '../../../shared/runTotals';
 import { formatStats, formatUsage } from '../../../shared/usage';
 import { oneLine } from '../../../shared/oneLine';
 
