@@ -2,12 +2,12 @@ import type { Engine } from '../../core/engine/engine';
 import type { ApprovalRequest, Logger } from '../../core/ports';
 import type { PromptQueue, QueueChange } from '../../core/engine/requests/promptQueue';
 import { newThreadId } from '../../core/storage/threads/newThreadId';
-import { ThreadBusyError } from '../../core/storage/threads/threadLeases';
 import type { ThreadStore } from '../../core/storage/threads/threadStore';
 import { withAttachedContext } from '../../shared/attachedContext';
 import { errorText } from '../../shared/errorText';
 import type { ApprovalDecision } from '../../shared/events';
 import { oneLine } from '../../shared/oneLine';
+import { deleteAllConversations, deleteConversation } from './threadDeletion';
 import {
   webviewToHostSchema,
   type HostToWebview,
@@ -157,75 +157,21 @@ export class PanelController {
     return true;
   }
 
-  /**
-   * Deletes a top-level thread with its child threads, after asking once. False when the user
-   * said no; throws a sentence when it cannot be deleted (gone, or working).
-   */
+  /** Deletes a conversation after asking (threadDeletion.ts): false when the user said no; throws a sentence when it cannot. */
   async deleteThread(threadId: string): Promise<boolean> {
-    const meta = (await this.deps.store.list()).find((t) => t.id === threadId && t.parentThreadId === null);
-    if (!meta) throw new Error('That conversation is no longer there; it may have been deleted.');
-    if (this.deps.queue.isBusy(threadId)) throw new Error(`"${oneLine(meta.title, 60)}" is still working: stop it first, then delete it.`);
-    if (!this.deps.confirm) throw new Error('Deleting conversations is not available here.');
-    const turns = `${meta.runCount} turn${meta.runCount === 1 ? '' : 's'}`;
-    if (
-      !(await this.deps.confirm(
-        `Delete the conversation "${oneLine(meta.title, 60)}"?`,
-        'Delete',
-        `Its ${turns} and its subagents' threads are deleted with it. This cannot be undone.`,
-      ))
-    )
-      return false;
-    try {
-      await this.deps.store.delete(threadId);
-    } catch (error) {
-      if (error instanceof ThreadBusyError)
-        throw new Error(`"${oneLine(meta.title, 60)}" is working in another window: wait for it to finish there, then delete it.`);
-      throw error;
-    }
-    this.deps.logger.info(`Deleted thread ${threadId} and its child threads.`);
+    if (!(await deleteConversation(this.deps, threadId))) return false;
     if (threadId === this.threadId) await this.open(undefined);
     else await this.sendThreads();
     return true;
   }
 
-  /**
-   * Deletes every conversation after one confirmation, each with its child threads (children
-   * first); those working here or in another window are kept and counted. Undefined when the
-   * user backs out or there is nothing to delete.
-   */
+  /** Deletes every conversation after one confirmation (threadDeletion.ts); undefined when the user backs out or there is none. */
   async deleteAllThreads(): Promise<{ deleted: number; kept: number } | undefined> {
-    const threads = (await this.deps.store.list()).filter((t) => t.parentThreadId === null);
-    if (threads.length === 0) return undefined;
-    if (!this.deps.confirm) throw new Error('Deleting conversations is not available here.');
-    const n = threads.length === 1 ? 'the 1 conversation' : `all ${threads.length} conversations`;
-    if (
-      !(await this.deps.confirm(
-        `Delete ${n}?`,
-        'Delete All',
-        "Their turns and their subagents' threads are deleted with them; one that is working is kept. This cannot be undone.",
-      ))
-    )
-      return undefined;
-    let deleted = 0;
-    let kept = 0;
-    for (const meta of threads) {
-      if (this.deps.queue.isBusy(meta.id)) {
-        kept++;
-        continue;
-      }
-      try {
-        if (await this.deps.store.delete(meta.id, { ifIdle: true })) deleted++;
-      } catch (error) {
-        if (!(error instanceof ThreadBusyError)) throw error;
-        kept++;
-      }
-    }
-    this.deps.logger.info(
-      `Deleted ${deleted} conversation${deleted === 1 ? '' : 's'} with their child threads${kept ? `; ${kept} working one${kept === 1 ? ' was' : 's were'} kept` : ''}.`,
-    );
+    const result = await deleteAllConversations(this.deps);
+    if (!result) return undefined;
     if (this.threadId && !(await this.deps.store.get(this.threadId))) await this.open(undefined);
     else await this.sendThreads();
-    return { deleted, kept };
+    return result;
   }
 
   /** Settings or profiles changed: the panel shows the new configuration. */
