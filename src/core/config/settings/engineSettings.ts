@@ -56,6 +56,21 @@ const hostPatternSchema = z
   .min(1)
   .regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9a-fA-F:]+\](:\d+)?$/, 'a host name, *.domain, or either with :port');
 
+/**
+ * Where traces go (`subagents.telemetry.otlpEndpoint`): an OTLP/HTTP collector, http or https. A
+ * bare origin gets the standard path `/v1/traces`; '' (the default) records no traces at all.
+ */
+export const otlpEndpointSchema = z.union([
+  z.literal(''),
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+      'an http or https URL, such as http://localhost:4318',
+    ),
+]);
+
 /** `subagents.threads.retention`: how many top-level threads to keep, and for how long; absent fields keep all. */
 export const threadRetentionSchema = z
   .object({
@@ -116,6 +131,10 @@ export const engineSettingsSchema = z.object({
   promptCaching: z.boolean().default(true),
   /** Dollars per million tokens by model spec or glob: turns each run's tokens into its cost. Empty: tokens only. */
   prices: modelPricesSchema.default({}),
+  /** An OTLP/HTTP collector every run is traced to (user settings or --otlp-endpoint only: a project must not send data away). */
+  'telemetry.otlpEndpoint': otlpEndpointSchema.default(''),
+  /** Traces carry the prompts, the outputs and the tools' arguments and results; off, only names, tokens and status. */
+  'telemetry.recordContent': z.boolean().default(false),
 });
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

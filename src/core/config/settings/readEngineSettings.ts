@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { engineSettingsSchema, type EngineSettings } from './engineSettings';
-import { isUserOnlySetting, USER_ONLY_HINT } from './userOnlySettings';
+import { isUserOnlySetting, USER_ONLY_HINT, userOnlyReason } from './userOnlySettings';
 
 /**
  * The one reader of `subagents.*` settings, for the extension and the CLI alike: each host only
@@ -83,10 +83,7 @@ export function settingProblemSeverity(p: SettingProblem): 'error' | 'warning' {
 /** A settings problem as one sentence, the same in the panel, the log and the CLI. */
 export function describeSettingProblem(p: SettingProblem): string {
   if (p.kind === 'userOnly') {
-    return (
-      `The setting "${p.setting}" in ${p.source} is ignored: it decides what agents may do without asking, so only your ` +
-      `user settings may set it (a project cannot raise its own trust); ${USER_ONLY_HINT}.`
-    );
+    return `The setting "${p.setting}" in ${p.source} is ignored: ${userOnlyReason(p.setting.replace(/^subagents\./, ''))}; ${USER_ONLY_HINT}.`;
   }
   return `The setting "${p.setting}" in ${p.source} is invalid (${p.message}); it is ignored. Fix it or remove it to use the default.`;
 }

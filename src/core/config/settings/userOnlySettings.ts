@@ -6,12 +6,23 @@
  * `"scope": "application"` too.
  */
 
-/** By setting name without the `subagents.` prefix; `sandbox.*` and `commandEnv.*` are covered as families. */
+/** By setting name without the `subagents.` prefix; `sandbox.*`, `commandEnv.*` and `telemetry.*` are covered as families. */
 const USER_ONLY = new Set(['approval', 'autoApproveCommands', 'trustedDomains']);
-const USER_ONLY_FAMILIES = ['sandbox', 'commandEnv'];
+/**
+ * `telemetry.*` too, for another reason: a project that could name the collector (or turn on the
+ * recording of prompts and outputs) could have every run it sees sent to itself.
+ */
+const USER_ONLY_FAMILIES = ['sandbox', 'commandEnv', 'telemetry'];
 
 export function isUserOnlySetting(name: string): boolean {
   return USER_ONLY.has(name) || USER_ONLY_FAMILIES.some((family) => name === family || name.startsWith(`${family}.`));
+}
+
+/** Why a project may not set it, for the notice: `telemetry.*` sends data away, the rest raise trust. */
+export function userOnlyReason(name: string): string {
+  return name === 'telemetry' || name.startsWith('telemetry.')
+    ? 'it decides where traces of your runs are sent and what they hold, so only your user settings may set it (a project must not send your work away)'
+    : 'it decides what agents may do without asking, so only your user settings may set it (a project cannot raise its own trust)';
 }
 
 /** Where to set one instead, for the notice. */
