@@ -160,6 +160,9 @@ export const LAZY_BUNDLES = {
   webFetch: { entry: 'src/core/tools/web/fetchPage.ts', module: /\/fetchPage(\.ts)?$/ },
   // Glob matching (minimatch and brace-expansion), required by the first glob matched (find_files, a command's glob).
   minimatch: { entry: 'node_modules/minimatch/dist/esm/index.js', module: /^minimatch$/ },
+  // Traces (the ai SDK's OpenTelemetry integration, the OpenTelemetry tracer, the OTLP/HTTP exporter), loaded by
+  // the first request made while subagents.telemetry.otlpEndpoint is set; never otherwise. With the zod of the bundle that loads it.
+  telemetry: { entry: 'src/core/run/telemetry/otelTracing.ts', module: /\/otelTracing(\.ts)?$/, zodFromHost: true },
 };
 
 /**
@@ -185,6 +188,7 @@ export const SIZE_BUDGETS_KB = {
   yaml: 130,
   webFetch: 20,
   minimatch: 40,
+  telemetry: 200,
 };
 
 /** Bundles of `outputs` (an esbuild metafile's) over their budget, as sentences. */

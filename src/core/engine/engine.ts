@@ -40,6 +40,7 @@ import { HookRunner } from '../access/hooks/hookRunner';
 import type { HooksToRun } from '../access/hooks/hookConsent';
 import type { SessionHooks } from '../access/hooks/hookRunner';
 import { narrowedProfile, slashCommandTurn } from './requests/slashCommand';
+import { EngineTraces } from '../run/telemetry/loadTracing';
 
 export type { EngineSettings } from '../config/settings/engineSettings';
 
@@ -132,6 +133,7 @@ export class Engine {
   private readonly pruner: ThreadPruner;
   /** Every run's file changes, one journal for the conflict guard (src/core/changes/attribution/). */
   readonly changes: FileChanges;
+  private readonly traces: EngineTraces;
 
   constructor(private readonly options: EngineOptions) {
     const snapshots = options.snapshots ?? new MemorySnapshotStore();
@@ -140,6 +142,7 @@ export class Engine {
     this.redactor = options.redactor ?? Redactor.fromEnvironment(process.env);
     this.logger = redactingLogger(options.logger ?? silentLogger, this.redactor);
     this.limiter = new WorkLimiter(DEFAULT_SETTINGS.maxConcurrency, this.logger);
+    this.traces = new EngineTraces(this.redactor, this.logger);
     this.pruner = new ThreadPruner({
       store: options.store,
       retention: () => options.settings()['threads.retention'],
@@ -196,6 +199,7 @@ export class Engine {
     const reservation = this.registry.reserve(threadId);
     try {
       const resolver = await this.resolver();
+      const tracing = await this.traces.forSettings(settings);
       // Only a new thread takes this title; one that exists keeps its own.
       const others = (await this.options.store.list()).filter((t) => t.parentThreadId === null && t.id !== threadId);
       // The thread is titled by what the user typed (`/review src/x.ts`, not its expansion).
@@ -231,7 +235,8 @@ export class Engine {
         readOnlyToCommands: this.readOnlyToCommands(),
         ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
         ...(this.options.acpAllowed ? { acpAllowed: this.options.acpAllowed } : {}),
-        publish: (event) => this.publish(event),
+        ...(tracing ? { tracing } : {}),
+        publish: (event) => (this.publish(event), tracing?.observe(event)),
         ...(await this.sessionHooks()),
         ...(turn?.model
           ? { modelOrigin: `the model of ${turn.command.source}` }
@@ -332,6 +337,11 @@ export class Engine {
     await this.registry.whenIdle(threadId);
     // Not the index: it is a cache of the threads, written coalesced (a crash before it loses nothing).
     await this.options.store.flushThreads();
+  }
+
+  /** Sends the spans still waiting to the collector and stops tracing (the CLI's exit, the window's close). */
+  closeTraces(): Promise<void> {
+    return this.traces.close();
   }
 
   /** The model resolver for one request; one that cannot be made refuses the request. */

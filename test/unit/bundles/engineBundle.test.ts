@@ -35,6 +35,13 @@ describe('engine.js leaves the heavy parts to their lazy bundles', () => {
       'yaml',
       'minimatch',
       'brace-expansion',
+      // Traces: telemetry.js, loaded only while subagents.telemetry.otlpEndpoint is set.
+      '@ai-sdk/otel',
+      '@opentelemetry/api',
+      '@opentelemetry/sdk-trace-base',
+      '@opentelemetry/sdk-trace',
+      '@opentelemetry/exporter-trace-otlp-http',
+      '@opentelemetry/otlp-exporter-base',
     ]) {
       expect(held.has(pkg), pkg).toBe(false);
     }
@@ -44,7 +51,7 @@ describe('engine.js leaves the heavy parts to their lazy bundles', () => {
     const required = output()
       .imports.filter((i) => i.external)
       .map((i) => i.path);
-    for (const name of ['aiSdk', 'sandbox', 'bashParser', 'modelClients', 'yaml', 'webFetch', 'minimatch']) {
+    for (const name of ['aiSdk', 'sandbox', 'bashParser', 'modelClients', 'yaml', 'webFetch', 'minimatch', 'telemetry']) {
       expect(Object.keys(LAZY_BUNDLES)).toContain(name);
       expect(required).toContain(`./${name}.js`);
     }

@@ -18,6 +18,8 @@ interface Load {
   zodBy: Record<string, number>;
   /** Node's built-in modules loaded by then. */
   builtins: string[];
+  /** The files Node's CommonJS loader had loaded by then. */
+  files: string[];
 }
 
 let dir: string;
@@ -40,7 +42,7 @@ globalThis.__zod_globalConfig = {
 const before = new Set(process.moduleLoadList);
 require(${JSON.stringify(join(dir, 'engine.js'))});
 const builtins = process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith('NativeModule ') && !m.startsWith('NativeModule internal/')).map((m) => m.slice('NativeModule '.length));
-process.stdout.write(JSON.stringify({ zodBy, builtins }));
+process.stdout.write(JSON.stringify({ zodBy, builtins, files: Object.keys(require.cache) }));
 `;
   const r = spawnSync(process.execPath, ['--enable-source-maps', '-e', child], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`loading engine.js failed: ${r.stderr}`);
@@ -89,6 +91,11 @@ describe('loading engine.js', () => {
     expect(load.builtins).not.toContain('worker_threads');
     // It does see what engine.js requires.
     expect(load.builtins).toContain('fs/promises');
+  });
+
+  it("loads no tracing code (telemetry.js: the ai SDK's OpenTelemetry integration, the OTLP exporter): only a request with traces on does", () => {
+    expect(load.files.filter((f) => /telemetry\.js$|opentelemetry/.test(f))).toEqual([]);
+    expect(load.files.some((f) => f.endsWith('engine.js'))).toBe(true);
   });
 
   it('loads through the code cache as the extension does: compiled the first time, from the cache the next, with its exports', async () => {

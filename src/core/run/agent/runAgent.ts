@@ -1,5 +1,5 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { ModelMessage, ToolCallRepairFunction, ToolSet } from 'ai';
+import type { ModelMessage, TelemetryOptions, ToolCallRepairFunction, ToolSet } from 'ai';
 import { errorText } from '../../../shared/errorText';
 import type { Usage } from '../../../shared/events';
 import { ZERO_USAGE, addUsage } from '../../../shared/usage';
@@ -37,6 +37,8 @@ export interface AgentRunInput {
   shouldStop?: () => boolean;
   /** True once the run's token budget is used up: no further model call, and unfinished work ends as `budget`. */
   outOfBudget?: () => boolean;
+  /** The ai SDK's telemetry when the run is traced (src/core/run/telemetry/); none otherwise. */
+  telemetry?: TelemetryOptions;
 }
 
 export interface AgentRunOutcome {
@@ -108,10 +110,11 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunOutcome> {
       ),
       // withResilience retries, so each retry is a RunEvent and its wait ends on cancel.
       maxRetries: 0,
-      // The SDK would publish every call (prompt, tools, results) on the process-wide diagnostics
-      // channel `ai:telemetry`, readable by every extension in the host; we use no SDK telemetry.
-      // Off, it also skips redacting our tool list for it on every call.
-      telemetry: { isEnabled: false },
+      // With telemetry on, the SDK also publishes every call (prompt, tools, results) on the
+      // process-wide diagnostics channel `ai:telemetry`, readable by every extension in the host: so
+      // it is on only for a user who asked for traces. Off, it also skips redacting our tool list for
+      // it on every call.
+      telemetry: input.telemetry ?? { isEnabled: false },
       // Errors arrive as stream parts and end up in the outcome; the default handler would also log them.
       onError: () => {},
       // Kept as each step ends: awaiting result.steps afterwards would make the SDK tee the whole

@@ -104,6 +104,7 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
         // A provider that keeps failing stops being retried once it has failed for as long as the
         // idle timeout allows a silent call: the parent hears of it in minutes.
         retryPolicy: { ...DEFAULT_RETRY_POLICY, maxTotalMs: session.settings.modelIdleTimeoutMs },
+        ...(session.tracing ? { telemetry: session.tracing.aiTelemetry(run.runId, run.agent) } : {}),
       });
     const opening = hooks && scene ? await openingHooks(hooks, scene, run, request.task, request.history.length > 0) : { context: [] };
     if (opening.blocked !== undefined)

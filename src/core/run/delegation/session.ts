@@ -11,6 +11,7 @@ import type { ThreadStore } from '../../storage/threads/threadStore';
 import type { RunRegistry } from './runRegistry';
 import type { WorkLimiter } from './workLimiter';
 import type { SessionHooks } from '../../access/hooks/hookRunner';
+import type { RunTracing } from '../telemetry/runTracing';
 
 /**
  * Everything one user request (and all the runs it sets off) works with. Settings, profiles and
@@ -50,6 +51,8 @@ export interface Session {
   hooks?: SessionHooks;
   /** The workspace-declared ACP agents the user let start (the CLI's --allow-acp NAME): src/core/run/external/acpTrust.ts. */
   acpAllowed?: readonly string[];
+  /** Where the runs are traced, when subagents.telemetry.otlpEndpoint is set (src/core/run/telemetry/). */
+  tracing?: RunTracing;
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }
