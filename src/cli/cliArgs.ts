@@ -36,6 +36,12 @@ Options:
   --agent NAME          Start the thread with this profile instead of the supervisor
   --thread ID           Continue this thread
   --max-depth N         How deep delegation may nest (0-5), overriding subagents.maxDepth
+  --otlp-endpoint URL   Send a trace of every run to this OpenTelemetry collector over OTLP/HTTP
+                        (e.g. http://localhost:4318; /v1/traces is added to a bare origin): an
+                        invoke_agent span per run, execute_tool per tool call, tokens and status.
+                        Never taken from the workspace's settings. Headers: OTEL_EXPORTER_OTLP_HEADERS
+  --otlp-record-content Put the prompts, outputs and tools' arguments and results in those traces
+                        (secrets still redacted); without it they hold names, tokens and status only
 
 What agents may do without asking comes from these flags only, never from the workspace:
   --approval MODE       ask (default) | autoEdit | trust
@@ -67,7 +73,7 @@ subagents.agents, subagents.maxDepth, subagents.maxConcurrency, subagents.maxAct
 subagents.supervisor, subagents.budget, subagents.allowedModels and the other subagents.* settings.
 Flags override them. Settings that raise trust (subagents.approval,
 subagents.autoApproveCommands, subagents.trustedDomains, subagents.sandbox.*, subagents.commandEnv.*)
-are ignored there, with a notice: use the flags above. API keys come from OPENAI_API_KEY,
+and where traces go (subagents.telemetry.*) are ignored there, with a notice: use the flags above. API keys come from OPENAI_API_KEY,
 ANTHROPIC_API_KEY and SUBAGENTS_API_KEY (openai-compatible servers); the last is sent only to a
 server you named (--model) or allowed (--allow-key-for).
 
@@ -95,6 +101,9 @@ export interface TrustFlags {
   /** Run the repository's hooks (.claude/settings*.json, .github/hooks, subagents.hooks in .vscode/settings.json). */
   allowHooks: boolean;
   allowAcp: string[];
+  /** Where traces go (subagents.telemetry.otlpEndpoint): a flag, never the workspace, since it sends data away. */
+  otlpEndpoint?: string;
+  otlpRecordContent: boolean;
 }
 
 export type Command =
@@ -133,6 +142,8 @@ const RUN_OPTIONS = {
   'allow-mcp': { type: 'string', multiple: true },
   'allow-hooks': { type: 'boolean' },
   'allow-acp': { type: 'string', multiple: true },
+  'otlp-endpoint': { type: 'string' },
+  'otlp-record-content': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 const HINT = 'Run "subagents --help" for usage.';
@@ -204,6 +215,8 @@ function runCommand(args: string[], cwd: string): Command {
       allowMcp: values['allow-mcp'] ?? [],
       allowHooks: values['allow-hooks'] === true,
       allowAcp: values['allow-acp'] ?? [],
+      ...(values['otlp-endpoint'] === undefined ? {} : { otlpEndpoint: values['otlp-endpoint'] }),
+      otlpRecordContent: values['otlp-record-content'] === true,
     },
   };
 }

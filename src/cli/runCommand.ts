@@ -214,6 +214,8 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     return last.status === 'ok' ? EXIT.ok : EXIT.runFailed;
   } finally {
     process.off('SIGINT', onSigint);
+    // The spans still in the batch are sent before the process ends (nothing is waiting when traces are off).
+    await engine.closeTraces();
     store.dispose();
     // No MCP server outlives the CLI: each is stopped, and what its process left is ended.
     const stopping = performance.now();

@@ -13,5 +13,7 @@ export function trustFlagsLayer(flags: TrustFlags | undefined): SettingsLayer {
   if (flags?.sandbox !== undefined) values['sandbox.mode'] = flags.sandbox;
   if (flags?.sandboxAllowHosts.length) values['sandbox.allowedHosts'] = flags.sandboxAllowHosts;
   if (flags?.commandEnvExclude.length) values['commandEnv.exclude'] = flags.commandEnvExclude;
+  if (flags?.otlpEndpoint !== undefined) values['telemetry.otlpEndpoint'] = flags.otlpEndpoint;
+  if (flags?.otlpRecordContent) values['telemetry.recordContent'] = true;
   return { scope: 'user', source: 'the command line', values };
 }

@@ -227,10 +227,12 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       // The MCP servers stop beside it, so both fit in VS Code's 5 s.
       const servers = mcp.stopAll();
       await shutdownRequests({ queue, working, store, logger }, SHUTDOWN_WAIT_MS);
+      // The runs' last spans, sent while the host still lives (none waits when traces are off).
+      const traces = engine.closeTraces();
       store.dispose();
       // The runs are over: the launcher would end by itself when idle, or when this host exits; now is sooner.
       shutdownProcessLauncher();
-      await servers;
+      await Promise.all([servers, traces]);
       // Last, once no command or MCP server can use it: the sandbox's proxy and its sockets in the temp folder.
       await stopSandbox(logger);
     })());
