@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { Engine } from '../src/core/engine/engine';
 import { nodeWorkspace } from '../src/core/engine/nodeWorkspace';
-import { DEFAULT_SETTINGS, SUPERVISOR } from '../src/core/config/settings/engineSettings';
+import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from '../src/core/config/settings/engineSettings';
 import type { ModelResolver } from '../src/core/models/modelResolver';
 import type { Profile, ProfileSet } from '../src/core/config/profiles/profile';
 import type { ThreadStore } from '../src/core/storage/threads/threadStore';
@@ -10,8 +10,18 @@ import { agentNames, childModel, supervisorModel, TASK } from './mockModels';
 // Our column: the same scenario through the engine (supervisor -> delegate_task -> N child runs,
 // every step a RunEvent written to the store), with a resolver that hands out the floor's models.
 
-/** `tails`, when given, gets the ms from the top run's end to `whenQuiet` (the store's writes after the answer). */
-export function engineScenario(n: number, latencyMs: number, store: ThreadStore, tails?: number[]): () => Promise<string> {
+/**
+ * `tails`, when given, gets the ms from the top run's end to `whenQuiet` (the store's writes after the
+ * answer); `more` adds settings (the traces bench's endpoint); `engines` gets the engine made.
+ */
+export function engineScenario(
+  n: number,
+  latencyMs: number,
+  store: ThreadStore,
+  tails?: number[],
+  more: Partial<EngineSettings> = {},
+  engines?: Engine[],
+): () => Promise<string> {
   const child = childModel(latencyMs);
   const supervisor = supervisorModel('delegate_task', { task: TASK, agents: agentNames(n) });
   const profiles: ProfileSet = {
@@ -25,7 +35,7 @@ export function engineScenario(n: number, latencyMs: number, store: ThreadStore,
   };
   const resolver: ModelResolver = { resolve: (_spec, caller) => (caller.agent === SUPERVISOR ? supervisor : child) };
   // maxConcurrency = N: the scenario is N children at once (the default of 4 would queue some).
-  const settings = { ...DEFAULT_SETTINGS, model: 'bench:mock', maxConcurrency: Math.max(n, DEFAULT_SETTINGS.maxConcurrency) };
+  const settings = { ...DEFAULT_SETTINGS, model: 'bench:mock', maxConcurrency: Math.max(n, DEFAULT_SETTINGS.maxConcurrency), ...more };
   const engine = new Engine({
     store,
     workspace: nodeWorkspace({ root: tmpdir() }),
@@ -33,6 +43,7 @@ export function engineScenario(n: number, latencyMs: number, store: ThreadStore,
     settings: () => settings,
     createModelResolver: () => resolver,
   });
+  engines?.push(engine);
   return async () => {
     const { threadId, done } = await engine.send({ prompt: 'Delegate the survey.' });
     const finished = await done;

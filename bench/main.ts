@@ -23,6 +23,7 @@ import { emptyTotals, perRun, profileByOrigin, type ProfileTotals } from './cpuP
 import { cancelChildBench } from './cancelChild';
 import { formatFolderCosts, storeFolderCosts } from './storeFolder';
 import { promptBench } from './promptSizes';
+import { tracesBench } from './tracesBench';
 
 // `npm run bench`: the delegation scenario (docs/performance.md). A supervisor delegates one task to
 // N subagents; each subagent's model waits L ms, then streams 50 text deltas; the supervisor
@@ -77,6 +78,10 @@ async function main(): Promise<void> {
   }
   if (process.argv.includes('--prompt')) {
     for (const line of await promptBench()) console.log(line);
+    return;
+  }
+  if (process.argv.includes('--traces')) {
+    for (const line of await tracesBench(arg('--runs', 30))) console.log(line);
     return;
   }
   if (process.argv.includes('--changes')) {
