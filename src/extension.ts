@@ -7,6 +7,7 @@ import { PanelViewProvider } from './host/panel/panelView';
 import { registerAgentFiles } from './host/agentFiles/agentFilesActivation';
 import { registerChat } from './host/chat/registerChat';
 import { requireWithCodeCache } from './core/platform/codeCache/requireWithCodeCache';
+import { hideKeysFromProc } from './core/access/secrets/processKeys';
 
 /**
  * Activation stays light: the view, the commands and the log channel. The engine (the ai SDK,
@@ -17,6 +18,10 @@ let runtime: HostRuntime | undefined;
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Subagents', { log: true });
   context.subscriptions.push(log);
+  // A command run without the OS sandbox can read /proc/<this pid>/environ: the API keys the window
+  // was started with leave it (process.env keeps them, for the other extensions of this host too).
+  const notHidden = hideKeysFromProc();
+  if (notHidden) log.warn(notHidden);
   const view: PanelViewProvider = new PanelViewProvider(context.extensionUri, {
     onAttach: (post) => engine().attach(post),
     onDetach: () => runtime?.detach(),

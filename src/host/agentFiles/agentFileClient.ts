@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { AGENT_FILE_PATTERNS } from '../../core/config/agentFiles/agentFolders';
+import { KEY_VARIABLES } from '../../core/models/keyVariables';
 import { CONFIGURE, type AgentServerOptions } from '../../server/serverProtocol';
 import { HostModelAvailability } from '../models/modelAvailability';
 
@@ -37,7 +38,9 @@ function serverOptions(models: HostModelAvailability): AgentServerOptions {
  */
 export async function startAgentFileClient(context: vscode.ExtensionContext): Promise<vscode.Disposable> {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
-  const run: ServerOptions = { module, transport: TransportKind.ipc };
+  // The client gives the server this process's environment plus `env`: our keys are blanked, so its /proc/<pid>/environ shows none.
+  const env = Object.fromEntries(Object.values(KEY_VARIABLES).map((name) => [name, '']));
+  const run: ServerOptions = { module, transport: TransportKind.ipc, options: { env } };
   const models = new HostModelAvailability(context.secrets);
   await models.refresh();
   const watchers = [

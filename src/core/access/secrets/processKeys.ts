@@ -7,8 +7,9 @@ import { API_KEY_PROVIDERS, KEY_VARIABLES } from '../../models/keyVariables';
  * environment the process started with whatever process.env says later. So the keys are read,
  * deleted from process.env (nothing this process starts inherits them), and their bytes in the
  * start-up environment block are overwritten through /proc/self/mem (Linux). The extension host
- * does not do this: its environment is VS Code's, shared with other extensions, and its keys live
- * in the editor's secret storage.
+ * (hideKeysFromProc) blanks the same bytes but keeps process.env as it was: that environment is
+ * shared with every other extension of the window, and one that reads ANTHROPIC_API_KEY itself
+ * must go on finding it.
  */
 
 const taken = new Map<string, string>();
@@ -27,6 +28,31 @@ export function takeKeysOutOfEnvironment(env: NodeJS.ProcessEnv = process.env): 
   } catch (error) {
     return `could not clear ${names.join(', ')} from this process's start-up environment (${error instanceof Error ? error.message : String(error)}), so a command run without the sandbox could read them from /proc`;
   }
+}
+
+/**
+ * The extension host's keys out of `/proc/<pid>/environ`, process.env unchanged: each value is set
+ * again (the C library copies it to the heap, where process.env then reads it) before its bytes
+ * in the start-up block are overwritten. Only our variables' values change, at their own length,
+ * so every other variable (other extensions', VS Code's) stays as it was. Says why not, if not.
+ */
+export function hideKeysFromProc(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const values = new Map(API_KEY_PROVIDERS.flatMap((p) => (env[KEY_VARIABLES[p]] ? [[KEY_VARIABLES[p], env[KEY_VARIABLES[p]]!]] : [])));
+  if (!values.size || process.platform !== 'linux') return undefined;
+  for (const [name, value] of values) {
+    delete env[name];
+    env[name] = value;
+  }
+  const names = [...values.keys()];
+  let problem: string | undefined;
+  try {
+    overwriteStartupValues(names);
+  } catch (error) {
+    problem = `could not clear ${names.join(', ')} from this process's start-up environment (${error instanceof Error ? error.message : String(error)}), so a command run without the sandbox could read them from /proc`;
+  }
+  // Had the C library kept pointing into the block, the value now reads as stars: put it back (a heap copy).
+  for (const [name, value] of values) if (env[name] !== value) env[name] = value;
+  return problem;
 }
 
 /** A key variable's value: taken at start-up, else (not taken: the tests, the extension) the environment's. */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
+import { scriptsDigest, workspaceScripts } from '../scripts/workspaceScripts';
 import { hooksOf, parseHooksFile, type HookDeclaration, type HookScope, type ParsedHooks } from './hookDeclarations';
 
 /** A `subagents.hooks` value, with the settings scope it came from (a workspace's needs consent). */
@@ -73,26 +74,12 @@ function fingerprint(root: string, hooks: readonly HookDeclaration[]): string {
   const hash = createHash('sha256');
   for (const h of repository) {
     hash.update(JSON.stringify([h.source, h.event, h.matcher ?? '', h.command, h.timeoutSec]));
-    for (const script of workspaceScripts(root, h.command)) hash.update(`\0${script}\0${readSmall(join(root, script)) ?? '(missing)'}`);
+    hash.update(scriptsDigest(root, hookScripts(root, h.command)));
   }
   return hash.digest('hex');
 }
 
-/** The workspace files a command names (`./x.sh`, `$CLAUDE_PROJECT_DIR/.claude/hooks/x.py`, `scripts/x`), relative to the root. */
-export function workspaceScripts(root: string, command: string): string[] {
-  const words = command.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, root).match(/"[^"]*"|'[^']*'|[^\s;&|<>()]+/g) ?? [];
-  const found = new Set<string>();
-  for (const raw of words) {
-    const word = raw.replace(/^["']|["']$/g, '');
-    if (!word.includes('/') && !word.includes('.')) continue;
-    const full = isAbsolute(word) ? word : resolve(root, word);
-    const rel = relative(root, full);
-    if (rel.startsWith('..') || isAbsolute(rel) || rel === '') continue;
-    try {
-      if (statSync(full).isFile()) found.add(rel.split('\\').join('/'));
-    } catch {
-      // Not a file of the workspace: an argument, a URL, a file outside.
-    }
-  }
-  return [...found].sort();
+/** The workspace files a hook's command names (`./x.sh`, `$CLAUDE_PROJECT_DIR/.claude/hooks/x.py`, `bash -c "… ./x.sh"`), relative to the root. */
+export function hookScripts(root: string, command: string): string[] {
+  return workspaceScripts(root, command.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, root).match(/"[^"]*"|'[^']*'|[^\s;&|<>()]+/g) ?? []);
 }
