@@ -54,12 +54,15 @@ describe('the agent-file language server', () => {
     s.open(uri, text);
     const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
     expect(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line])).toEqual([
-      ['bad-yaml', 1, 7],
+      // On the line where the list opens, not on the closing "---" where the parser gave up.
+      ['bad-yaml', 1, 6],
       ['no-description', 1, 0],
       ['unknown-field', 2, 2],
       ['tool-editor', 3, 4],
     ]);
-    expect(diagnostics[0]!.message).toMatch(/^has front matter that no reader can read: .*the "model" value opens a list/);
+    expect(diagnostics[0]!.message).toMatch(
+      /^has front matter that no reader can read: the "model" value on line 7 opens a list with "\[" that is never closed/,
+    );
   });
 
   it('warns about a profile that can write but not read, at its tools (issue 39 item 6)', async () => {
@@ -169,5 +172,18 @@ describe('the agent-file language server', () => {
     s.change(uri, '---\nname: a\ndescription: second\n---\n');
     const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.some((d) => d.code === 'duplicate'));
     expect(diagnostics.find((d) => d.code === 'duplicate')!.message).toMatch(/as \.claude\/agents\/a\.md does/);
+  });
+
+  it('marks an unclosed quote on its own line with a sentence, not on the closing "---" (issue 42 item 5)', async () => {
+    const text = '---\nname: checker\ndescription: Checks\ntools: "read_file\n---\nCheck things.\n';
+    const root = workspace({ '.vscode/agents/checker.md': text });
+    const s = await server(root);
+    const uri = s.uri(join(root, '.vscode/agents/checker.md'));
+    s.open(uri, text);
+    const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
+    expect(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line, d.range.end.line])).toEqual([['bad-yaml', 1, 3, 3]]);
+    expect(diagnostics[0]!.message).toBe(
+      'has front matter that no reader can read: the "tools" value on line 4 opens a quote (") that is never closed; close it at the end of the value',
+    );
   });
 });
