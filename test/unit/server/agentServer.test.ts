@@ -186,4 +186,20 @@ describe('the agent-file language server', () => {
       'has front matter that no reader can read: the "tools" value on line 4 opens a quote (") that is never closed; close it at the end of the value',
     );
   });
+
+  it('warns at model: when its provider has no key in this window, and not once the host says one is set (issue 42 item 5)', async () => {
+    const text = '---\nname: checker\ndescription: Checks\nmodel: openai:gpt-5\n---\nCheck things.\n';
+    const root = workspace({ '.claude/agents/checker.md': text });
+    const s = await startServer(root, { home: join(root, 'no-home'), models: { keys: ['anthropic'] } });
+    cleanup.push(() => s.dispose());
+    const uri = s.uri(join(root, '.claude/agents/checker.md'));
+    s.open(uri, text);
+    const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
+    expect(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line, d.range.start.character])).toEqual([
+      ['model-no-key', 2, 3, 7],
+    ]);
+    expect(diagnostics[0]!.message).toMatch(/^model "openai:gpt-5" needs an OpenAI API key, and none is set: run "Subagents: Set API Key"/);
+    await s.client.sendNotification('subagents/configure', { home: join(root, 'no-home'), models: { keys: ['anthropic', 'openai'] } });
+    expect((await s.diagnostics(uri, (p) => p.diagnostics.length === 0)).diagnostics).toEqual([]);
+  });
 });
