@@ -54,12 +54,15 @@ describe('the agent-file language server', () => {
     s.open(uri, text);
     const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
     expect(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line])).toEqual([
-      ['bad-yaml', 1, 7],
+      // On the line where the list opens, not on the closing "---" where the parser gave up.
+      ['bad-yaml', 1, 6],
       ['no-description', 1, 0],
       ['unknown-field', 2, 2],
       ['tool-editor', 3, 4],
     ]);
-    expect(diagnostics[0]!.message).toMatch(/^has front matter that no reader can read: .*the "model" value opens a list/);
+    expect(diagnostics[0]!.message).toMatch(
+      /^has front matter that no reader can read: the "model" value on line 7 opens a list with "\[" that is never closed/,
+    );
   });
 
   it('warns about a profile that can write but not read, at its tools (issue 39 item 6)', async () => {
@@ -169,5 +172,34 @@ describe('the agent-file language server', () => {
     s.change(uri, '---\nname: a\ndescription: second\n---\n');
     const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.some((d) => d.code === 'duplicate'));
     expect(diagnostics.find((d) => d.code === 'duplicate')!.message).toMatch(/as \.claude\/agents\/a\.md does/);
+  });
+
+  it('marks an unclosed quote on its own line with a sentence, not on the closing "---" (issue 42 item 5)', async () => {
+    const text = '---\nname: checker\ndescription: Checks\ntools: "read_file\n---\nCheck things.\n';
+    const root = workspace({ '.vscode/agents/checker.md': text });
+    const s = await server(root);
+    const uri = s.uri(join(root, '.vscode/agents/checker.md'));
+    s.open(uri, text);
+    const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
+    expect(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line, d.range.end.line])).toEqual([['bad-yaml', 1, 3, 3]]);
+    expect(diagnostics[0]!.message).toBe(
+      'has front matter that no reader can read: the "tools" value on line 4 opens a quote (") that is never closed; close it at the end of the value',
+    );
+  });
+
+  it('warns at model: when its provider has no key in this window, and not once the host says one is set (issue 42 item 5)', async () => {
+    const text = '---\nname: checker\ndescription: Checks\nmodel: openai:gpt-5\n---\nCheck things.\n';
+    const root = workspace({ '.claude/agents/checker.md': text });
+    const s = await startServer(root, { home: join(root, 'no-home'), models: { keys: ['anthropic'] } });
+    cleanup.push(() => s.dispose());
+    const uri = s.uri(join(root, '.claude/agents/checker.md'));
+    s.open(uri, text);
+    const { diagnostics } = await s.diagnostics(uri, (p) => p.diagnostics.length > 0);
+    expect(diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line, d.range.start.character])).toEqual([
+      ['model-no-key', 2, 3, 7],
+    ]);
+    expect(diagnostics[0]!.message).toMatch(/^model "openai:gpt-5" needs an OpenAI API key, and none is set: run "Subagents: Set API Key"/);
+    await s.client.sendNotification('subagents/configure', { home: join(root, 'no-home'), models: { keys: ['anthropic', 'openai'] } });
+    expect((await s.diagnostics(uri, (p) => p.diagnostics.length === 0)).diagnostics).toEqual([]);
   });
 });

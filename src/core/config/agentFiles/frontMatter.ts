@@ -3,6 +3,7 @@ import type { TextRange } from '../profiles/profileProblem';
 import type { FrontMatterField } from './frontMatterField';
 import { readLenientFields } from './lenientFields';
 import { TextPositions } from './textPositions';
+import { placeYamlError } from './yamlErrorPlace';
 import { yamlLibrary } from './yamlLibrary';
 
 export type { FrontMatterField } from './frontMatterField';
@@ -110,7 +111,9 @@ export function readFrontMatter(raw: string, knownKeys: ReadonlySet<string>): Fr
     const partial: FrontMatter = strict.fields
       ? { ...base, fields: strict.fields, reader: 'yaml' }
       : { ...base, fields: lenient.fields, reader: 'lenient' };
-    return fail('bad-yaml', `has front matter that no reader can read: ${strict.message}; ${lenient.message}`, strict.range, partial);
+    // The line reader's reason adds nothing when it found the same unclosed value.
+    const also = lenient.message.includes('never closes it') && /never closed/.test(strict.message) ? '' : `; ${lenient.message}`;
+    return fail('bad-yaml', `has front matter that no reader can read: ${strict.message}${also}`, strict.range, partial);
   }
   return {
     ok: true,
@@ -132,9 +135,7 @@ function readStrict(yamlText: string, offset: number, positions: TextPositions):
     return r ? positions.range(offset + r[0], offset + r[1]) : positions.range(offset, offset);
   };
   if (firstError) {
-    const [from, to] = firstError.pos;
-    const at = positions.positionAt(offset + from);
-    const message = `${firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')} (line ${at.line + 1}, column ${at.character + 1})`;
+    const placed = placeYamlError(doc, firstError, yamlText, offset, positions);
     // The pairs no error falls in, for the checks that do not need the rest.
     const broken = (node: Node | null | undefined) => {
       const r = node?.range;
@@ -143,7 +144,7 @@ function readStrict(yamlText: string, offset: number, positions: TextPositions):
     const fields = isMap(doc.contents)
       ? readPairs(doc.contents.items.filter((pair) => !broken(pair.key as Node) && !broken(pair.value as Node)))
       : undefined;
-    return { ok: false, message, range: positions.range(offset + from, offset + Math.max(to, from + 1)), ...(fields ? { fields } : {}) };
+    return { ok: false, message: placed.message, range: placed.range, ...(fields ? { fields } : {}) };
   }
   if (doc.contents === null) return { ok: true, fields: [] };
   if (!isMap(doc.contents))

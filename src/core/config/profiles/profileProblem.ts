@@ -42,6 +42,7 @@ export type ProblemCode =
   | 'write-without-read'
   | 'model-unknown'
   | 'model-unavailable'
+  | 'model-no-key'
   | 'agent-missing'
   | 'delegation-cycle'
   // notes: said so nobody is surprised

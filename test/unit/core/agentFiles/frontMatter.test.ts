@@ -32,7 +32,9 @@ describe('readFrontMatter', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.frontMatter.reader).toBe('lenient');
-    expect(r.frontMatter.strictError!.message).toMatch(/Nested mappings/);
+    expect(r.frontMatter.strictError!.message).toBe(
+      'the "description" value has a colon followed by a space on line 3, which YAML reads as a field inside the value; put the value in quotes',
+    );
     expect(r.frontMatter.strictError!.range.start.line).toBe(2);
     expect(fields(text)).toEqual({ name: 'hipaa', description: "Use for health data. Triggers on: 'HIPAA', 'PHI'.", tools: 'Read, Grep' });
     const description = r.frontMatter.fields.find((f) => f.key === 'description')!;
@@ -76,5 +78,25 @@ describe('readFrontMatter', () => {
     const broken = read('---\n  indented: [unclosed\nplain text line\n---\n');
     expect(broken).toMatchObject({ ok: false, code: 'bad-yaml' });
     expect(read('---\n- a\n- b\n---\n')).toMatchObject({ ok: false, code: 'not-a-mapping' });
+  });
+
+  it('marks an unclosed quote or list where it opens, in a sentence, not where the parser gave up (issue 42 item 5)', () => {
+    const quote = read('---\nname: a\ndescription: hi\nmodel: "gpt-5\n---\nBody.\n');
+    expect(quote).toMatchObject({
+      ok: false,
+      code: 'bad-yaml',
+      message:
+        'has front matter that no reader can read: the "model" value on line 4 opens a quote (") that is never closed; close it at the end of the value',
+      range: { start: { line: 3, character: 7 }, end: { line: 3, character: 13 } },
+    });
+    const list = read("---\nname: a\ntools: ['read_file', grep\ndescription: hi\n---\n");
+    expect(list).toMatchObject({ ok: false, code: 'bad-yaml', range: { start: { line: 2, character: 7 } } });
+    if (!list.ok) expect(list.message).toMatch(/the "tools" value on line 3 opens a list with "\[" that is never closed; end it with "\]"/);
+    const twice = read('---\nname: a\ndescription: hi\nname: b\n---\n');
+    const strict = twice.ok ? twice.frontMatter.strictError : undefined;
+    expect(strict).toEqual({
+      message: '"name" is set a second time on line 4; keep one of the two',
+      range: { start: { line: 3, character: 0 }, end: { line: 3, character: 4 } },
+    });
   });
 });

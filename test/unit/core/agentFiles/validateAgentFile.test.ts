@@ -75,7 +75,7 @@ describe('validateAgentFile: Claude Code files', () => {
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatchObject({ code: 'lenient-front-matter', severity: 'information', field: 'description' });
     expect(r.problems[0]!.message).toMatch(
-      /not strict YAML \(Nested mappings .*\), so it was read line by line, as Claude Code reads such files/,
+      /not strict YAML \(the "description" value has a colon followed by a space on line 3, .*\), so it was read line by line, as Claude Code reads such files/,
     );
     expect(r.problems[0]!.fixes![0]!.newText).toBe(JSON.stringify("Use for health data. Triggers on: 'HIPAA', 'PHI'."));
   });
