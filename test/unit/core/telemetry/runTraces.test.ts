@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createModelResolver } from '../../../../src/core/models/createModelResolver';
 import type { EngineSettings } from '../../../../src/core/config/settings/engineSettings';
 import { Redactor } from '../../../../src/core/access/secrets/redactor';
-import { startAnthropicServer } from '../../fakes/anthropicServer';
+import { startAnthropicServer, type AnthropicReply } from '../../fakes/anthropicServer';
 import { startChatServer, textReply } from '../../fakes/openAiServer';
 import { startOtlpReceiver, type ReceivedSpan } from '../../fakes/otlpReceiver';
 import { agent, makeEngine } from '../engineHarness';
@@ -18,14 +18,21 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function tracedRun(settings: (collector: string) => Partial<EngineSettings>, prompt = 'How many lines?') {
-  const anthropic = await startAnthropicServer([
-    {
-      toolUse: { id: 'toolu_1', name: 'delegate_task', input: { task: 'count the lines', agents: ['helper'] } },
-      usage: { input: 50, cacheWrite: 2000, output: 20 },
-    },
-    { text: 'There are 42.', usage: { input: 30, cacheRead: 2000, cacheWrite: 100, output: 10 } },
-  ]);
+const DELEGATION: AnthropicReply[] = [
+  {
+    toolUse: { id: 'toolu_1', name: 'delegate_task', input: { task: 'count the lines', agents: ['helper'] } },
+    usage: { input: 50, cacheWrite: 2000, output: 20 },
+  },
+  { text: 'There are 42.', usage: { input: 30, cacheRead: 2000, cacheWrite: 100, output: 10 } },
+];
+
+async function tracedRun(
+  settings: (collector: string) => Partial<EngineSettings>,
+  prompt = 'How many lines?',
+  replies: AnthropicReply[] = DELEGATION,
+  status = 'ok',
+) {
+  const anthropic = await startAnthropicServer(replies);
   const usage = { prompt_tokens: 1200, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 1024 } };
   const openai = await startChatServer([textReply(['42 lines'], usage)]);
   const receiver = await startOtlpReceiver();
@@ -52,7 +59,7 @@ async function tracedRun(settings: (collector: string) => Partial<EngineSettings
   const top = await sent.done;
   await h.engine.whenQuiet(sent.threadId);
   await h.engine.closeTraces();
-  expect(top.status).toBe('ok');
+  expect(top.status).toBe(status);
   return { receiver, h, bodies: receiver.requests.map((r) => r.body).join('\n') };
 }
 
@@ -137,6 +144,20 @@ describe('traces, received by a local OTLP/HTTP collector', () => {
     );
     expect(bodies).toContain('[redacted ANTHROPIC_API_KEY]');
     // (Not toContain: a failure would print the whole export.)
+    expect(bodies.includes(SECRET), 'the key is in what was sent').toBe(false);
+  });
+
+  it('mark a failed run as an error, saying why, and keep the secret in that reason out', async () => {
+    const { receiver, bodies } = await tracedRun(
+      (url) => ({ 'telemetry.otlpEndpoint': url }),
+      'Hello',
+      [{ status: 400, message: `invalid x-api-key ${SECRET}` }],
+      'error',
+    );
+    const supervisor = one(receiver.spans, 'invoke_agent supervisor');
+    expect(supervisor.status.code).toBe(2);
+    expect(supervisor.status.message).toMatch(/invalid x-api-key \[redacted ANTHROPIC_API_KEY\]/);
+    expect(supervisor.attributes).toMatchObject({ 'error.type': 'error', 'subagents.run.status': 'error' });
     expect(bodies.includes(SECRET), 'the key is in what was sent').toBe(false);
   });
 
