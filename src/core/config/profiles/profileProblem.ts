@@ -44,6 +44,7 @@ export type ProblemCode =
   | 'model-unavailable'
   | 'agent-missing'
   | 'delegation-cycle'
+  | 'acp-conflict'
   // notes: said so nobody is surprised
   | 'lenient-front-matter'
   | 'id-from-name'
