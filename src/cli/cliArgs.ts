@@ -65,7 +65,8 @@ What agents may do without asking comes from these flags only, never from the wo
                         .github/hooks/*.json, subagents.hooks in .vscode/settings.json); they run as
                         you, outside the sandbox. Your own ~/.claude/settings.json hooks always run
   --allow-acp NAME      Start the external agent NAME (a profile with "acp") that the workspace
-                        declares: it runs as you, outside the sandbox (repeatable)
+                        declares, as declared now (its command, arguments, env, file and the
+                        workspace scripts it names): it runs as you, outside the sandbox (repeatable)
   -h, --help            Show this help
 
 Settings come from <workspace>/.vscode/settings.json (comments allowed): subagents.model,

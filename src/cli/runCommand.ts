@@ -26,6 +26,7 @@ import type { Command } from './cliArgs';
 import { EXIT, UsageError } from './cliError';
 import { readAll, stderrLogger } from './cliIo';
 import type { CliIo } from './cliIo';
+import { cliAcpConsent } from './cliAcpConsent';
 import { cliMcpDeclarations, cliMcpHub } from './cliMcp';
 import { mcpToolSource } from '../core/tools/mcp/runMcpTools';
 import { profileMcpServers } from '../core/config/mcp/mcpDeclarations';
@@ -137,6 +138,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
       throw new UsageError(`There is no thread "${cmd.thread}" in ${cmd.storage}. See "subagents threads list".`);
   }
   const terminal = terminalPrompt({ input: io.stdin, output: io.stderr });
+  const acpConsent = cliAcpConsent(profiles, cmd.workspace, cmd.trust.allowAcp);
   const mcp = cliMcpHub(cmd.workspace, declared, cmd.trust.allowMcp, profileServers, logger, cmd.storage);
   const snapshots = threadSnapshots({ threadsDir: cmd.storage, store, maxMB: () => settings['snapshots.maxMB'], logger });
   const worktrees = new Worktrees(join(cmd.storage, 'worktrees'));
@@ -170,7 +172,7 @@ export async function runCommand(cmd: RunCommand, io: CliIo): Promise<number> {
     logger,
     approver: terminalApprover({ prompt: terminal, output: io.stderr }),
     toolSources: [mcpToolSource(mcp)],
-    acpAllowed: cmd.trust.allowAcp,
+    acpConsent,
     modelOrigin: cmd.model !== undefined ? 'the --model flag' : `"subagents.model" in ${config.path}`,
     // The user's own hooks run as declared; the repository's only with --allow-hooks.
     hooks: () =>

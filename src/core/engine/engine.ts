@@ -1,3 +1,4 @@
+import type { AcpConsent } from '../config/acp/acpConsentKey';
 import type { RunEvent, RunEventOf } from '../../shared/events';
 import { errorText } from '../../shared/errorText';
 import { FileChanges } from '../changes/attribution/fileChanges';
@@ -84,8 +85,8 @@ export interface EngineOptions {
    * repository's only when the user agreed (access/hooks/hookConsent.ts), with notices about the rest.
    */
   hooks?: () => HooksToRun | Promise<HooksToRun>;
-  /** The workspace-declared ACP agents the user consented to (the CLI's --allow-acp NAME); user-declared ones need none. */
-  acpAllowed?: readonly string[];
+  /** How workspace-declared ACP agents get the user's consent (the CLI's --allow-acp NAME, the extension's remembered answers); user-declared ones need none. */
+  acpConsent?: AcpConsent;
 }
 
 /** Where a request's own model came from (SendRequest.model). */
@@ -234,9 +235,9 @@ export class Engine {
         changes: this.changes,
         readOnlyToCommands: this.readOnlyToCommands(),
         ...(this.options.worktrees ? { worktrees: this.options.worktrees } : {}),
-        ...(this.options.acpAllowed ? { acpAllowed: this.options.acpAllowed } : {}),
         ...(tracing ? { tracing } : {}),
         publish: (event) => (this.publish(event), tracing?.observe(event)),
+        ...(this.options.acpConsent ? { acpConsent: this.options.acpConsent } : {}),
         ...(await this.sessionHooks()),
         ...(turn?.model
           ? { modelOrigin: `the model of ${turn.command.source}` }

@@ -28,6 +28,7 @@ import type { ChatHost } from '../chat/registerChat';
 import { vscodeEditorTools } from './editorTools/vscodeEditorTools';
 import { hostModelChooser, hostModelResolver } from '../models/hostModels';
 import { mcpApprovalMemory } from './mcpApprovalMemory';
+import { acpConsentMemory } from './acpConsentMemory';
 import { hookConsentPrompt } from './hookConsentPrompt';
 import { HostModelAvailability } from '../models/modelAvailability';
 import { START_AGENT_FILE_SERVER } from '../agentFiles/agentFileServerCommand';
@@ -136,6 +137,8 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     redactor,
     // The repository's hooks run once the user allows them (asked again when they change).
     hooks: hookConsentPrompt(context.workspaceState, root),
+    // A workspace's external agents start once the user approves them on their node (asked again when they change).
+    acpConsent: { memory: acpConsentMemory(context.workspaceState) },
   });
   const queue = new PromptQueue(engine, logger);
   // Copilot Chat's @subagents and Copilot's agent send through the panel's queue: one turn per thread.

@@ -51,13 +51,17 @@ describe('an ACP agent as a subagent (issue 44)', () => {
     expect(events.find((e) => e.kind === 'run.started' && e.agent === 'fake')).toMatchObject({ model: `acp:${process.execPath}` });
   });
 
-  it('a workspace-declared ACP agent does not start without --allow-acp; the refusal names the flag and says what to do in the extension', async () => {
+  it("a workspace-declared ACP agent does not start without --allow-acp: it is asked on its node, and the refusal names the agent, the flag and the editor's prompt", async () => {
     await acpWorkspace(ws, 'MODE:stream');
     const out = await run([]);
     const end = childEnd(eventsOf(out.stdout));
     expect(end?.status).toBe('error');
+    expect(end?.error).toContain('The "fake" agent');
     expect(end?.error).toContain('--allow-acp fake');
-    expect(end?.error).toContain('The extension has no consent prompt for it yet');
+    expect(end?.error).toContain('approve it when its node asks');
+    expect(eventsOf(out.stdout).find((e) => e.kind === 'approval.requested' && e.runId === end?.runId)).toMatchObject({
+      tool: 'acp_agent',
+    });
     expect(eventsOf(out.stdout).some((e) => e.kind === 'text.delta' && e.runId === end?.runId)).toBe(false);
   });
 

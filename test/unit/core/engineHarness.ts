@@ -16,6 +16,7 @@ import type { SnapshotStore } from '../../../src/core/changes/attribution/snapsh
 import type { Worktrees } from '../../../src/core/changes/worktrees/worktrees';
 import type { HooksToRun } from '../../../src/core/access/hooks/hookConsent';
 import type { Redactor } from '../../../src/core/access/secrets/redactor';
+import type { AcpConsent } from '../../../src/core/config/acp/acpConsentKey';
 
 export const SCRIPT_PATH = '/scripts/test-script.json';
 
@@ -50,6 +51,8 @@ export interface HarnessOptions {
   hooks?: () => HooksToRun;
   /** The secrets kept out of events, threads and traces (default: this process's environment). */
   redactor?: Redactor;
+  /** How workspace-declared ACP agents get consent (the engine's `acpConsent` option). */
+  acpConsent?: AcpConsent;
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -76,6 +79,7 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     ...(options.untracked ? { untracked: options.untracked } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.redactor ? { redactor: options.redactor } : {}),
+    ...(options.acpConsent ? { acpConsent: options.acpConsent } : {}),
     profiles: () => ({
       profiles,
       problems: options.problems ?? [],

@@ -3,6 +3,7 @@ import { BUILTIN_SOURCE } from './builtinProfiles';
 import { profileInputSchema, profileNameSchema } from './profile';
 import type { Profile, ProfileInput, ProfileOrigin, ProfileProblem, ProfileSet } from './profile';
 import { fieldLabel, zodIssueText } from './zodIssueText';
+import { sameAcpDeclaration } from '../acp/acpConsentKey';
 
 /** One source of profiles: `profiles` is an object keyed by agent name, as in `subagents.agents`. */
 export interface ProfileLayer {
@@ -122,6 +123,28 @@ function replacementNote(layer: ProfileLayer, name: string, lower: Profile): Pro
 }
 
 /**
+ * Two declarations of one external agent (acp) that start different programs: consent given for
+ * the one the user read must not start the other, so the winner is marked and does not start.
+ */
+function acpConflict(layer: ProfileLayer, read: Profile, lower: Profile): { problem: ProfileProblem; profile: Profile } | undefined {
+  if (!read.acp || !lower.acp || sameAcpDeclaration(read.acp, lower.acp)) return undefined;
+  const sources = [...(lower.acpConflict ?? [lower.source]), read.source];
+  return {
+    profile: { ...read, acpConflict: sources },
+    problem: {
+      ...problem(
+        layer,
+        read.name,
+        'acp',
+        `declares the external agent "${read.name}" differently from ${sources.slice(0, -1).join(' and ')}: it does not start until all but one of them are removed or renamed`,
+        'acp-conflict',
+      ),
+      severity: 'warning',
+    },
+  };
+}
+
+/**
  * Merges profile layers, lowest precedence first (pass builtinProfileLayer() first to include the
  * built-ins). A higher layer replaces a lower profile of the same name whole, with a note saying
  * so; `{ "enabled": false }` alone switches it off. A bad name or profile becomes a problem (source,
@@ -147,7 +170,9 @@ export function mergeProfiles(layers: readonly ProfileLayer[]): ProfileSet {
       } else {
         const lower = entries.get(name);
         if (lower) problems.push(replacementNote(layer, name, lower.profile));
-        entries.set(name, { profile: read, enabled: read.enabled !== false });
+        const conflict = lower && acpConflict(layer, read, lower.profile);
+        if (conflict) problems.push(conflict.problem);
+        entries.set(name, { profile: conflict ? conflict.profile : read, enabled: read.enabled !== false });
       }
     }
   }

@@ -100,6 +100,8 @@ export interface Profile extends Omit<ProfileInput, 'model'> {
   source: string;
   /** The file it came from, for problems found after the merge. */
   origin?: ProfileOrigin;
+  /** Where else this name's external agent (acp) is declared differently: a conflict, so it does not start. */
+  acpConflict?: readonly string[];
 }
 
 /** A file at the workspace root whose text joins every agent's system prompt. */

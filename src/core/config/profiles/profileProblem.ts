@@ -45,6 +45,7 @@ export type ProblemCode =
   | 'model-no-key'
   | 'agent-missing'
   | 'delegation-cycle'
+  | 'acp-conflict'
   // notes: said so nobody is surprised
   | 'lenient-front-matter'
   | 'id-from-name'

@@ -1,3 +1,4 @@
+import type { AcpConsent } from '../../config/acp/acpConsentKey';
 import type { RunEvent } from '../../../shared/events';
 import type { FileChanges } from '../../changes/attribution/fileChanges';
 import type { Worktrees } from '../../changes/worktrees/worktrees';
@@ -49,10 +50,10 @@ export interface Session {
   modelOrigin?: string;
   /** The hooks this request runs (the user's, and the repository's when the user agreed), and the notices about the rest. */
   hooks?: SessionHooks;
-  /** The workspace-declared ACP agents the user let start (the CLI's --allow-acp NAME): src/core/run/external/acpTrust.ts. */
-  acpAllowed?: readonly string[];
   /** Where the runs are traced, when subagents.telemetry.otlpEndpoint is set (src/core/run/telemetry/). */
   tracing?: RunTracing;
+  /** How workspace-declared ACP agents get the user's consent (the CLI's --allow-acp, the extension's remembered answers): run/external/acpConsent.ts. */
+  acpConsent?: AcpConsent;
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

@@ -5,21 +5,10 @@ import { PRODUCT_KEY_VARIABLES } from '../../config/mcp/withheldKeys';
  * Who declared an ACP agent decides whether it starts as declared. One from the user (their
  * settings, their home agent folders) does; one the workspace declared (its settings, its agent
  * files) is a program a repository chose, run as the user outside our sandbox: it starts only with
- * the user's consent (the CLI's `--allow-acp NAME`), and never gets our API keys.
+ * the user's consent (acpConsent.ts), and never gets our API keys.
  */
 export function declaredByUser(profile: Profile): boolean {
   return profile.source === 'user settings' || profile.source.startsWith('~/');
-}
-
-/** Why this profile's agent may not start, or undefined. `allowed`: the names the user consented to. */
-export function acpConsentProblem(profile: Profile, allowed: readonly string[] | undefined): string | undefined {
-  if (declaredByUser(profile) || allowed?.includes(profile.name)) return undefined;
-  const acp = profile.acp!;
-  return (
-    `The "${profile.name}" agent is an external program declared by the workspace (${profile.source}): "${[acp.command, ...acp.args].join(' ')}". ` +
-    `It runs as you, outside the command sandbox, so it starts only with your consent: in the CLI pass --allow-acp ${profile.name}. ` +
-    'The extension has no consent prompt for it yet: to use it there, declare it in your user settings (subagents.agents).'
-  );
 }
 
 const REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;

@@ -9,7 +9,8 @@ import { runConfigOf } from '../runConfig/runConfigEvent';
 import type { RunEnding, RunWork } from '../delegation/runWork';
 import { acpFileServer } from './acpFiles';
 import { answerPermission } from './acpPermissions';
-import { acpConsentProblem, acpEnvironment } from './acpTrust';
+import { acpEnvironment } from './acpTrust';
+import { acpConsentProblem } from './acpConsent';
 import type { AcpAgentSession } from './acpTypes';
 import { AcpUpdateMapper } from './acpUpdates';
 
@@ -32,7 +33,7 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
   const { profile } = request;
   const emit = emitter.emit;
   const root = session.isolation?.root ?? session.workspace.root;
-  const refused = acpConsentProblem(profile, session.acpAllowed);
+  const refused = await acpConsentProblem(work, acp);
   if (refused) return failed(refused);
   const environment = acpEnvironment(profile, acp, withTakenKeys());
   if ('error' in environment) return failed(environment.error);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../../../../src/core/config/profiles/profile';
-import { acpConsentProblem, acpEnvironment } from '../../../../../src/core/run/external/acpTrust';
+import { acpEnvironment } from '../../../../../src/core/run/external/acpTrust';
 
 // Issue 44 item 6: who declared an ACP agent decides whether it starts, and what environment it gets.
 const acp = { command: 'gemini', args: ['--acp'], env: {} as Record<string, string> };
@@ -12,19 +12,6 @@ const profile = (source: string, env: Record<string, string> = {}): Profile => (
   acp: { ...acp, env },
 });
 const user = { PATH: '/bin', OPENAI_API_KEY: 'sk-user', anthropic_api_key: 'sk-ant', HOME: '/home/u' };
-
-describe('acpConsentProblem', () => {
-  it('one from user settings starts as declared', () => {
-    expect(acpConsentProblem(profile('user settings'), undefined)).toBeUndefined();
-  });
-
-  it('one from the workspace needs consent by name, and the refusal names --allow-acp and where it was declared', () => {
-    const problem = acpConsentProblem(profile('.vscode/agents/gem.md'), ['other']);
-    expect(problem).toContain('--allow-acp gem');
-    expect(problem).toContain('(.vscode/agents/gem.md): "gemini --acp"');
-    expect(acpConsentProblem(profile('.vscode/agents/gem.md'), ['gem'])).toBeUndefined();
-  });
-});
 
 describe('acpEnvironment', () => {
   it("inherits the user's environment without our API keys, in any case", () => {
