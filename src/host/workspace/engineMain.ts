@@ -28,7 +28,7 @@ import type { ChatHost } from '../chat/registerChat';
 import { vscodeEditorTools } from './editorTools/vscodeEditorTools';
 import { hostModelChooser, hostModelResolver } from '../models/hostModels';
 import { mcpApprovalMemory } from './mcpApprovalMemory';
-import { hookConsentPrompt } from './hookConsentPrompt';
+import { askAgainAboutHooks, hookConsentPrompt } from './hookConsentPrompt';
 import { HostModelAvailability } from '../models/modelAvailability';
 import { START_AGENT_FILE_SERVER } from '../agentFiles/agentFileServerCommand';
 import { showActivity } from '../activity/activityIndicators';
@@ -67,6 +67,8 @@ export interface HostRuntime extends vscode.Disposable, ChatHost {
   showRunTree(): Promise<void>;
   selectModel(): Promise<void>;
   configureAgents(): Promise<void>;
+  /** Forgets the answer about the repository's hooks and asks now. */
+  askAgainAboutHooks(): Promise<void>;
   /** Cancels the open runs and waits until their ends are stored (deactivate, a reload). */
   shutdown(): Promise<void>;
 }
@@ -111,6 +113,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const mcp = new McpHub({ root: toolRoot, declarations: () => config.mcp, memory: mcpApprovalMemory(context.workspaceState), logger });
   const changes = runChangesStorage({ threadsDir: storage.threadsDir, store, maxMB: () => config.settings['snapshots.maxMB'], logger });
   const workspace = vscodeWorkspace(toolRoot, terminals);
+  const hookConsent = hookConsentPrompt(context.workspaceState, root);
   const engine = new Engine({
     store,
     workspace,
@@ -135,7 +138,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     logger,
     redactor,
     // The repository's hooks run once the user allows them (asked again when they change).
-    hooks: hookConsentPrompt(context.workspaceState, root),
+    hooks: () => hookConsent.forRequest(),
   });
   const queue = new PromptQueue(engine, logger);
   // Copilot Chat's @subagents and Copilot's agent send through the panel's queue: one turn per thread.
@@ -251,6 +254,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     showRunTree: () => threadCommands.showRunTree(),
     selectModel: () => selectModelCommand(chooser, config.settings.model),
     configureAgents: () => configureAgentsCommand(root),
+    askAgainAboutHooks: () => askAgainAboutHooks(hookConsent),
     chat: (request, chatContext, stream, token) =>
       handleChatRequest({ ...chatDeps, showCommand: 'subagents.openPanel' }, request, chatContext, stream, token),
     prepareDelegate: (input) => prepareDelegation(chatDeps, input),
