@@ -80,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): void {
     command('subagents.showRunTree', () => engine().showRunTree()),
     command('subagents.selectModel', () => engine().selectModel()),
     command('subagents.configureAgents', () => engine().configureAgents()),
+    command('subagents.askAgainAboutHooks', () => engine().askAgainAboutHooks()),
   );
   registerAgentFiles(context, log);
   // Copilot Chat's @subagents and Copilot's agent's subagents_delegate (ids as in package.json).

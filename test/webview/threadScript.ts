@@ -1,4 +1,4 @@
-import type { RunConfig, RunEvent, RunStatus, Usage } from '../../src/shared/events';
+import type { RunConfig, RunEvent, RunEventOf, RunStatus, Usage } from '../../src/shared/events';
 import type { HostToWebview, PanelConfig, QueuedPromptView, ThreadSummary } from '../../src/shared/protocol';
 
 /**
@@ -122,6 +122,32 @@ export class ThreadScript {
       removed: o.removed ?? 0,
       toolCallId: o.call ?? 'call',
       attribution: o.overlap ? 'overlap' : 'exact',
+    };
+  }
+
+  hookRan(
+    runId: string,
+    o: {
+      event: string;
+      command: string;
+      exitCode: number | null;
+      decision: RunEventOf<'hook.ran'>['decision'];
+      note?: string;
+      call?: string;
+    },
+  ): RunEvent {
+    const { event, command, exitCode, decision, note, call } = o;
+    return {
+      ...this.base(runId),
+      kind: 'hook.ran',
+      event,
+      command,
+      source: '.claude/settings.json',
+      exitCode,
+      durationMs: 12,
+      decision,
+      ...(note ? { note } : {}),
+      ...(call ? { toolCallId: call } : {}),
     };
   }
 

@@ -4,6 +4,7 @@ import { failedToolCalls } from '../../src/shared/runTotals';
 import { codicon, h, setAttr, setClass, setText } from '../kit/dom';
 import { LazyMarkdown } from '../markdown/lazyMarkdown';
 import type { RenderQueue } from '../kit/renderQueue';
+import { HookRunsView } from './hookRunsView';
 import { runIconClass, runStateLabel } from './stateIcons';
 import { renderTodoList } from './todoListView';
 import type { ToolCallContext } from './toolCallContext';
@@ -86,6 +87,7 @@ export class RunNodeContent {
   private readonly output: LazyMarkdown;
   private readonly errorEl: HTMLElement;
   private readonly warningsEl: HTMLElement;
+  private readonly hookRuns = new HookRunsView();
 
   /** Fills `header` (the node's empty placeholder) and builds the body and the result. */
   constructor(
@@ -106,6 +108,7 @@ export class RunNodeContent {
     this.output = new LazyMarkdown(this.result.children[0] as HTMLElement, ctx.watcher, ctx.markdown);
     this.errorEl = this.result.children[1] as HTMLElement;
     this.warningsEl = this.result.children[2] as HTMLElement;
+    this.result.append(this.hookRuns.el);
     // The row, not the whole subtree, names the treeitem for screen readers.
     this.rowId = `run-row-${nextId++}`;
     row.id = this.rowId;
@@ -138,6 +141,7 @@ export class RunNodeContent {
     if (prev?.toolCalls !== node.toolCalls) renderTodoList(this.body, node);
     if (prev?.error !== node.error) setText(this.errorEl, node.error ?? '');
     if (prev?.warnings !== node.warnings) this.updateWarnings(node.warnings);
+    if (prev?.hooks !== node.hooks) this.hookRuns.update(node.hooks);
     this.ctx.runControls?.(node, this.slots, prev);
   }
 

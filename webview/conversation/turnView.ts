@@ -9,6 +9,7 @@ import { runStateLabel } from './stateIcons';
 import { renderTodoList } from './todoListView';
 import { progressRing } from '../kit/toolkit';
 import { TurnTree, type TurnTreeContext } from './turnTree';
+import { HookRunsView } from './hookRunsView';
 
 /**
  * One exchange: the user's prompt (the top run's task), the answer (its text, markdown, streamed
@@ -35,6 +36,7 @@ export class TurnView {
   private readonly error: HTMLElement;
   private readonly errorText: HTMLElement;
   private readonly warnings: HTMLElement;
+  private readonly hookRuns = new HookRunsView();
   private readonly stats: HTMLElement;
   private readonly prompt: HTMLElement;
   private readonly attached: HTMLElement;
@@ -78,6 +80,7 @@ export class TurnView {
       this.body,
       this.error,
       this.warnings,
+      this.hookRuns.el,
       this.tree.el,
       this.stats,
     );
@@ -133,6 +136,7 @@ export class TurnView {
     if (prev?.text !== node.text) renderMarkdown(this.body, node.text);
     if (prev?.warnings !== node.warnings)
       this.warnings.replaceChildren(...node.warnings.map((w) => h('li', { class: 'run-warning' }, codicon('warning'), h('span', {}, w))));
+    if (prev?.hooks !== node.hooks) this.hookRuns.update(node.hooks);
     if (prev?.toolCalls !== node.toolCalls) renderTodoList(this.assistant, node, this.tree.el);
     this.ctx.runControls?.(node, this.slots, prev);
     if (prev?.state === node.state && prev.error === node.error && prev.bailed === node.bailed && prev.retrying === node.retrying) return;

@@ -29,7 +29,7 @@ import { vscodeEditorTools } from './editorTools/vscodeEditorTools';
 import { hostModelChooser, hostModelResolver } from '../models/hostModels';
 import { mcpApprovalMemory } from './mcpApprovalMemory';
 import { acpConsentMemory } from './acpConsentMemory';
-import { hookConsentPrompt } from './hookConsentPrompt';
+import { askAgainAboutHooks, hookConsentPrompt } from './hookConsentPrompt';
 import { HostModelAvailability } from '../models/modelAvailability';
 import { START_AGENT_FILE_SERVER } from '../agentFiles/agentFileServerCommand';
 import { showActivity } from '../activity/activityIndicators';
@@ -68,6 +68,8 @@ export interface HostRuntime extends vscode.Disposable, ChatHost {
   showRunTree(): Promise<void>;
   selectModel(): Promise<void>;
   configureAgents(): Promise<void>;
+  /** Forgets the answer about the repository's hooks and asks now. */
+  askAgainAboutHooks(): Promise<void>;
   /** Cancels the open runs and waits until their ends are stored (deactivate, a reload). */
   shutdown(): Promise<void>;
 }
@@ -112,6 +114,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const mcp = new McpHub({ root: toolRoot, declarations: () => config.mcp, memory: mcpApprovalMemory(context.workspaceState), logger });
   const changes = runChangesStorage({ threadsDir: storage.threadsDir, store, maxMB: () => config.settings['snapshots.maxMB'], logger });
   const workspace = vscodeWorkspace(toolRoot, terminals);
+  const hookConsent = hookConsentPrompt(context.workspaceState, root);
   const engine = new Engine({
     store,
     workspace,
@@ -136,7 +139,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     logger,
     redactor,
     // The repository's hooks run once the user allows them (asked again when they change).
-    hooks: hookConsentPrompt(context.workspaceState, root),
+    hooks: () => hookConsent.forRequest(),
     // A workspace's external agents start once the user approves them on their node (asked again when they change).
     acpConsent: { memory: acpConsentMemory(context.workspaceState) },
   });
@@ -256,6 +259,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     showRunTree: () => threadCommands.showRunTree(),
     selectModel: () => selectModelCommand(chooser, config.settings.model),
     configureAgents: () => configureAgentsCommand(root),
+    askAgainAboutHooks: () => askAgainAboutHooks(hookConsent),
     chat: (request, chatContext, stream, token) =>
       handleChatRequest({ ...chatDeps, showCommand: 'subagents.openPanel' }, request, chatContext, stream, token),
     prepareDelegate: (input) => prepareDelegation(chatDeps, input),

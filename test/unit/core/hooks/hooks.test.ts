@@ -256,7 +256,7 @@ describe('consent and attacks', () => {
     expect(existsSync(join(root, '.github', 'hooks', 'x.json'))).toBe(false);
   });
 
-  it('repository hooks do not run without consent; the notice names --allow-hooks and the editor prompt; user hooks run', async () => {
+  it('repository hooks do not run without consent; the notice names their file and --allow-hooks; user hooks run', async () => {
     const guard = await script('guard.sh', `touch "$CLAUDE_PROJECT_DIR/repo-ran"\nexit 2`);
     await settings({ PreToolUse: [group(undefined, guard)] });
     await mkdir(join(home, '.claude'), { recursive: true });
@@ -267,7 +267,7 @@ describe('consent and attacks', () => {
     expect(existsSync(join(root, 'user-ran'))).toBe(true);
     expect(existsSync(join(root, 'a.txt'))).toBe(true);
     const notice = h.events.find((e) => e.kind === 'warning' && e.code === 'hooks');
-    expect(notice && 'message' in notice ? notice.message : '').toMatch(/--allow-hooks[\s\S]*Allow hooks/);
+    expect(notice && 'message' in notice ? notice.message : '').toMatch(/\(\.claude\/settings\.json\)[\s\S]*guard\.sh[\s\S]*--allow-hooks/);
   });
 
   it('a consent covers these declarations and scripts only: a changed script changes the fingerprint', async () => {
