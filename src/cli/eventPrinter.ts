@@ -52,6 +52,9 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
         progress(run.depth + 1, `[${run.agent}] ${plan ? todoLine(plan) : `${e.tool} ${oneLine(e.input, 100)}`}`);
         return;
       }
+      case 'run.reasoning':
+        progress(run.depth + 1, `[${run.agent}] thought: ${oneLine(e.text, 160)}`);
+        return;
       case 'tool.finished':
         if (e.isError) progress(run.depth + 1, `[${run.agent}] ${e.tool} failed: ${oneLine(e.output, 160)}`);
         return;

@@ -1,4 +1,5 @@
-import { CompletionItemKind, MarkupKind, type CompletionItem } from 'vscode-languageserver/node';
+import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem } from 'vscode-languageserver/node';
+import { ACP_RECIPES, acpRecipeYaml } from '../core/config/agentFiles/acpRecipes';
 import { FIELDS_OF, type AgentFileDialect } from '../core/config/agentFiles/agentFields';
 import { CLAUDE_TOOL_NAMES, COPILOT_TOOL_NAMES, OUR_TOOLS } from '../core/config/agentFiles/toolNames';
 import { BUILTIN_MODEL_ALIASES } from '../core/models/modelAliases';
@@ -45,6 +46,21 @@ export function completions(text: string, position: TextPosition, world: Complet
       label: name,
       kind: CompletionItemKind.Function,
       documentation: { kind: MarkupKind.Markdown, value: toolHover(name, world.dialect) },
+    }));
+  }
+  if (key === 'acp') {
+    // Ready external agents (issue 44 item 7): the command each maker documents for ACP on stdio.
+    return ACP_RECIPES.map((recipe, i) => ({
+      label: recipe.label,
+      kind: CompletionItemKind.Snippet,
+      detail: [recipe.acp.command, ...recipe.acp.args].join(' '),
+      insertText: acpRecipeYaml(recipe),
+      insertTextFormat: InsertTextFormat.PlainText,
+      sortText: String(i),
+      documentation: {
+        kind: MarkupKind.Markdown,
+        value: `Runs ${recipe.label} as a subagent over ACP. Log in first in a terminal: \`${recipe.login}\`. Documented at ${recipe.documented}`,
+      },
     }));
   }
   if (key === 'agents') return world.agents.map((name) => ({ label: name, kind: CompletionItemKind.Reference }));

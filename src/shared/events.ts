@@ -69,6 +69,9 @@ function buildRunEventSchemas() {
 
   const textDeltaSchema = z.object({ ...base, kind: z.literal('text.delta'), text: z.string() });
 
+  /** What the run's agent thought on the way (an external agent's agent_thought_chunk), one block at a time: shown folded, never its result. */
+  const runReasoningSchema = z.object({ ...base, kind: z.literal('run.reasoning'), text: z.string() });
+
   const toolStartedSchema = z.object({
     ...base,
     kind: z.literal('tool.started'),
@@ -237,6 +240,7 @@ function buildRunEventSchemas() {
   const runEventSchema = z.discriminatedUnion('kind', [
     runStartedSchema,
     textDeltaSchema,
+    runReasoningSchema,
     toolStartedSchema,
     toolFinishedSchema,
     approvalRequestedSchema,

@@ -48,6 +48,8 @@ export interface RunNode {
   /** The streamed answer so far; the final output once finished. */
   text: string;
   output?: string;
+  /** What it thought on the way (run.reasoning), shown folded; absent until it says any. */
+  reasoning?: string;
   error?: string;
   bailed?: boolean;
   usage: Usage;
@@ -210,6 +212,9 @@ class Draft {
       case 'text.delta':
         if (run.retrying) delete run.retrying;
         run.text += e.text;
+        return;
+      case 'run.reasoning':
+        run.reasoning = run.reasoning ? `${run.reasoning}\n\n${e.text}` : e.text;
         return;
       case 'tool.started':
         if (run.retrying) delete run.retrying;

@@ -1,3 +1,4 @@
+import { acpContentBlocks } from './acpToolContent';
 import { approvalEnd } from './approvalEnd';
 import { editDiff, type EditDiff } from './editDiff';
 import { parseFileRef, type FileRef } from './fileRef';
@@ -17,7 +18,7 @@ export interface InputField {
 export type DetailBlock =
   | { kind: 'text'; title: string; text: string }
   | { kind: 'terminal'; command: string; text: string; status: string }
-  | { kind: 'diff'; diff: EditDiff }
+  | { kind: 'diff'; diff: EditDiff; path?: string }
   | { kind: 'list'; title: string; items: { text: string; file?: FileRef }[] }
   | { kind: 'error'; text: string }
   | { kind: 'note'; text: string };
@@ -48,6 +49,9 @@ function asText(value: unknown): string {
   }
 }
 
+/** An external agent's own tool calls (acp:edit, acp:execute…): their content is ACP's (acpToolContent.ts). */
+const ACP_PREFIX = 'acp:';
+
 /** Input fields shown in the output block instead (the command in the terminal, the edit as a diff). */
 const SHOWN_BELOW: Record<string, string[]> = { run_command: ['command'], edit_file: ['oldText', 'newText'], write_file: ['content'] };
 
@@ -55,7 +59,7 @@ function inputFields(call: ToolCallNode): InputField[] {
   if (call.input === undefined) return [];
   if (typeof call.input !== 'object' || call.input === null || Array.isArray(call.input))
     return [{ name: 'input', value: capText(asText(call.input)) }];
-  const skip = SHOWN_BELOW[call.tool] ?? [];
+  const skip = SHOWN_BELOW[call.tool] ?? (call.tool.startsWith(ACP_PREFIX) ? ['content'] : []);
   return Object.entries(call.input as Fields)
     .filter(([name]) => !skip.includes(name))
     .map(([name, value]) => ({ name, value: capText(asText(value)) }));
@@ -111,6 +115,13 @@ function outputBlocks(call: ToolCallNode): DetailBlock[] {
   }
   if (notRun) return [...blocks, ...notRunNote];
   if (error) return [...blocks, { kind: 'error', text: capText(error) }];
+  if (call.tool.startsWith(ACP_PREFIX)) {
+    const acp = acpContentBlocks(call.input, call.output);
+    if (acp) {
+      const raw = out.rawOutput === undefined ? [] : [{ kind: 'text' as const, title: 'Output', text: capText(asText(out.rawOutput)) }];
+      return [...blocks, ...acp, ...raw];
+    }
+  }
   if (call.output === undefined) return blocks;
   const shaped = shapedOutput(call.tool, out);
   // A tool (or a thread from before) whose output is not the shape expected: shown as it is.

@@ -66,6 +66,7 @@ function resultSkeleton(): HTMLElement {
   resultPrototype ??= h(
     'div',
     { class: 'run-result' },
+    h('details', { class: 'run-reasoning', hidden: true }, h('summary', {}, 'Thinking'), h('div', { class: 'run-reasoning-text' })),
     h('div', { class: 'run-output markdown' }),
     h('div', { class: 'run-error' }),
     h('ul', { class: 'run-warnings' }),
@@ -84,6 +85,7 @@ export class RunNodeContent {
   private readonly activityEl: HTMLElement;
   private readonly statsEl: HTMLElement;
   private readonly taskEl: HTMLElement;
+  private readonly reasoningEl: HTMLDetailsElement;
   private readonly output: LazyMarkdown;
   private readonly errorEl: HTMLElement;
   private readonly warningsEl: HTMLElement;
@@ -105,9 +107,10 @@ export class RunNodeContent {
     this.taskEl = this.body.firstElementChild as HTMLElement;
     this.slots = { actions: row.children[5] as HTMLElement, controls: this.body.lastElementChild as HTMLElement };
     this.result = resultSkeleton();
-    this.output = new LazyMarkdown(this.result.children[0] as HTMLElement, ctx.watcher, ctx.markdown);
-    this.errorEl = this.result.children[1] as HTMLElement;
-    this.warningsEl = this.result.children[2] as HTMLElement;
+    this.reasoningEl = this.result.children[0] as HTMLDetailsElement;
+    this.output = new LazyMarkdown(this.result.children[1] as HTMLElement, ctx.watcher, ctx.markdown);
+    this.errorEl = this.result.children[2] as HTMLElement;
+    this.warningsEl = this.result.children[3] as HTMLElement;
     this.result.append(this.hookRuns.el);
     // The row, not the whole subtree, names the treeitem for screen readers.
     this.rowId = `run-row-${nextId++}`;
@@ -137,6 +140,11 @@ export class RunNodeContent {
     }
     if (prev?.agent !== node.agent) setText(this.agentEl, node.agent);
     if (prev?.task !== node.task) setText(this.taskEl, node.task);
+    if (prev?.reasoning !== node.reasoning) {
+      // What it thought is folded: plain text (never markdown), there to open, never in the way of its answer.
+      this.reasoningEl.hidden = !node.reasoning;
+      setText(this.reasoningEl.lastElementChild as HTMLElement, node.reasoning ?? '');
+    }
     if (prev?.text !== node.text) this.output.set(node.text);
     if (prev?.toolCalls !== node.toolCalls) renderTodoList(this.body, node);
     if (prev?.error !== node.error) setText(this.errorEl, node.error ?? '');

@@ -53,7 +53,7 @@ function blockView(block: DetailBlock): HTMLElement {
         pre.append(h('span', { class: `diff-line diff-${line.kind}` }, `${sign} ${line.text}\n`));
       }
       if (block.diff.omitted) pre.append(h('span', { class: 'diff-line diff-same' }, `… ${block.diff.omitted} more lines`));
-      return pre;
+      return block.path ? h('div', { class: 'detail-block' }, h('div', { class: 'detail-title' }, block.path), pre) : pre;
     }
     case 'list': {
       const ul = h('ul', { class: 'detail-list' });

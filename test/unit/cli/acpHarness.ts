@@ -12,12 +12,13 @@ export const FAKE_AGENT = join(__dirname, '..', '..', 'fixtures', 'acp', 'fakeAg
 export async function acpWorkspace(
   ws: string,
   task: string,
-  options: { env?: Record<string, string>; timeoutMs?: number; args?: string[] } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; args?: string[]; maxTokens?: number } = {},
 ): Promise<void> {
   await mkdir(join(ws, '.vscode'), { recursive: true });
   const fake = {
     description: 'A fake external agent',
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     acp: { command: process.execPath, args: [FAKE_AGENT, ...(options.args ?? [])], env: options.env ?? {} },
   };
   await writeFile(

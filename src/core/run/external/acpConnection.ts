@@ -9,6 +9,7 @@ import {
   type ClientConnection,
 } from '@agentclientprotocol/sdk';
 import { childProcess } from '../../platform/processes/childProcess';
+import { ACP_RECIPES } from '../../config/agentFiles/acpRecipes';
 import { signalProcessGroup } from '../../platform/processes/spawner';
 import { AcpStartError, type AuthMethod, type AcpAgentSession, type AcpClientHandlers, type AcpLaunch } from './acpTypes';
 
@@ -75,7 +76,7 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
           return await connection.agent.request('session/new', { cwd: launch.cwd, mcpServers: [] });
         } catch (error) {
           // -32000: authentication required. The agent says how to log in (authMethods); we never wait on a login.
-          if (error instanceof RequestError && error.code === -32000) throw loginNeeded(agentName, authMethods);
+          if (error instanceof RequestError && error.code === -32000) throw loginNeeded(agentName, authMethods, launch);
           throw error;
         }
       })(),
@@ -107,7 +108,7 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
         return (await Promise.race([answer, gone.then((error) => Promise.reject(error))])).stopReason;
       } catch (error) {
         // Some agents ask for a login only when a prompt reaches their provider (OpenCode's auth_required).
-        if (error instanceof RequestError && error.code === -32000) throw loginNeeded(agentName, authMethods);
+        if (error instanceof RequestError && error.code === -32000) throw loginNeeded(agentName, authMethods, launch);
         const tooLarge = [error, (error as { cause?: unknown } | undefined)?.cause, connection.signal.reason].find(
           (e) => e instanceof MessageTooLargeError,
         );
@@ -127,11 +128,19 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
   };
 }
 
-/** -32000 (authentication required): the agent says how to log in (authMethods); we never wait on a login. */
-function loginNeeded(agentName: string, methods: readonly AuthMethod[]): AcpStartError {
+/**
+ * -32000 (authentication required): the agent says how to log in (authMethods); we never wait on a
+ * login. The command to run is a recipe's (acpRecipes.ts) for a known agent, else the one an auth
+ * method's description names in backticks ("Run `opencode auth login` in the terminal").
+ */
+function loginNeeded(agentName: string, methods: readonly AuthMethod[], launch: AcpLaunch): AcpStartError {
+  const recipe = ACP_RECIPES.find((r) => r.acp.command === launch.command && r.acp.args.every((a) => launch.args.includes(a)));
+  const named = methods.map((m) => /`([^`\n]{1,200})`/.exec(m.description ?? '')?.[1]).find((c) => c !== undefined);
+  const login = recipe?.login ?? named;
+  if (login) return new AcpStartError(`${agentName} needs a login: run \`${login}\` in a terminal, then try again.`);
   const ways = methods.map((m) => `${m.name}${m.description ? ` (${m.description})` : ''}`);
   return new AcpStartError(
-    `${agentName} needs a login before it can work${ways.length ? `: ${ways.join('; ')}` : ''}. Log in with the agent's own command in a terminal, then try again.`,
+    `${agentName} needs a login${ways.length ? ` (${ways.join('; ')})` : ''}: log in with the agent's own command in a terminal, then try again.`,
   );
 }
 

@@ -3,6 +3,8 @@ import type { SessionUpdate } from './acpTypes';
 
 /** The names an ACP agent's own tool calls carry on the node: `acp:<kind>` (acp:edit, acp:execute…), so they read apart from ours. */
 export const ACP_TOOL_PREFIX = 'acp:';
+/** One thought block is kept up to this long; the rest is cut (the node shows it folded, it is never a result). */
+const MAX_THOUGHT_CHARS = 20_000;
 
 /** What one agent's stream has said so far: its text, its open tool calls, its tokens. */
 export class AcpUpdateMapper {
@@ -10,6 +12,8 @@ export class AcpUpdateMapper {
   private messages: string[] = [''];
   private readonly open = new Map<string, { tool: string; title: string }>();
   private lastWasText = false;
+  /** The thought being said, sent as one run.reasoning when something else comes (so a secret split over chunks is redacted whole). */
+  private thought = '';
   contextTokens = 0;
 
   constructor(private readonly emit: (body: RunEventBody) => void) {}
@@ -28,14 +32,28 @@ export class AcpUpdateMapper {
     return this.messages.filter(Boolean).join('\n\n');
   }
 
+  /** Sends the thought said so far, if any (also when the turn ends: runExternal.ts). */
+  endThought(): void {
+    if (!this.thought.trim()) return;
+    const text = this.thought.length >= MAX_THOUGHT_CHARS ? `${this.thought.slice(0, MAX_THOUGHT_CHARS)} …` : this.thought;
+    this.thought = '';
+    this.emit({ kind: 'run.reasoning', text: text.trim() });
+  }
+
   /** Tool calls the agent started and never finished: closed as failed when its turn ends. */
   closeOpen(reason: string): void {
+    this.endThought();
     for (const [toolCallId, { tool }] of this.open)
       this.emit({ kind: 'tool.finished', toolCallId, tool, output: { error: reason }, isError: true });
     this.open.clear();
   }
 
   apply(update: SessionUpdate): void {
+    if (update.sessionUpdate === 'agent_thought_chunk') {
+      if (update.content.type === 'text' && this.thought.length < MAX_THOUGHT_CHARS) this.thought += update.content.text;
+      return;
+    }
+    this.endThought();
     switch (update.sessionUpdate) {
       case 'agent_message_chunk': {
         if (update.content.type !== 'text') return;
@@ -59,6 +77,8 @@ export class AcpUpdateMapper {
             title: update.title,
             ...(update.locations?.length ? { locations: update.locations } : {}),
             ...(update.rawInput === undefined ? {} : { rawInput: update.rawInput }),
+            // Diffs it shows before it edits (the panel draws them as diffs: src/shared/acpToolContent.ts).
+            ...(update.content?.length ? { content: update.content } : {}),
           },
         });
         if (update.status === 'completed' || update.status === 'failed') this.finish(id, update.status, update.content, update.rawOutput);
@@ -84,7 +104,7 @@ export class AcpUpdateMapper {
         this.emit({ kind: 'run.usage', usage: { inputTokens: update.used, outputTokens: 0, totalTokens: update.used } });
         return;
       default:
-        // agent_thought_chunk (no RunEvent for reasoning yet), modes, commands, session info: nothing on the node.
+        // Modes, commands, session info: nothing on the node.
         return;
     }
   }

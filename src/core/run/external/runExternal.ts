@@ -6,6 +6,7 @@ import { errorText } from '../../../shared/errorText';
 import { ZERO_USAGE } from '../../../shared/usage';
 import type { Usage } from '../../../shared/events';
 import { runConfigOf } from '../runConfig/runConfigEvent';
+import { budgetSpentText } from '../budget/budgetedModel';
 import type { RunEnding, RunWork } from '../delegation/runWork';
 import { acpFileServer } from './acpFiles';
 import { answerPermission } from './acpPermissions';
@@ -80,6 +81,20 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
 
   let agent: AcpAgentSession | undefined;
   let timedOut = false;
+  // usage_update says how much of its context is in use: its growth is charged to the run's budget
+  // (and every budget above it); a budget used up ends the agent as a stop does.
+  let charged = 0;
+  let overBudget = false;
+  const onUpdate = (update: Parameters<AcpUpdateMapper['apply']>[0]) => {
+    mapper.apply(update);
+    if (update.sessionUpdate !== 'usage_update' || !(update.used > charged)) return;
+    run.budget.charge(update.used - charged);
+    charged = update.used;
+    if (!overBudget && run.budget.spent()) {
+      overBudget = true;
+      run.cancel(new Error('budget'));
+    }
+  };
   const timeout = work.setup.limits.timeoutMs;
   const cancelTimer = timeout
     ? session.schedule(timeout.value, () => {
@@ -103,7 +118,7 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
         signal: run.signal,
       },
       {
-        update: (update) => mapper.apply(update),
+        update: onUpdate,
         requestPermission: (req, signal) => answerPermission(req, gate, root, run, AbortSignal.any([signal, run.signal])),
         readTextFile: (req, signal) => files.read(req, AbortSignal.any([signal, run.signal])),
         writeTextFile: (req, signal) => files.write(req, AbortSignal.any([signal, run.signal])),
@@ -124,6 +139,7 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
     work.emitter.flushText();
     mapper.closeOpen('The agent ended its turn without finishing this call.');
     const usage = usageOf(mapper.contextTokens);
+    if (overBudget) return budgetEnding(work, mapper.output, usage);
     if (run.signal.aborted || stop === 'cancelled') return stoppedEnding(work, mapper.output, usage, timedOut);
     if (stop === 'refusal') return { status: 'error', output: mapper.output, usage, error: `${agent.agentName} refused the task.` };
     if (stop === 'max_tokens' || stop === 'max_turn_requests')
@@ -131,6 +147,7 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
     return { status: 'ok', output: run.depth > 0 ? mapper.result : mapper.output, usage };
   } catch (error) {
     mapper.closeOpen('The agent stopped.');
+    if (overBudget) return budgetEnding(work, mapper.output, usageOf(mapper.contextTokens));
     if (run.signal.aborted) return stoppedEnding(work, mapper.output, ZERO_USAGE, timedOut);
     return { status: 'error', output: mapper.output, usage: ZERO_USAGE, error: errorText(error) };
   } finally {
@@ -147,6 +164,11 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
 
 function usageOf(contextTokens: number): Usage {
   return contextTokens ? { inputTokens: contextTokens, outputTokens: 0, totalTokens: contextTokens } : ZERO_USAGE;
+}
+
+function budgetEnding(work: RunWork, output: string, usage: Usage): RunEnding {
+  const spent = work.run.budget.spent();
+  return { status: 'budget', output, usage, error: spent ? budgetSpentText(spent) : 'Stopped at its token budget.' };
 }
 
 function stoppedEnding(work: RunWork, output: string, usage: Usage, timedOut: boolean): RunEnding {

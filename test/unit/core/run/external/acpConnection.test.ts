@@ -41,7 +41,7 @@ describe('startAcpAgent (issue 44)', () => {
 
   it('an agent that needs a login says so, naming its authMethods, and never waits for one', async () => {
     await expect(startAcpAgent(launch({ FAKE_ACP_AUTH: '1' }), handlers())).rejects.toThrow(
-      'fake-acp needs a login before it can work: Log in with fake (Run `fake login` in a terminal).',
+      'fake-acp needs a login: run `fake login` in a terminal, then try again.',
     );
   });
 
