@@ -15,6 +15,7 @@ import { MemoryThreadStore } from '../../../src/core/storage/threads/memoryThrea
 import type { SnapshotStore } from '../../../src/core/changes/attribution/snapshotStore';
 import type { Worktrees } from '../../../src/core/changes/worktrees/worktrees';
 import type { HooksToRun } from '../../../src/core/access/hooks/hookConsent';
+import type { Redactor } from '../../../src/core/access/secrets/redactor';
 
 export const SCRIPT_PATH = '/scripts/test-script.json';
 
@@ -47,6 +48,8 @@ export interface HarnessOptions {
   untracked?: string[];
   /** The hooks each request runs (the engine's `hooks` option). */
   hooks?: () => HooksToRun;
+  /** The secrets events are redacted of (default: the process environment's). */
+  redactor?: Redactor;
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
@@ -72,6 +75,7 @@ export function makeEngine(script: Script, options: HarnessOptions = {}) {
     ...(options.snapshots ? { snapshots: options.snapshots } : {}),
     ...(options.untracked ? { untracked: options.untracked } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.redactor ? { redactor: options.redactor } : {}),
     profiles: () => ({
       profiles,
       problems: options.problems ?? [],
