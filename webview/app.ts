@@ -13,6 +13,7 @@ import { PromptBox } from './prompt/promptBox';
 import { RenderQueue } from './kit/renderQueue';
 import { RunControlsSet } from './controls/runControls';
 import { RunChangesControls } from './controls/runChangesView';
+import { focusAfterApproval } from './conversation/approvalFocus';
 import { runEndNews } from './conversation/runEndNews';
 import { ScrollFollow } from './conversation/scrollFollow';
 import { UiState } from './uiState';
@@ -93,6 +94,8 @@ export class App {
         markdown: this.markdown,
         resolveApproval: (approvalId, decision) => post({ type: 'resolveApproval', approvalId, decision }),
         alwaysAllow: (approvalId, prefix) => post({ type: 'alwaysAllow', approvalId, prefix }),
+        openApprovalDiff: (approvalId) => post({ type: 'openApprovalDiff', approvalId }),
+        focusAfterApproval: (from) => focusAfterApproval(from, () => this.prompt.focus({ preventScroll: true })),
       },
       {
         copy: (text, button) => void copyText(text, button, this.announcer),

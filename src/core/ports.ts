@@ -1,5 +1,5 @@
 import { setTimeout } from 'node:timers/promises';
-import type { ApprovalDecision } from '../shared/events';
+import type { ApprovalDecision, ChangePreview } from '../shared/events';
 import type { FileIdentity } from './platform/files/fileIdentity';
 
 /**
@@ -44,6 +44,10 @@ export interface ApprovalRequest {
   tool: string;
   input: unknown;
   reason: string;
+  /** For an edit: its diff as the approval event carries it (first lines, counts). */
+  preview?: ChangePreview;
+  /** For an edit: the whole content before (null: a new file) and after, for the editor's diff; kept in memory only. */
+  change?: { path: string; before: string | null; after: string };
 }
 
 export interface Approver {

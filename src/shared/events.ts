@@ -91,6 +91,21 @@ function buildRunEventSchemas() {
 
   const approvalDecisionSchema = z.enum(['approved', 'denied']);
 
+  /** An edit's diff as its approval shows it (src/core/changes/preview/changePreview.ts makes it). */
+  const changePreviewSchema = z.object({
+    path: z.string(),
+    /** The file does not exist yet. */
+    created: z.boolean().optional(),
+    added: z.number().int().nonnegative(),
+    removed: z.number().int().nonnegative(),
+    /** The first lines of the diff: `hunk` is a hunk's `@@ -a,b +c,d @@` header. */
+    lines: z.array(z.object({ kind: z.enum(['add', 'del', 'same', 'hunk']), text: z.string() })),
+    /** Diff lines left out past the first ones. */
+    omitted: z.number().int().nonnegative(),
+    /** Why no lines are shown (a file that may hold secrets, binary content), as the end of a sentence. */
+    hidden: z.string().optional(),
+  });
+
   const approvalRequestedSchema = z.object({
     ...base,
     kind: z.literal('approval.requested'),
@@ -100,6 +115,8 @@ function buildRunEventSchemas() {
     input: z.unknown(),
     /** Why this needs the user's approval, in a sentence. */
     reason: z.string().optional(),
+    /** For an edit: what it would change (absent in older threads, and for other tools). */
+    preview: changePreviewSchema.optional(),
   });
 
   const approvalResolvedSchema = z.object({
@@ -255,12 +272,14 @@ function buildRunEventSchemas() {
     hookRanSchema,
   ]);
 
-  return { usageSchema, approvalDecisionSchema, runLimitSchema, runConfigSchema, runEventSchema };
+  return { usageSchema, approvalDecisionSchema, runLimitSchema, runConfigSchema, changePreviewSchema, runEventSchema };
 }
 type RunEventSchemas = ReturnType<typeof buildRunEventSchemas>;
 
 export type Usage = z.infer<RunEventSchemas['usageSchema']>;
 export type ApprovalDecision = z.infer<RunEventSchemas['approvalDecisionSchema']>;
+export type ChangePreview = z.infer<RunEventSchemas['changePreviewSchema']>;
+export type ChangePreviewLine = ChangePreview['lines'][number];
 /** A limit in effect for a run, and where its value came from ("the \"x\" profile's maxSteps"). */
 export type RunLimit = z.infer<RunEventSchemas['runLimitSchema']>;
 export type RunConfig = Omit<z.infer<RunEventSchemas['runConfigSchema']>, 'v' | 'threadId' | 'runId' | 'seq' | 'ts' | 'kind'>;

@@ -75,6 +75,8 @@ const webviewToHostMembers = {
   steerRun: () => z.object({ runId: id(), text: z.string().trim().min(1).max(MAX_PROMPT_CHARS) }),
   /** Open the diff of one file a run changed (its node's list): before from the snapshot, after as the run left it. */
   openChangeDiff: () => z.object({ threadId: id(), runId: id(), path: z.string().min(1).max(4096) }),
+  /** Open a waiting edit's proposed change in the diff editor (the file as it is, and as the edit would leave it). */
+  openApprovalDiff: () => z.object({ approvalId: id() }),
   /** Revert this run's changes: each file only while it is still what the run left (the host asks about uncertain ones). */
   revertRun: () => z.object({ threadId: id(), runId: id() }),
   /** A worktree run's changes: merge them into the workspace (3-way), or throw them away (after a confirmation). */

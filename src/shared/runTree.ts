@@ -1,4 +1,4 @@
-import type { ApprovalDecision, RunConfig, RunEvent, RunStatus, Usage } from './events';
+import type { ApprovalDecision, ChangePreview, RunConfig, RunEvent, RunStatus, Usage } from './events';
 import { ZERO_USAGE } from './usage';
 
 /**
@@ -21,6 +21,8 @@ export interface ToolCallNode {
   approval?: {
     approvalId: string;
     reason?: string;
+    /** For an edit: the diff it would make (first lines, counts). */
+    preview?: ChangePreview;
     decision?: ApprovalOutcome;
     /** No one answered: the run was stopped, or its window closed or reloaded, first. */
     cancelled?: 'stopped' | 'reloaded';
@@ -240,7 +242,11 @@ class Draft {
       }
       case 'approval.requested': {
         const call = this.toolCall(run, e.toolCallId);
-        const approval = { approvalId: e.approvalId, ...(e.reason === undefined ? {} : { reason: e.reason }) };
+        const approval = {
+          approvalId: e.approvalId,
+          ...(e.reason === undefined ? {} : { reason: e.reason }),
+          ...(e.preview === undefined ? {} : { preview: e.preview }),
+        };
         if (call) call.approval = approval;
         else run.toolCalls.push({ toolCallId: e.toolCallId, tool: e.tool, input: e.input, state: 'running', approval, startedAt: e.ts });
         return;

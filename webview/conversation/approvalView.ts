@@ -3,12 +3,13 @@ import { commandPrefix } from '../../src/shared/commandPrefix';
 import type { ApprovalOutcome, ToolCallNode } from '../../src/shared/runTree';
 import { codicon, h } from '../kit/dom';
 import { button, setButtonDisabled } from '../kit/toolkit';
+import { approvalDiffView } from './approvalDiffView';
 import type { ToolCallContext } from './toolCallContext';
 
 /**
  * The approval under a tool call that waits for the user: Approve once, Deny and, for a command,
  * Always allow its first words (editable; the host asks for a confirmation, then adds them to
- * subagents.autoApproveCommands). Once answered, the outcome in its place.
+ * subagents.autoApproveCommands); an edit shows its diff. Once answered, the outcome in its place.
  */
 export class ApprovalView {
   readonly el: HTMLElement;
@@ -33,16 +34,20 @@ export class ApprovalView {
       for (const b of buttons) setButtonDisabled(b, true);
     };
     const decide = (decision: ApprovalDecision) => {
+      // Focus moves on before the buttons go (disabled, then replaced by the outcome): never to <body>.
+      this.ctx.focusAfterApproval(el);
       disableAll();
       this.ctx.resolveApproval(approvalId, decision);
     };
     approve.addEventListener('click', () => decide('approved'));
     deny.addEventListener('click', () => decide('denied'));
     const actions = h('div', { class: 'approval-actions' }, approve, deny);
+    const preview = call.approval?.preview;
     const el = h(
       'div',
       { class: 'approval', role: 'group', 'aria-label': `Approval for ${call.tool}` },
       h('div', { class: 'approval-reason' }, codicon('shield'), h('span', {}, reason ?? `Allow ${call.tool} to run?`)),
+      ...(preview ? [approvalDiffView(preview, () => this.ctx.openApprovalDiff(approvalId))] : []),
       actions,
     );
     const command = typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>).command : undefined;

@@ -6,4 +6,8 @@ export interface ToolCallContext {
   ui: UiState;
   resolveApproval(approvalId: string, decision: ApprovalDecision): void;
   alwaysAllow(approvalId: string, prefix: string): void;
+  /** Opens an edit's proposed change in the editor's diff view. */
+  openApprovalDiff(approvalId: string): void;
+  /** An approval was answered from `from`: the keyboard moves on (the next waiting approval, else the prompt box). */
+  focusAfterApproval(from: HTMLElement): void;
 }

@@ -136,8 +136,8 @@ export class PromptBox {
     this.model.setModel(config.model);
   }
 
-  focus(): void {
-    this.input.focus();
+  focus(options?: FocusOptions): void {
+    this.input.focus(options);
   }
 
   /** Puts text in the box to be edited (a message's Edit), the caret at its end. */

@@ -3,6 +3,7 @@ import type { EmitRunEvent } from '../runEvents';
 import { WindowClosing, type Approver } from '../ports';
 import { decideApproval, decideRead, type ApprovalNeed, type ApprovalSettings } from '../access/approvals/approvalPolicy';
 import { protectedReason } from '../access/paths/protectedPaths';
+import { changePreview } from '../changes/preview/changePreview';
 import type { ToolCallContext } from './toolSpec';
 
 export interface ApprovalGateDeps {
@@ -37,6 +38,9 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
     async check(tool, need, input, context) {
       let verdict = await decideApproval(need, deps.settings);
       if (verdict.ask && context.hookAllowed && hookMaySkipAsking(need)) return { ok: true, asked: false };
+      // An edit shows what it would change: the diff's first lines on the event, the whole sides for the editor.
+      const change = verdict.ask && need.kind === 'edit' && need.change ? { path: need.path, ...need.change } : undefined;
+      const preview = change ? changePreview(change.path, change.before, change.after) : undefined;
       for (let asked = 0; verdict.ask; asked++) {
         if (asked === MAX_ASKS) break;
         const approvalId = `ap_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
@@ -44,7 +48,15 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
         const shown = frozenCopy(input);
         const bound = argsHash(shown);
         const { toolCallId, signal } = context;
-        deps.emit({ kind: 'approval.requested', approvalId, toolCallId, tool, input: shown, reason: verdict.reason });
+        deps.emit({
+          kind: 'approval.requested',
+          approvalId,
+          toolCallId,
+          tool,
+          input: shown,
+          reason: verdict.reason,
+          ...(preview ? { preview } : {}),
+        });
         let decision = deps.approver
           ? await deps.approver
               .request(
@@ -57,6 +69,7 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
                   tool,
                   input: shown,
                   reason: verdict.reason,
+                  ...(preview && change ? { preview, change } : {}),
                 },
                 signal,
               )

@@ -1,6 +1,6 @@
 import type { DiffSides, RunChangeActions } from '../../core/changes/attribution/runChangeActions';
 import type { RevertResult } from '../../core/changes/attribution/revertRun';
-import type { Logger } from '../../core/ports';
+import type { ApprovalRequest, Logger } from '../../core/ports';
 import type { ApplyResult } from '../../core/changes/worktrees/applyWorktree';
 import type { RunEvent } from '../../shared/events';
 import type { HostToWebview, PendingWorktreeView, WebviewToHost } from '../../shared/protocol';
@@ -10,11 +10,16 @@ export interface RunChangesUi {
   confirm(message: string, detail: string, action: string): Promise<boolean>;
   /** Opens the diff of one file (before from its snapshot). */
   openDiff(sides: DiffSides, context: { threadId: string; runId: string; title: string }): Promise<void>;
+  /** Opens the diff of an edit that waits for approval (its sides served from what waits). */
+  openProposedDiff(approvalId: string, path: string, title: string): Promise<void>;
 }
 
-export type RunChangesMessage = Extract<WebviewToHost, { type: 'openChangeDiff' | 'revertRun' | 'applyWorktree' | 'discardWorktree' }>;
+export type RunChangesMessage = Extract<
+  WebviewToHost,
+  { type: 'openChangeDiff' | 'revertRun' | 'applyWorktree' | 'discardWorktree' | 'openApprovalDiff' }
+>;
 
-const TYPES: ReadonlySet<string> = new Set(['openChangeDiff', 'revertRun', 'applyWorktree', 'discardWorktree']);
+const TYPES: ReadonlySet<string> = new Set(['openChangeDiff', 'revertRun', 'applyWorktree', 'discardWorktree', 'openApprovalDiff']);
 
 /**
  * The panel's side of one run's changes: opening a changed file's diff, "Revert this run's
@@ -33,6 +38,8 @@ export class PanelRunChanges {
       ui: RunChangesUi;
       engine: { onEvent(listener: (event: RunEvent) => void): () => void };
       logger: Logger;
+      /** The edits that wait for approval, with their whole sides (the engine's approver). */
+      approvals?: { waiting(): ApprovalRequest[] };
     },
   ) {
     // A worktree run's changes wait once it has ended.
@@ -64,6 +71,12 @@ export class PanelRunChanges {
           const sides = await this.deps.actions.diffSides(message.threadId, message.runId, message.path);
           const title = `${message.path} (run ${message.runId}${sides.changedSince ? ', as the run left it: changed since' : ''})`;
           return await this.deps.ui.openDiff(sides, { threadId: message.threadId, runId: message.runId, title });
+        }
+        case 'openApprovalDiff': {
+          const change = this.deps.approvals?.waiting().find((a) => a.approvalId === message.approvalId)?.change;
+          if (!change) throw new Error('That edit no longer waits for approval: it was answered, or its run ended.');
+          const title = `${change.path} (proposed edit, waiting for your approval)`;
+          return await this.deps.ui.openProposedDiff(message.approvalId, change.path, title);
         }
         case 'revertRun':
           return this.notice(revertText(await this.revert(message.threadId, message.runId)));

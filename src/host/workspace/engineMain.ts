@@ -153,7 +153,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const offActivity = engine.onEvent((e) => activity.note(e));
   const offWaiting = activity.onChange((snapshot) => progress.setWaiting(snapshot.approvals.length > 0));
   const chooser = hostModelChooser(context.secrets);
-  const runChanges = panelRunChanges({ storage: changes, store, workspace, engine, logger });
+  const runChanges = panelRunChanges({ storage: changes, store, workspace, engine, logger, approvals });
   const controller = new PanelController({
     runChanges: runChanges.panel,
     engine,

@@ -2,12 +2,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { RunChangeActions } from '../../core/changes/attribution/runChangeActions';
 import { threadSnapshots } from '../../core/changes/attribution/threadSnapshots';
-import type { Logger, Workspace } from '../../core/ports';
+import type { ApprovalRequest, Logger, Workspace } from '../../core/ports';
 import type { ThreadStore } from '../../core/storage/threads/threadStore';
 import { Worktrees } from '../../core/changes/worktrees/worktrees';
 import { errorText } from '../../shared/errorText';
 import type { RunEvent } from '../../shared/events';
 import { PanelRunChanges } from '../panel/panelRunChanges';
+import { registerProposedDocuments } from './proposedDocuments';
 import { registerSnapshotDocuments } from './snapshotDocuments';
 import { vscodeRunChangesUi } from './vscodeRunChangesUi';
 
@@ -40,6 +41,7 @@ export function panelRunChanges(options: {
   workspace: Workspace;
   engine: { onEvent(listener: (event: RunEvent) => void): () => void };
   logger: Logger;
+  approvals: { waiting(): ApprovalRequest[] };
 }): { panel: PanelRunChanges; disposable: vscode.Disposable } {
   const actions = new RunChangeActions({
     store: options.store,
@@ -47,7 +49,9 @@ export function panelRunChanges(options: {
     worktrees: options.storage.worktrees,
     workspace: options.workspace,
   });
-  const panel = new PanelRunChanges({ actions, ui: vscodeRunChangesUi, engine: options.engine, logger: options.logger });
+  const { engine, logger, approvals } = options;
+  const panel = new PanelRunChanges({ actions, ui: vscodeRunChangesUi, engine, logger, approvals });
   const documents = registerSnapshotDocuments((hash, threadId) => actions.snapshot(hash, threadId));
-  return { panel, disposable: vscode.Disposable.from(documents, { dispose: () => panel.dispose() }) };
+  const proposed = registerProposedDocuments((id) => approvals.waiting().find((a) => a.approvalId === id)?.change);
+  return { panel, disposable: vscode.Disposable.from(documents, proposed, { dispose: () => panel.dispose() }) };
 }

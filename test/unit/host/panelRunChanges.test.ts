@@ -41,6 +41,7 @@ async function setup(script: Script, answers: { confirm?: boolean } = {}) {
   const ui: RunChangesUi = {
     confirm: async (message) => (asked.push(message), answers.confirm ?? true),
     openDiff: async (sides, { title }) => void diffs.push({ sides, title }),
+    openProposedDiff: async () => {},
   };
   const actions = new RunChangeActions({ store: h.store, snapshots: h.engine.changes.snapshots, worktrees, workspace });
   const runChanges = new PanelRunChanges({ actions, ui, engine: h.engine, logger: silentLogger });
@@ -150,7 +151,7 @@ describe("the panel's run changes", () => {
     await snapshots.enforceCap();
     const runChanges = new PanelRunChanges({
       actions: new RunChangeActions({ store, snapshots, workspace }),
-      ui: { confirm: async () => true, openDiff: async () => {} },
+      ui: { confirm: async () => true, openDiff: async () => {}, openProposedDiff: async () => {} },
       engine: older.h.engine,
       logger: silentLogger,
     });

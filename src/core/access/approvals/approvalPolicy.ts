@@ -7,8 +7,11 @@ import { protectedReason } from '../paths/protectedPaths';
 export type ApprovalNeed =
   /** Read a file; `path` is workspace-relative and already resolved. Asks only for files that may hold secrets. */
   | { kind: 'read'; path: string }
-  /** Create or change a file; `path` is workspace-relative and already resolved. */
-  | { kind: 'edit'; path: string }
+  /**
+   * Create or change a file; `path` is workspace-relative and already resolved. `change`: the
+   * content before (null for a new file) and after, for the diff its approval shows.
+   */
+  | { kind: 'edit'; path: string; change?: { before: string | null; after: string } }
   /** `sandboxed`: it will run in the OS sandbox, which holds what the judge cannot see. */
   | { kind: 'command'; command: string; sandboxed?: boolean }
   /** Install a package or an extension, described for the user. */

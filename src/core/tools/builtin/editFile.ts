@@ -97,7 +97,12 @@ export function editFileTool({ workspace, gate, files }: WorkspaceToolDeps): Any
     const early = await files.check(where.abs, where.rel, 'edit');
     if (!early.ok) return { error: early.error };
 
-    const allowed = await gate.check('edit_file', { kind: 'edit', path: where.rel }, input, context);
+    // The diff the approval shows: this edit applied to the file as the guard just read it (an unsaved buffer included).
+    const seen = early.current.bytes?.toString('utf8') ?? before;
+    const shown = locate(seen, input.oldText, input.newText, where.rel);
+    const proposed = shown.ok ? seen.slice(0, shown.start) + shown.newText + seen.slice(shown.start + shown.oldText.length) : undefined;
+    const change = proposed === undefined ? undefined : { before: seen, after: proposed };
+    const allowed = await gate.check('edit_file', { kind: 'edit', path: where.rel, ...(change ? { change } : {}) }, input, context);
     if (!allowed.ok) return { error: allowed.error };
     context.signal.throwIfAborted();
 

@@ -42,7 +42,8 @@ export function writeFileTool({ workspace, gate, files }: WorkspaceToolDeps): An
     // A write the guard will refuse is not worth the user's approval.
     const early = await files.check(where.abs, where.rel, 'write');
     if (!early.ok) return { error: early.error };
-    const allowed = await gate.check('write_file', { kind: 'edit', path: where.rel }, input, context);
+    const change = { before: early.current.bytes?.toString('utf8') ?? null, after: input.content };
+    const allowed = await gate.check('write_file', { kind: 'edit', path: where.rel, change }, input, context);
     if (!allowed.ok) return { error: allowed.error };
     context.signal.throwIfAborted();
     // The wait for approval can be long: the path must still lead where it led when it was approved.
