@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { HookConsentFlow, type HookConsentAnswer } from '../../core/access/hooks/hookConsentFlow';
-import { readHooks, workspaceScripts, type SettingsHooks } from '../../core/config/hooks/readHooks';
+import { hookScripts, readHooks, type SettingsHooks } from '../../core/config/hooks/readHooks';
 import type { HookDeclaration } from '../../core/config/hooks/hookDeclarations';
 
 /** Workspace state (the editor's storage for this workspace, not its settings): the fingerprint allowed. */
@@ -59,7 +59,7 @@ async function show(root: string, repository: readonly HookDeclaration[]): Promi
   for (const h of repository) {
     if (h.source.startsWith('"subagents.hooks"')) settings = true;
     else files.add(h.source);
-    for (const script of workspaceScripts(root, h.command)) files.add(script);
+    for (const script of hookScripts(root, h.command)) files.add(script);
   }
   for (const file of files) {
     const full = path.join(root, file);
