@@ -40,11 +40,7 @@ describe('per-turn trees', () => {
     expect(await agentsOf('t1')).toEqual(['scout']);
     expect(await agentsOf('t2')).toEqual(['reviewer']);
     // The tree is under the answer, inside its message.
-    expect(
-      await page
-        .locator('.turn[data-run-id="t1"] .message.assistant > .message-body ~ .run-tree')
-        .count(),
-    ).toBe(1);
+    expect(await page.locator('.turn[data-run-id="t1"] .message.assistant > .message-body ~ .run-tree').count()).toBe(1);
     // Two runs work: the header's Runs button says so, so the background one is not lost.
     await expect.poll(() => page.locator('#runs-toggle .runs-badge').innerText()).toBe('2');
     expect(await page.locator('#runs-toggle').getAttribute('aria-label')).toContain('(2 running)');
