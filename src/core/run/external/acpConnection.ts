@@ -29,7 +29,7 @@ import {
  */
 export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandlers): Promise<AcpAgentSession> {
   const child = childProcess().spawn(launch.command, [...launch.args], {
-    cwd: launch.cwd,
+    cwd: launch.processCwd ?? launch.cwd,
     env: { ...launch.env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: process.platform !== 'win32',

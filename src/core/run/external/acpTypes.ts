@@ -17,8 +17,10 @@ export interface AcpLaunch {
   command: string;
   args: readonly string[];
   env: Readonly<Record<string, string>>;
-  /** The run's workspace (its worktree for `isolation: worktree`): the process's cwd and the session's. */
+  /** The run's workspace (its worktree for `isolation: worktree`): the session's cwd, and the process's unless `processCwd`. */
   cwd: string;
+  /** Where the process starts when not in `cwd`: a package runner's own folder (access/commands/packageRunner.ts). */
+  processCwd?: string;
   /** How long `initialize` and `session/new` may take before the agent is given up as not answering. */
   startTimeoutMs: number;
   /** The largest one JSON message the agent may send; a larger one ends the connection. */

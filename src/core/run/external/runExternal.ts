@@ -8,6 +8,7 @@ import type { Usage } from '../../../shared/events';
 import { runConfigOf } from '../runConfig/runConfigEvent';
 import { budgetSpentText } from '../budget/budgetedModel';
 import type { RunEnding, RunWork } from '../delegation/runWork';
+import { isPackageRunner, packageRunnerFolder } from '../../access/commands/packageRunner';
 import { acpFileServer } from './acpFiles';
 import { answerPermission } from './acpPermissions';
 import { acpEnvironment } from './acpTrust';
@@ -117,6 +118,8 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
       args: acp.args,
       env: environment.env,
       cwd: root,
+      // `npx <agent>` started in the workspace would run a node_modules/.bin/<agent> planted there.
+      ...(isPackageRunner(acp.command, acp.args) ? { processCwd: packageRunnerFolder() } : {}),
       startTimeoutMs: ACP_START_TIMEOUT_MS,
       maxMessageBytes: ACP_MAX_MESSAGE_BYTES,
       signal: run.signal,
