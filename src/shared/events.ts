@@ -254,6 +254,20 @@ function buildRunEventSchemas() {
     toolCallId: z.string().optional(),
   });
 
+  /**
+   * The ACP session an external agent's run works in (src/core/run/external/): a new one, the
+   * thread's earlier one kept alive, or loaded (`session/load`). A later run of the thread reads it
+   * to load that session when the process has gone and the agent offers `loadSession`.
+   */
+  const acpSessionSchema = z.object({
+    ...base,
+    kind: z.literal('acp.session'),
+    sessionId: z.string().min(1),
+    via: z.enum(['new', 'loaded', 'kept']),
+    /** The agent offers `session/load` (its initialize answer's agentCapabilities.loadSession). */
+    loadSession: z.boolean(),
+  });
+
   const runEventSchema = z.discriminatedUnion('kind', [
     runStartedSchema,
     textDeltaSchema,
@@ -270,6 +284,7 @@ function buildRunEventSchemas() {
     runUsageSchema,
     fileChangedSchema,
     hookRanSchema,
+    acpSessionSchema,
   ]);
 
   return { usageSchema, approvalDecisionSchema, runLimitSchema, runConfigSchema, changePreviewSchema, runEventSchema };

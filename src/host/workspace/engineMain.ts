@@ -245,10 +245,12 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       await shutdownRequests({ queue, working, store, logger }, SHUTDOWN_WAIT_MS);
       // The runs' last spans, sent while the host still lives (none waits when traces are off).
       const traces = engine.closeTraces();
+      // The external agents kept for child threads go with the window (runs still working ended theirs when cancelled).
+      const agents = engine.closeExternalAgents();
       store.dispose();
       // The runs are over: the launcher would end by itself when idle, or when this host exits; now is sooner.
       shutdownProcessLauncher();
-      await Promise.all([servers, traces]);
+      await Promise.all([servers, traces, agents]);
       // Last, once no command or MCP server can use it: the sandbox's proxy and its sockets in the temp folder.
       await stopSandbox(logger);
     })());
