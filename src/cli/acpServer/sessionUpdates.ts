@@ -52,7 +52,8 @@ export class SessionUpdates {
           this.agents.set(event.runId, '');
           return [];
         }
-        const path = event.agentPath.join(' › ');
+        // The path under the top run's agent: "explore", "explore › helper".
+        const path = event.agentPath.slice(1).join(' › ') || event.agent;
         this.agents.set(event.runId, path);
         return [
           {

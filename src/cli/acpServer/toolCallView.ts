@@ -17,8 +17,7 @@ const KINDS: Record<string, ToolKind> = {
   search_text: 'search',
   find_files: 'search',
   web_fetch: 'fetch',
-  delegate_task: 'think',
-  subagent_start: 'think',
+  // A delegation shows as itself (other); each subagent it starts is a "think" call of its own (sessionUpdates.ts).
 };
 
 const VERBS: Record<string, string> = {
@@ -49,11 +48,13 @@ export function toolCallView(tool: string, input: unknown, root: string, by?: st
   const command = field(input, 'command');
   const pattern = field(input, 'pattern');
   const url = field(input, 'url');
+  const task = field(input, 'task');
   let title = tool;
   if (VERBS[tool] && path) title = `${VERBS[tool]} ${short(path)}`;
   else if (command) title = `Run \`${short(command)}\``;
   else if (pattern) title = `${tool === 'find_files' ? 'Find' : 'Search'} ${short(pattern)}`;
   else if (url) title = `Fetch ${short(url)}`;
+  else if (task) title = `${tool === 'delegate_task' ? 'Delegate' : 'Start'}: ${short(task)}`;
   return {
     title: by ? `${by} › ${title}` : title,
     kind: KINDS[tool] ?? 'other',

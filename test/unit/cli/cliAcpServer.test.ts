@@ -37,6 +37,30 @@ const script = {
       { match: 'write', text: 'Tried to write.' },
       { match: 'slow', toolCalls: [{ tool: 'read_file', input: { path: 'notes.md' } }] },
       { match: 'slow', delayMs: 600_000, text: 'too late' },
+      {
+        match: 'team',
+        toolCalls: [
+          {
+            tool: 'todo_write',
+            input: {
+              items: [
+                { text: 'Survey', status: 'in_progress' },
+                { text: 'Report', status: 'pending' },
+              ],
+            },
+          },
+          { tool: 'delegate_task', input: { task: 'survey the notes', agents: ['explore'] } },
+        ],
+      },
+      { match: 'team', text: 'Team done.' },
+      // One after the other, so the second asks only after the first was answered.
+      { match: 'twice', toolCalls: [{ tool: 'write_file', input: { path: 'out.txt', content: 'one' } }] },
+      { match: 'twice', toolCalls: [{ tool: 'write_file', input: { path: 'out.txt', content: 'two' } }] },
+      { match: 'twice', text: 'Wrote twice.' },
+    ],
+    explore: [
+      { match: 'survey', toolCalls: [{ tool: 'read_file', input: { path: 'notes.md' } }] },
+      { match: 'survey', text: 'The notes hold one greeting.' },
     ],
   },
 };
@@ -114,6 +138,45 @@ describe('subagents acp (issue 44 item 8)', () => {
     expect(existsSync(join(ws, 'out.txt'))).toBe(false);
     const finished = s.updates.find((n) => n.update.sessionUpdate === 'tool_call_update')?.update;
     expect(finished).toMatchObject({ status: 'failed' });
+  });
+
+  it('"Always allow" approves the same tool on the same file for the rest of the session, unasked', async () => {
+    const s = await start((request) => ({
+      outcome: { outcome: 'selected', optionId: request.options.find((o) => o.kind === 'allow_always')!.optionId },
+    }));
+    const { sessionId } = await s.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    await s.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'twice' }] });
+    expect(s.permissions).toHaveLength(1);
+    expect(await readFile(join(ws, 'out.txt'), 'utf8')).toBe('two');
+  });
+
+  it('a subagent is a "think" tool call with its answer, its own tool calls titled with its name; todo_write is the plan', async () => {
+    const s = await start();
+    const { sessionId } = await s.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const answer = await s.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'team work' }] });
+    expect(answer.stopReason).toBe('end_turn');
+    expect(text(s)).toBe('Team done.');
+    const updates = s.updates.map((n) => n.update);
+    expect(updates.find((u) => u.sessionUpdate === 'plan')).toMatchObject({
+      entries: [
+        { content: 'Survey', status: 'in_progress' },
+        { content: 'Report', status: 'pending' },
+      ],
+    });
+    const calls = updates.flatMap((u) => (u.sessionUpdate === 'tool_call' ? [u] : []));
+    expect(calls.map((c) => [c.title, c.kind])).toEqual([
+      ['Delegate: survey the notes', 'other'],
+      ['explore: survey the notes', 'think'],
+      ['explore › Read notes.md', 'read'],
+    ]);
+    const child = calls[1]!;
+    const childEnd = updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === child.toolCallId);
+    expect(childEnd).toMatchObject({
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: 'The notes hold one greeting.' } }],
+    });
+    // Only the top run speaks in the chat: the subagent's text is its call's result.
+    expect(text(s)).not.toContain('greeting');
   });
 
   it('session/cancel during a slow model call ends the prompt with "cancelled"', async () => {
