@@ -1,4 +1,4 @@
-import { changeSummary, fileChangeText } from '../../../shared/changeSummary';
+import { changesLeft, fileChangeText, runChangesText } from '../../../shared/changeSummary';
 import type { RunNode, RunTree, ToolCallNode } from '../../../shared/runTree';
 import { runTotals, walkRuns } from '../../../shared/runTotals';
 import { summarizeToolCall, summaryText } from '../../../shared/toolSummary';
@@ -34,9 +34,8 @@ export function renderRunTree(tree: RunTree, now: number, revertUnavailable?: st
     const pad = '  '.repeat(run.depth);
     lines.push(`${pad}${run.agent} [${run.state}] ${oneLine(run.task, 80)}  (${runStats(tree, run, now)})`);
     for (const call of run.toolCalls) lines.push(`${pad}  - ${toolLine(call)}`);
-    if (run.changes)
-      lines.push(`${pad}  ${changeSummary(run.changes)} (run ${run.runId}): ${run.changes.files.map(fileChangeText).join(', ')}`);
-    if (run.changes && revertUnavailable) lines.push(`${pad}  revert unavailable: ${revertUnavailable}`);
+    if (run.changes) lines.push(`${pad}  ${runChangesText(run)} (run ${run.runId}): ${run.changes.files.map(fileChangeText).join(', ')}`);
+    if (run.changes && revertUnavailable && changesLeft(run).length > 0) lines.push(`${pad}  revert unavailable: ${revertUnavailable}`);
     if (run.error) lines.push(`${pad}  error: ${oneLine(run.error, 200)}`);
     for (const w of run.warnings) lines.push(`${pad}  warning: ${oneLine(w, 200)}`);
     if (run.state !== 'running' && run.output) lines.push(`${pad}  => ${oneLine(run.output, 120)}`);
