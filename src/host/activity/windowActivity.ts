@@ -11,6 +11,8 @@ export interface WaitingApproval {
   tool: string;
   input: unknown;
   reason?: string;
+  /** An edit's size, from the diff its approval shows (events' ChangePreview): for the one-line summary. */
+  change?: { added: number; removed: number; created?: boolean };
 }
 
 export interface ActivitySnapshot {
@@ -53,6 +55,15 @@ export class WindowActivity {
           tool: event.tool,
           input: event.input,
           ...(event.reason === undefined ? {} : { reason: event.reason }),
+          ...(event.preview
+            ? {
+                change: {
+                  added: event.preview.added,
+                  removed: event.preview.removed,
+                  ...(event.preview.created ? { created: true } : {}),
+                },
+              }
+            : {}),
         });
         break;
       case 'approval.resolved':
@@ -105,6 +116,20 @@ export function approvalAction(approval: Pick<WaitingApproval, 'tool' | 'input'>
     default:
       return `use ${approval.tool}`;
   }
+}
+
+/**
+ * An approval in one line, for a notification: "edit src/invoice.ts (+1 −1)." and the reason
+ * when it adds something. The policy's reason for a plain edit ("Writes src/invoice.ts.") only
+ * repeats the action, so it is left out; a protected file's or a command's reason is kept.
+ */
+export function approvalSummary(approval: Pick<WaitingApproval, 'tool' | 'input' | 'reason' | 'change'>): string {
+  const change = approval.change;
+  const counts = change ? ` (${change.created ? 'new file, ' : ''}+${change.added} −${change.removed})` : '';
+  const path = (approval.input as Record<string, unknown> | undefined)?.path;
+  const restates = typeof path === 'string' && approval.reason === `Writes ${path}.`;
+  const reason = approval.reason && !restates ? ` ${approval.reason}` : '';
+  return `${approvalAction(approval)}${counts}.${reason}`;
 }
 
 /** The status bar item: hidden while nothing works or waits; a waiting approval comes first. */

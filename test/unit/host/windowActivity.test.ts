@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/core/ports';
 import { PendingApprovals } from '../../../src/core/access/approvals/pendingApprovals';
 import { APPROVE, ApprovalPrompts, DENY, SHOW } from '../../../src/host/activity/approvalPrompts';
-import { activityStatus, WindowActivity } from '../../../src/host/activity/windowActivity';
+import { activityStatus, approvalSummary, WindowActivity } from '../../../src/host/activity/windowActivity';
 import { logRuns, redactSpec } from '../../../src/host/activity/runLog';
 import { agent, makeEngine } from '../core/engineHarness';
 import { makeWorld, spyWorkspace } from '../core/tools/toolWorld';
@@ -105,7 +105,8 @@ describe('an approval the user cannot see', () => {
     const sent = await p.h.engine.send({ prompt: 'fix the invoice' });
     await p.notes.next();
     expect(p.notes.shown[0]).toMatchObject({
-      message: expect.stringMatching(/^Subagents: fixer wants to edit invoice\.ts\. /),
+      // One line: the action and the size of the change, not the policy's "Writes invoice.ts." again.
+      message: 'Subagents: fixer wants to edit invoice.ts (+1 −1).',
       buttons: [APPROVE, DENY, SHOW],
     });
     expect(p.badges.at(-1)).toEqual([1, 'An approval is waiting: fixer wants to edit invoice.ts']);
@@ -152,7 +153,7 @@ describe('an approval the user cannot see', () => {
     // The user switches to the explorer: the waiting request is theirs to answer from there.
     p.setVisible(false);
     await p.notes.next();
-    expect(p.notes.shown.map((n) => n.message)).toEqual([expect.stringMatching(/^Subagents: fixer wants to edit invoice\.ts\./)]);
+    expect(p.notes.shown.map((n) => n.message)).toEqual(['Subagents: fixer wants to edit invoice.ts (+1 −1).']);
     expect(p.badges.at(-1)?.[0]).toBe(1);
     // Shown and hidden again: the same request is not asked twice.
     p.setVisible(true);
@@ -196,5 +197,21 @@ describe('the run log', () => {
     expect(lines.filter(([level]) => level !== 'debug').some(([, m]) => m.includes('hunter2'))).toBe(false);
     expect(lines.find(([level]) => level === 'debug')?.[1]).toMatch(/task: Please log in, my password/);
     expect(redactSpec('openai-compatible:http://me:s3cret@llm.local:8080/v1#m')).toBe('openai-compatible:http://llm.local:8080/v1#m');
+  });
+});
+
+describe("an approval's one-line summary (the notification)", () => {
+  it("says the action and the change's size; a reason only when it adds something", () => {
+    const edit = { tool: 'edit_file', input: { path: 'src/a.ts' }, change: { added: 3, removed: 2 } };
+    expect(approvalSummary({ ...edit, reason: 'Writes src/a.ts.' })).toBe('edit src/a.ts (+3 −2).');
+    expect(approvalSummary({ ...edit, reason: 'Protected file: .env files hold secrets.' })).toBe(
+      'edit src/a.ts (+3 −2). Protected file: .env files hold secrets.',
+    );
+    expect(approvalSummary({ tool: 'write_file', input: { path: 'n.md' }, change: { added: 2, removed: 0, created: true } })).toBe(
+      'write n.md (new file, +2 −0).',
+    );
+    expect(approvalSummary({ tool: 'run_command', input: { command: 'git push' }, reason: '`git push` is not allowed.' })).toBe(
+      'run `git push`. `git push` is not allowed.',
+    );
   });
 });
