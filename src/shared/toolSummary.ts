@@ -167,17 +167,30 @@ function failure(call: ToolCallNode): string {
   return oneLine(text ?? 'failed', 80);
 }
 
+/**
+ * An external agent's own tool call (`acp:<kind>`, src/core/run/external/acpUpdates.ts) says what
+ * it does in its title ("Run git push --force"): that is its line, not "calling acp:execute".
+ */
+function acpTitle(call: ToolCallNode): string | undefined {
+  if (!call.tool.startsWith('acp:')) return undefined;
+  const title = str(fields(call.input), 'title');
+  return title ? oneLine(title, 80) : undefined;
+}
+
 export function summarizeToolCall(call: ToolCallNode): SummaryPart[] {
   const words = WORDS[call.tool];
   const input = fields(call.input);
+  const title = acpTitle(call);
   if (call.state === 'running') {
-    const doing = words ? words.doing(input) : `calling ${call.tool}`;
+    const doing = words ? words.doing(input) : (title ?? `calling ${call.tool}`);
     const waiting = call.approval !== undefined && call.approval.decision === undefined;
     return [doing.charAt(0).toUpperCase() + doing.slice(1) + (waiting ? ' · waiting for your approval' : '…')];
   }
   const parts: SummaryPart[] = words
     ? words.done(input, fields(call.output), call)
-    : [call.tool, ...(tellingField(call.input) ? [' ', { code: tellingField(call.input) }] : [])];
+    : title
+      ? [title]
+      : [call.tool, ...(tellingField(call.input) ? [' ', { code: tellingField(call.input) }] : [])];
   const notRun = approvalEnd(call);
   if (notRun) return [...parts, ` · ${notRun}`];
   if (call.state === 'error') return [...parts, ` · failed: ${failure(call)}`];
@@ -187,6 +200,8 @@ export function summarizeToolCall(call: ToolCallNode): SummaryPart[] {
 /** The live line's "what it is doing now", lower case: "reading src/invoice.ts". */
 export function toolActivity(call: ToolCallNode): string {
   const words = WORDS[call.tool];
+  const title = acpTitle(call);
+  if (!words && title) return title;
   return words ? words.doing(fields(call.input)) : `calling ${call.tool}${tellingField(call.input) ? ` ${tellingField(call.input)}` : ''}`;
 }
 
