@@ -39,8 +39,33 @@ describe('the tool schemas a run sends on every call', () => {
         n: { type: 'integer' },
       },
       required: ['timeoutMs', 'n'],
-      additionalProperties: false,
     });
+  });
+
+  it('send no additionalProperties: false and no length guards for what zod checks, and still refuse what breaks them', async () => {
+    const input = z.object({ command: z.string().min(1).max(10), items: z.array(z.object({ text: z.string() })).max(2) });
+    const schema = toolJsonSchema(input);
+    expect(await schema.jsonSchema).toEqual({
+      type: 'object',
+      properties: {
+        command: { type: 'string' },
+        items: { type: 'array', items: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+      },
+      required: ['command', 'items'],
+    });
+    expect((await schema.validate!({ command: '', items: [] })).success).toBe(false);
+    expect((await schema.validate!({ command: 'x'.repeat(11), items: [] })).success).toBe(false);
+    expect((await schema.validate!({ command: 'ls', items: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] })).success).toBe(false);
+    expect((await schema.validate!({ command: 'ls', items: [{ text: 'a' }] })).success).toBe(true);
+  });
+
+  it('keep the length guards of a schema a tool brings as JSON (MCP): nothing of ours checks those', () => {
+    const mcp = {
+      type: 'object' as const,
+      properties: { q: { type: 'string' as const, maxLength: 100 } },
+      additionalProperties: false,
+    };
+    expect(leanJsonSchema(mcp)).toEqual({ type: 'object', properties: { q: { type: 'string', maxLength: 100 } } });
   });
 
   it('leave a field named like a keyword alone (an MCP tool may have one called "maximum")', () => {
