@@ -128,7 +128,12 @@ async function delegate(
  * One after another, not at once: each start counts against subagents.maxActiveChildren, and a
  * start past it is refused with the reason, so the model knows which ones did not start.
  */
-async function startInBackground(deps: DelegationDeps, input: DelegateInput, jobs: Job[], toolCallId: string): Promise<Record<string, unknown>[]> {
+async function startInBackground(
+  deps: DelegationDeps,
+  input: DelegateInput,
+  jobs: Job[],
+  toolCallId: string,
+): Promise<Record<string, unknown>[]> {
   const answers: Record<string, unknown>[] = [];
   for (const { name, profile, error, task, prompt } of jobs) {
     if (!profile) {
