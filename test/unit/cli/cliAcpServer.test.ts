@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildCliForTest, type BuiltCli } from './cliHarness';
+import { buildCliForTest, startCli, type BuiltCli } from './cliHarness';
 import { startAcpServer, type AcpServerUnderTest } from './acpServerHarness';
 
 // Issue 44 item 8: our supervisor as an ACP agent (`subagents acp`), a real process driven by the
@@ -53,6 +53,7 @@ const script = {
         ],
       },
       { match: 'team', text: 'Team done.' },
+      { match: 'fail', error: { status: 400, message: 'the model refused the request' } },
       // One after the other, so the second asks only after the first was answered.
       { match: 'twice', toolCalls: [{ tool: 'write_file', input: { path: 'out.txt', content: 'one' } }] },
       { match: 'twice', toolCalls: [{ tool: 'write_file', input: { path: 'out.txt', content: 'two' } }] },
@@ -205,5 +206,28 @@ describe('subagents acp (issue 44 item 8)', () => {
       .request('session/prompt', { sessionId: 'acp_nope', prompt: [{ type: 'text', text: 'look' }] })
       .catch((e: unknown) => e);
     expect(unknown).toMatchObject({ code: -32002 });
+  });
+
+  it('a failed turn says why in the chat and in _meta, and still answers the prompt', async () => {
+    const s = await start();
+    const { sessionId } = await s.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const answer = await s.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'fail now' }] });
+    expect(answer.stopReason).toBe('end_turn');
+    expect(answer._meta).toMatchObject({ subagents: { status: 'error' } });
+    expect(text(s)).toMatch(/error: .*the model refused the request/);
+  });
+
+  it('without a model, session/new is refused with what to do; bad flags exit 2 before serving', async () => {
+    server = await startAcpServer(built.path, ws, []);
+    const refused = await server.connection.agent.request('session/new', { cwd: ws, mcpServers: [] }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: -32602 });
+    expect((refused as Error).message).toMatch(/No model is set: pass --model SPEC/);
+    const misplaced = await startCli(built.path, ['acp', '--workspace', ws], { cwd: ws });
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toMatch(/"subagents acp" takes no --workspace: each session works in the folder its client names/);
+    const badApproval = await startCli(built.path, ['acp', '--approval', 'yolo'], { cwd: ws });
+    expect(badApproval.code).toBe(2);
+    const help = await startCli(built.path, ['--help'], { cwd: ws });
+    expect(help.stdout).toContain('subagents acp [options]');
   });
 });
