@@ -230,4 +230,35 @@ describe('subagents acp (issue 44 item 8)', () => {
     const help = await startCli(built.path, ['--help'], { cwd: ws });
     expect(help.stdout).toContain('subagents acp [options]');
   });
+
+  it('session/load in a new process replays the stored conversation, and the next prompt continues its thread', async () => {
+    const first = await start();
+    const { sessionId } = await first.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const answer = await first.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'look at the notes' }],
+    });
+    // The session is the thread: its id is the thread's.
+    expect(answer._meta).toMatchObject({ subagents: { threadId: sessionId } });
+    expect(await first.end()).toBe(0);
+
+    const again = await startAcpServer(built.path, ws, ['--model', `scripted:${join(ws, 'script.json')}`], (request) => ({
+      outcome: { outcome: 'selected', optionId: request.options.find((o) => o.kind === 'allow_once')!.optionId },
+    }));
+    server = again;
+    await again.connection.agent.request('session/load', { sessionId, cwd: ws, mcpServers: [] });
+    const replayed = again.updates.map((n) => n.update);
+    expect(replayed[0]).toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'look at the notes' } });
+    expect(replayed.find((u) => u.sessionUpdate === 'tool_call')).toMatchObject({ title: 'Read notes.md', kind: 'read' });
+    expect(text(again)).toBe('The notes say hello. All good.');
+    const next = await again.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
+    expect(next._meta).toMatchObject({ subagents: { threadId: sessionId, status: 'ok' } });
+    expect(await readFile(join(ws, 'out.txt'), 'utf8')).toBe('written by the supervisor');
+
+    const unknown = await again.connection.agent
+      .request('session/load', { sessionId: 't_nosuchthread', cwd: ws, mcpServers: [] })
+      .catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ code: -32002 });
+    expect((unknown as Error).message).toMatch(/There is no session "t_nosuchthread"/);
+  });
 });
