@@ -3,6 +3,8 @@ import { isAbsolute } from 'node:path';
 import type { Logger } from '../../core/ports';
 import { newThreadId } from '../../core/storage/threads/newThreadId';
 import { isThreadId } from '../../core/storage/threads/threadId';
+import { Redactor } from '../../core/access/secrets/redactor';
+import { withTakenKeys } from '../../core/access/secrets/processKeys';
 import type { TrustFlags } from '../cliArgs';
 import { UsageError } from '../cliError';
 import type { CliIo } from '../cliIo';
@@ -44,6 +46,8 @@ async function checkCwd(cwd: string): Promise<void> {
  */
 export function acpAgent(options: AcpServerOptions, client: AcpClientCalls) {
   const sessions = new Map<string, AcpSession>();
+  // The keys left process.env at start-up (processKeys.ts): what goes to the client outside the engine's events is redacted with them.
+  const redactor = Redactor.fromEnvironment(withTakenKeys());
   const handlers: AcpAgentHandlers = {
     initialize: async () => ({
       agentInfo: { name: 'subagents', title: 'Subagents', version: '1' },
@@ -98,7 +102,7 @@ export function acpAgent(options: AcpServerOptions, client: AcpClientCalls) {
         ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
         io: options.io,
         logger: options.logger,
-        approver: acpApprover(id, cwd, client.requestPermission),
+        approver: acpApprover(id, cwd, client.requestPermission, (text) => redactor.redactText(text)),
       });
     } catch (error) {
       // Configuration the user must fix (no model, a broken script, a bad setting): said as the error.
