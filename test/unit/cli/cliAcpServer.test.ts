@@ -193,6 +193,30 @@ describe('subagents acp (issue 44 item 8)', () => {
     expect(await s.end()).toBe(0);
   });
 
+  it('session/cancel while a permission request waits withdraws it ($/cancel_request), writes nothing and ends the prompt "cancelled"', async () => {
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    let withdrawn = false;
+    const s = await start(
+      (_request, signal) =>
+        new Promise((resolve) => {
+          signal.addEventListener('abort', () => {
+            withdrawn = true;
+            resolve({ outcome: { outcome: 'cancelled' } });
+          });
+          asked();
+        }),
+    );
+    const { sessionId } = await s.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const prompt = s.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
+    await waiting;
+    await s.connection.agent.notify('session/cancel', { sessionId });
+    const answer = await prompt;
+    expect(answer.stopReason).toBe('cancelled');
+    expect(withdrawn).toBe(true);
+    expect(existsSync(join(ws, 'out.txt'))).toBe(false);
+  });
+
   it('refuses a session whose cwd is not an absolute path to a folder, with a JSON-RPC error that says so', async () => {
     const s = await start();
     const relative = await s.connection.agent.request('session/new', { cwd: 'some/folder', mcpServers: [] }).catch((e: unknown) => e);
