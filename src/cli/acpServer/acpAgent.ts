@@ -41,12 +41,14 @@ async function checkCwd(cwd: string): Promise<void> {
  * Our supervisor as an ACP agent: `initialize` (no client MCP servers, no images), `session/new`
  * (a workspace; its engine is set up as `subagents run` sets one up, under the same --allow-*
  * flags), `session/load` (a session's stored thread, replayed), `session/prompt` (a turn on the
- * session's thread, streamed as session/update) and `session/cancel`. Files are always read and written by our own file layer
- * (confinement, protected files, attribution), never through the client's fs methods.
+ * session's thread, streamed as session/update) and `session/cancel`. Files are always read and
+ * written by our own file layer (confinement, protected files, attribution), never through the
+ * client's fs methods: one layer to trust, the same in every host.
  */
 export function acpAgent(options: AcpServerOptions, client: AcpClientCalls) {
   const sessions = new Map<string, AcpSession>();
-  // The keys left process.env at start-up (processKeys.ts): what goes to the client outside the engine's events is redacted with them.
+  // The keys left process.env at start-up (processKeys.ts): what reaches the client outside the
+  // engine's events (a permission request's words) is redacted with them.
   const redactor = Redactor.fromEnvironment(withTakenKeys());
   const handlers: AcpAgentHandlers = {
     initialize: async () => ({
