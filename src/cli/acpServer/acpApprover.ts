@@ -27,8 +27,9 @@ function alwaysKey(request: ApprovalRequest): string {
  * rest of this session, approves the same tool on the same command line or file unasked (our
  * allowlist, --allow-command, is where wider "always" lives); "Reject", or the client cancelling
  * the request, denies. A run stopped while it waits withdraws the question ($/cancel_request).
+ * The edit's diff is sent whole, as the editor's diff shows it: the person approves what is written.
  */
-export function acpApprover(sessionId: string, root: string, ask: AskClient): Approver {
+export function acpApprover(sessionId: string, root: string, ask: AskClient, redact: (text: string) => string): Approver {
   const always = new Set<string>();
   return {
     canAsk: () => true,
@@ -47,7 +48,7 @@ export function acpApprover(sessionId: string, root: string, ask: AskClient): Ap
             },
           ]
         : [];
-      const reason: ToolCallContent = { type: 'content', content: { type: 'text', text: request.reason } };
+      const reason: ToolCallContent = { type: 'content', content: { type: 'text', text: redact(request.reason) } };
       let answer: RequestPermissionResponse;
       try {
         answer = await ask(
@@ -56,8 +57,9 @@ export function acpApprover(sessionId: string, root: string, ask: AskClient): Ap
             toolCall: {
               toolCallId: `${request.runId}/${request.toolCallId}`,
               ...view,
+              // Its arguments went out redacted with its tool_call; the title, made from them, is redacted here.
+              title: redact(view.title),
               status: 'pending',
-              rawInput: request.input,
               content: [reason, ...diff],
             },
             options: OPTIONS,

@@ -25,13 +25,13 @@ export function promptText(blocks: readonly ContentBlock[]): string {
 }
 
 /**
- * One ACP session: one thread of our engine, in the workspace the client named. Its engine serves
- * only this session, so every RunEvent it emits is this session's (the top run and the
- * subagents under it) and goes to the client as session/update, in order.
+ * One ACP session: one thread of our engine, in the workspace the client named; the session's id
+ * is the thread's (so session/load finds it again, and `subagents threads show ID` shows it). Its
+ * engine serves only this session, so every RunEvent it emits is this session's (the top run and
+ * the subagents under it) and goes to the client as session/update, in order.
  */
 export class AcpSession {
   private readonly updates: SessionUpdates;
-  private threadId: string | undefined;
   /** Notifications go out one after another; a prompt's answer waits for the last of them. */
   private sending: Promise<void> = Promise.resolve();
   private working = false;
@@ -41,12 +41,12 @@ export class AcpSession {
     readonly cwd: string,
     private readonly cli: CliEngine,
     private readonly notify: (notification: SessionNotification) => Promise<void>,
+    /** The thread is stored already (session/load); a new session's thread is made by its first prompt. */
+    private threadExists: boolean,
   ) {
     this.updates = new SessionUpdates(cwd);
     cli.engine.onEvent((event) => {
-      for (const update of this.updates.updatesOf(event)) {
-        this.sending = this.sending.then(() => this.notify({ sessionId: id, update }).catch(() => {}));
-      }
+      for (const update of this.updates.updatesOf(event)) this.send(update);
     });
   }
 
@@ -62,23 +62,19 @@ export class AcpSession {
       try {
         sent = await this.cli.engine.send({
           prompt: text,
-          ...(this.threadId === undefined ? {} : { threadId: this.threadId }),
+          ...(this.threadExists ? { threadId: this.id } : { newThreadId: this.id }),
           ...(agent === undefined ? {} : { agent }),
         });
       } catch (error) {
         if (error instanceof EngineRequestError) throw new AcpRefusal(-32602, error.message);
         throw error;
       }
-      this.threadId = sent.threadId;
+      this.threadExists = true;
       const finished = await sent.done;
       await this.cli.engine.whenQuiet(sent.threadId);
       // A failed run says why where the user reads: its error is the turn's last words.
       if (finished.status !== 'ok' && finished.status !== 'cancelled' && finished.error) {
-        const update = {
-          sessionUpdate: 'agent_message_chunk' as const,
-          content: { type: 'text' as const, text: `\n\n${finished.status}: ${finished.error}` },
-        };
-        this.sending = this.sending.then(() => this.notify({ sessionId: this.id, update }).catch(() => {}));
+        this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n${finished.status}: ${finished.error}` } });
       }
       await this.sending;
       const usage = finished.totalUsage ?? finished.usage;
@@ -92,16 +88,33 @@ export class AcpSession {
     }
   }
 
-  /** session/cancel: every run of the thread stops; the prompt then answers "cancelled". */
+  /** session/cancel: every run of the thread stops (a request still starting too); the prompt then answers "cancelled". */
   cancel(): void {
-    if (this.threadId !== undefined) this.cli.engine.cancel(this.threadId);
-    else this.cli.engine.cancelAll();
+    this.cli.engine.cancel(this.id);
+  }
+
+  /**
+   * session/load: the stored conversation sent again as session/update, as it happened: each
+   * prompt as the user's message, then what the runs did (the same mapping as live).
+   */
+  async replay(): Promise<void> {
+    const family = await this.cli.store.getFamily(this.id);
+    for (const event of family?.events ?? []) {
+      if (event.kind === 'run.started' && event.parentRunId === null && event.threadId === this.id)
+        this.send({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: event.task } });
+      for (const update of this.updates.updatesOf(event)) this.send(update);
+    }
+    await this.sending;
+  }
+
+  private send(update: SessionNotification['update']): void {
+    this.sending = this.sending.then(() => this.notify({ sessionId: this.id, update }).catch(() => {}));
   }
 
   /** Stops what works, waits for its end and closes the engine (the connection closed). */
   async close(): Promise<void> {
     this.cli.engine.cancelAll('closing');
-    if (this.threadId !== undefined) await this.cli.engine.whenQuiet(this.threadId).catch(() => {});
+    if (this.threadExists) await this.cli.engine.whenQuiet(this.id).catch(() => {});
     await this.cli.store.closeAll();
     await this.cli.close();
   }

@@ -8,6 +8,8 @@ import {
   type InitializeResponse,
   type NewSessionRequest,
   type NewSessionResponse,
+  type LoadSessionRequest,
+  type LoadSessionResponse,
   type PromptRequest,
   type PromptResponse,
   type CancelNotification,
@@ -22,6 +24,7 @@ import { refusalOf } from './acpRefusal';
 export interface AcpAgentHandlers {
   initialize(params: InitializeRequest): Promise<Omit<InitializeResponse, 'protocolVersion'>>;
   newSession(params: NewSessionRequest): Promise<NewSessionResponse>;
+  loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse>;
   prompt(params: PromptRequest): Promise<PromptResponse>;
   cancel(params: CancelNotification): void;
 }
@@ -61,6 +64,7 @@ export function serveAcpOverStdio(
   const app = agent({ name: 'subagents' })
     .onRequest('initialize', async ({ params }) => ({ ...(await refusals(made.initialize(params))), protocolVersion: PROTOCOL_VERSION }))
     .onRequest('session/new', ({ params }) => refusals(made.newSession(params)))
+    .onRequest('session/load', ({ params }) => refusals(made.loadSession(params)))
     .onRequest('session/prompt', ({ params }) => refusals(made.prompt(params)))
     .onNotification('session/cancel', ({ params }) => made.cancel(params));
   const stream = ndJsonStream(

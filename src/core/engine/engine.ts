@@ -95,6 +95,11 @@ const REQUEST_MODEL_ORIGIN = 'the model picked for this request';
 export interface SendRequest {
   /** Continue this thread; a new thread when absent. */
   threadId?: string;
+  /**
+   * Without `threadId`: the id the new thread takes, chosen by the host beforehand (an ACP
+   * session's id, which names its thread before the first prompt); a fresh one when absent.
+   */
+  newThreadId?: string;
   prompt: string;
   /** The profile that answers; the supervisor when absent. */
   agent?: string;
@@ -199,7 +204,7 @@ export class Engine {
     if (!spec) throw new EngineRequestError(NO_MODEL);
     if (!modelAllowed(spec, settings.allowedModels))
       throw new EngineRequestError(modelRefusedText(profile.name, spec, settings.allowedModels));
-    const threadId = request.threadId ?? newThreadId();
+    const threadId = request.threadId ?? request.newThreadId ?? newThreadId();
     if (this.registry.isBusy(threadId)) throw new EngineRequestError(BUSY);
     const reservation = this.registry.reserve(threadId);
     try {

@@ -11,8 +11,11 @@ import {
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 
-/** How the test's client answers a permission request (the option it picks, or a cancel). */
-export type PermissionAnswer = (request: RequestPermissionRequest) => RequestPermissionResponse;
+/** How the test's client answers a permission request (the option it picks, or a cancel); `signal` aborts when the agent withdraws it. */
+export type PermissionAnswer = (
+  request: RequestPermissionRequest,
+  signal: AbortSignal,
+) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
 
 /**
  * `subagents acp` as a real process (the CLI built from the current sources) driven by the SDK's
@@ -59,9 +62,9 @@ export async function startAcpServer(
         w.resolve(params);
       }
     })
-    .onRequest('session/request_permission', ({ params }) => {
+    .onRequest('session/request_permission', ({ params, signal }) => {
       permissions.push(params);
-      return answer(params);
+      return answer(params, signal);
     });
   const connection = app.connect(
     ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildCliForTest, type BuiltCli } from './cliHarness';
+import { buildCliForTest, startCli, type BuiltCli } from './cliHarness';
 import { startAcpServer, type AcpServerUnderTest } from './acpServerHarness';
 
 // Issue 44 item 8: our supervisor as an ACP agent (`subagents acp`), a real process driven by the
@@ -53,6 +53,7 @@ const script = {
         ],
       },
       { match: 'team', text: 'Team done.' },
+      { match: 'fail', error: { status: 400, message: 'the model refused the request' } },
       // One after the other, so the second asks only after the first was answered.
       { match: 'twice', toolCalls: [{ tool: 'write_file', input: { path: 'out.txt', content: 'one' } }] },
       { match: 'twice', toolCalls: [{ tool: 'write_file', input: { path: 'out.txt', content: 'two' } }] },
@@ -192,6 +193,30 @@ describe('subagents acp (issue 44 item 8)', () => {
     expect(await s.end()).toBe(0);
   });
 
+  it('session/cancel while a permission request waits withdraws it ($/cancel_request), writes nothing and ends the prompt "cancelled"', async () => {
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    let withdrawn = false;
+    const s = await start(
+      (_request, signal) =>
+        new Promise((resolve) => {
+          signal.addEventListener('abort', () => {
+            withdrawn = true;
+            resolve({ outcome: { outcome: 'cancelled' } });
+          });
+          asked();
+        }),
+    );
+    const { sessionId } = await s.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const prompt = s.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
+    await waiting;
+    await s.connection.agent.notify('session/cancel', { sessionId });
+    const answer = await prompt;
+    expect(answer.stopReason).toBe('cancelled');
+    expect(withdrawn).toBe(true);
+    expect(existsSync(join(ws, 'out.txt'))).toBe(false);
+  });
+
   it('refuses a session whose cwd is not an absolute path to a folder, with a JSON-RPC error that says so', async () => {
     const s = await start();
     const relative = await s.connection.agent.request('session/new', { cwd: 'some/folder', mcpServers: [] }).catch((e: unknown) => e);
@@ -205,5 +230,59 @@ describe('subagents acp (issue 44 item 8)', () => {
       .request('session/prompt', { sessionId: 'acp_nope', prompt: [{ type: 'text', text: 'look' }] })
       .catch((e: unknown) => e);
     expect(unknown).toMatchObject({ code: -32002 });
+  });
+
+  it('a failed turn says why in the chat and in _meta, and still answers the prompt', async () => {
+    const s = await start();
+    const { sessionId } = await s.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const answer = await s.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'fail now' }] });
+    expect(answer.stopReason).toBe('end_turn');
+    expect(answer._meta).toMatchObject({ subagents: { status: 'error' } });
+    expect(text(s)).toMatch(/error: .*the model refused the request/);
+  });
+
+  it('without a model, session/new is refused with what to do; bad flags exit 2 before serving', async () => {
+    server = await startAcpServer(built.path, ws, []);
+    const refused = await server.connection.agent.request('session/new', { cwd: ws, mcpServers: [] }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: -32602 });
+    expect((refused as Error).message).toMatch(/No model is set: pass --model SPEC/);
+    const misplaced = await startCli(built.path, ['acp', '--workspace', ws], { cwd: ws });
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toMatch(/"subagents acp" takes no --workspace: each session works in the folder its client names/);
+    const badApproval = await startCli(built.path, ['acp', '--approval', 'yolo'], { cwd: ws });
+    expect(badApproval.code).toBe(2);
+    const help = await startCli(built.path, ['--help'], { cwd: ws });
+    expect(help.stdout).toContain('subagents acp [options]');
+  });
+
+  it('session/load in a new process replays the stored conversation, and the next prompt continues its thread', async () => {
+    const first = await start();
+    const { sessionId } = await first.connection.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const answer = await first.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'look at the notes' }],
+    });
+    // The session is the thread: its id is the thread's.
+    expect(answer._meta).toMatchObject({ subagents: { threadId: sessionId } });
+    expect(await first.end()).toBe(0);
+
+    const again = await startAcpServer(built.path, ws, ['--model', `scripted:${join(ws, 'script.json')}`], (request) => ({
+      outcome: { outcome: 'selected', optionId: request.options.find((o) => o.kind === 'allow_once')!.optionId },
+    }));
+    server = again;
+    await again.connection.agent.request('session/load', { sessionId, cwd: ws, mcpServers: [] });
+    const replayed = again.updates.map((n) => n.update);
+    expect(replayed[0]).toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'look at the notes' } });
+    expect(replayed.find((u) => u.sessionUpdate === 'tool_call')).toMatchObject({ title: 'Read notes.md', kind: 'read' });
+    expect(text(again)).toBe('The notes say hello. All good.');
+    const next = await again.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] });
+    expect(next._meta).toMatchObject({ subagents: { threadId: sessionId, status: 'ok' } });
+    expect(await readFile(join(ws, 'out.txt'), 'utf8')).toBe('written by the supervisor');
+
+    const unknown = await again.connection.agent
+      .request('session/load', { sessionId: 't_nosuchthread', cwd: ws, mcpServers: [] })
+      .catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ code: -32002 });
+    expect((unknown as Error).message).toMatch(/There is no session "t_nosuchthread"/);
   });
 });
