@@ -8,6 +8,8 @@ import type { RunEvent, RunEventOf } from '../../../../../src/shared/events';
 import { agent, makeEngine } from '../../engineHarness';
 import { programmedModel } from '../../programmedModel';
 import { FAKE_AGENT } from '../../../cli/acpHarness';
+import { AcpSessions } from '../../../../../src/core/run/external/acpSessions';
+import { TurnHandlers } from '../../../../../src/core/run/external/acpTurnHandlers';
 
 // Issue 44, item 1: one agent process per child thread, kept for its `continue`, its session loaded
 // (session/load) when the process has gone and the agent offers it, else a new session told the
@@ -178,5 +180,89 @@ describe('the process of an ACP child thread (issue 44)', () => {
     expect(pids.size).toBe(2);
     await h.engine.closeExternalAgents();
     expect(alive(whoami(next!.output)!.pid)).toBe(false);
+  });
+});
+
+describe('AcpSessions, the kept agents of an engine', () => {
+  /** A stand-in for a started agent: what the registry uses of it, and a promise of its close. */
+  function keptAgent(key = 'k') {
+    let closed!: () => void;
+    const closing = new Promise<void>((resolve) => (closed = resolve));
+    let running = true;
+    const agent = {
+      sessionId: 's',
+      agentName: 'fake',
+      loadSession: false,
+      via: 'new' as const,
+      pid: undefined,
+      running: () => running,
+      prompt: async () => 'end_turn' as const,
+      cancel: async () => {},
+      close: async () => {
+        running = false;
+        closed();
+      },
+      stderrTail: () => '',
+    };
+    return { kept: { agent, handlers: new TurnHandlers(), key }, closing, isRunning: () => running };
+  }
+
+  it('ends a kept agent after its idle time, and forgets it', async () => {
+    const sessions = new AcpSessions(20);
+    const a = keptAgent();
+    await sessions.keep('t1', a.kept);
+    expect(sessions.threads).toEqual(['t1']);
+    await a.closing;
+    expect(sessions.threads).toEqual([]);
+  });
+
+  it('a changed declaration is not served by the old process: it is ended, and a new one starts', async () => {
+    const sessions = new AcpSessions();
+    const a = keptAgent('old');
+    await sessions.keep('t1', a.kept);
+    expect(await sessions.take('t1', 'new')).toBeUndefined();
+    expect(a.isRunning()).toBe(false);
+    const b = keptAgent('same');
+    await sessions.keep('t1', b.kept);
+    expect(await sessions.take('t1', 'same')).toBe(b.kept);
+    await sessions.closeAll();
+  });
+
+  it('after closeAll, an agent a run still hands back is ended at once, not kept', async () => {
+    const sessions = new AcpSessions();
+    const a = keptAgent();
+    await sessions.keep('t1', a.kept);
+    await sessions.closeAll();
+    expect(a.isRunning()).toBe(false);
+    const late = keptAgent();
+    await sessions.keep('t2', late.kept);
+    expect(late.isRunning()).toBe(false);
+    expect(sessions.threads).toEqual([]);
+  });
+});
+
+describe('TurnHandlers: what a kept agent gets between runs', () => {
+  it('with no run bound: updates are dropped, a permission request is cancelled, a file request refused; bound: the run answers', async () => {
+    const handlers = new TurnHandlers();
+    const signal = new AbortController().signal;
+    const request = { sessionId: 's', toolCall: { toolCallId: 'x' }, options: [] };
+    expect(await handlers.requestPermission(request, signal)).toEqual({ outcome: { outcome: 'cancelled' } });
+    await expect(handlers.writeTextFile({ sessionId: 's', path: '/w/a', content: 'x' }, signal)).rejects.toThrow(
+      /No prompt of this session is running/,
+    );
+    const seen: unknown[] = [];
+    handlers.bind({
+      update: (u) => void seen.push(u),
+      requestPermission: async () => ({ outcome: { outcome: 'selected', optionId: 'yes' } }),
+      readTextFile: async () => ({ content: 'read' }),
+      writeTextFile: async () => ({}),
+    });
+    handlers.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } });
+    expect(seen).toHaveLength(1);
+    expect(await handlers.requestPermission(request, signal)).toEqual({ outcome: { outcome: 'selected', optionId: 'yes' } });
+    expect(await handlers.readTextFile({ sessionId: 's', path: '/w/a' }, signal)).toEqual({ content: 'read' });
+    handlers.unbind();
+    handlers.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'later' } });
+    expect(seen).toHaveLength(1);
   });
 });
