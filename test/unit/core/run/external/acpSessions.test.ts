@@ -170,7 +170,7 @@ describe('the process of an ACP child thread (issue 44)', () => {
     await after.engine.closeExternalAgents();
   });
 
-  it('a stopped child thread keeps no process: the next continue starts a new one', async () => {
+  it('a child whose agent crashed keeps no process: the next continue starts a new one', async () => {
     const h = engineFor(new MemoryThreadStore(), { first: 'MODE:crash', continued: 'MODE:whoami' });
     await request(h);
     const [crashed, next] = childEnds(h.events);
