@@ -87,7 +87,7 @@ describe('package runners start outside the workspace (attack: a planted node_mo
     const sent = await h.engine.send({ prompt: 'go' });
     await sent.done;
     await h.engine.whenQuiet(sent.threadId);
-    await h.engine.closeExternalAgents();
+    await h.engine.externalAgents.closeAll();
     const child = h.events.find((e) => e.kind === 'run.started' && e.agent === 'fake')!.runId;
     const end = h.events.find((e): e is RunEventOf<'run.finished'> => e.kind === 'run.finished' && e.runId === child);
     expect(existsSync(marker)).toBe(false);

@@ -110,7 +110,7 @@ describe('the process of an ACP child thread (issue 44)', () => {
 
     // Kept for the thread's next continue while the engine lives; gone, with its process group, when it closes.
     expect(alive(a.pid)).toBe(true);
-    await h.engine.closeExternalAgents();
+    await h.engine.externalAgents.closeAll();
     expect(alive(a.pid)).toBe(false);
   });
 
@@ -126,7 +126,7 @@ describe('the process of an ACP child thread (issue 44)', () => {
       loadSession: true,
     });
     // The window closes (or the CLI exits): the process goes.
-    await before.engine.closeExternalAgents();
+    await before.engine.externalAgents.closeAll();
     expect(alive(earlier.pid)).toBe(false);
 
     // A later engine on the same threads (the next window, `subagents run --thread`) continues the child thread.
@@ -143,7 +143,7 @@ describe('the process of an ACP child thread (issue 44)', () => {
     const text = after.events.flatMap((e) => (e.kind === 'text.delta' && e.runId === end!.runId ? [e.text] : [])).join('');
     expect(text).not.toContain('replayed');
     expect(after.events.some((e) => e.kind === 'warning' && e.runId === end!.runId)).toBe(false);
-    await after.engine.closeExternalAgents();
+    await after.engine.externalAgents.closeAll();
     expect(alive(now.pid)).toBe(false);
   });
 
@@ -153,7 +153,7 @@ describe('the process of an ACP child thread (issue 44)', () => {
     const before = engineFor(store, { first: 'MODE:whoami' }, {}, thread);
     const top = await request(before);
     const earlier = whoami(childEnds(before.events)[0]?.output)!;
-    await before.engine.closeExternalAgents();
+    await before.engine.externalAgents.closeAll();
 
     const after = engineFor(store, { continued: 'MODE:echo what did you say?' }, {}, thread);
     await request(after, top);
@@ -167,19 +167,22 @@ describe('the process of an ACP child thread (issue 44)', () => {
     const warning = after.events.find((e) => e.kind === 'warning' && e.runId === end.runId);
     expect(warning).toMatchObject({ message: expect.stringContaining('fake-acp does not offer session/load') });
     expect((await requests()).filter((l) => / load /.test(l))).toEqual([]);
-    await after.engine.closeExternalAgents();
+    await after.engine.externalAgents.closeAll();
   });
 
   it('a child whose agent crashed keeps no process: the next continue starts a new one', async () => {
     const h = engineFor(new MemoryThreadStore(), { first: 'MODE:crash', continued: 'MODE:whoami' });
-    await request(h);
+    const top = await request(h);
     const [crashed, next] = childEnds(h.events);
     expect(crashed).toMatchObject({ status: 'error' });
     expect(next, JSON.stringify(next)).toMatchObject({ status: 'ok' });
     const pids = new Set((await requests()).filter((l) => / new /.test(l)).map((l) => l.split(' ')[0]));
     expect(pids.size).toBe(2);
-    await h.engine.closeExternalAgents();
-    expect(alive(whoami(next!.output)!.pid)).toBe(false);
+    // The conversation deleted (the panel's Delete): the agent kept for its child thread ends.
+    const pid = whoami(next!.output)!.pid;
+    expect(alive(pid)).toBe(true);
+    await h.engine.externalAgents.endConversation(top);
+    expect(alive(pid)).toBe(false);
   });
 });
 
@@ -225,6 +228,19 @@ describe('AcpSessions, the kept agents of an engine', () => {
     const b = keptAgent('same');
     await sessions.keep('t1', b.kept);
     expect(await sessions.take('t1', 'same')).toBe(b.kept);
+    await sessions.closeAll();
+  });
+
+  it("a deleted conversation's kept agents end; another conversation's stay", async () => {
+    const sessions = new AcpSessions();
+    const mine = keptAgent();
+    const other = keptAgent();
+    await sessions.keep('c_child', mine.kept, 't_deleted');
+    await sessions.keep('c_other', other.kept, 't_kept');
+    await sessions.endConversation('t_deleted');
+    expect(mine.isRunning()).toBe(false);
+    expect(other.isRunning()).toBe(true);
+    expect(sessions.threads).toEqual(['c_other']);
     await sessions.closeAll();
   });
 
