@@ -127,7 +127,7 @@ export class App {
       case 'state':
         this.threadId = msg.threadId;
         this.threads = msg.threads;
-        // A notice about another conversation is stale here.
+        // Notices about another conversation wait until it is shown again.
         this.problems.showThread(msg.threadId);
         this.prompt.setQueued(msg.queued);
         this.setConfig(msg.config);
@@ -137,7 +137,7 @@ export class App {
         return this.schedule();
       case 'events':
         // Events of a thread we are not showing (a late batch after a switch) are dropped.
-        if (this.threadId === null) this.threadId = msg.threadId;
+        if (this.threadId === null) this.problems.showThread((this.threadId = msg.threadId));
         else if (msg.threadId !== this.threadId) return;
         for (const e of msg.events) this.pending.push(e);
         return this.schedule();
@@ -153,7 +153,7 @@ export class App {
         if (this.threadId !== null && msg.threadId !== this.threadId) return;
         return this.prompt.setQueued(msg.queued);
       case 'notice':
-        if (msg.threadId !== undefined && this.threadId !== null && msg.threadId !== this.threadId) return;
+        // One about another conversation is kept, hidden, for when that conversation is shown again.
         return this.problems.addNotice(msg.level, msg.message, msg.threadId);
       case 'modelChoices':
         this.modelChoice.setChoices(msg.choices, msg.notes);

@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunChangeActions, RunChangeError } from '../core/changes/attribution/runChangeActions';
-import type { RevertResult } from '../core/changes/attribution/revertRun';
+import { RunChangeActions, RunChangeError, type RecordedRevert } from '../core/changes/attribution/runChangeActions';
 import { threadSnapshots } from '../core/changes/attribution/threadSnapshots';
 import { DEFAULT_SETTINGS } from '../core/config/settings/engineSettings';
 import { nodeWorkspace } from '../core/engine/nodeWorkspace';
@@ -93,7 +92,7 @@ async function apply(io: CliIo, cmd: RunChangesCommand, actions: RunChangeAction
   return result.conflicts.length > 0 ? EXIT.runFailed : EXIT.ok;
 }
 
-function printRevert(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'threads revert' }>, result: RevertResult): void {
+function printRevert(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'threads revert' }>, result: RecordedRevert): void {
   if (cmd.json) {
     io.stdout.write(`${jsonForTerminal(result)}\n`);
     return;
@@ -107,5 +106,9 @@ function printRevert(io: CliIo, cmd: Extract<RunChangesCommand, { name: 'threads
       already.length
         ? terminalSafe(`Nothing to undo: run ${cmd.runId}'s changes are already reverted (${already.join(', ')}).\n`)
         : `Run ${cmd.runId} changed no files.\n`,
+    );
+  if (result.unrecorded)
+    io.stderr.write(
+      terminalSafe(`The revert could not be written to the conversation (${result.unrecorded}): the run will not read "reverted".\n`),
     );
 }

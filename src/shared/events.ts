@@ -268,6 +268,20 @@ function buildRunEventSchemas() {
     loadSession: z.boolean(),
   });
 
+  /**
+   * The user reverted this run's changes ("Revert this run's changes", `subagents threads revert`):
+   * the files now as they were before the run. Written after the run ended, by the revert itself,
+   * so the node reads "reverted" after a reload and a second revert has nothing to undo.
+   */
+  const runRevertedSchema = z.object({
+    ...base,
+    kind: z.literal('run.reverted'),
+    /** The run's files now as before it (restored by this revert, or found so already). */
+    files: z.array(z.string().min(1)).min(1),
+    /** Files this revert left as they are, each with why (changed since, no snapshot kept). */
+    skipped: z.array(z.object({ path: z.string().min(1), reason: z.string() })).optional(),
+  });
+
   const runEventSchema = z.discriminatedUnion('kind', [
     runStartedSchema,
     textDeltaSchema,
@@ -285,6 +299,7 @@ function buildRunEventSchemas() {
     fileChangedSchema,
     hookRanSchema,
     acpSessionSchema,
+    runRevertedSchema,
   ]);
 
   return { usageSchema, approvalDecisionSchema, runLimitSchema, runConfigSchema, changePreviewSchema, runEventSchema };

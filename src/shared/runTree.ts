@@ -73,6 +73,16 @@ export interface RunNode {
   changes?: RunChanges;
   /** The hooks that ran on this run, in order; absent until one runs (and in threads from before hooks). */
   hooks?: HookRunNode[];
+  /** Its changes the user reverted (run.reverted), over every revert; absent until one. */
+  reverted?: RunRevert;
+}
+
+/** What reverts of a run's changes did: `files` are now as before the run. */
+export interface RunRevert {
+  /** Every file reverted so far, in the order reverted. */
+  files: string[];
+  /** When the last revert was. */
+  ts: number;
 }
 
 /** One hook run (hook.ran). */
@@ -291,6 +301,12 @@ class Draft {
       case 'file.changed':
         run.changes = withFileChange(run.changes, e);
         return;
+      case 'run.reverted': {
+        const files = run.reverted ? run.reverted.files.slice() : [];
+        for (const path of e.files) if (!files.includes(path)) files.push(path);
+        run.reverted = { files, ts: e.ts };
+        return;
+      }
       case 'hook.ran': {
         const { event, command, source, exitCode, durationMs, decision, note, toolCallId } = e;
         run.hooks = [

@@ -147,17 +147,21 @@ describe('a finished run', () => {
 });
 
 describe('notices', () => {
-  it('about one conversation go when another is shown, and never show in another', async () => {
+  it('about one conversation show only in it: hidden while another is shown, back on the way back', async () => {
     const panel = await harness.open();
     await panel.send(stateMessage('thread-1', []));
     await panel.send({ type: 'notice', level: 'error', message: 'Your message "x" was not sent: the disk is full.', threadId: 'thread-1' });
     await panel.send({ type: 'notice', level: 'info', message: 'The model is now openai:gpt-4.1.' });
-    const notices = panel.page.locator('#problems .problems-notices .problem');
+    const notices = panel.page.locator('#problems .problems-notices .problem:not([hidden])');
     await expect.poll(() => notices.count()).toBe(2);
     await panel.send(stateMessage('thread-2', []));
     await expect.poll(() => notices.allInnerTexts()).toEqual(['The model is now openai:gpt-4.1.']);
     await panel.send({ type: 'notice', level: 'error', message: 'late, about thread 1', threadId: 'thread-1' });
     await panel.settle();
     expect(await notices.count()).toBe(1);
+    await panel.send(stateMessage('thread-1', []));
+    await expect
+      .poll(() => notices.allInnerTexts())
+      .toEqual(['Your message "x" was not sent: the disk is full.', 'The model is now openai:gpt-4.1.', 'late, about thread 1']);
   });
 });

@@ -12,7 +12,8 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function threadWithChanges(panel: Panel): Promise<void> {
+/** Shows thread-1, a run whose child changed files; the script writes its next events. */
+async function threadWithChanges(panel: Panel): Promise<ThreadScript> {
   const s = new ThreadScript();
   await panel.send(
     stateMessage('thread-1', [
@@ -27,6 +28,7 @@ async function threadWithChanges(panel: Panel): Promise<void> {
     ]),
   );
   await panel.page.locator('.message.assistant[data-state="ok"]').waitFor();
+  return s;
 }
 
 describe("a run's changed files", () => {
@@ -113,5 +115,60 @@ describe("a run's changed files", () => {
     // Its files still open their diffs (the host says what is missing there).
     expect(await node.locator('.run-change-file').count()).toBe(2);
     expect(panel.errors).toEqual([]);
+  });
+});
+
+describe("a run's reverted changes", () => {
+  it('the node says "reverted" (no count, no Revert) when the run.reverted of its revert arrives', async () => {
+    const panel = await harness.open();
+    const s = await threadWithChanges(panel);
+    const node = panel.page.locator('.run-node[data-run-id="c"]');
+    await node.locator('.run-header .run-agent').click();
+    await node.locator('.revert-run').waitFor();
+    // What the host's engine publishes after the revert: a run.reverted in the run's thread, folded live.
+    await panel.send({ type: 'events', threadId: 'thread-1', events: [s.reverted('c', ['src/a.ts', 'src/new.ts'])] });
+    await expect.poll(() => node.locator('.run-changes-chip').innerText()).toBe('changes reverted');
+    expect(await node.locator('.revert-run').count()).toBe(0);
+    expect(await node.locator('.run-changes-note').innerText()).toBe("Reverted: this run's files are as they were before it.");
+    expect(await node.locator('.run-change-file').allInnerTexts()).toEqual([
+      'src/a.ts (+4 −2, uncertain: another command ran at the same time) · reverted',
+      'src/new.ts (new) · reverted',
+    ]);
+    // The parent's own change was not reverted: it keeps its count and its Revert.
+    const turn = panel.page.locator('.message.assistant[data-run-id="root"]');
+    expect(await turn.locator(':scope > .message-author .run-changes-chip').innerText()).toBe('1 file changed (+1 −0)');
+    expect(await turn.locator(':scope > .run-controls .revert-run').count()).toBe(1);
+    expect(panel.errors).toEqual([]);
+  });
+
+  it('a partial revert keeps the count, says how many were reverted, and still offers Revert', async () => {
+    const panel = await harness.open();
+    const s = new ThreadScript();
+    await panel.send(
+      stateMessage('thread-1', [
+        s.started('root', { task: 'Fix it' }),
+        s.fileChanged('root', 'a.ts', { added: 2, removed: 1 }),
+        s.fileChanged('root', 'b.ts', { added: 1 }),
+        s.finished('root', 'ok', 'Done.'),
+        s.reverted('root', ['b.ts']),
+      ]),
+    );
+    const turn = panel.page.locator('.message.assistant[data-run-id="root"]');
+    await turn.waitFor();
+    expect(await turn.locator(':scope > .message-author .run-changes-chip').innerText()).toBe('2 files changed (+3 −1), 1 reverted');
+    expect(await turn.locator(':scope > .run-controls .revert-run').count()).toBe(1);
+  });
+
+  it("the revert's banner stays with its conversation: hidden in another, back on return", async () => {
+    const panel = await harness.open();
+    await threadWithChanges(panel);
+    const banners = panel.page.locator('#problems .problems-notices .problem:not([hidden])');
+    await panel.send({ type: 'notice', level: 'info', message: 'Reverted src/a.ts, src/new.ts.', threadId: 'thread-1' });
+    await expect.poll(() => banners.allInnerTexts()).toEqual(['Reverted src/a.ts, src/new.ts.']);
+    await panel.send(stateMessage('thread-2', []));
+    await expect.poll(() => banners.count()).toBe(0);
+    expect(await panel.page.locator('#problems').isHidden()).toBe(true);
+    await threadWithChanges(panel);
+    await expect.poll(() => banners.allInnerTexts()).toEqual(['Reverted src/a.ts, src/new.ts.']);
   });
 });

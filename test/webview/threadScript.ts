@@ -45,6 +45,11 @@ export class ThreadScript {
     return { v: 1 as const, threadId: this.threadId, runId, seq: this.seq++, ts: this.ts };
   }
 
+  /** The user reverted the run's changes: these files are as before it. */
+  reverted(runId: string, files: string[]): RunEvent {
+    return { ...this.base(runId), kind: 'run.reverted', files };
+  }
+
   /** `call`: the parent's tool call that started it (delegate_task, subagent_start). */
   started(runId: string, o: { parent?: string; agent?: string; task?: string; call?: string } = {}): RunEvent {
     const parent = o.parent ? this.runs.get(o.parent) : undefined;

@@ -17,6 +17,8 @@ export class ProblemsView {
   private readonly configList: HTMLElement;
   private readonly notices: HTMLElement;
   private config: PanelConfig | undefined;
+  /** The conversation shown (null: a new one), whose notices show. */
+  private threadId: string | null = null;
 
   constructor(
     private readonly ui: UiState,
@@ -42,7 +44,10 @@ export class ProblemsView {
     this.refresh();
   }
 
-  /** A notice; with a threadId it belongs to that conversation and goes when another is shown. */
+  /**
+   * A notice; with a threadId it belongs to that conversation: shown only while it is, hidden
+   * while another one is, and shown again on the way back.
+   */
   addNotice(level: 'info' | 'error', message: string, threadId?: string): void {
     const el = line(level === 'error' ? 'error' : 'info', level === 'error' ? 'error' : 'info', message);
     el.append(
@@ -53,16 +58,20 @@ export class ProblemsView {
     );
     if (threadId !== undefined) el.dataset.threadId = threadId;
     this.notices.append(el);
-    while (this.notices.children.length > MAX_NOTICES) this.notices.firstElementChild!.remove();
+    // The oldest goes first, counted per conversation (a hidden one's notices do not push these out).
+    const same = this.noticesOf(threadId);
+    for (const old of same.slice(0, Math.max(0, same.length - MAX_NOTICES))) old.remove();
     this.refresh();
   }
 
-  /** Another conversation is shown: notices about any other one go. */
+  /** Another conversation is shown: only its notices and those of no conversation show. */
   showThread(threadId: string | null): void {
-    for (const el of [...this.notices.children] as HTMLElement[]) {
-      if (el.dataset.threadId !== undefined && el.dataset.threadId !== threadId) el.remove();
-    }
+    this.threadId = threadId;
     this.refresh();
+  }
+
+  private noticesOf(threadId: string | undefined): HTMLElement[] {
+    return ([...this.notices.children] as HTMLElement[]).filter((el) => el.dataset.threadId === threadId);
   }
 
   private problem(p: ConfigProblem): HTMLElement {
@@ -87,7 +96,13 @@ export class ProblemsView {
   }
 
   private refresh(): void {
-    setHidden(this.el, this.configList.children.length + this.notices.children.length === 0);
+    let shown = 0;
+    for (const el of this.notices.children as HTMLCollectionOf<HTMLElement>) {
+      const hidden = el.dataset.threadId !== undefined && el.dataset.threadId !== this.threadId;
+      setHidden(el, hidden);
+      if (!hidden) shown++;
+    }
+    setHidden(this.el, this.configList.children.length + shown === 0);
   }
 }
 

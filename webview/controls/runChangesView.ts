@@ -1,4 +1,4 @@
-import { changeSummary, fileChangeText } from '../../src/shared/changeSummary';
+import { changesLeft, fileChangeText, runChangesText } from '../../src/shared/changeSummary';
 import type { PendingWorktreeView } from '../../src/shared/protocol';
 import type { FileChangeNode, RunNode } from '../../src/shared/runTree';
 import { codicon, h, setHidden, setText } from '../kit/dom';
@@ -34,7 +34,7 @@ export class RunChangesControls {
       if (!node.changes && !this.pending.has(node.runId)) return; // nothing to show: no room taken
       block = new RunChangesBlock(slots, this.actions, (threadId) => this.lost[threadId]);
       this.blocks.set(node.runId, block);
-    } else if (prev && prev.changes === node.changes && prev.state === node.state) return;
+    } else if (prev && prev.changes === node.changes && prev.state === node.state && prev.reverted === node.reverted) return;
     block.render(node, this.pending.get(node.runId));
   };
 
@@ -98,9 +98,11 @@ class RunChangesBlock {
     setHidden(this.block, !changes && !pending);
     const summary = pending
       ? `${pending.files} file${pending.files === 1 ? '' : 's'} changed in a worktree (+${pending.added} −${pending.removed}), not yet in the workspace`
-      : changes
-        ? changeSummary(changes)
-        : '';
+      : runChangesText(run);
+    // Once nothing is left to undo the node says so, not how much it changed (issue 42).
+    const reverted = !pending && !!changes && changesLeft(run).length === 0 && !!run.reverted;
+    this.chip.classList.toggle('reverted', reverted);
+    this.block.classList.toggle('reverted', reverted);
     setText(this.chip.lastElementChild!, summary);
     this.chip.title = summary;
     setText(this.heading, summary);
@@ -109,11 +111,12 @@ class RunChangesBlock {
   }
 
   private fileRow(run: RunNode, file: FileChangeNode): HTMLLIElement {
+    const reverted = run.reverted?.files.includes(file.path) ? ' · reverted' : '';
     const open = h(
       'a',
       { href: '#', class: 'run-change-file', title: `Open the diff of ${file.path}`, 'data-path': file.path },
       codicon(file.beforeHash === null ? 'diff-added' : file.afterHash === null ? 'diff-removed' : 'diff-modified'),
-      h('span', {}, fileChangeText(file)),
+      h('span', {}, fileChangeText(file) + reverted),
     );
     open.addEventListener('click', (e) => {
       e.preventDefault();
@@ -133,6 +136,8 @@ class RunChangesBlock {
       return [apply, discard, h('span', { class: 'run-changes-note' }, `Branch ${pending.branch}`)];
     }
     if (!run.changes) return [];
+    if (run.reverted && changesLeft(run).length === 0)
+      return [h('span', { class: 'run-changes-note' }, "Reverted: this run's files are as they were before it.")];
     const lost = this.revertUnavailable(run.threadId);
     if (lost) return [h('span', { class: 'run-changes-note' }, `This run's changes can no longer be reverted: ${lost}.`)];
     const revert = button({ label: "Revert this run's changes", icon: 'discard', appearance: 'secondary', className: 'revert-run' });

@@ -36,9 +36,8 @@ import { ThreadBusyError } from '../storage/threads/threadLeases';
 import type { LoadedThread, ThreadStore } from '../storage/threads/threadStore';
 import { distinctTitle } from '../storage/threads/distinctTitle';
 import { titleOf } from '../storage/threads/threadIndex';
-import { HookRunner } from '../access/hooks/hookRunner';
+import { HookRunner, type SessionHooks } from '../access/hooks/hookRunner';
 import type { HooksToRun } from '../access/hooks/hookConsent';
-import type { SessionHooks } from '../access/hooks/hookRunner';
 import { narrowedProfile, slashCommandTurn } from './requests/slashCommand';
 import { topProfile } from './requests/topProfile';
 import { EngineTraces } from '../run/telemetry/loadTracing';
@@ -380,7 +379,8 @@ export class Engine {
     });
   }
 
-  private publish(event: RunEvent): void {
+  /** Tells every listener of an event: a run's, or one written outside any run (run.reverted, by RunChangeActions). */
+  publish(event: RunEvent): void {
     for (const listener of this.listeners) {
       try {
         listener(event);

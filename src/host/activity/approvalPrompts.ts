@@ -1,5 +1,6 @@
 import type { ApprovalDecision } from '../../shared/events';
-import { approvalAction, type WindowActivity, type WaitingApproval } from './windowActivity';
+import { approvalAction, approvalNotice } from '../../shared/approvalText';
+import type { WindowActivity, WaitingApproval } from './windowActivity';
 
 export const APPROVE = 'Approve once';
 export const DENY = 'Deny';
@@ -64,12 +65,7 @@ export class ApprovalPrompts {
   }
 
   private async prompt(approval: WaitingApproval): Promise<void> {
-    const reason = approval.reason ? ` ${approval.reason}` : '';
-    const choice = await this.deps.notify(`Subagents: ${approval.agent} wants to ${approvalAction(approval)}.${reason}`, [
-      APPROVE,
-      DENY,
-      SHOW,
-    ]);
+    const choice = await this.deps.notify(approvalNotice(approval), [APPROVE, DENY, SHOW]);
     if (choice === SHOW) return this.deps.show(approval.rootThreadId);
     if (choice !== APPROVE && choice !== DENY) return;
     // Answered in the panel meanwhile, or its run ended: the id is stale, and says so.

@@ -1,4 +1,5 @@
-import type { RunEvent } from '../../shared/events';
+import { approvalAction } from '../../shared/approvalText';
+import type { ChangePreview, RunEvent } from '../../shared/events';
 
 /** An approval that waits for the user, as the status bar, the badge and a notification say it. */
 export interface WaitingApproval {
@@ -11,6 +12,8 @@ export interface WaitingApproval {
   tool: string;
   input: unknown;
   reason?: string;
+  /** For an edit: its diff's counts, for the notification's one line. */
+  preview?: Pick<ChangePreview, 'added' | 'removed' | 'created'>;
 }
 
 export interface ActivitySnapshot {
@@ -53,6 +56,7 @@ export class WindowActivity {
           tool: event.tool,
           input: event.input,
           ...(event.reason === undefined ? {} : { reason: event.reason }),
+          ...(event.preview === undefined ? {} : { preview: previewCounts(event.preview) }),
         });
         break;
       case 'approval.resolved':
@@ -91,20 +95,8 @@ export class WindowActivity {
   }
 }
 
-/** What an approval asks, in a few words: "run `npm test`", "edit src/invoice.ts". */
-export function approvalAction(approval: Pick<WaitingApproval, 'tool' | 'input'>): string {
-  const input = (approval.input ?? {}) as Record<string, unknown>;
-  const text = (v: unknown, max = 80) => (typeof v === 'string' ? (v.length > max ? `${v.slice(0, max - 1)}…` : v) : undefined);
-  switch (approval.tool) {
-    case 'run_command':
-      return `run \`${text(input.command) ?? 'a command'}\``;
-    case 'write_file':
-      return `write ${text(input.path) ?? 'a file'}`;
-    case 'edit_file':
-      return `edit ${text(input.path) ?? 'a file'}`;
-    default:
-      return `use ${approval.tool}`;
-  }
+function previewCounts(preview: ChangePreview): WaitingApproval['preview'] {
+  return { added: preview.added, removed: preview.removed, ...(preview.created ? { created: true } : {}) };
 }
 
 /** The status bar item: hidden while nothing works or waits; a waiting approval comes first. */

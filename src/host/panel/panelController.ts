@@ -189,7 +189,7 @@ export class PanelController {
   private async dispatch(message: WebviewToHost): Promise<void> {
     if (PanelRunChanges.handles(message)) {
       if (!this.deps.runChanges) throw new Error("A run's changes cannot be shown or undone here.");
-      return this.deps.runChanges.handle(message);
+      return this.deps.runChanges.handle(message, this.threadId);
     }
     switch (message.type) {
       case 'ready':

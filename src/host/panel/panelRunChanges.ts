@@ -1,5 +1,4 @@
-import type { DiffSides, RunChangeActions } from '../../core/changes/attribution/runChangeActions';
-import type { RevertResult } from '../../core/changes/attribution/revertRun';
+import type { DiffSides, RecordedRevert, RunChangeActions } from '../../core/changes/attribution/runChangeActions';
 import type { ApprovalRequest, Logger } from '../../core/ports';
 import type { ApplyResult } from '../../core/changes/worktrees/applyWorktree';
 import type { RunEvent } from '../../shared/events';
@@ -64,7 +63,9 @@ export class PanelRunChanges {
     this.unsubscribe();
   }
 
-  async handle(message: RunChangesMessage): Promise<void> {
+  /** `shownThreadId`: the conversation the panel showed when asked; the answer's notice belongs to it (shown only there). */
+  async handle(message: RunChangesMessage, shownThreadId?: string): Promise<void> {
+    const notice = (text: string) => this.notice(text, shownThreadId);
     try {
       switch (message.type) {
         case 'openChangeDiff': {
@@ -79,9 +80,9 @@ export class PanelRunChanges {
           return await this.deps.ui.openProposedDiff(message.approvalId, change.path, title);
         }
         case 'revertRun':
-          return this.notice(revertText(await this.revert(message.threadId, message.runId)));
+          return notice(revertText(await this.revert(message.threadId, message.runId)));
         case 'applyWorktree':
-          return this.notice(applyText(message.runId, await this.deps.actions.apply(message.runId)));
+          return notice(applyText(message.runId, await this.deps.actions.apply(message.runId)));
         case 'discardWorktree': {
           const ok = await this.deps.ui.confirm(
             `Discard the changes of run ${message.runId}?`,
@@ -90,7 +91,7 @@ export class PanelRunChanges {
           );
           if (!ok) return;
           const gone = await this.deps.actions.discard(message.runId);
-          return this.notice(`Discarded the changes of run ${message.runId}: its worktree and branch ${gone.branch} are gone.`);
+          return notice(`Discarded the changes of run ${message.runId}: its worktree and branch ${gone.branch} are gone.`);
         }
       }
     } finally {
@@ -124,7 +125,7 @@ export class PanelRunChanges {
     this.post?.({ type: 'worktrees', items });
   }
 
-  private revert(threadId: string, runId: string): Promise<RevertResult> {
+  private revert(threadId: string, runId: string): Promise<RecordedRevert> {
     return this.deps.actions.revert(threadId, runId, {
       confirmOverlap: (paths) =>
         this.deps.ui.confirm(
@@ -135,20 +136,23 @@ export class PanelRunChanges {
     });
   }
 
-  private notice(message: string): void {
-    this.post?.({ type: 'notice', level: 'info', message });
+  private notice(message: string, threadId: string | undefined): void {
+    this.post?.({ type: 'notice', level: 'info', message, ...(threadId ? { threadId } : {}) });
   }
 }
 
-function revertText(result: RevertResult): string {
+function revertText(result: RecordedRevert): string {
   const parts: string[] = [];
+  const unrecorded = result.unrecorded
+    ? ` (This could not be written to the conversation, so its run will not read "reverted": ${result.unrecorded}.)`
+    : '';
   if (result.reverted.length) parts.push(`Reverted ${result.reverted.join(', ')}.`);
   if (result.skipped.length) parts.push(`Left as they are: ${result.skipped.map((s) => `${s.path} (${s.reason})`).join('; ')}.`);
   const already = result.alreadyReverted ?? [];
   if (already.length && parts.length === 0)
-    return `Nothing to undo: this run's changes are already reverted (${already.join(', ')} ${already.length === 1 ? 'is' : 'are'} as before the run).`;
+    return `Nothing to undo: this run's changes are already reverted (${already.join(', ')} ${already.length === 1 ? 'is' : 'are'} as before the run).${unrecorded}`;
   if (already.length) parts.push(`Already as before the run: ${already.join(', ')}.`);
-  return parts.join(' ') || 'This run changed no files.';
+  return (parts.join(' ') || 'This run changed no files.') + unrecorded;
 }
 
 function applyText(runId: string, result: ApplyResult & { keptBranch?: string }): string {

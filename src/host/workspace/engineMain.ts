@@ -41,6 +41,7 @@ import { openLocation } from '../panel/openLocation';
 import { PanelController } from '../panel/panelController';
 import type { PanelViewState } from '../panel/panelView';
 import { selectModelCommand } from '../models/selectModel';
+import { EXPORT_FOLDER_KEY, exportFolder, isFolderOnDisk } from '../commands/exportFolder';
 import { ThreadCommands } from '../commands/threadCommands';
 import { vscodeEditor } from './vscodeEditor';
 import { panelRunChanges, runChangesStorage } from './runChangesRuntime';
@@ -197,7 +198,16 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const threadCommands = new ThreadCommands({
     store,
     controller,
-    defaultFolder: root ?? os.homedir(),
+    exportFolder: {
+      proposed: () =>
+        exportFolder({
+          lastUsed: context.globalState.get<string>(EXPORT_FOLDER_KEY),
+          home: os.homedir(),
+          workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+          isFolder: isFolderOnDisk,
+        }),
+      chosen: (folder) => Promise.resolve(context.globalState.update(EXPORT_FOLDER_KEY, folder)),
+    },
     showThread: (threadId) => showPanel(threadId),
   });
   const stopLog = logRuns((listener) => engine.onEvent(listener), logger);

@@ -39,7 +39,7 @@ export function panelRunChanges(options: {
   storage: ReturnType<typeof runChangesStorage>;
   store: ThreadStore;
   workspace: Workspace;
-  engine: { onEvent(listener: (event: RunEvent) => void): () => void };
+  engine: { onEvent(listener: (event: RunEvent) => void): () => void; publish(event: RunEvent): void };
   logger: Logger;
   approvals: { waiting(): ApprovalRequest[] };
 }): { panel: PanelRunChanges; disposable: vscode.Disposable } {
@@ -48,6 +48,7 @@ export function panelRunChanges(options: {
     snapshots: options.storage.snapshots,
     worktrees: options.storage.worktrees,
     workspace: options.workspace,
+    publish: (event) => options.engine.publish(event),
   });
   const { engine, logger, approvals } = options;
   const panel = new PanelRunChanges({ actions, ui: vscodeRunChangesUi, engine, logger, approvals });

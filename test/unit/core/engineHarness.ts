@@ -12,6 +12,7 @@ import type { RunEvent } from '../../../src/shared/events';
 import { EMPTY_TREE, foldRunEvents } from '../../../src/shared/runTree';
 import { walkRuns } from '../../../src/shared/runTotals';
 import { MemoryThreadStore } from '../../../src/core/storage/threads/memoryThreadStore';
+import type { ThreadStore } from '../../../src/core/storage/threads/threadStore';
 import type { SnapshotStore } from '../../../src/core/changes/attribution/snapshotStore';
 import type { Worktrees } from '../../../src/core/changes/worktrees/worktrees';
 import type { HooksToRun } from '../../../src/core/access/hooks/hookConsent';
@@ -20,7 +21,7 @@ import type { AcpConsent } from '../../../src/core/config/acp/acpConsentKey';
 
 export const SCRIPT_PATH = '/scripts/test-script.json';
 
-export interface HarnessOptions {
+export interface HarnessOptions<S extends ThreadStore = MemoryThreadStore> {
   agents?: Record<string, ProfileInput>;
   settings?: Partial<EngineSettings>;
   /** Chooses the model per run, e.g. to capture prompts; undefined falls back to the script. */
@@ -32,8 +33,8 @@ export interface HarnessOptions {
   problems?: ProfileProblem[];
   /** Replaces the scripted resolver (e.g. one that fails, as a broken script does). */
   createModelResolver?: () => Promise<ModelResolver>;
-  /** The store the engine writes to (default: a fresh in-memory store). */
-  store?: MemoryThreadStore;
+  /** The store the engine writes to (default: a fresh in-memory store; a JSONL store on disk for a reload). */
+  store?: S;
   /** AGENTS.md and the like, as the profile loader would have read them. */
   projectInstructions?: ProjectInstruction[];
   /** Tools from outside the engine (an MCP hub, the editor's tools). */
@@ -56,8 +57,8 @@ export interface HarnessOptions {
 }
 
 /** An engine over the scripted model and an in-memory store, recording every event it emits. */
-export function makeEngine(script: Script, options: HarnessOptions = {}) {
-  const store = options.store ?? new MemoryThreadStore();
+export function makeEngine<S extends ThreadStore = MemoryThreadStore>(script: Script, options: HarnessOptions<S> = {}) {
+  const store: S | MemoryThreadStore = options.store ?? new MemoryThreadStore();
   const profiles = new Map<string, Profile>(
     Object.entries(options.agents ?? {}).map(([name, p]) => [
       name,

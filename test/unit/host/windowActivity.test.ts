@@ -105,7 +105,8 @@ describe('an approval the user cannot see', () => {
     const sent = await p.h.engine.send({ prompt: 'fix the invoice' });
     await p.notes.next();
     expect(p.notes.shown[0]).toMatchObject({
-      message: expect.stringMatching(/^Subagents: fixer wants to edit invoice\.ts\. /),
+      // One line that does not repeat itself (issue 42 item 2): the policy's "Writes invoice.ts." adds nothing.
+      message: 'Subagents: fixer wants to edit invoice.ts (+1 −1).',
       buttons: [APPROVE, DENY, SHOW],
     });
     expect(p.badges.at(-1)).toEqual([1, 'An approval is waiting: fixer wants to edit invoice.ts']);
@@ -152,7 +153,7 @@ describe('an approval the user cannot see', () => {
     // The user switches to the explorer: the waiting request is theirs to answer from there.
     p.setVisible(false);
     await p.notes.next();
-    expect(p.notes.shown.map((n) => n.message)).toEqual([expect.stringMatching(/^Subagents: fixer wants to edit invoice\.ts\./)]);
+    expect(p.notes.shown.map((n) => n.message)).toEqual(['Subagents: fixer wants to edit invoice.ts (+1 −1).']);
     expect(p.badges.at(-1)?.[0]).toBe(1);
     // Shown and hidden again: the same request is not asked twice.
     p.setVisible(true);

@@ -8,6 +8,8 @@ import type { WorktreeManifest } from '../worktrees/worktreeManifest';
 import type { Worktrees } from '../worktrees/worktrees';
 import { WorktreeRecordRefused } from '../worktrees/worktreeTrust';
 import { contentHash } from './contentHash';
+import type { RunEvent } from '../../../shared/events';
+import { recordRevert } from './recordRevert';
 import { revertRun, type RevertResult } from './revertRun';
 import { loadRun } from './runChanges';
 import { seeFile } from './seenFile';
@@ -24,6 +26,16 @@ export interface RunChangeDeps {
   worktrees?: Worktrees | undefined;
   /** The workspace the runs work in. */
   workspace: Workspace;
+  /** Tells the live views of an event written outside any run (Engine.publish): a revert's run.reverted. */
+  publish?: (event: RunEvent) => void;
+  /** Epoch milliseconds, for the revert's record (default: the system's). */
+  now?: () => number;
+}
+
+/** A revert's outcome, with what became of its record in the thread (none for a dry run or when nothing changed). */
+export interface RecordedRevert extends RevertResult {
+  /** The run's thread could not be told (another window writes it, the disk failed): the node will not read "reverted". */
+  unrecorded?: string;
 }
 
 /** The two sides of one changed file's diff: before from its snapshot; after the live file while it is what the run left, else its snapshot. */
@@ -52,7 +64,7 @@ export class RunChangeActions {
     threadId: string,
     runId: string,
     options: { dryRun?: boolean; confirmOverlap?: (paths: string[]) => Promise<boolean> } = {},
-  ): Promise<RevertResult> {
+  ): Promise<RecordedRevert> {
     const run = await this.run(threadId, runId);
     await this.refuseOtherWorkspace(runId);
     const pending = await this.pendingOf(runId);
@@ -61,14 +73,27 @@ export class RunChangeActions {
         `This run worked in a git worktree, so its changes are not in the workspace: apply them or discard them instead.`,
       );
     const prunedNote = await this.deps.snapshots.prunedNote(threadId);
-    return revertRun({
+    // A file an earlier revert restored is not looked at again: whatever it is now, it is not "changed since" this run.
+    const earlier = new Set(run.reverted?.files ?? []);
+    const files = run.changes?.files ?? [];
+    const result: RecordedRevert = await revertRun({
       workspace: this.deps.workspace,
       snapshots: this.deps.snapshots,
-      files: run.changes?.files ?? [],
+      files: files.filter((f) => !earlier.has(f.path)),
       ...(options.dryRun ? { dryRun: true } : {}),
       ...(options.confirmOverlap ? { confirmOverlap: options.confirmOverlap } : {}),
       ...(prunedNote ? { prunedNote } : {}),
     });
+    const asBefore = [...result.reverted, ...(result.alreadyReverted ?? [])];
+    const found = new Set(result.alreadyReverted);
+    const already = files.filter((f) => found.has(f.path) || (earlier.has(f.path) && f.beforeHash !== f.afterHash)).map((f) => f.path);
+    if (already.length) result.alreadyReverted = already;
+    if (options.dryRun || asBefore.length === 0) return result;
+    const now = this.deps.now?.() ?? Date.now();
+    const record = await recordRevert(this.deps.store, { threadId: run.threadId, runId, ts: now }, asBefore, result.skipped);
+    if ('event' in record) this.deps.publish?.(record.event);
+    else result.unrecorded = record.error;
+    return result;
   }
 
   async diffSides(threadId: string, runId: string, path: string): Promise<DiffSides> {

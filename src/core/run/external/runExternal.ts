@@ -193,6 +193,6 @@ function stoppedEnding(work: RunWork, output: string, usage: Usage, timedOut: bo
   const by = work.run.stopCause;
   if (by === 'user')
     return { status: 'cancelled', output, usage, error: 'Stopped by the user (the Stop button on its node in the panel).' };
-  if (by === 'parent') return { status: 'cancelled', output, usage, error: 'Cancelled by its supervisor (subagent_cancel).' };
+  if (by === 'parent') return { status: 'cancelled', output, usage, error: 'Cancelled by its supervisor (background_runs).' };
   return { status: 'cancelled', output, usage };
 }

@@ -1,6 +1,7 @@
-import { changeSummary, fileChangeText } from '../../../shared/changeSummary';
+import { changesLeft, fileChangeText, runChangesText } from '../../../shared/changeSummary';
 import type { RunNode, RunTree, ToolCallNode } from '../../../shared/runTree';
 import { runTotals, walkRuns } from '../../../shared/runTotals';
+import { summarizeToolCall, summaryText } from '../../../shared/toolSummary';
 import { formatStats, formatUsage } from '../../../shared/usage';
 import { oneLine } from '../../../shared/oneLine';
 
@@ -12,9 +13,14 @@ export function runStats(tree: RunTree, run: RunNode, now: number): string {
   return `${own}; with ${total.runs - 1} subagent run${total.runs === 2 ? '' : 's'}: ${formatUsage(total.usage, true)}`;
 }
 
+/**
+ * A tool call as the panel's row reads it ("Read src/x.ts lines 1–40", "Ran `npm test` · exit 1"),
+ * not its input as JSON: the one summary (shared/toolSummary.ts), so the text and the panel agree.
+ * The summary says a failure, a wait for approval and an approval not given; a given one is added.
+ */
 function toolLine(call: ToolCallNode): string {
-  const approval = call.approval?.decision ? ` (${call.approval.decision})` : call.approval ? ' (awaiting approval)' : '';
-  return `${call.tool} ${oneLine(call.input, 80)} -> ${call.state}${approval}`;
+  const approved = call.approval?.decision === 'approved' ? ' · approved' : '';
+  return `${summaryText(summarizeToolCall(call))}${approved}`;
 }
 
 /**
@@ -28,9 +34,8 @@ export function renderRunTree(tree: RunTree, now: number, revertUnavailable?: st
     const pad = '  '.repeat(run.depth);
     lines.push(`${pad}${run.agent} [${run.state}] ${oneLine(run.task, 80)}  (${runStats(tree, run, now)})`);
     for (const call of run.toolCalls) lines.push(`${pad}  - ${toolLine(call)}`);
-    if (run.changes)
-      lines.push(`${pad}  ${changeSummary(run.changes)} (run ${run.runId}): ${run.changes.files.map(fileChangeText).join(', ')}`);
-    if (run.changes && revertUnavailable) lines.push(`${pad}  revert unavailable: ${revertUnavailable}`);
+    if (run.changes) lines.push(`${pad}  ${runChangesText(run)} (run ${run.runId}): ${run.changes.files.map(fileChangeText).join(', ')}`);
+    if (run.changes && revertUnavailable && changesLeft(run).length > 0) lines.push(`${pad}  revert unavailable: ${revertUnavailable}`);
     if (run.error) lines.push(`${pad}  error: ${oneLine(run.error, 200)}`);
     for (const w of run.warnings) lines.push(`${pad}  warning: ${oneLine(w, 200)}`);
     if (run.state !== 'running' && run.output) lines.push(`${pad}  => ${oneLine(run.output, 120)}`);
