@@ -194,7 +194,7 @@ export async function cliEngine(options: CliEngineOptions): Promise<CliEngine> {
       // The spans still in the batch are sent before the process ends (nothing is waiting when traces are off).
       await engine.closeTraces();
       // No external agent kept for a child thread outlives the CLI (a later `--thread` loads its session where it can).
-      await engine.closeExternalAgents();
+      await engine.externalAgents.closeAll();
       store.dispose();
       // No MCP server outlives the CLI: each is stopped, and what its process left is ended.
       const stopping = performance.now();

@@ -140,8 +140,8 @@ export class Engine {
   /** Every run's file changes, one journal for the conflict guard (src/core/changes/attribution/). */
   readonly changes: FileChanges;
   private readonly traces: EngineTraces;
-  /** The external agents (ACP) kept for their child threads' next runs, until closeExternalAgents. */
-  private readonly acpSessions = new AcpSessions();
+  /** The external agents (ACP) kept for their child threads' next runs: the hosts end them (closeAll) when the window closes or the CLI exits. */
+  readonly externalAgents = new AcpSessions();
 
   constructor(private readonly options: EngineOptions) {
     const snapshots = options.snapshots ?? new MemorySnapshotStore();
@@ -247,7 +247,7 @@ export class Engine {
         ...(tracing ? { tracing } : {}),
         publish: (event) => (this.publish(event), tracing?.observe(event)),
         ...(this.options.acpConsent ? { acpConsent: this.options.acpConsent } : {}),
-        acpSessions: this.acpSessions,
+        acpSessions: this.externalAgents,
         ...(await this.sessionHooks()),
         ...(turn?.model
           ? { modelOrigin: `the model of ${turn.command.source}` }
@@ -353,11 +353,6 @@ export class Engine {
   /** Sends the spans still waiting to the collector and stops tracing (the CLI's exit, the window's close). */
   closeTraces(): Promise<void> {
     return this.traces.close();
-  }
-
-  /** Ends every external agent kept for a child thread, and any kept later (the CLI's exit, the window's close). */
-  closeExternalAgents(): Promise<void> {
-    return this.acpSessions.closeAll();
   }
 
   /** The model resolver for one request; one that cannot be made refuses the request. */

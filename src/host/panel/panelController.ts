@@ -55,6 +55,8 @@ export interface PanelControllerDeps {
   editor?: PanelEditor;
   /** Asks the user to confirm (a modal dialog); true when they chose `action`. */
   confirm?: (message: string, action: string, detail: string) => Promise<boolean>;
+  /** Ends the external agents (ACP) kept for a deleted conversation's child threads. */
+  endAgents?: (rootThreadId: string) => Promise<void>;
   /** Adds a command prefix to the user setting subagents.autoApproveCommands. */
   allowCommand?: (prefix: string) => Promise<void>;
   /** Told when the open thread starts or stops working (the view's Stop button). */

@@ -10,6 +10,8 @@ export interface DeletionDeps {
   queue: Pick<PromptQueue, 'isBusy'>;
   logger: Logger;
   confirm?: (message: string, action: string, detail: string) => Promise<boolean>;
+  /** Ends the external agents (ACP) kept for a deleted conversation's child threads. */
+  endAgents?: (rootThreadId: string) => Promise<void>;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function deleteConversation(deps: DeletionDeps, threadId: string): 
       throw new Error(`"${oneLine(meta.title, 60)}" is working in another window: wait for it to finish there, then delete it.`);
     throw error;
   }
+  await deps.endAgents?.(threadId);
   deps.logger.info(`Deleted thread ${threadId} and its child threads.`);
   return true;
 }
@@ -67,7 +70,10 @@ export async function deleteAllConversations(deps: DeletionDeps): Promise<{ dele
       continue;
     }
     try {
-      if (await deps.store.delete(meta.id, { ifIdle: true })) deleted++;
+      if (await deps.store.delete(meta.id, { ifIdle: true })) {
+        deleted++;
+        await deps.endAgents?.(meta.id);
+      }
     } catch (error) {
       if (!(error instanceof ThreadBusyError)) throw error;
       kept++;

@@ -169,6 +169,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     editor: vscodeEditor(),
     confirm: async (message, action, detail) =>
       (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
+    endAgents: (rootThreadId) => engine.externalAgents.endConversation(rootThreadId),
     // User settings: an allowlist raises trust, so a workspace may not set it (and it holds across workspaces).
     allowCommand: async (prefix) => {
       const section = vscode.workspace.getConfiguration('subagents');
@@ -246,7 +247,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       // The runs' last spans, sent while the host still lives (none waits when traces are off).
       const traces = engine.closeTraces();
       // The external agents kept for child threads go with the window (runs still working ended theirs when cancelled).
-      const agents = engine.closeExternalAgents();
+      const agents = engine.externalAgents.closeAll();
       store.dispose();
       // The runs are over: the launcher would end by itself when idle, or when this host exits; now is sooner.
       shutdownProcessLauncher();

@@ -207,6 +207,43 @@ describe('an ACP agent as a subagent (issue 44)', () => {
     });
   }
 
+  it('no agent process outlives the CLI; a later `run --thread` continuing the child thread loads its session (session/load) in a new process', async () => {
+    await acpWorkspace(ws, 'MODE:whoami', { env: { FAKE_ACP_LOAD: '1' } });
+    const first = await run(['--allow-acp', 'fake']);
+    expect(first.code, first.stderr).toBe(0);
+    const before = childEnd(eventsOf(first.stdout));
+    const earlier = /pid=(\d+) session=(\S+)/.exec(before?.output ?? '');
+    expect(earlier, JSON.stringify(before)).not.toBeNull();
+    // Kept for the thread while the CLI ran; ended with it.
+    expect(() => process.kill(Number(earlier![1]), 0)).toThrow();
+
+    const top = eventsOf(first.stdout).find((e) => e.kind === 'run.started' && e.parentRunId === null)!.threadId;
+    await writeFile(
+      join(ws, 'script.json'),
+      JSON.stringify({
+        agents: {
+          supervisor: [
+            {
+              toolCalls: [
+                { tool: 'delegate_task', input: { task: 'MODE:whoami again', agents: ['fake'], continueThreadId: before!.threadId } },
+              ],
+            },
+            { text: 'Supervisor done' },
+          ],
+        },
+      }),
+    );
+    const second = await startCli(built.path, ['run', '--json', '--allow-acp', 'fake', '--thread', top, 'go on'], { cwd: ws });
+    expect(second.code, second.stderr).toBe(0);
+    const after = childEnd(eventsOf(second.stdout));
+    expect(after, JSON.stringify(after)).toMatchObject({ status: 'ok', threadId: before!.threadId });
+    const now = /pid=(\d+) session=(\S+)/.exec(after!.output)!;
+    expect(now[1]).not.toBe(earlier![1]);
+    expect(now[2]).toBe(earlier![2]);
+    expect(eventsOf(second.stdout).find((e) => e.kind === 'acp.session')).toMatchObject({ via: 'loaded', sessionId: earlier![2] });
+    expect(() => process.kill(Number(now[1]), 0)).toThrow();
+  });
+
   it("an agent that never answers initialize is ended by the run's timeout while it starts (no hang)", async () => {
     await acpWorkspace(ws, 'MODE:stream', { env: { FAKE_ACP_NO_INIT: '1' }, timeoutMs: 2000 });
     const out = await run(['--allow-acp', 'fake']);

@@ -132,6 +132,35 @@ describe('the agent-file language server', () => {
     expect((hover.contents as { value: string }).value).toMatch(/^\*\*tools\*\*: The tools this agent may use/);
   });
 
+  it("offers the external agents' ready `acp:` (issue 44 item 7) with their documented commands; the one picked is a valid agent file", async () => {
+    const root = workspace({});
+    const s = await server(root);
+    const uri = s.uri(join(root, '.vscode/agents/outside.md'));
+    const text = '---\ndescription: an external agent\nacp: \n---\n';
+    s.open(uri, text);
+    await s.diagnostics(uri);
+    const items = (await s.client.sendRequest('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 2, character: 5 },
+    })) as CompletionItem[];
+    expect(items.map((i) => [i.label, i.detail])).toEqual([
+      ['Claude Code', 'npx -y @agentclientprotocol/claude-agent-acp'],
+      ['Codex', 'npx -y @agentclientprotocol/codex-acp'],
+      ['Gemini CLI', 'gemini --acp'],
+      ['Copilot CLI', 'copilot --acp --stdio'],
+      ['OpenCode', 'opencode acp'],
+    ]);
+    for (const item of items) expect((item.documentation as { value: string }).value).toMatch(/Log in first in a terminal: `[^`]+`/);
+
+    // The picked recipe, inserted after "acp: ", is a file the validator accepts as it is.
+    const gemini = items.find((i) => i.label === 'Gemini CLI')!;
+    const picked = text.replace('acp: \n', `acp: ${gemini.insertText}\n`);
+    expect(picked).toBe('---\ndescription: an external agent\nacp: \n  command: gemini\n  args: ["--acp"]\n---\n');
+    const settled = s.nextDiagnostics(uri);
+    s.change(uri, picked);
+    expect((await settled).diagnostics).toEqual([]);
+  });
+
   it('keeps tools of the servers in .mcp.json without a note, and notes one that is not declared', async () => {
     const text = '---\nname: gh\ndescription: uses GitHub\ntools: Read, mcp__github__get_issue, mcp__jira__find\n---\n';
     const root = workspace({

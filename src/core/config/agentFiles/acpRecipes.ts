@@ -13,31 +13,36 @@ export interface AcpRecipe {
 
 /**
  * The external agents the agent-file completion and the README offer (issue 44 item 7). Each
- * command is the one its maker documents for ACP on stdio; the npx ones are Zed's adapters.
+ * command is the one its maker documents for ACP on stdio (checked December 2026); the npx ones are
+ * the ACP organisation's adapters (formerly Zed's).
  */
 export const ACP_RECIPES: readonly AcpRecipe[] = [
   {
     label: 'Claude Code',
-    acp: { command: 'npx', args: ['-y', '@zed-industries/claude-code-acp'], env: {} },
-    documented: 'https://github.com/zed-industries/claude-code-acp',
+    // The successor of @zed-industries/claude-code-acp, maintained under the ACP organisation.
+    acp: { command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], env: {} },
+    documented: 'https://github.com/agentclientprotocol/claude-agent-acp',
     login: 'claude /login',
   },
   {
     label: 'Codex',
-    acp: { command: 'npx', args: ['-y', '@zed-industries/codex-acp'], env: {} },
-    documented: 'https://github.com/zed-industries/codex-acp',
+    // Development of @zed-industries/codex-acp moved here ("use the following package for new installs").
+    acp: { command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp'], env: {} },
+    documented: 'https://github.com/agentclientprotocol/codex-acp',
     login: 'codex login',
   },
   {
     label: 'Gemini CLI',
+    // `--acp` is stable (its earlier `--experimental-acp` is deprecated).
     acp: { command: 'gemini', args: ['--acp'], env: {} },
     documented: 'https://geminicli.com/docs/cli/acp-mode/',
     login: 'gemini',
   },
   {
     label: 'Copilot CLI',
-    acp: { command: 'copilot', args: ['--acp'], env: {} },
-    documented: 'https://docs.github.com/en/copilot/reference/acp-server',
+    // `--stdio` is the default with --acp; GitHub's example passes it to be unambiguous.
+    acp: { command: 'copilot', args: ['--acp', '--stdio'], env: {} },
+    documented: 'https://docs.github.com/en/copilot/reference/copilot-cli-reference/acp-server',
     login: 'copilot login',
   },
   {

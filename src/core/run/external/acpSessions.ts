@@ -20,11 +20,11 @@ export interface KeptAgent {
  * The live external agents of an engine, one per child thread (issue 44): a `continue` of the thread
  * (delegate_task's continueThreadId) sends its next prompt to the same process and session. A kept
  * agent ends when it has been idle for `idleMs`, when its thread's run ends it (a stop, a failure),
- * and with the engine (`closeAll`: the window closing, the CLI's exit). Kept processes run in
+ * when its conversation is deleted (`endConversation`), and with the engine (`closeAll`: the window closing, the CLI's exit). Kept processes run in
  * their own process groups, so none outlives `closeAll` (and none is kept once it has run).
  */
 export class AcpSessions {
-  private readonly kept = new Map<string, { kept: KeptAgent; timer: NodeJS.Timeout }>();
+  private readonly kept = new Map<string, { kept: KeptAgent; timer: NodeJS.Timeout; rootThreadId: string }>();
   private closed = false;
 
   constructor(private readonly idleMs = ACP_IDLE_MS) {}
@@ -40,8 +40,8 @@ export class AcpSessions {
     return undefined;
   }
 
-  /** Keeps the thread's agent for its next run; after closeAll it is ended at once. */
-  async keep(threadId: string, kept: KeptAgent): Promise<void> {
+  /** Keeps the thread's agent (of the conversation `rootThreadId`) for its next run; after closeAll it is ended at once. */
+  async keep(threadId: string, kept: KeptAgent, rootThreadId = threadId): Promise<void> {
     kept.handlers.unbind();
     const earlier = this.kept.get(threadId);
     if (earlier && earlier.kept !== kept) await this.end(threadId);
@@ -49,7 +49,7 @@ export class AcpSessions {
     const timer = setTimeout(() => void this.end(threadId), this.idleMs);
     // An idle agent never holds the process open: closeAll (the CLI's exit, the window's close) ends it.
     timer.unref();
-    this.kept.set(threadId, { kept, timer });
+    this.kept.set(threadId, { kept, timer, rootThreadId });
   }
 
   /** Ends the thread's kept agent, if any (its thread is done). */
@@ -59,6 +59,12 @@ export class AcpSessions {
     this.kept.delete(threadId);
     clearTimeout(entry.timer);
     await entry.kept.agent.close(CLOSE_GRACE_MS);
+  }
+
+  /** Ends the kept agents of a conversation's threads (it was deleted). */
+  async endConversation(rootThreadId: string): Promise<void> {
+    const threads = [...this.kept].filter(([id, e]) => id === rootThreadId || e.rootThreadId === rootThreadId).map(([id]) => id);
+    await Promise.all(threads.map((threadId) => this.end(threadId)));
   }
 
   /** Ends every kept agent, and any kept later: the engine is going (the window closes, the CLI exits). */

@@ -168,7 +168,8 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
     run.closeInbox();
     cancelTimer();
     opened?.handlers.unbind();
-    if (opened && keep && session.acpSessions && !run.signal.aborted) await session.acpSessions.keep(run.threadId, opened);
+    if (opened && keep && session.acpSessions && !run.signal.aborted)
+      await session.acpSessions.keep(run.threadId, opened, run.rootThreadId);
     else await agent?.close(STOP_GRACE_MS);
   }
 

@@ -9,6 +9,8 @@ import { declareMcpServers } from '../../../../src/core/config/mcp/mcpDeclaratio
 import { DEFAULT_SETTINGS } from '../../../../src/core/config/settings/engineSettings';
 import { nodeWorkspace } from '../../../../src/core/engine/nodeWorkspace';
 import { prepareMcpLaunch } from '../../../../src/core/tools/mcp/mcpLaunch';
+import { stopSandbox } from '../../../../src/core/access/sandbox/commandLauncher';
+import { silentLogger } from '../../../../src/core/ports';
 import type { RunEventOf } from '../../../../src/shared/events';
 import { agent, makeEngine } from '../engineHarness';
 import { FAKE_AGENT } from '../../cli/acpHarness';
@@ -87,7 +89,7 @@ describe('package runners start outside the workspace (attack: a planted node_mo
     const sent = await h.engine.send({ prompt: 'go' });
     await sent.done;
     await h.engine.whenQuiet(sent.threadId);
-    await h.engine.closeExternalAgents();
+    await h.engine.externalAgents.closeAll();
     const child = h.events.find((e) => e.kind === 'run.started' && e.agent === 'fake')!.runId;
     const end = h.events.find((e): e is RunEventOf<'run.finished'> => e.kind === 'run.finished' && e.runId === child);
     expect(existsSync(marker)).toBe(false);
@@ -123,6 +125,39 @@ describe('package runners start outside the workspace (attack: a planted node_mo
     expect(out.stdout, out.stderr).toBe('registry\n');
     expect(existsSync(marker)).toBe(false);
     prepared.release();
+  });
+
+  it('a workspace-declared MCP server `npx -y <server>`, started in the OS sandbox, runs the registry package too', async () => {
+    const { servers } = declareMcpServers({
+      root: ws,
+      trusted: true,
+      workspace: [
+        {
+          source: 'workspace settings',
+          value: {
+            srv: {
+              command: 'npx',
+              args: ['-y', 'fake-mcp-server'],
+              env: { PATH: pathWithFakeNpx(), REGISTRY_PACKAGE: '-e console.log("registry")' },
+            },
+          },
+        },
+      ],
+      readText: () => undefined,
+    });
+    const settings = { ...DEFAULT_SETTINGS, 'sandbox.mode': 'on' as const };
+    const prepared = await prepareMcpLaunch(servers[0]!, { root: ws, home: ws, env: process.env, settings, warn: () => {} });
+    try {
+      expect(prepared.sandboxed).toBe(true);
+      const launch = prepared.launch;
+      if (launch.transport !== 'stdio') throw new Error('not stdio');
+      const out = spawnSync(launch.file, launch.args, { env: launch.env, cwd: launch.cwd, encoding: 'utf8', timeout: 30_000 });
+      expect(out.stdout, out.stderr).toBe('registry\n');
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      prepared.release();
+      await stopSandbox(silentLogger);
+    }
   });
 
   it('an MCP server that declares its cwd starts there, as declared', async () => {

@@ -51,7 +51,7 @@ async function childEnd(h: ReturnType<typeof setup>): Promise<RunEventOf<'run.fi
   await sent.done;
   await h.engine.whenQuiet(sent.threadId);
   // The agent kept for the child thread's next run goes with the engine.
-  await h.engine.closeExternalAgents();
+  await h.engine.externalAgents.closeAll();
   const child = h.events.find((e) => e.kind === 'run.started' && e.agent === 'fake')!.runId;
   return h.events.find((e): e is RunEventOf<'run.finished'> => e.kind === 'run.finished' && e.runId === child)!;
 }

@@ -8,6 +8,8 @@ import type { RunEvent, RunEventOf } from '../../../../../src/shared/events';
 import { agent, makeEngine } from '../../engineHarness';
 import { programmedModel } from '../../programmedModel';
 import { FAKE_AGENT } from '../../../cli/acpHarness';
+import { AcpSessions } from '../../../../../src/core/run/external/acpSessions';
+import { TurnHandlers } from '../../../../../src/core/run/external/acpTurnHandlers';
 
 // Issue 44, item 1: one agent process per child thread, kept for its `continue`, its session loaded
 // (session/load) when the process has gone and the agent offers it, else a new session told the
@@ -108,7 +110,7 @@ describe('the process of an ACP child thread (issue 44)', () => {
 
     // Kept for the thread's next continue while the engine lives; gone, with its process group, when it closes.
     expect(alive(a.pid)).toBe(true);
-    await h.engine.closeExternalAgents();
+    await h.engine.externalAgents.closeAll();
     expect(alive(a.pid)).toBe(false);
   });
 
@@ -124,7 +126,7 @@ describe('the process of an ACP child thread (issue 44)', () => {
       loadSession: true,
     });
     // The window closes (or the CLI exits): the process goes.
-    await before.engine.closeExternalAgents();
+    await before.engine.externalAgents.closeAll();
     expect(alive(earlier.pid)).toBe(false);
 
     // A later engine on the same threads (the next window, `subagents run --thread`) continues the child thread.
@@ -141,7 +143,7 @@ describe('the process of an ACP child thread (issue 44)', () => {
     const text = after.events.flatMap((e) => (e.kind === 'text.delta' && e.runId === end!.runId ? [e.text] : [])).join('');
     expect(text).not.toContain('replayed');
     expect(after.events.some((e) => e.kind === 'warning' && e.runId === end!.runId)).toBe(false);
-    await after.engine.closeExternalAgents();
+    await after.engine.externalAgents.closeAll();
     expect(alive(now.pid)).toBe(false);
   });
 
@@ -151,7 +153,7 @@ describe('the process of an ACP child thread (issue 44)', () => {
     const before = engineFor(store, { first: 'MODE:whoami' }, {}, thread);
     const top = await request(before);
     const earlier = whoami(childEnds(before.events)[0]?.output)!;
-    await before.engine.closeExternalAgents();
+    await before.engine.externalAgents.closeAll();
 
     const after = engineFor(store, { continued: 'MODE:echo what did you say?' }, {}, thread);
     await request(after, top);
@@ -165,18 +167,118 @@ describe('the process of an ACP child thread (issue 44)', () => {
     const warning = after.events.find((e) => e.kind === 'warning' && e.runId === end.runId);
     expect(warning).toMatchObject({ message: expect.stringContaining('fake-acp does not offer session/load') });
     expect((await requests()).filter((l) => / load /.test(l))).toEqual([]);
-    await after.engine.closeExternalAgents();
+    await after.engine.externalAgents.closeAll();
   });
 
-  it('a stopped child thread keeps no process: the next continue starts a new one', async () => {
+  it('a child whose agent crashed keeps no process: the next continue starts a new one', async () => {
     const h = engineFor(new MemoryThreadStore(), { first: 'MODE:crash', continued: 'MODE:whoami' });
-    await request(h);
+    const top = await request(h);
     const [crashed, next] = childEnds(h.events);
     expect(crashed).toMatchObject({ status: 'error' });
     expect(next, JSON.stringify(next)).toMatchObject({ status: 'ok' });
     const pids = new Set((await requests()).filter((l) => / new /.test(l)).map((l) => l.split(' ')[0]));
     expect(pids.size).toBe(2);
-    await h.engine.closeExternalAgents();
-    expect(alive(whoami(next!.output)!.pid)).toBe(false);
+    // The conversation deleted (the panel's Delete): the agent kept for its child thread ends.
+    const pid = whoami(next!.output)!.pid;
+    expect(alive(pid)).toBe(true);
+    await h.engine.externalAgents.endConversation(top);
+    expect(alive(pid)).toBe(false);
+  });
+});
+
+describe('AcpSessions, the kept agents of an engine', () => {
+  /** A stand-in for a started agent: what the registry uses of it, and a promise of its close. */
+  function keptAgent(key = 'k') {
+    let closed!: () => void;
+    const closing = new Promise<void>((resolve) => (closed = resolve));
+    let running = true;
+    const agent = {
+      sessionId: 's',
+      agentName: 'fake',
+      loadSession: false,
+      via: 'new' as const,
+      pid: undefined,
+      running: () => running,
+      prompt: async () => 'end_turn' as const,
+      cancel: async () => {},
+      close: async () => {
+        running = false;
+        closed();
+      },
+      stderrTail: () => '',
+    };
+    return { kept: { agent, handlers: new TurnHandlers(), key }, closing, isRunning: () => running };
+  }
+
+  it('ends a kept agent after its idle time, and forgets it', async () => {
+    const sessions = new AcpSessions(20);
+    const a = keptAgent();
+    await sessions.keep('t1', a.kept);
+    expect(sessions.threads).toEqual(['t1']);
+    await a.closing;
+    expect(sessions.threads).toEqual([]);
+  });
+
+  it('a changed declaration is not served by the old process: it is ended, and a new one starts', async () => {
+    const sessions = new AcpSessions();
+    const a = keptAgent('old');
+    await sessions.keep('t1', a.kept);
+    expect(await sessions.take('t1', 'new')).toBeUndefined();
+    expect(a.isRunning()).toBe(false);
+    const b = keptAgent('same');
+    await sessions.keep('t1', b.kept);
+    expect(await sessions.take('t1', 'same')).toBe(b.kept);
+    await sessions.closeAll();
+  });
+
+  it("a deleted conversation's kept agents end; another conversation's stay", async () => {
+    const sessions = new AcpSessions();
+    const mine = keptAgent();
+    const other = keptAgent();
+    await sessions.keep('c_child', mine.kept, 't_deleted');
+    await sessions.keep('c_other', other.kept, 't_kept');
+    await sessions.endConversation('t_deleted');
+    expect(mine.isRunning()).toBe(false);
+    expect(other.isRunning()).toBe(true);
+    expect(sessions.threads).toEqual(['c_other']);
+    await sessions.closeAll();
+  });
+
+  it('after closeAll, an agent a run still hands back is ended at once, not kept', async () => {
+    const sessions = new AcpSessions();
+    const a = keptAgent();
+    await sessions.keep('t1', a.kept);
+    await sessions.closeAll();
+    expect(a.isRunning()).toBe(false);
+    const late = keptAgent();
+    await sessions.keep('t2', late.kept);
+    expect(late.isRunning()).toBe(false);
+    expect(sessions.threads).toEqual([]);
+  });
+});
+
+describe('TurnHandlers: what a kept agent gets between runs', () => {
+  it('with no run bound: updates are dropped, a permission request is cancelled, a file request refused; bound: the run answers', async () => {
+    const handlers = new TurnHandlers();
+    const signal = new AbortController().signal;
+    const request = { sessionId: 's', toolCall: { toolCallId: 'x' }, options: [] };
+    expect(await handlers.requestPermission(request, signal)).toEqual({ outcome: { outcome: 'cancelled' } });
+    await expect(handlers.writeTextFile({ sessionId: 's', path: '/w/a', content: 'x' }, signal)).rejects.toThrow(
+      /No prompt of this session is running/,
+    );
+    const seen: unknown[] = [];
+    handlers.bind({
+      update: (u) => void seen.push(u),
+      requestPermission: async () => ({ outcome: { outcome: 'selected', optionId: 'yes' } }),
+      readTextFile: async () => ({ content: 'read' }),
+      writeTextFile: async () => ({}),
+    });
+    handlers.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } });
+    expect(seen).toHaveLength(1);
+    expect(await handlers.requestPermission(request, signal)).toEqual({ outcome: { outcome: 'selected', optionId: 'yes' } });
+    expect(await handlers.readTextFile({ sessionId: 's', path: '/w/a' }, signal)).toEqual({ content: 'read' });
+    handlers.unbind();
+    handlers.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'later' } });
+    expect(seen).toHaveLength(1);
   });
 });
