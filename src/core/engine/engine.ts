@@ -27,6 +27,7 @@ import {
   type Workspace,
 } from '../ports';
 import { findProfile } from '../config/profiles/findProfile';
+import { unknownAgentText } from '../config/profiles/brokenAgents';
 import type { Profile, ProfileSet } from '../config/profiles/profile';
 import { redactingLogger } from '../access/secrets/redactEvents';
 import { ThreadPruner } from '../storage/retention/threadPruner';
@@ -389,10 +390,7 @@ export class Engine {
       return { name: SUPERVISOR, description: 'Answers the user and delegates to subagents.', instructions: '', source: 'built-in' };
     }
     const profile = findProfile(profiles.profiles, agent);
-    if (!profile) {
-      const names = [...profiles.profiles.keys()].join(', ') || '(none)';
-      throw new EngineRequestError(`There is no enabled agent "${agent}". Available agents: ${names}.`);
-    }
+    if (!profile) throw new EngineRequestError(unknownAgentText(agent, profiles.problems, profiles.profiles));
     return profile;
   }
 }
