@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runNpm } from './npmInstall.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -34,8 +35,12 @@ function step(title, command, commandArgs, options = {}) {
   if (result.status !== 0) fail(`${title} failed (${result.error?.message ?? result.status ?? result.signal}).`);
 }
 
-if (!existsSync(join(root, 'node_modules', '.package-lock.json')))
-  step('installing dependencies (npm ci)', 'npm', ['ci', '--no-audit', '--no-fund']);
+if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
+  console.log('demo: installing dependencies (npm ci)');
+  // Through runNpm: on Node 20, npm's fifty lines of engine warnings become one that says which Node runs what.
+  const status = await runNpm(['ci', '--no-audit', '--no-fund'], { cwd: root });
+  if (status !== 0) fail(`installing dependencies (npm ci) failed (${status}).`);
+}
 if (build) step('building and packaging the extension', 'npm', ['run', 'package']);
 const vsix = join(root, 'dist', 'subagents.vsix');
 if (!existsSync(vsix)) fail(`${vsix} is missing; run without --no-build.`);

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { runNpm } from './npmInstall.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = Date.now();
@@ -28,7 +29,17 @@ function step(title, command, args) {
 }
 
 // node_modules/.package-lock.json is written by every complete npm install.
-if (!existsSync(`${root}/node_modules/.package-lock.json`)) step('install dependencies', 'npm', ['ci', '--no-audit', '--no-fund']);
+if (!existsSync(`${root}/node_modules/.package-lock.json`)) {
+  // Through runNpm: on Node 20, npm's fifty lines of engine warnings become one that says which Node runs what.
+  console.log('\n=== install dependencies: npm ci --no-audit --no-fund');
+  const t = Date.now();
+  const status = await runNpm(['ci', '--no-audit', '--no-fund'], { cwd: root });
+  if (status !== 0) {
+    console.error(`\n✘ install dependencies failed (${status}) after ${seconds(t)}; npm test stops here.`);
+    process.exit(status);
+  }
+  console.log(`=== install dependencies: ok (${seconds(t)})`);
+}
 step('e2e prerequisites', 'bash', ['scripts/setup-e2e.sh']);
 step('typecheck', 'npm', ['run', 'typecheck']);
 step('lint', 'npm', ['run', 'lint']);

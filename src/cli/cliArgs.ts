@@ -9,6 +9,10 @@ export const USAGE = `subagents: a supervisor agent that delegates to subagents,
 
 Usage:
   subagents run [options] PROMPT      Run PROMPT (use - to read it from stdin) until the thread is quiet
+  subagents acp [options]             Serve the supervisor as an ACP agent on stdin/stdout, for Zed,
+                                      JetBrains or any Agent Client Protocol client: each session
+                                      works in the folder the client names; run's options (--model,
+                                      --agent, --max-depth and the trust flags below) apply to all
   subagents threads list [--all]      Top-level threads, most recent first (--all: child threads too)
   subagents threads show ID [--effective]
                                       The run tree of a thread: agents, status, stats and tool calls
@@ -110,6 +114,8 @@ export interface TrustFlags {
 export type Command =
   | { name: 'help' }
   | ({ name: 'run'; prompt: string; model?: string; agent?: string; thread?: string; maxDepth?: number; trust: TrustFlags } & Place)
+  /** The workspace of each session is the folder its client names (session/new's cwd). */
+  | { name: 'acp'; model?: string; agent?: string; maxDepth?: number; trust: TrustFlags }
   | ({ name: 'threads list'; all: boolean } & Place)
   | ({ name: 'threads show'; id: string; effective: boolean } & Place)
   | ({ name: 'threads delete'; id: string } & Place)
@@ -177,14 +183,10 @@ function oneRun(positionals: string[], what: string): string {
   return positionals[0]!;
 }
 
-function runCommand(args: string[], cwd: string): Command {
-  const { values, positionals } = parse(args, RUN_OPTIONS);
-  if (values.help) return { name: 'help' };
-  const prompt = positionals.join(' ').trim();
-  if (!prompt)
-    throw new UsageError(
-      `"subagents run" needs a PROMPT: say what to do, e.g. subagents run "explain src/app.ts" (or - to read stdin). ${HINT}`,
-    );
+type RunValues = ReturnType<typeof parse<typeof RUN_OPTIONS>>['values'];
+
+/** The flags `run` and `acp` share: the model, the agent, the depth and what raises trust. */
+function runFlags(values: RunValues) {
   let approval: ApprovalMode | undefined;
   if (values.approval !== undefined) {
     const checked = approvalModeSchema.safeParse(values.approval);
@@ -197,29 +199,56 @@ function runCommand(args: string[], cwd: string): Command {
     if (!/^\d+$/.test(values['max-depth']) || maxDepth > 5)
       throw new UsageError(`--max-depth must be a whole number from 0 to 5, not "${values['max-depth']}".`);
   }
+  const trust: TrustFlags = {
+    ...(approval === undefined ? {} : { approval }),
+    allowCommands: values['allow-command'] ?? [],
+    trustedDomains: values['trusted-domain'] ?? [],
+    ...(values.sandbox === undefined ? {} : { sandbox: values.sandbox }),
+    sandboxAllowHosts: values['sandbox-allow-host'] ?? [],
+    commandEnvExclude: values['command-env-exclude'] ?? [],
+    allowKeyFor: (values['allow-key-for'] ?? []).map(checkOrigin),
+    allowMcp: values['allow-mcp'] ?? [],
+    allowHooks: values['allow-hooks'] === true,
+    allowAcp: values['allow-acp'] ?? [],
+    ...(values['otlp-endpoint'] === undefined ? {} : { otlpEndpoint: values['otlp-endpoint'] }),
+    otlpRecordContent: values['otlp-record-content'] === true,
+  };
+  return {
+    ...(values.model === undefined ? {} : { model: values.model }),
+    ...(values.agent === undefined ? {} : { agent: values.agent }),
+    ...(maxDepth === undefined ? {} : { maxDepth }),
+    trust,
+  };
+}
+
+function runCommand(args: string[], cwd: string): Command {
+  const { values, positionals } = parse(args, RUN_OPTIONS);
+  if (values.help) return { name: 'help' };
+  const prompt = positionals.join(' ').trim();
+  if (!prompt)
+    throw new UsageError(
+      `"subagents run" needs a PROMPT: say what to do, e.g. subagents run "explain src/app.ts" (or - to read stdin). ${HINT}`,
+    );
   return {
     name: 'run',
     ...place(values, cwd),
     prompt,
-    ...(values.model === undefined ? {} : { model: values.model }),
-    ...(values.agent === undefined ? {} : { agent: values.agent }),
     ...(values.thread === undefined ? {} : { thread: values.thread }),
-    ...(maxDepth === undefined ? {} : { maxDepth }),
-    trust: {
-      ...(approval === undefined ? {} : { approval }),
-      allowCommands: values['allow-command'] ?? [],
-      trustedDomains: values['trusted-domain'] ?? [],
-      ...(values.sandbox === undefined ? {} : { sandbox: values.sandbox }),
-      sandboxAllowHosts: values['sandbox-allow-host'] ?? [],
-      commandEnvExclude: values['command-env-exclude'] ?? [],
-      allowKeyFor: (values['allow-key-for'] ?? []).map(checkOrigin),
-      allowMcp: values['allow-mcp'] ?? [],
-      allowHooks: values['allow-hooks'] === true,
-      allowAcp: values['allow-acp'] ?? [],
-      ...(values['otlp-endpoint'] === undefined ? {} : { otlpEndpoint: values['otlp-endpoint'] }),
-      otlpRecordContent: values['otlp-record-content'] === true,
-    },
+    ...runFlags(values),
   };
+}
+
+function acpCommand(args: string[]): Command {
+  const { values, positionals } = parse(args, RUN_OPTIONS);
+  if (values.help) return { name: 'help' };
+  if (positionals.length) throw new UsageError(`"subagents acp" takes no arguments: the client sends the prompts. ${HINT}`);
+  const placeOnly = ['workspace', 'storage', 'json', 'thread'] as const;
+  const misplaced = placeOnly.find((name) => values[name] !== undefined);
+  if (misplaced)
+    throw new UsageError(
+      `"subagents acp" takes no --${misplaced}: each session works in the folder its client names, with its threads in <folder>/.subagents/threads. ${HINT}`,
+    );
+  return { name: 'acp', ...runFlags(values) };
 }
 
 /** An origin as --allow-key-for takes it: scheme, host and port, as the browser would write it. */
@@ -315,7 +344,9 @@ export function parseCommandLine(argv: readonly string[], cwd: string): Command 
       return threadsCommand(rest, cwd);
     case 'profiles':
       return profilesCommand(rest, cwd);
+    case 'acp':
+      return acpCommand(rest);
     default:
-      throw new UsageError(`Unknown command "${command}": use run, threads or profiles. ${HINT}`);
+      throw new UsageError(`Unknown command "${command}": use run, acp, threads or profiles. ${HINT}`);
   }
 }

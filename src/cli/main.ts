@@ -9,6 +9,7 @@ import type { CliIo } from './cliIo';
 import { profilesCommand } from './profilesCommand';
 import { runChangesCommand } from './runChangesCommand';
 import { runCommand } from './runCommand';
+import { acpCommand } from './acpServer/acpCommand';
 import { terminalSafe } from './terminalText';
 import { threadsCommand } from './threadsCommand';
 
@@ -22,6 +23,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return EXIT.ok;
       case 'run':
         return await runCommand(cmd, io);
+      case 'acp':
+        return await acpCommand(cmd, io);
       case 'profiles list':
       case 'profiles validate':
         return await profilesCommand(cmd, io);

@@ -255,6 +255,20 @@ function buildRunEventSchemas() {
   });
 
   /**
+   * The ACP session an external agent's run works in (src/core/run/external/): a new one, the
+   * thread's earlier one kept alive, or loaded (`session/load`). A later run of the thread reads it
+   * to load that session when the process has gone and the agent offers `loadSession`.
+   */
+  const acpSessionSchema = z.object({
+    ...base,
+    kind: z.literal('acp.session'),
+    sessionId: z.string().min(1),
+    via: z.enum(['new', 'loaded', 'kept']),
+    /** The agent offers `session/load` (its initialize answer's agentCapabilities.loadSession). */
+    loadSession: z.boolean(),
+  });
+
+  /**
    * The user reverted this run's changes ("Revert this run's changes", `subagents threads revert`):
    * the files now as they were before the run. Written after the run ended, by the revert itself,
    * so the node reads "reverted" after a reload and a second revert has nothing to undo.
@@ -284,6 +298,7 @@ function buildRunEventSchemas() {
     runUsageSchema,
     fileChangedSchema,
     hookRanSchema,
+    acpSessionSchema,
     runRevertedSchema,
   ]);
 

@@ -1,7 +1,7 @@
 import { oneLine } from './oneLine';
 import { retryText } from './retryText';
 import type { RunNode, RunTree } from './runTree';
-import { DELEGATION_TOOLS, toolActivity } from './toolSummary';
+import { DELEGATION_TOOLS, toolActivity, waitsForChildren } from './toolSummary';
 
 /**
  * What a run is doing now, for its one live line in the panel: "reading src/invoice.ts", "needs
@@ -19,7 +19,7 @@ export function runActivity(tree: RunTree, node: RunNode): string {
   for (let i = node.toolCalls.length - 1; i >= 0; i--) {
     const call = node.toolCalls[i]!;
     if (call.state !== 'running') continue;
-    if (DELEGATION_TOOLS.has(call.tool) || call.tool === 'subagent_await') {
+    if (DELEGATION_TOOLS.has(call.tool) || waitsForChildren(call)) {
       const running = node.children.map((id) => tree.runs[id]).filter((c) => c?.state === 'running');
       if (running.length) return `waiting for ${[...new Set(running.map((c) => c!.agent))].join(', ')}`;
     }

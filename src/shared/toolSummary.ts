@@ -38,7 +38,8 @@ function file(path: string | undefined, line?: number): SummaryPart {
 }
 
 const agents = (input: Fields): string => {
-  const names = (list(input, 'agents') ?? [input.agent]).filter((a): a is string => typeof a === 'string');
+  const named = list(input, 'agents') ?? list(input, 'tasks')?.map((t) => fields(t).agent) ?? [input.agent];
+  const names = named.filter((a): a is string => typeof a === 'string');
   return names.length ? names.join(', ') : 'a subagent';
 };
 
@@ -126,9 +127,15 @@ const WORDS: Record<string, ToolWords> = {
     doing: (i) => `installing the extension ${str(i, 'id') ?? ''}`.trim(),
   },
   delegate_task: {
-    done: (i) => [`Delegated to ${agents(i)}`],
-    doing: (i) => `waiting for ${agents(i)}`,
+    done: (i) => [i.background === true ? `Started ${agents(i)} in the background` : `Delegated to ${agents(i)}`],
+    doing: (i) => (i.background === true ? `starting ${agents(i)}` : `waiting for ${agents(i)}`),
   },
+  background_runs: {
+    done: (i) => [BACKGROUND_DONE[str(i, 'action') ?? ''] ?? 'Reached', ` ${count(list(i, 'runIds')?.length ?? 1, 'background subagent')}`],
+    doing: (i) =>
+      `${BACKGROUND_DOING[str(i, 'action') ?? ''] ?? 'reaching'} ${count(list(i, 'runIds')?.length ?? 1, 'background subagent')}`,
+  },
+  // The background tools before background_runs: old threads still show them.
   subagent_start: {
     done: (i) => [`Started ${agents(i)} in the background`],
     doing: (i) => `starting ${agents(i)}`,
@@ -145,6 +152,19 @@ const WORDS: Record<string, ToolWords> = {
     done: (_i, o) => [`Stopped ${str(o, 'agent') ?? 'a subagent'}`],
     doing: () => 'stopping a subagent',
   },
+};
+
+const BACKGROUND_DONE: Readonly<Record<string, string>> = {
+  status: 'Checked on',
+  wait: 'Waited for',
+  cancel: 'Stopped',
+  message: 'Sent a message to',
+};
+const BACKGROUND_DOING: Readonly<Record<string, string>> = {
+  status: 'checking on',
+  wait: 'waiting for',
+  cancel: 'stopping',
+  message: 'sending a message to',
 };
 
 /** The fields that say what an unknown tool (an MCP server's) does, in order of preference. */
@@ -167,17 +187,30 @@ function failure(call: ToolCallNode): string {
   return oneLine(text ?? 'failed', 80);
 }
 
+/**
+ * An external agent's own tool call (`acp:<kind>`, src/core/run/external/acpUpdates.ts) says what
+ * it does in its title ("Run git push --force"): that is its line, not "calling acp:execute".
+ */
+function acpTitle(call: ToolCallNode): string | undefined {
+  if (!call.tool.startsWith('acp:')) return undefined;
+  const title = str(fields(call.input), 'title');
+  return title ? oneLine(title, 80) : undefined;
+}
+
 export function summarizeToolCall(call: ToolCallNode): SummaryPart[] {
   const words = WORDS[call.tool];
   const input = fields(call.input);
+  const title = acpTitle(call);
   if (call.state === 'running') {
-    const doing = words ? words.doing(input) : `calling ${call.tool}`;
+    const doing = words ? words.doing(input) : (title ?? `calling ${call.tool}`);
     const waiting = call.approval !== undefined && call.approval.decision === undefined;
     return [doing.charAt(0).toUpperCase() + doing.slice(1) + (waiting ? ' · waiting for your approval' : '…')];
   }
   const parts: SummaryPart[] = words
     ? words.done(input, fields(call.output), call)
-    : [call.tool, ...(tellingField(call.input) ? [' ', { code: tellingField(call.input) }] : [])];
+    : title
+      ? [title]
+      : [call.tool, ...(tellingField(call.input) ? [' ', { code: tellingField(call.input) }] : [])];
   const notRun = approvalEnd(call);
   if (notRun) return [...parts, ` · ${notRun}`];
   if (call.state === 'error') return [...parts, ` · failed: ${failure(call)}`];
@@ -187,6 +220,8 @@ export function summarizeToolCall(call: ToolCallNode): SummaryPart[] {
 /** The live line's "what it is doing now", lower case: "reading src/invoice.ts". */
 export function toolActivity(call: ToolCallNode): string {
   const words = WORDS[call.tool];
+  const title = acpTitle(call);
+  if (!words && title) return title;
   return words ? words.doing(fields(call.input)) : `calling ${call.tool}${tellingField(call.input) ? ` ${tellingField(call.input)}` : ''}`;
 }
 
@@ -195,5 +230,10 @@ export function summaryText(parts: readonly SummaryPart[]): string {
   return parts.map((p) => (typeof p === 'string' ? p : 'code' in p ? p.code : p.file.path)).join('');
 }
 
-/** Delegation tools: a call that started children is shown as those children's nodes. */
+/** Delegation tools: a call that started children is shown as those children's nodes (subagent_start: old threads). */
 export const DELEGATION_TOOLS: ReadonlySet<string> = new Set(['delegate_task', 'subagent_start']);
+
+/** Whether a call is waiting on children it did not start: background_runs' wait (subagent_await in old threads). */
+export function waitsForChildren(call: Pick<ToolCallNode, 'tool' | 'input'>): boolean {
+  return call.tool === 'subagent_await' || (call.tool === 'background_runs' && fields(call.input).action === 'wait');
+}

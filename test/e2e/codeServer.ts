@@ -71,6 +71,8 @@ export interface CodeServerOptions {
   userSettings?: Record<string, unknown>;
   /** Other extensions to install beside ours (test fixtures), as .vsix files. */
   moreVsix?: string[];
+  /** More variables in code-server's environment (and so the extension host's), e.g. an API key. */
+  env?: Record<string, string>;
 }
 
 function freePort(): Promise<number> {
@@ -150,7 +152,7 @@ export class CodeServer {
       runDir,
       join(runDir, 'workspace'),
       tools,
-      isolatedEnv(runDir, tools),
+      { ...isolatedEnv(runDir, tools), ...options.env },
       await freePort(),
       keep,
     );

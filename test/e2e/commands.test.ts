@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeServer, REPO_ROOT } from './codeServer';
 import { lastAnswer, sendButton } from './panelDom';
@@ -60,15 +60,20 @@ describe('the palette commands in a real VS Code', () => {
         .waitFor({ timeout: 15_000 });
     });
 
-    await wb.step('Export Thread writes Markdown where the save dialog says', async () => {
+    await wb.step('Export Thread proposes a folder outside the workspace, and writes Markdown where the user says', async () => {
       await wb.runCommand('Subagents: Export Thread');
       await wb.pick('Markdown');
-      // code-server's own save dialog: a path box, filled with the workspace and the title.
+      // code-server's own save dialog: a path box, filled with the proposed folder and the title.
       const input = wb.quickInput().locator('input');
       await expect.poll(() => input.inputValue(), { timeout: 15_000 }).toMatch(/what-does-this-project-do\.md$/);
+      // The first time: Downloads or home, never the workspace (a file there is one `git add .` from a commit).
+      expect(dirname(await input.inputValue())).not.toBe(srv.workspace);
+      const file = join(srv.workspace, 'what-does-this-project-do.md');
+      // The user chooses the workspace anyway (and nothing is written to the real home of the machine running the test).
+      await input.fill(file);
+      await expect.poll(() => input.inputValue(), { timeout: 15_000 }).toBe(file);
       await wb.page.keyboard.press('Enter');
       await wb.notification('Exported "What does this project do?"').waitFor({ timeout: 15_000 });
-      const file = join(srv.workspace, 'what-does-this-project-do.md');
       expect(existsSync(file)).toBe(true);
       expect(readFileSync(file, 'utf8')).toMatch(/^# What does this project do\?\n[\s\S]*This is a \*\*scripted demo\*\*/);
     });
@@ -109,7 +114,8 @@ describe('the palette commands in a real VS Code', () => {
         await wb.runCommand('Subagents: Export Thread');
         await wb.pick('JSON');
         const input = wb.quickInput().locator('input');
-        await expect.poll(() => input.inputValue(), { timeout: 15_000 }).toMatch(/what-does-this-project-do\.json$/);
+        // The folder chosen last time is proposed again.
+        await expect.poll(() => input.inputValue(), { timeout: 15_000 }).toBe(join(srv.workspace, 'what-does-this-project-do.json'));
         await wb.page.keyboard.press('Enter');
         await wb.notification('Exported "What does this project do?"').waitFor({ timeout: 15_000 });
         const file = join(srv.workspace, 'what-does-this-project-do.json');

@@ -57,7 +57,8 @@ export class Workbench {
       const page = await context.newPage();
       const workbench = new Workbench(server, browser, context, page);
       await workbench.step('open the workbench', async () => {
-        await page.goto(server.workbenchUrl(), { waitUntil: 'domcontentloaded' });
+        // As long as the workbench itself may take (below): on a loaded machine the first page load exceeds the default 30 s.
+        await page.goto(server.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
         await workbench.waitForWorkbench();
       });
       return workbench;
@@ -180,7 +181,7 @@ export class Workbench {
 
   /** Reloads the window (like "Developer: Reload Window") and waits for the workbench again. */
   async reload(): Promise<void> {
-    await this.page.reload({ waitUntil: 'domcontentloaded' });
+    await this.page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
     await this.waitForWorkbench();
   }
 

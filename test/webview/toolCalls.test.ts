@@ -103,4 +103,67 @@ describe('tool calls', () => {
     expect(panel.errors).toEqual([]);
     expect(await panel.cspViolations()).toEqual([]);
   });
+
+  it('fold output longer than twenty lines behind a count, opened in place from the keyboard', async () => {
+    const panel = await harness.open({ viewport: { width: 360, height: 700 } });
+    const s = new ThreadScript();
+    const matches = Array.from({ length: 51 }, (_, i) => `src/m${i}.ts:${i + 1}: // TODO ${i}`);
+    const fileText = Array.from({ length: 120 }, (_, i) => `const line${i + 1} = ${i + 1};`).join('\n');
+    await panel.send(
+      stateMessage('thread-fold', [
+        s.started('root', { task: 'Find the TODOs' }),
+        s.toolStarted('root', 'grep', 'search_text', { pattern: 'TODO' }),
+        s.toolFinished('root', 'grep', 'search_text', { matches }),
+        s.toolStarted('root', 'read', 'read_file', { path: 'src/big.ts' }),
+        s.toolFinished('root', 'read', 'read_file', { path: 'src/big.ts', startLine: 1, endLine: 120, totalLines: 120, content: fileText }),
+        s.toolStarted('root', 'cmd', 'run_command', { command: 'npm test' }),
+        s.toolFinished('root', 'cmd', 'run_command', {
+          exitCode: 1,
+          output: `${Array.from({ length: 120 }, (_, i) => `ok ${i + 1}`).join('\n')}\nFAIL src/money.test.ts`,
+        }),
+        s.finished('root', 'ok', 'Found them.'),
+      ]),
+    );
+    const page = panel.page;
+    await page.locator('.message.assistant[data-state="ok"]').waitFor();
+    for (const id of ['grep', 'read', 'cmd']) await page.locator(`[data-tool-call-id="${id}"] .tool-row .state-icon`).click();
+
+    // Folded: twenty items or lines show, and the button says how many there are.
+    const grep = page.locator('[data-tool-call-id="grep"] .tool-detail');
+    expect(await grep.locator('.detail-list li').count()).toBe(20);
+    expect(await grep.locator('button.show-all').innerText()).toBe('51 matches, show all');
+    const read = page.locator('[data-tool-call-id="read"] .tool-detail');
+    expect((await read.locator('.detail-text').innerText()).split('\n')).toHaveLength(20);
+    expect(await read.locator('.detail-text').innerText()).not.toContain('line21 ');
+    expect(await read.locator('button.show-all').innerText()).toBe('120 lines, show all');
+    // A command shows its last lines, where the verdict is.
+    const cmd = page.locator('[data-tool-call-id="cmd"] .tool-detail');
+    expect(await cmd.locator('button.show-all').innerText()).toBe('121 lines, show all');
+    const tail = (await cmd.locator('.terminal-output').innerText()).split('\n');
+    expect(tail).toHaveLength(20);
+    expect(tail.at(-1)).toBe('FAIL src/money.test.ts');
+    expect(tail[0]).toBe('ok 102');
+
+    // From the tool call's row, Tab reaches the button (after the twenty links shown) and Enter opens the list in place.
+    await page.locator('[data-tool-call-id="grep"]').focus();
+    const focused = (): Promise<string | undefined> => page.evaluate(() => document.activeElement?.textContent ?? undefined);
+    for (let tabs = 0; tabs < 30 && (await focused()) !== '51 matches, show all'; tabs++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('51 matches, show all');
+    await page.keyboard.press('Enter');
+    expect(await grep.locator('.detail-list li').count()).toBe(51);
+    expect(await grep.locator('button.show-all').count()).toBe(0);
+    // The focus goes on where the fold was: the first item that was hidden, not <body>.
+    expect(await focused()).toBe('src/m20.ts:21: // TODO 20');
+
+    await read.locator('button.show-all').click();
+    expect((await read.locator('.detail-text').innerText()).split('\n')).toHaveLength(120);
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('detail-text');
+    await cmd.locator('button.show-all').click();
+    expect(await cmd.locator('.terminal-output').innerText()).toMatch(/^ok 1\n[\s\S]*FAIL src\/money\.test\.ts$/);
+
+    // Still one tool call row each: the fold opened inside the detail, and the tree kept its shape.
+    expect(await page.locator('.run-tree > .tool-call').count()).toBe(3);
+    expect(panel.errors).toEqual([]);
+    expect(await panel.cspViolations()).toEqual([]);
+  });
 });

@@ -32,6 +32,8 @@ export class ToolCallView {
   private approval: ApprovalView | undefined;
   private call: ToolCallNode | undefined;
   private summary = '';
+  /** The output blocks the user unfolded ("show all"): a redraw keeps them open. */
+  private readonly unfolded = new Set<number>();
 
   constructor(
     private readonly toolCallId: string,
@@ -77,7 +79,7 @@ export class ToolCallView {
 
   private renderDetail(): void {
     const call = this.call;
-    const next = call && this.open ? toolDetailView(call) : undefined;
+    const next = call && this.open ? toolDetailView(call, this.unfolded) : undefined;
     if (this.detailEl && next) this.detailEl.replaceWith(next);
     else if (next) this.el.firstElementChild!.after(next);
     else this.detailEl?.remove();

@@ -12,7 +12,7 @@ import { RunRegistry } from '../run/delegation/runRegistry';
 import { NO_MODEL } from '../run/delegation/runTurns';
 import type { Session } from '../run/delegation/session';
 import { WorkLimiter } from '../run/delegation/workLimiter';
-import { DEFAULT_SETTINGS, SUPERVISOR, type EngineSettings } from '../config/settings/engineSettings';
+import { DEFAULT_SETTINGS, type EngineSettings } from '../config/settings/engineSettings';
 import type { RunToolSource } from '../tools/runToolSource';
 import type { ModelResolver } from '../models/modelResolver';
 import {
@@ -26,9 +26,7 @@ import {
   type Schedule,
   type Workspace,
 } from '../ports';
-import { findProfile } from '../config/profiles/findProfile';
-import { unknownAgentText } from '../config/profiles/brokenAgents';
-import type { Profile, ProfileSet } from '../config/profiles/profile';
+import type { ProfileSet } from '../config/profiles/profile';
 import { redactingLogger } from '../access/secrets/redactEvents';
 import { ThreadPruner } from '../storage/retention/threadPruner';
 import { Redactor } from '../access/secrets/redactor';
@@ -41,7 +39,9 @@ import { titleOf } from '../storage/threads/threadIndex';
 import { HookRunner, type SessionHooks } from '../access/hooks/hookRunner';
 import type { HooksToRun } from '../access/hooks/hookConsent';
 import { narrowedProfile, slashCommandTurn } from './requests/slashCommand';
+import { topProfile } from './requests/topProfile';
 import { EngineTraces } from '../run/telemetry/loadTracing';
+import { AcpSessions } from '../run/external/acpSessions';
 
 export type { EngineSettings } from '../config/settings/engineSettings';
 
@@ -95,6 +95,11 @@ const REQUEST_MODEL_ORIGIN = 'the model picked for this request';
 export interface SendRequest {
   /** Continue this thread; a new thread when absent. */
   threadId?: string;
+  /**
+   * Without `threadId`: the id the new thread takes, chosen by the host beforehand (an ACP
+   * session's id, which names its thread before the first prompt); a fresh one when absent.
+   */
+  newThreadId?: string;
   prompt: string;
   /** The profile that answers; the supervisor when absent. */
   agent?: string;
@@ -135,6 +140,8 @@ export class Engine {
   /** Every run's file changes, one journal for the conflict guard (src/core/changes/attribution/). */
   readonly changes: FileChanges;
   private readonly traces: EngineTraces;
+  /** The external agents (ACP) kept for their child threads' next runs, until closeExternalAgents. */
+  private readonly acpSessions = new AcpSessions();
 
   constructor(private readonly options: EngineOptions) {
     const snapshots = options.snapshots ?? new MemorySnapshotStore();
@@ -188,14 +195,16 @@ export class Engine {
     const turn = slashCommandTurn(typed, profiles.commands ?? [], configured.modelAliases);
     if (turn?.kind === 'refused') throw new EngineRequestError(turn.error);
     const prompt = turn?.prompt ?? (typed.startsWith('//') ? typed.slice(1) : typed);
-    const profile = narrowedProfile(this.topProfile(request.agent ?? turn?.agent, profiles), turn?.tools);
+    const top = topProfile(request.agent ?? turn?.agent, profiles);
+    if ('error' in top) throw new EngineRequestError(top.error);
+    const profile = narrowedProfile(top, turn?.tools);
     const model = turn?.model ?? request.model;
     const settings = model ? { ...configured, model } : configured;
     const spec = profile.model ?? settings.model;
     if (!spec) throw new EngineRequestError(NO_MODEL);
     if (!modelAllowed(spec, settings.allowedModels))
       throw new EngineRequestError(modelRefusedText(profile.name, spec, settings.allowedModels));
-    const threadId = request.threadId ?? newThreadId();
+    const threadId = request.threadId ?? request.newThreadId ?? newThreadId();
     if (this.registry.isBusy(threadId)) throw new EngineRequestError(BUSY);
     const reservation = this.registry.reserve(threadId);
     try {
@@ -238,6 +247,7 @@ export class Engine {
         ...(tracing ? { tracing } : {}),
         publish: (event) => (this.publish(event), tracing?.observe(event)),
         ...(this.options.acpConsent ? { acpConsent: this.options.acpConsent } : {}),
+        acpSessions: this.acpSessions,
         ...(await this.sessionHooks()),
         ...(turn?.model
           ? { modelOrigin: `the model of ${turn.command.source}` }
@@ -345,6 +355,11 @@ export class Engine {
     return this.traces.close();
   }
 
+  /** Ends every external agent kept for a child thread, and any kept later (the CLI's exit, the window's close). */
+  closeExternalAgents(): Promise<void> {
+    return this.acpSessions.closeAll();
+  }
+
   /** The model resolver for one request; one that cannot be made refuses the request. */
   private async resolver(): Promise<ModelResolver> {
     try {
@@ -383,15 +398,6 @@ export class Engine {
         this.logger.error(`An event listener failed: ${errorText(error)}`);
       }
     }
-  }
-
-  private topProfile(agent: string | undefined, profiles: ProfileSet): Profile {
-    if (agent === undefined || agent === SUPERVISOR) {
-      return { name: SUPERVISOR, description: 'Answers the user and delegates to subagents.', instructions: '', source: 'built-in' };
-    }
-    const profile = findProfile(profiles.profiles, agent);
-    if (!profile) throw new EngineRequestError(unknownAgentText(agent, profiles.problems, profiles.profiles));
-    return profile;
   }
 }
 

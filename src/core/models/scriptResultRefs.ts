@@ -2,8 +2,8 @@ import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 
 /**
  * A value in a scripted tool call's input that stands for a field of an earlier tool result in
- * the conversation: `{ "$fromResult": { "tool": "subagent_start", "field": "runId" } }` is the
- * `runId` of the latest `subagent_start` result, as a model copies an id it was given. Replayed
+ * the conversation: `{ "$fromResult": { "tool": "delegate_task", "field": "0.runId" } }` is the
+ * `runId` of the first run in the latest `delegate_task` result, as a model copies an id it was given. Replayed
  * sessions need it for values no script can know in advance (run ids, thread ids).
  */
 export interface ResultRef {

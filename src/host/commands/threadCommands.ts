@@ -15,8 +15,8 @@ const TREE_SCHEME = 'subagents-tree';
 export interface ThreadCommandDeps {
   store: ThreadStore;
   controller: PanelController;
-  /** Where exports are offered first; the user's home when no folder is open. */
-  defaultFolder: string;
+  /** Where exports and imports are offered first (exportFolder.ts), and the folder the user then chose, remembered. */
+  exportFolder: { proposed(): string; chosen(folder: string): Promise<void> };
   /** Opens a conversation in the panel. */
   showThread: (threadId: string) => Promise<void>;
 }
@@ -63,12 +63,13 @@ export class ThreadCommands implements vscode.Disposable {
     const exported = exportThread(family, format.format, Date.now());
     const target = await vscode.window.showSaveDialog({
       title: `Export "${meta.title}"`,
-      defaultUri: vscode.Uri.file(path.join(this.deps.defaultFolder, `${fileNameOf(meta.title)}.${exported.fileExtension}`)),
+      defaultUri: vscode.Uri.file(path.join(this.deps.exportFolder.proposed(), `${fileNameOf(meta.title)}.${exported.fileExtension}`)),
       filters: format.format === 'md' ? { Markdown: ['md'] } : { JSON: ['json'] },
       saveLabel: 'Export',
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exported.text));
+    if (target.scheme === 'file') await this.deps.exportFolder.chosen(path.dirname(target.fsPath));
     const open = await vscode.window.showInformationMessage(
       `Exported "${meta.title}" to ${vscode.workspace.asRelativePath(target, false)}.`,
       'Open',
@@ -114,13 +115,14 @@ export class ThreadCommands implements vscode.Disposable {
   async importThread(): Promise<void> {
     const picked = await vscode.window.showOpenDialog({
       title: 'Import a conversation exported as JSON',
-      defaultUri: vscode.Uri.file(this.deps.defaultFolder),
+      defaultUri: vscode.Uri.file(this.deps.exportFolder.proposed()),
       filters: { JSON: ['json'] },
       canSelectMany: false,
       openLabel: 'Import',
     });
     const file = picked?.[0];
     if (!file) return;
+    if (file.scheme === 'file') await this.deps.exportFolder.chosen(path.dirname(file.fsPath));
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
     let threads;
     try {

@@ -41,6 +41,7 @@ import { openLocation } from '../panel/openLocation';
 import { PanelController } from '../panel/panelController';
 import type { PanelViewState } from '../panel/panelView';
 import { selectModelCommand } from '../models/selectModel';
+import { EXPORT_FOLDER_KEY, exportFolder, isFolderOnDisk } from '../commands/exportFolder';
 import { ThreadCommands } from '../commands/threadCommands';
 import { vscodeEditor } from './vscodeEditor';
 import { panelRunChanges, runChangesStorage } from './runChangesRuntime';
@@ -196,7 +197,16 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
   const threadCommands = new ThreadCommands({
     store,
     controller,
-    defaultFolder: root ?? os.homedir(),
+    exportFolder: {
+      proposed: () =>
+        exportFolder({
+          lastUsed: context.globalState.get<string>(EXPORT_FOLDER_KEY),
+          home: os.homedir(),
+          workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+          isFolder: isFolderOnDisk,
+        }),
+      chosen: (folder) => Promise.resolve(context.globalState.update(EXPORT_FOLDER_KEY, folder)),
+    },
     showThread: (threadId) => showPanel(threadId),
   });
   const stopLog = logRuns((listener) => engine.onEvent(listener), logger);
@@ -235,10 +245,12 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
       await shutdownRequests({ queue, working, store, logger }, SHUTDOWN_WAIT_MS);
       // The runs' last spans, sent while the host still lives (none waits when traces are off).
       const traces = engine.closeTraces();
+      // The external agents kept for child threads go with the window (runs still working ended theirs when cancelled).
+      const agents = engine.closeExternalAgents();
       store.dispose();
       // The runs are over: the launcher would end by itself when idle, or when this host exits; now is sooner.
       shutdownProcessLauncher();
-      await Promise.all([servers, traces]);
+      await Promise.all([servers, traces, agents]);
       // Last, once no command or MCP server can use it: the sandbox's proxy and its sockets in the temp folder.
       await stopSandbox(logger);
     })());

@@ -63,7 +63,9 @@ describe('loading engine.js', () => {
   it('builds no zod schema that only a later step needs', () => {
     // Tools' inputs: when a run's tool set is made. The rest: on their first use.
     expect(
-      builtBy(/^src\/core\/tools\/builtin\/|^src\/core\/delegation\/(subagentTools|delegateTask)\.ts$|^src\/host\/chat\/delegateTool\.ts$/),
+      builtBy(
+        /^src\/core\/tools\/builtin\/|^src\/core\/run\/delegation\/(backgroundRuns|delegateTask)\.ts$|^src\/host\/chat\/delegateTool\.ts$/,
+      ),
     ).toEqual({});
     expect(
       builtBy(/^src\/core\/models\/(scriptSchema|probeOllama)\.ts$|^src\/core\/worktrees\/|^src\/core\/threads\/threadArchive\.ts$/),

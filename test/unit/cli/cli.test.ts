@@ -199,7 +199,7 @@ describe('subagents CLI: runs', () => {
     expect(top).not.toBeNull();
     const [own_in, own_out, all_in, all_out] = top!.slice(1).map(Number);
     expect([all_in! - own_in!, all_out! - own_out!]).toEqual([5, 3]);
-    expect(lines[2]).toBe('  - delegate_task {"task":"look around","agents":["explore"]} -> done');
+    expect(lines[2]).toBe('  - Delegated to explore');
     expect(show.stdout).toMatch(/\n {2}explore \[ok\] look around {2}\(\d+m?s · 5 in \/ 3 out\)/);
 
     const md = await run('threads', 'export', threads[0]!.id);

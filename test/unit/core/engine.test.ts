@@ -178,6 +178,15 @@ describe('Engine', () => {
     expect(h.tree().roots).toHaveLength(2);
   });
 
+  it('makes a new thread under the id the host chose (newThreadId: an ACP session names its thread before the first prompt)', async () => {
+    const h = makeEngine({ agents: {} }, { model: () => recordingModel([], () => text('answer')) });
+    const chosen = newThreadId();
+    const sent = await h.engine.send({ newThreadId: chosen, prompt: 'first question' });
+    await sent.done;
+    expect(sent.threadId).toBe(chosen);
+    expect((await h.store.get(chosen))?.meta.title).toBe('first question');
+  });
+
   it('has no delegation tool at maxDepth 0: a call to it fails as a tool error, the run goes on', async () => {
     const h = makeEngine(
       { agents: { supervisor: [{ toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['a'] } }] }, { text: 'myself' }] } },

@@ -84,4 +84,14 @@ describe('tool summaries', () => {
     expect(toolActivity(call('run_command', { command: 'npm   test' }))).toBe('running npm test');
     expect(toolActivity(call('github_search', { query: 'bug' }))).toBe('calling github_search bug');
   });
+
+  it("read an external agent's tool call (acp:<kind>) by its own title, waiting or done", () => {
+    const input = { title: 'Run git push --force', rawInput: { command: 'git push --force' } };
+    const waiting = call('acp:execute', input, undefined, { state: 'running', approval: { approvalId: 'a' } });
+    expect(text(waiting)).toBe('Run git push --force · waiting for your approval');
+    expect(toolActivity(waiting)).toBe('Run git push --force');
+    expect(text(call('acp:execute', input, { content: [] }))).toBe('Run git push --force');
+    // No title: the tool name, as for any tool the panel does not know.
+    expect(text(call('acp:other', {}, undefined, { state: 'running' }))).toBe('Calling acp:other…');
+  });
 });

@@ -86,7 +86,11 @@ export function gitEffects(args: Arg[]): Partial<Effects> {
     '-c',
     '--strategy',
   ]);
-  if (hasLongOption(parsed, ...(RUNS_PROGRAM[name] ?? []))) return { opaque: `git ${name} is given a program to run in its options` };
+  // Every option word is looked at on its own: the valued list above is for all subcommands, and a
+  // flag of this one that takes a value elsewhere (`git log -c`, `git grep -o`, `-F`) would swallow
+  // the next word (`git grep -o -O./evil.sh`), hiding the program.
+  if (hasLongOption(parseArgs(rest, []), ...(RUNS_PROGRAM[name] ?? [])))
+    return { opaque: `git ${name} is given a program to run in its options` };
   const out = optionValues(parsed, '-o', '--output', '--output-directory', '--separate-git-dir');
   const gitDirs = [...optionValues(global, '--git-dir'), ...optionValues(global, '--work-tree')];
   const writes = [...out, ...gitDirs];

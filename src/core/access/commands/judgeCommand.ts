@@ -6,6 +6,7 @@ import { isInside } from '../paths/workspacePath';
 import { analyzeCommandLine, type JudgedCommand } from './analyzeCommandLine';
 import { known, shown, type Arg } from './args';
 import { physicalPath } from './physicalPath';
+import { unnamedReads } from './unnamedReads';
 import { isPlainWrapperPath, isReadOnlyCommand, wordsThatAreNotPaths } from './readOnlyMatch';
 import type { Cwd } from './walkCommandLine';
 
@@ -62,6 +63,11 @@ async function concernInEveryMode(command: JudgedCommand, paths: PathJudge, poli
     const why = await paths.writeConcern(r.target, facts.cwd, policy.sandboxed);
     if (why) return `${where} writes ${why}.`;
   }
+  // `cat < .env` reads the secret as surely as `cat .env` does.
+  for (const r of facts.redirects.filter((r) => r.reads)) {
+    const why = await paths.mentionConcern(r.target, facts.cwd, true);
+    if (why) return `${where} reads a protected path: ${why}.`;
+  }
   for (const arg of command.argv.slice(1)) {
     const why = await paths.mentionConcern(arg, facts.cwd, effects.readsOnly);
     if (why) return `${where} names a protected path: ${why}.`;
@@ -112,6 +118,12 @@ async function concernUnlessTrusted(command: JudgedCommand, paths: PathJudge, po
   for (const arg of argv.slice(1)) {
     if (known(arg) && !notPaths.has(arg) && !(await paths.inside(pathPart(arg.value), facts.cwd)))
       return `${where} names a path outside the workspace (${arg.value}).`;
+  }
+  const unnamed = unnamedReads(argv);
+  if (unnamed) return `${where}: ${unnamed}.`;
+  for (const r of facts.redirects.filter((r) => r.reads)) {
+    if (!known(r.target)) return `${where} reads from ${r.target.unknown}, a file known only when it runs.`;
+    if (!(await paths.inside(r.target.value, facts.cwd))) return `${where} reads ${r.target.value}, outside the workspace.`;
   }
   if (policy.mode === 'ask') {
     if (facts.redirects.some((r) => r.writes)) return `${where} writes its output to a file.`;

@@ -19,6 +19,8 @@ export interface Redirect {
   target: Arg;
   /** It opens a file for writing (not `<`, `2>&1` or `>&-`). */
   writes: boolean;
+  /** It opens a file for reading (`< f`, `<> f`): the file is read as surely as one named as an argument. */
+  reads: boolean;
 }
 
 /** One simple command of a line, its words expanded as bash would, with where it runs. */
@@ -172,7 +174,8 @@ class Walker {
         : { unknown: target.text, variable: false, why: `${target.text} does not expand to one file name` };
     const fdTarget = 'value' in value && /^(\d+|-)$/.test(value.value);
     const writes = WRITE_OPS.has(op) || (op === '>&' && !fdTarget);
-    facts.redirects.push({ op, target: value, writes: writes && !isDevice(value) });
+    const reads = op === '<' || op === '<>';
+    facts.redirects.push({ op, target: value, writes: writes && !isDevice(value), reads: reads && !isDevice(value) });
     return extra;
   }
 

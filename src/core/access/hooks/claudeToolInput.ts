@@ -25,7 +25,6 @@ const CLAUDE_NAMES: Readonly<Record<string, string[]>> = {
   todo_write: ['TodoWrite'],
   ask_user: ['AskUserQuestion'],
   delegate_task: ['Task', 'Agent'],
-  subagent_start: ['Task', 'Agent'],
 };
 
 export function claudeToolCall(tool: string, input: unknown, root: string): ClaudeToolCall {
@@ -57,8 +56,7 @@ function claudeInput(tool: string, input: Record<string, unknown>, root: string)
       return defined({ path: abs(input.path) });
     case 'web_fetch':
       return defined({ url: input.url });
-    case 'delegate_task':
-    case 'subagent_start': {
+    case 'delegate_task': {
       const agents = Array.isArray(input.agents) ? input.agents : [];
       return defined({ ...input, subagent_type: input.agent ?? agents[0], prompt: input.task, description: input.task });
     }

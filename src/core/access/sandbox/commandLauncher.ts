@@ -121,6 +121,8 @@ export function commandLauncher(
         policy = sandboxPolicy(realRoot(), homedir(), settings['sandbox.allowedHosts'], {
           alsoWritable: [...(paths.alsoWritable ?? []), temp],
           readOnly: (paths.readOnly ?? []).map(realpathOfMaybeMissing),
+          // Its siblings are the temp folders of the other commands, running or to come.
+          hidden: [dirname(temp)],
         });
         wrapped = await runtime.wrap(withTempFolder(command, temp), policy);
       } catch (error) {

@@ -127,6 +127,12 @@ export interface PolicyPaths {
   alsoWritable?: readonly string[];
   /** The engine's own folders (the thread store, the worktrees root): read-only wherever they lie. */
   readOnly?: readonly string[];
+  /**
+   * Hidden from the command, save the writable folders inside (sandbox-runtime binds them back
+   * over the empty folder): the folder of every command's temp folder, so that no command lists
+   * or reads another's, running at the same time or started later.
+   */
+  hidden?: readonly string[];
 }
 
 /**
@@ -173,7 +179,10 @@ export function sandboxPolicy(root: string, home: string, allowedHosts: readonly
     if (!allowWrite.some((w) => isInside(w, path) && w !== path)) continue;
     denyWrite.add(existsSync(path) ? path : standInFolder(path));
   }
-  const denyRead = HOME_SECRETS.map((p) => join(home, p)).filter((p) => existsSync(p) && !isInside(p, root));
+  const denyRead = [
+    ...HOME_SECRETS.map((p) => join(home, p)).filter((p) => existsSync(p) && !isInside(p, root)),
+    ...(paths.hidden ?? []).filter((p) => !isInside(p, root)),
+  ];
   return { denyRead, allowWrite, denyWrite: [...denyWrite].sort(), allowedHosts: [...allowedHosts] };
 }
 

@@ -3,6 +3,7 @@ import type { AgentFileDialect } from './agentFields';
 import type { FileCheck, ListItem } from './fileCheck';
 import type { FrontMatterField } from './frontMatter';
 import { nearest } from './nearest';
+import { renamedTool } from './renamedTools';
 import {
   CLAUDE_TOOLS,
   COPILOT_TOOLS,
@@ -66,7 +67,17 @@ export function readTools(check: FileCheck, field: FrontMatterField, dialect: Ag
       case 'ours': {
         for (const t of mapping.tools) tools.add(t);
         if (mapping.agents?.length) agents = [...(agents ?? []), ...mapping.agents];
-        if (dialect === 'native') {
+        const renamed = renamedTool(item.value);
+        if (renamed) {
+          check.add(
+            'tool-renamed',
+            'warning',
+            field.key,
+            `${what} was renamed: it is now ${renamed.how}, and is read as ${renamed.tools.join(', ')}`,
+            item.range,
+            [replaceItem(check, field, item, renamed.tools)],
+          );
+        } else if (dialect === 'native') {
           check.add(
             'tool-foreign',
             'warning',

@@ -1,3 +1,5 @@
+import { renamedTool } from './renamedTools';
+
 /**
  * THE table from Claude Code's and Copilot's tool names to ours, in one place: the importer, the
  * validator, the language server's completion, hover and quick fixes all read it. Names are
@@ -22,14 +24,7 @@ export const WORKSPACE_TOOLS = [
 ] as const;
 
 /** The tools that let an agent delegate; naming `Task` or `agent` allows them all. */
-export const DELEGATION_TOOLS = [
-  'delegate_task',
-  'subagent_start',
-  'subagent_status',
-  'subagent_await',
-  'subagent_cancel',
-  'subagent_message',
-] as const;
+export const DELEGATION_TOOLS = ['delegate_task', 'background_runs'] as const;
 
 /** The tool that hands an agent a skill's instructions (offered when there are skills). */
 export const SKILL_TOOL = 'load_skill';
@@ -266,9 +261,11 @@ export function mapCopilotTool(name: string): ToolMapping {
   return { kind: 'mcp', server, name: `mcp__${server}__${tool === '*' ? '*' : tool}` };
 }
 
-/** Our own name, written by someone who knew it (or an MCP name in our form). */
+/** Our own name, written by someone who knew it (or an MCP name in our form); an old name of ours as what does it now. */
 function ourOwn(name: string): ToolMapping | undefined {
   if (OUR_TOOLS.includes(name)) return ours([name]);
+  const renamed = renamedTool(name);
+  if (renamed) return ours(renamed.tools, `${name} was renamed: it is now ${renamed.how}`);
   if (name === 'web_search') return later(name, `${name} comes with a later version`);
   return undefined;
 }

@@ -34,6 +34,7 @@ export type ProblemCode =
   | 'tool-unknown'
   | 'tool-editor'
   | 'tool-foreign'
+  | 'tool-renamed'
   | 'tool-later'
   | 'tool-mcp'
   | 'tool-approximate'

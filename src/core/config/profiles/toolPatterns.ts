@@ -1,12 +1,14 @@
+import { renamedTool } from '../agentFiles/renamedTools';
 import { mcpServerOf, mcpServerPrefix, mcpToolName } from '../mcp/mcpToolName';
 
 /**
- * Whether a profile's `tools` or `disallowedTools` names this tool: by its name, or for MCP tools
- * by `mcp__<server>__*` (every tool of that server) or `mcp__<server>__<tool>` as people write
- * them (dots and other characters in the names are matched as the tool names spell them).
+ * Whether a profile's `tools` or `disallowedTools` names this tool: by its name, by an earlier
+ * name of it (a setting written before `subagent_start` became `delegate_task`'s background), or
+ * for MCP tools by `mcp__<server>__*` (every tool of that server) or `mcp__<server>__<tool>` as
+ * people write them (dots and other characters in the names are matched as the tool names spell them).
  */
 export function listsTool(list: readonly string[], name: string): boolean {
-  return list.some((entry) => entry === name || mcpEntryMatches(entry, name));
+  return list.some((entry) => entry === name || renamedTool(entry)?.tools.includes(name) === true || mcpEntryMatches(entry, name));
 }
 
 /** Whether a list names any tool of this MCP server (so a run needs the server started). */

@@ -1,19 +1,16 @@
 import type { ModelMessage } from 'ai';
 import type { RunEvent, RunEventOf } from '../../../shared/events';
+import { RENAMED_TOOLS } from '../../config/agentFiles/renamedTools';
 import { steerForModel } from '../steering/steerRun';
 import type { LoadedThread, ThreadStore } from '../../storage/threads/threadStore';
 import { announcementText } from './modelResult';
 import type { RunResult } from './runResult';
 
-/** The tools whose calls and results stay in a continued conversation: what was delegated, and what came back. */
-const DELEGATION_TOOLS = new Set([
-  'delegate_task',
-  'subagent_start',
-  'subagent_status',
-  'subagent_await',
-  'subagent_cancel',
-  'subagent_message',
-]);
+/**
+ * The tools whose calls and results stay in a continued conversation: what was delegated, and what
+ * came back. The old names (renamedTools.ts) too: a thread of an earlier version keeps its history.
+ */
+const DELEGATION_TOOLS: ReadonlySet<string> = new Set(['delegate_task', 'background_runs', ...Object.keys(RENAMED_TOOLS)]);
 
 /**
  * The conversation of a thread as model messages, for the next turn (also after a reload): each
@@ -98,9 +95,10 @@ function unseenReports(
 ): string[] {
   const seen = new Set<string>();
   const started: string[] = [];
-  for (const { started: s, finished } of calls) {
+  for (const { finished } of calls) {
     for (const r of resultsIn(finished?.output)) {
-      if (s.tool === 'subagent_start' && r.status === 'started') started.push(r.runId);
+      // Only a background start (delegate_task's background, or subagent_start before it) answers "started".
+      if (r.status === 'started') started.push(r.runId);
       else if (r.status !== 'running' && r.status !== 'started' && r.status !== 'existing' && r.status !== 'busy') seen.add(r.runId);
     }
   }

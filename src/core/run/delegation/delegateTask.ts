@@ -8,7 +8,8 @@ import type { DelegationDeps } from './delegationTypes';
 import { resultForModel, type ModelRunResult } from './modelResult';
 import { failedResult, type RunResult } from './runResult';
 import { startChild } from './startChild';
-import { CONTEXT_TEXT, CONTINUE_TEXT, MAX_TOKENS_TEXT, TASK_TEXT } from './delegationFields';
+import { BACKGROUND_TEXT, CONTEXT_TEXT, CONTINUE_TEXT, MAX_TOKENS_TEXT, TASK_TEXT } from './delegationFields';
+import { startedAnswer } from './backgroundRuns';
 
 const inputSchema = lazySchema(() =>
   z.object({
@@ -21,6 +22,7 @@ const inputSchema = lazySchema(() =>
     context: z.string().optional().describe(CONTEXT_TEXT),
     continueThreadId: z.string().optional().describe(`${CONTINUE_TEXT}; one agent only.`),
     maxTokens: z.number().int().positive().optional().describe(MAX_TOKENS_TEXT),
+    background: z.boolean().optional().describe(BACKGROUND_TEXT),
   }),
 );
 type DelegateInput = z.infer<typeof inputSchema>;
@@ -29,13 +31,15 @@ type DelegateInput = z.infer<typeof inputSchema>;
  * `delegate_task`: runs one task on one or more subagents in parallel and returns, when all are
  * done, their results in request order. How many work at once is the engine's limiter's to say
  * (subagents.maxConcurrency, across every call and thread); this call holds no place while it
- * waits. Mistakes come back as results the model can act on, never as exceptions.
+ * waits. With `background: true` it returns at once with each run's ids instead, each result is
+ * announced when it ends, and `background_runs` reaches the runs meanwhile. Mistakes come back as
+ * results the model can act on, never as exceptions.
  */
 export function delegateTaskTool(deps: DelegationDeps): AnyToolSpec {
   return defineTool<DelegateInput>({
     name: 'delegate_task',
     description:
-      'Run subagents and wait for all their results, in order: one task on several agents (task, agents) or a task each (tasks). ' +
+      'Run subagents and wait for their results, in order: one task on several agents (task, agents) or a task each (tasks). ' +
       'Each sees only its task and context.',
     capabilities: ['delegate'],
     inputSchema,
@@ -56,7 +60,11 @@ interface Job {
   prompt: string;
 }
 
-async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: string): Promise<ModelRunResult[] | { error: string }> {
+async function delegate(
+  deps: DelegationDeps,
+  input: DelegateInput,
+  toolCallId: string,
+): Promise<ModelRunResult[] | Record<string, unknown>[] | { error: string }> {
   const jobs = jobsOf(deps, input);
   if ('error' in jobs) return jobs;
   if (input.continueThreadId !== undefined && jobs.length !== 1) {
@@ -64,6 +72,7 @@ async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: 
       error: "continueThreadId continues one subagent's thread: name exactly one agent, or leave continueThreadId out to start afresh.",
     };
   }
+  if (input.background) return startInBackground(deps, input, jobs, toolCallId);
   // Queue rather than refuse: this call's own children never exceed the active-children limit.
   const results = await pLimit(deps.session.settings.maxActiveChildren).map(
     jobs,
@@ -112,6 +121,38 @@ async function delegate(deps: DelegationDeps, input: DelegateInput, toolCallId: 
     results[bail] = { ...results[bail]!, bailed: true };
   }
   return results.map(resultForModel);
+}
+
+/**
+ * `background: true`: each run is started (or refused) and the call returns their ids at once.
+ * One after another, not at once: each start counts against subagents.maxActiveChildren, and a
+ * start past it is refused with the reason, so the model knows which ones did not start.
+ */
+async function startInBackground(
+  deps: DelegationDeps,
+  input: DelegateInput,
+  jobs: Job[],
+  toolCallId: string,
+): Promise<Record<string, unknown>[]> {
+  const answers: Record<string, unknown>[] = [];
+  for (const { name, profile, error, task, prompt } of jobs) {
+    if (!profile) {
+      answers.push({ agent: name, error: error ?? `No agent "${name}".` });
+      continue;
+    }
+    const outcome = await startChild(deps, {
+      profile,
+      task,
+      prompt,
+      toolCallId,
+      background: true,
+      tool: 'delegate_task',
+      ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
+      ...(input.continueThreadId === undefined ? {} : { continueThreadId: input.continueThreadId }),
+    });
+    answers.push(startedAnswer(deps, profile.name, outcome));
+  }
+  return answers;
 }
 
 /**

@@ -134,7 +134,7 @@ export class RunEmitter {
   }
 }
 
-/** A line for subagent_status: what the run did last. Text deltas are too fine to list. */
+/** A line for background_runs' status: what the run did last. Text deltas are too fine to list. */
 function progressItem(body: RunEventBody): string | undefined {
   switch (body.kind) {
     case 'tool.started':

@@ -26,11 +26,11 @@ export type MessageSender = 'user' | 'parent';
 /** A run started by another run: what the parent knows of it. */
 export interface ChildRecord {
   readonly handle: RunHandle;
-  /** Started with subagent_start: its result is announced to the parent when it ends. */
+  /** Started with delegate_task's background: its result is announced to the parent when it ends. */
   readonly background: boolean;
   /** The parent's model has seen the result (returned by a tool, or announced): never again. */
   delivered: boolean;
-  /** subagent_await calls waiting for it, which will return the result themselves. */
+  /** background_runs waits for it, which will return the result themselves. */
   awaited: number;
 }
 
@@ -123,7 +123,7 @@ export class RunHandle implements RunPlace {
     return this.stoppedBy;
   }
 
-  /** The last few things the run did, newest last (for subagent_status). */
+  /** The last few things the run did, newest last (for background_runs' status). */
   get progress(): readonly string[] {
     return this.recent;
   }

@@ -15,7 +15,7 @@ import type { DelegationDeps } from './delegationTypes';
 import type { RunHandle } from './runHandle';
 import { runModel } from './runModel';
 import type { Session } from './session';
-import { subagentTools } from './subagentTools';
+import { backgroundRunsTool } from './backgroundRuns';
 import { subagentPrompt, supervisorPrompt } from './supervisorPrompt';
 import { hookScene, MAX_STOP_CONTINUATIONS, openingHooks, stopHooks } from '../hooks/runHooks';
 import { preloadedSkills, skillsListing } from './skillsPrompt';
@@ -50,7 +50,7 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     const { model, emit } = watched;
     const delegates = delegatesFor(session, run, profile);
     const deps: DelegationDeps = { session, caller: run, delegates, emit, launch: work.launch };
-    const delegation = delegates.length > 0 ? [delegateTaskTool(deps), ...subagentTools(deps)] : [];
+    const delegation = delegates.length > 0 ? [delegateTaskTool(deps), backgroundRunsTool(deps)] : [];
     // The request's hooks (src/core/access/hooks/), on this run's node; continue: false ends the run with the hook's reason.
     const hooks = session.hooks;
     const scene = hooks ? hookScene(session, run, emit) : undefined;
@@ -177,7 +177,7 @@ function stopped(work: RunWork, so: { output: string; usage: Usage; timedOut: bo
   const by = work.run.stopCause;
   if (by === 'user')
     return { status: 'cancelled', output, usage, error: `Stopped by the user (the Stop button on its node in the panel). ${PARTIAL}` };
-  if (by === 'parent') return { status: 'cancelled', output, usage, error: `Cancelled by its supervisor (subagent_cancel). ${PARTIAL}` };
+  if (by === 'parent') return { status: 'cancelled', output, usage, error: `Cancelled by its supervisor (background_runs). ${PARTIAL}` };
   return { status: 'cancelled', output, usage };
 }
 

@@ -13,6 +13,7 @@ import type { RunRegistry } from './runRegistry';
 import type { WorkLimiter } from './workLimiter';
 import type { SessionHooks } from '../../access/hooks/hookRunner';
 import type { RunTracing } from '../telemetry/runTracing';
+import type { AcpSessions } from '../external/acpSessions';
 
 /**
  * Everything one user request (and all the runs it sets off) works with. Settings, profiles and
@@ -54,6 +55,8 @@ export interface Session {
   tracing?: RunTracing;
   /** How workspace-declared ACP agents get the user's consent (the CLI's --allow-acp, the extension's remembered answers): run/external/acpConsent.ts. */
   acpConsent?: AcpConsent;
+  /** The engine's external agents kept for their child threads' next runs (run/external/acpSessions.ts); absent: one process per run. */
+  acpSessions?: AcpSessions;
   /** Hands a stamped event to the engine's listeners. */
   publish(event: RunEvent): void;
 }

@@ -26,7 +26,7 @@ export async function startChild(deps: DelegationDeps, req: ChildRequest): Promi
   if (active >= limit) {
     return refused(
       threadId,
-      `Too many active subagents: subagents.maxActiveChildren is ${limit} and this run already has ${active} working. Wait for one (subagent_await) or cancel one (subagent_cancel) first.`,
+      `Too many active subagents: subagents.maxActiveChildren is ${limit} and this run already has ${active} working. Wait for one or cancel one first (background_runs).`,
     );
   }
   const release = caller.reserveStart();

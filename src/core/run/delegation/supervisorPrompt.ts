@@ -9,7 +9,7 @@ const GUIDELINES = `How to delegate well:
 - Delegate when a task is self-contained and fits a subagent's description; answer simple questions yourself.
 - Give each subagent a complete, specific task: what to do, what to return, and any constraint. It cannot ask you questions and does not see this conversation, so put what it needs in \`context\`.
 - Independent pieces of work go in ONE delegate_task call: several agents on one task (\`agents\`), or a different task for each (\`tasks\`). They run in parallel and the call returns when all are done.
-- When you have your own work to do meanwhile (a long review while you run the tests), start the subagent in the background with subagent_start and keep working; its result is announced to you when it ends, or collect it with subagent_await.
+- When you have your own work to do meanwhile (a long review while you run the tests), delegate with \`background: true\` and keep working; each result is announced to you when it ends, or wait for it with background_runs.
 - A subagent's result is its final report. If it says it assumed something, check the assumption.
 - When the results come back, check them, resolve conflicts, and write the user one clear answer. Do not paste raw subagent output unless the user asked for it.
 - If a subagent failed, say so plainly and decide whether to retry, try another agent, or do the work yourself.`;
@@ -36,9 +36,7 @@ export function supervisorPrompt(
   const parts = [ROLE];
   if (agents.length === 0) parts.push(SOLO);
   else {
-    parts.push(
-      `Subagents you can delegate to (with delegate_task, or subagent_start in the background):\n${agents.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`,
-    );
+    parts.push(`Subagents you can delegate to (with delegate_task):\n${agents.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`);
     parts.push(GUIDELINES);
   }
   if (settings.guidelines?.trim()) parts.push(`Guidelines from the user:\n${settings.guidelines.trim()}`);

@@ -3,7 +3,7 @@ import type { RunHandle } from './runHandle';
 /**
  * Resolves when every run has finished, when `timeoutMs` has passed, or when the signal aborts,
  * whichever comes first. Whichever it is, the timer and the abort listener go: a model that polls
- * with subagent_await on one signal leaves nothing behind per poll.
+ * with background_runs' wait on one signal leaves nothing behind per poll.
  */
 export function waitForRuns(runs: readonly RunHandle[], timeoutMs: number | undefined, signal: AbortSignal): Promise<void> {
   if (signal.aborted || runs.every((r) => r.result)) return Promise.resolve();

@@ -11,18 +11,25 @@ import {
 import { childProcess } from '../../platform/processes/childProcess';
 import { ACP_RECIPES } from '../../config/agentFiles/acpRecipes';
 import { signalProcessGroup } from '../../platform/processes/spawner';
-import { AcpStartError, type AuthMethod, type AcpAgentSession, type AcpClientHandlers, type AcpLaunch } from './acpTypes';
+import {
+  AcpStartError,
+  type AuthMethod,
+  type AcpAgentSession,
+  type AcpClientHandlers,
+  type AcpLaunch,
+  type AcpSessionVia,
+} from './acpTypes';
 
 /**
  * The client side of ACP over the official SDK (its own lazy bundle, `acp.js`: nothing of it loads
- * until a run of an ACP profile starts). One process per call, in a process group of its own so a
- * stop ends whatever it started too; `initialize` offers fs read and write and no terminal (its
+ * until a run of an ACP profile starts). One process per call (kept for the child thread's next run by
+ * acpSessions.ts), in a process group of its own so a stop ends whatever it started too; `initialize` offers fs read and write and no terminal (its
  * commands run as the agent runs them, outside our sandbox, and are asked about through
  * `session/request_permission`).
  */
 export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandlers): Promise<AcpAgentSession> {
   const child = childProcess().spawn(launch.command, [...launch.args], {
-    cwd: launch.cwd,
+    cwd: launch.processCwd ?? launch.cwd,
     env: { ...launch.env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: process.platform !== 'win32',
@@ -62,6 +69,9 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
   let sessionId: string;
   let agentName = launch.command;
   let authMethods: readonly AuthMethod[] = [];
+  let loadSession = false;
+  let via: AcpSessionVia = 'new';
+  let loadRefused: string | undefined;
   try {
     const started = await withTimeout(
       (async () => {
@@ -72,7 +82,21 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
         });
         if (init.agentInfo?.name) agentName = init.agentInfo.name;
         authMethods = init.authMethods ?? [];
+        loadSession = init.agentCapabilities?.loadSession === true;
         try {
+          // A thread's earlier session, where the agent offers session/load (it replays the session's
+          // updates first: the caller's handlers are not yet bound, so they are not shown again).
+          if (launch.resume !== undefined && loadSession) {
+            const resumed = launch.resume;
+            try {
+              await connection.agent.request('session/load', { sessionId: resumed, cwd: launch.cwd, mcpServers: [] });
+              via = 'loaded';
+              return { sessionId: resumed };
+            } catch (error) {
+              if (error instanceof RequestError && error.code === -32000) throw error;
+              loadRefused = `${agentName} could not load session ${resumed} (${error instanceof Error ? error.message : String(error)})`;
+            }
+          }
           return await connection.agent.request('session/new', { cwd: launch.cwd, mcpServers: [] });
         } catch (error) {
           // -32000: authentication required. The agent says how to log in (authMethods); we never wait on a login.
@@ -102,6 +126,11 @@ export async function startAcpAgent(launch: AcpLaunch, handlers: AcpClientHandle
   return {
     sessionId,
     agentName,
+    loadSession,
+    via,
+    ...(loadRefused === undefined ? {} : { loadRefused }),
+    running: () => child.exitCode === null && child.signalCode === null,
+    pid: child.pid,
     async prompt(text) {
       const answer = connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
       try {

@@ -17,15 +17,22 @@ export interface AcpLaunch {
   command: string;
   args: readonly string[];
   env: Readonly<Record<string, string>>;
-  /** The run's workspace (its worktree for `isolation: worktree`): the process's cwd and the session's. */
+  /** The run's workspace (its worktree for `isolation: worktree`): the session's cwd, and the process's unless `processCwd`. */
   cwd: string;
+  /** Where the process starts when not in `cwd`: a package runner's own folder (access/commands/packageRunner.ts). */
+  processCwd?: string;
   /** How long `initialize` and `session/new` may take before the agent is given up as not answering. */
   startTimeoutMs: number;
   /** The largest one JSON message the agent may send; a larger one ends the connection. */
   maxMessageBytes: number;
   /** Aborting it while the agent starts ends the process. */
   signal?: AbortSignal;
+  /** A session of the thread's earlier run to `session/load`, where the agent offers it (else a new session). */
+  resume?: string;
 }
+
+/** How the session came to be: a new one, or the thread's earlier one loaded (`session/load`) or kept alive. */
+export type AcpSessionVia = 'new' | 'loaded' | 'kept';
 
 /** What the client side answers the agent with: the run's own file layer and approval gate (runExternal.ts). */
 export interface AcpClientHandlers {
@@ -39,6 +46,16 @@ export interface AcpClientHandlers {
 export interface AcpAgentSession {
   readonly sessionId: string;
   readonly agentName: string;
+  /** The agent offered `session/load` in its initialize answer. */
+  readonly loadSession: boolean;
+  /** A new session, or the one asked for in `resume` loaded. */
+  readonly via: Exclude<AcpSessionVia, 'kept'>;
+  /** Why the session asked for in `resume` was not loaded though the agent offers session/load (a sentence). */
+  readonly loadRefused?: string;
+  /** The process id (for tests that check no process outlives its thread). */
+  readonly pid: number | undefined;
+  /** The process has not ended. */
+  running(): boolean;
   /** Sends one prompt and resolves with why the agent stopped; rejects when the process ends first. */
   prompt(text: string): Promise<StopReason>;
   /** `session/cancel`: the agent should stop its turn and answer the prompt `cancelled`. */

@@ -8,11 +8,14 @@ import type { Usage } from '../../../shared/events';
 import { runConfigOf } from '../runConfig/runConfigEvent';
 import { budgetSpentText } from '../budget/budgetedModel';
 import type { RunEnding, RunWork } from '../delegation/runWork';
+import { isPackageRunner, packageRunnerFolder } from '../../access/commands/packageRunner';
 import { acpFileServer } from './acpFiles';
 import { answerPermission } from './acpPermissions';
 import { acpEnvironment } from './acpTrust';
 import { acpConsentProblem } from './acpConsent';
 import type { AcpAgentSession } from './acpTypes';
+import { declarationKey } from './acpSessions';
+import { threadAgent, type ThreadAgent } from './acpThreadAgent';
 import { AcpUpdateMapper } from './acpUpdates';
 
 /** How long an agent may take to answer initialize and session/new (a slow npx download included). */
@@ -24,8 +27,9 @@ const STOP_GRACE_MS = 1500;
 
 /**
  * A run whose profile has `acp`: an external agent does the work instead of our model loop. It is
- * started for the run, sent the task as a prompt (and each message sent to the run meanwhile as the
- * next prompt), and ended with the run. What it says, its tool calls and plan land on the run's
+ * started for the run's thread (or taken over from the thread's last run: acpThreadAgent.ts), sent
+ * the task as a prompt (and each message sent to the run meanwhile as the next prompt), and kept
+ * for the thread's next run after a clean end (acpSessions.ts), else ended with the run. What it says, its tool calls and plan land on the run's
  * node (acpUpdates.ts); its file reads and writes go through our file layer (acpFiles.ts), its
  * permission requests through our approval gate (acpPermissions.ts). Never throws.
  */
@@ -105,27 +109,34 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
   // A stop (the node's button, the parent, the timeout, a budget) cancels the turn and ends the process.
   const onAbort = () => void agent?.cancel().finally(() => agent?.close(STOP_GRACE_MS));
   run.signal.addEventListener('abort', onAbort, { once: true });
+  // The thread's agent: kept from its last run, loaded, or new (acpThreadAgent.ts); kept again after a clean end.
+  let opened: ThreadAgent | undefined;
+  let keep = false;
   try {
-    const { startAcpAgent } = await import('./acpConnection');
-    agent = await startAcpAgent(
-      {
-        command: acp.command,
-        args: acp.args,
-        env: environment.env,
-        cwd: root,
-        startTimeoutMs: ACP_START_TIMEOUT_MS,
-        maxMessageBytes: ACP_MAX_MESSAGE_BYTES,
-        signal: run.signal,
-      },
-      {
-        update: onUpdate,
-        requestPermission: (req, signal) => answerPermission(req, gate, root, run, AbortSignal.any([signal, run.signal])),
-        readTextFile: (req, signal) => files.read(req, AbortSignal.any([signal, run.signal])),
-        writeTextFile: (req, signal) => files.write(req, AbortSignal.any([signal, run.signal])),
-      },
-    );
+    const launch = {
+      command: acp.command,
+      args: acp.args,
+      env: environment.env,
+      cwd: root,
+      // `npx <agent>` started in the workspace would run a node_modules/.bin/<agent> planted there.
+      ...(isPackageRunner(acp.command, acp.args) ? { processCwd: packageRunnerFolder() } : {}),
+      startTimeoutMs: ACP_START_TIMEOUT_MS,
+      maxMessageBytes: ACP_MAX_MESSAGE_BYTES,
+      signal: run.signal,
+    };
+    const key = declarationKey(acp.command, acp.args, environment.env, root);
+    opened = await threadAgent(work, launch, key, session.acpSessions);
+    agent = opened.agent;
+    opened.handlers.bind({
+      update: onUpdate,
+      requestPermission: (req, signal) => answerPermission(req, gate, root, run, AbortSignal.any([signal, run.signal])),
+      readTextFile: (req, signal) => files.read(req, AbortSignal.any([signal, run.signal])),
+      writeTextFile: (req, signal) => files.write(req, AbortSignal.any([signal, run.signal])),
+    });
+    emit({ kind: 'acp.session', sessionId: agent.sessionId, via: opened.via, loadSession: agent.loadSession });
+    if (opened.warning) emit({ kind: 'warning', message: opened.warning });
     if (run.signal.aborted) onAbort();
-    let stop = await prompt(agent, request.prompt);
+    let stop = await prompt(agent, opened.context + request.prompt);
     // A message to the run while it worked is its next prompt, once the agent is quiet.
     while (stop === 'end_turn' && run.hasMail && !run.signal.aborted) {
       const mail = run
@@ -141,6 +152,8 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
     const usage = usageOf(mapper.contextTokens);
     if (overBudget) return budgetEnding(work, mapper.output, usage);
     if (run.signal.aborted || stop === 'cancelled') return stoppedEnding(work, mapper.output, usage, timedOut);
+    // A turn that ended as the agent meant it to: its process and session serve the thread's next run.
+    keep = true;
     if (stop === 'refusal') return { status: 'error', output: mapper.output, usage, error: `${agent.agentName} refused the task.` };
     if (stop === 'max_tokens' || stop === 'max_turn_requests')
       return { status: 'max_steps', output: mapper.output, usage, error: `${agent.agentName} stopped: ${stop.replace(/_/g, ' ')}.` };
@@ -154,7 +167,9 @@ export async function runExternal(work: RunWork, acp: AcpAgent): Promise<RunEndi
     run.signal.removeEventListener('abort', onAbort);
     run.closeInbox();
     cancelTimer();
-    await agent?.close(STOP_GRACE_MS);
+    opened?.handlers.unbind();
+    if (opened && keep && session.acpSessions && !run.signal.aborted) await session.acpSessions.keep(run.threadId, opened);
+    else await agent?.close(STOP_GRACE_MS);
   }
 
   function failed(error: string): RunEnding {
@@ -177,6 +192,6 @@ function stoppedEnding(work: RunWork, output: string, usage: Usage, timedOut: bo
   const by = work.run.stopCause;
   if (by === 'user')
     return { status: 'cancelled', output, usage, error: 'Stopped by the user (the Stop button on its node in the panel).' };
-  if (by === 'parent') return { status: 'cancelled', output, usage, error: 'Cancelled by its supervisor (subagent_cancel).' };
+  if (by === 'parent') return { status: 'cancelled', output, usage, error: 'Cancelled by its supervisor (background_runs).' };
   return { status: 'cancelled', output, usage };
 }

@@ -2,7 +2,7 @@ import type { MessageSender, RunHandle } from '../delegation/runHandle';
 
 /**
  * Steering: a message to a run while it works, from the user (the steer box on its node) or from
- * its parent's model (subagent_message). The run's model sees it before its next call, as a user
+ * its parent's model (background_runs' message). The run's model sees it before its next call, as a user
  * turn that says who sent it; a run that was about to end takes one more turn for it. A run whose
  * work is done says so, and how to follow up.
  */
@@ -33,7 +33,7 @@ function finishedText(run: RunHandle, from: MessageSender): string {
   if (from === 'parent') {
     return (
       `Run ${run.runId} ("${run.agent}") ${ended}, so it cannot take messages. ` +
-      `To follow up, start it again with continueThreadId "${run.threadId}" (delegate_task or subagent_start): it continues with its history.`
+      `To follow up, start it again with continueThreadId "${run.threadId}" (delegate_task): it continues with its history.`
     );
   }
   return `The "${run.agent}" run ${ended}, so it can no longer take messages. Ask in the conversation instead: the supervisor can continue its thread (${run.threadId}).`;

@@ -10,7 +10,7 @@ interface OpenRun {
 
 /**
  * The spans of the runs, parented as the run tree is: a top run is a trace's root; a child run goes
- * under the execute_tool span of the parent's call that started it (delegate_task, subagent_start),
+ * under the execute_tool span of the parent's call that started it (delegate_task),
  * or under the parent's run span when that call has none. Opened and closed by the runs' events.
  */
 export class RunSpans {

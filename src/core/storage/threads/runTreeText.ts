@@ -1,6 +1,7 @@
 import { changesLeft, fileChangeText, runChangesText } from '../../../shared/changeSummary';
 import type { RunNode, RunTree, ToolCallNode } from '../../../shared/runTree';
 import { runTotals, walkRuns } from '../../../shared/runTotals';
+import { summarizeToolCall, summaryText } from '../../../shared/toolSummary';
 import { formatStats, formatUsage } from '../../../shared/usage';
 import { oneLine } from '../../../shared/oneLine';
 
@@ -12,9 +13,14 @@ export function runStats(tree: RunTree, run: RunNode, now: number): string {
   return `${own}; with ${total.runs - 1} subagent run${total.runs === 2 ? '' : 's'}: ${formatUsage(total.usage, true)}`;
 }
 
+/**
+ * A tool call as the panel's row reads it ("Read src/x.ts lines 1–40", "Ran `npm test` · exit 1"),
+ * not its input as JSON: the one summary (shared/toolSummary.ts), so the text and the panel agree.
+ * The summary says a failure, a wait for approval and an approval not given; a given one is added.
+ */
 function toolLine(call: ToolCallNode): string {
-  const approval = call.approval?.decision ? ` (${call.approval.decision})` : call.approval ? ' (awaiting approval)' : '';
-  return `${call.tool} ${oneLine(call.input, 80)} -> ${call.state}${approval}`;
+  const approved = call.approval?.decision === 'approved' ? ' · approved' : '';
+  return `${summaryText(summarizeToolCall(call))}${approved}`;
 }
 
 /**

@@ -37,8 +37,8 @@ export function runCommandTool({ workspace, gate, agent, commands, files }: Work
   return defineTool<z.infer<typeof inputSchema>>({
     name: 'run_command',
     description:
-      'Run a bash command in the workspace root and wait for it; no input can be typed, and servers or watchers are killed at the timeout. ' +
-      'In the OS sandbox only the workspace is writable and the network is closed but for allowed hosts. Returns {exitCode, output}.',
+      'Run a bash command in the workspace root and wait for it (no stdin; servers and watchers are killed at the timeout). ' +
+      'Sandboxed: only the workspace is writable, the network only to allowed hosts. Returns {exitCode, output}.',
     capabilities: ['exec'],
     inputSchema,
     async execute(input, context) {

@@ -4,6 +4,7 @@ import { commandLauncher, type LauncherSettings } from '../../access/sandbox/com
 import { expandRecord, expandVariables, type VariableContext } from '../../config/mcp/expandVariables';
 import type { McpServerDecl } from '../../config/mcp/mcpDeclarations';
 import type { McpLaunch } from './mcpTypes';
+import { isPackageRunner, packageRunnerFolder } from '../../access/commands/packageRunner';
 
 export interface PreparedLaunch {
   launch: McpLaunch;
@@ -53,7 +54,14 @@ export async function prepareMcpLaunch(decl: McpServerDecl, context: LaunchConte
   const args = config.args.map((a) => expandVariables(a, vars));
   const own = expandRecord(config.env, vars);
   const cwdText = config.cwd === undefined ? context.root : expandVariables(config.cwd, vars);
-  const cwd = isAbsolute(cwdText) ? cwdText : resolve(context.root, cwdText);
+  // A package runner with no cwd declared starts outside the workspace: `npx <server>` there would
+  // run a node_modules/.bin/<server> an agent planted (packageRunner.ts).
+  const cwd =
+    config.cwd === undefined && isPackageRunner(command, args)
+      ? packageRunnerFolder()
+      : isAbsolute(cwdText)
+        ? cwdText
+        : resolve(context.root, cwdText);
   const unsandboxed = (): PreparedLaunch => {
     const env = { ...commandEnvironment(context.env, context.settings['commandEnv.exclude']), ...own };
     return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DELEGATION_TOOLS, WORKSPACE_TOOLS, mapClaudeTool, mapCopilotTool } from '../../../../src/core/config/agentFiles/toolNames';
 import { delegateTaskTool } from '../../../../src/core/run/delegation/delegateTask';
 import type { DelegationDeps } from '../../../../src/core/run/delegation/delegationTypes';
-import { subagentTools } from '../../../../src/core/run/delegation/subagentTools';
+import { backgroundRunsTool } from '../../../../src/core/run/delegation/backgroundRuns';
 import { workspaceTools, type WorkspaceToolDeps } from '../../../../src/core/tools/workspaceTools';
 
 const ours = (m: ReturnType<typeof mapClaudeTool>) => (m.kind === 'ours' ? [...m.tools] : m.kind);
@@ -11,7 +11,7 @@ describe('the tool table', () => {
   it('names exactly the tools of the real registry (building a tool touches none of its dependencies)', () => {
     expect(workspaceTools({} as WorkspaceToolDeps).map((t) => t.name)).toEqual([...WORKSPACE_TOOLS]);
     const deps = {} as DelegationDeps;
-    expect([delegateTaskTool(deps), ...subagentTools(deps)].map((t) => t.name)).toEqual([...DELEGATION_TOOLS]);
+    expect([delegateTaskTool(deps), backgroundRunsTool(deps)].map((t) => t.name)).toEqual([...DELEGATION_TOOLS]);
   });
 
   it('maps every Claude Code tool name, in any case', () => {

@@ -9,6 +9,26 @@ const toolOutputs = (events: RunEvent[], tool: string) =>
 
 const agents = { a: agent('does a'), b: agent('does b') };
 
+/** delegate_task with background: true, for one agent. */
+const start = (agentName: string, task: string, more: Record<string, unknown> = {}) => ({
+  tool: 'delegate_task',
+  input: { task, agents: [agentName], background: true, ...more },
+});
+/** A background_runs call. */
+const runs = (action: string, runIds: string[], more: Record<string, unknown> = {}) => ({
+  tool: 'background_runs',
+  input: { action, runIds, ...more },
+});
+/** The background_runs results of one action, in order. */
+const runsOutputs = (events: RunEvent[], action: string) => {
+  const calls = new Set(
+    events.flatMap((e) =>
+      e.kind === 'tool.started' && e.tool === 'background_runs' && (e.input as { action?: string }).action === action ? [e.toolCallId] : [],
+    ),
+  );
+  return events.filter((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && calls.has(e.toolCallId)).map((e) => e.output);
+};
+
 /** An engine whose supervisor is programmed; the subagents play the script. */
 function withSupervisor(
   script: Parameters<typeof makeEngine>[0],
@@ -25,11 +45,11 @@ function withSupervisor(
 }
 
 describe('background subagents', () => {
-  it('subagent_start returns at once; the report is announced once and wakes the parent for a new turn', async () => {
+  it('delegate_task with background: true returns at once; the report is announced once and wakes the parent for a new turn', async () => {
     const h = withSupervisor(
       { agents: { a: [{ delayMs: 60, text: 'slow result', usage: { inputTokens: 7, outputTokens: 2 } }] } },
       ({ call, userTexts }) => {
-        if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow job', agent: 'a' } }] };
+        if (call === 0) return { toolCalls: [start('a', 'slow job')] };
         if (call === 1) return { text: 'started it' };
         const report = userTexts().find((t) => t.startsWith('[Background subagent finished]'));
         return { text: `woken with: ${report?.split('\n').slice(1, 3).join(' | ')}` };
@@ -39,10 +59,10 @@ describe('background subagents', () => {
     const finished = await done;
     await h.engine.whenQuiet(threadId);
 
-    const [start] = toolOutputs(h.events, 'subagent_start') as { status: string; runId: string }[];
-    expect(start!.status).toBe('started');
+    const started = (toolOutputs(h.events, 'delegate_task') as { status: string; runId: string }[][])[0]![0];
+    expect(started!.status).toBe('started');
     const idx = (pred: (e: RunEvent) => boolean) => h.events.findIndex(pred);
-    const childEnd = idx((e) => e.kind === 'run.finished' && e.runId === start!.runId);
+    const childEnd = idx((e) => e.kind === 'run.finished' && e.runId === started!.runId);
     // The first turn answered before the child ended; the wake-up turn came after it.
     expect(idx((e) => e.kind === 'text.delta' && e.runId === finished.runId)).toBeLessThan(childEnd);
     expect(idx((e) => e.kind === 'run.finished' && e.runId === finished.runId)).toBeGreaterThan(childEnd);
@@ -55,41 +75,41 @@ describe('background subagents', () => {
     expect(h.calls[2]!.userTexts().filter((t) => t.startsWith('[Background subagent finished]'))).toHaveLength(1);
   });
 
-  it('await with a timeout gives a timedOut snapshot; cancel stops the run; nothing is announced twice', async () => {
+  it('wait with a timeout gives a timedOut snapshot; cancel stops the run; nothing is announced twice', async () => {
     const h = withSupervisor({ agents: { a: [{ delayMs: 60_000, text: 'never' }] } }, ({ call, lastToolOutput }) => {
-      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow', agent: 'a' } }] };
-      const out = lastToolOutput() as { runId?: string }[] & { runId?: string };
-      if (call === 1) return { toolCalls: [{ tool: 'subagent_await', input: { runIds: [out.runId], timeoutMs: 30 } }] };
-      if (call === 2) return { toolCalls: [{ tool: 'subagent_cancel', input: { runId: out[0]!.runId } }] };
+      if (call === 0) return { toolCalls: [start('a', 'slow')] };
+      const out = lastToolOutput() as { runId: string }[];
+      if (call === 1) return { toolCalls: [runs('wait', [out[0]!.runId], { timeoutMs: 30 })] };
+      if (call === 2) return { toolCalls: [runs('cancel', [out[0]!.runId])] };
       return { text: 'gave up' };
     });
     const { done } = await h.engine.send({ prompt: 'go' });
     const finished = await done;
-    const [snapshot] = toolOutputs(h.events, 'subagent_await') as { status: string; timedOut: boolean }[][];
+    const [snapshot] = runsOutputs(h.events, 'wait') as { status: string; timedOut: boolean }[][];
     expect(snapshot).toEqual([expect.objectContaining({ status: 'running', timedOut: true })]);
-    expect(toolOutputs(h.events, 'subagent_cancel')).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+    expect(runsOutputs(h.events, 'cancel')).toEqual([[expect.objectContaining({ status: 'cancelled' })]]);
     expect(finished.output).toBe('gave up');
     // Cancelled through a tool: its result was delivered there, so no announcement and no 5th call.
     expect(h.calls).toHaveLength(4);
   });
 
-  it('polls with subagent_await 20 times in a row without piling up abort listeners', async () => {
+  it('polls with background_runs wait 20 times in a row without piling up abort listeners', async () => {
     const warnings: Error[] = [];
     const onWarning = (w: Error) => void warnings.push(w);
     process.on('warning', onWarning);
     try {
       const h = withSupervisor({ agents: { a: [{ delayMs: 60_000, text: 'never' }] } }, ({ call, lastToolOutput }) => {
-        if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow', agent: 'a' } }] };
-        if (call === 1) runId = (lastToolOutput() as { runId: string }).runId;
-        if (call <= 20) return { toolCalls: [{ tool: 'subagent_await', input: { runIds: [runId], timeoutMs: 1 } }] };
-        if (call === 21) return { toolCalls: [{ tool: 'subagent_cancel', input: { runId } }] };
+        if (call === 0) return { toolCalls: [start('a', 'slow')] };
+        if (call === 1) runId = (lastToolOutput() as { runId: string }[])[0]!.runId;
+        if (call <= 20) return { toolCalls: [runs('wait', [runId], { timeoutMs: 1 })] };
+        if (call === 21) return { toolCalls: [runs('cancel', [runId])] };
         return { text: 'gave up' };
       });
       let runId = '';
       const { threadId, done } = await h.engine.send({ prompt: 'go' });
       expect((await done).output).toBe('gave up');
       await h.engine.whenQuiet(threadId);
-      const polls = toolOutputs(h.events, 'subagent_await') as { timedOut: boolean }[][];
+      const polls = runsOutputs(h.events, 'wait') as { timedOut: boolean }[][];
       expect(polls).toHaveLength(20);
       expect(polls.every((p) => p[0]!.timedOut)).toBe(true);
       expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
@@ -98,24 +118,24 @@ describe('background subagents', () => {
     }
   });
 
-  it('status shows the last progress items and the output; await returns the result instead of an announcement', async () => {
+  it('status shows the last progress items and the output; wait returns the result instead of an announcement', async () => {
     const h = withSupervisor(
       { agents: { a: [{ toolCalls: [{ tool: 'nope', input: {} }] }, { text: 'child done' }] } },
       ({ call, lastToolOutput }) => {
-        const out = lastToolOutput() as { runId: string }[] & { runId: string };
-        if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'a' } }] };
-        if (call === 1) return { toolCalls: [{ tool: 'subagent_await', input: { runIds: [out.runId] } }] };
-        if (call === 2) return { toolCalls: [{ tool: 'subagent_status', input: { runId: out[0]!.runId } }] };
+        const out = lastToolOutput() as { runId: string }[];
+        if (call === 0) return { toolCalls: [start('a', 't')] };
+        if (call === 1) return { toolCalls: [runs('wait', [out[0]!.runId])] };
+        if (call === 2) return { toolCalls: [runs('status', [out[0]!.runId])] };
         return { text: 'end' };
       },
     );
     await (
       await h.engine.send({ prompt: 'go' })
     ).done;
-    const [awaited] = toolOutputs(h.events, 'subagent_await') as { status: string; output: string }[][];
+    const [awaited] = runsOutputs(h.events, 'wait') as { status: string; output: string }[][];
     expect(awaited).toEqual([expect.objectContaining({ status: 'ok' })]);
     expect(enclosedText(awaited![0]!.output)).toBe('child done');
-    const [status] = toolOutputs(h.events, 'subagent_status') as { output: string; progress: string[] }[];
+    const status = (runsOutputs(h.events, 'status') as { output: string; progress: string[] }[][])[0]![0];
     expect(enclosedText(status!.output)).toBe('child done');
     expect(status!.progress).toEqual(['called nope', 'nope failed']);
     expect(h.calls).toHaveLength(4);
@@ -126,9 +146,10 @@ describe('background subagents', () => {
       call === 0
         ? {
             toolCalls: [
-              { tool: 'subagent_status', input: { runId: 'r_someone_else' } },
-              { tool: 'subagent_await', input: { runIds: ['r_someone_else'] } },
-              { tool: 'subagent_cancel', input: { runId: 'r_someone_else' } },
+              runs('status', ['r_someone_else']),
+              runs('wait', ['r_someone_else']),
+              runs('cancel', ['r_someone_else']),
+              runs('message', ['r_someone_else'], { message: 'hi' }),
             ],
           }
         : { text: 'ok' },
@@ -136,8 +157,8 @@ describe('background subagents', () => {
     await (
       await h.engine.send({ prompt: 'go' })
     ).done;
-    for (const tool of ['subagent_status', 'subagent_await', 'subagent_cancel']) {
-      expect(toolOutputs(h.events, tool)).toEqual([
+    for (const action of ['status', 'wait', 'cancel', 'message']) {
+      expect(runsOutputs(h.events, action)).toEqual([
         { error: expect.stringMatching(/Run r_someone_else was not started by this run.*\(none\)/) },
       ]);
     }
@@ -145,16 +166,17 @@ describe('background subagents', () => {
 
   it('answers busy for a continued thread that is still working and queues nothing; a replayed call returns the existing run', async () => {
     const h = withSupervisor({ agents: { a: [{ delayMs: 100, text: 'first' }, { text: 'unused' }] } }, ({ call, lastToolOutput }) => {
-      const out = lastToolOutput() as { runId: string; threadId: string };
-      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'a' }, id: 'same-call' }] };
-      if (call === 1)
-        return { toolCalls: [{ tool: 'subagent_start', input: { task: 'more', agent: 'a', continueThreadId: out.threadId } }] };
-      if (call === 2) return { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'a' }, id: 'same-call' }] };
+      const out = lastToolOutput() as { runId: string; threadId: string }[];
+      if (call === 0) return { toolCalls: [{ ...start('a', 't'), id: 'same-call' }] };
+      if (call === 1) return { toolCalls: [start('a', 'more', { continueThreadId: out[0]!.threadId })] };
+      if (call === 2) return { toolCalls: [{ ...start('a', 't'), id: 'same-call' }] };
       return { text: 'end' };
     });
     const { done } = await h.engine.send({ prompt: 'go' });
     await done;
-    const [started, busy, replay] = toolOutputs(h.events, 'subagent_start') as { status: string; runId: string; threadId: string }[];
+    const [started, busy, replay] = (toolOutputs(h.events, 'delegate_task') as { status: string; runId: string; threadId: string }[][]).map(
+      (answers) => answers[0],
+    );
     expect(busy).toMatchObject({ status: 'busy', runId: started!.runId, threadId: started!.threadId });
     expect(replay).toMatchObject({ status: 'existing', runId: started!.runId, threadId: started!.threadId });
     // Only one child run ever started.
@@ -167,10 +189,7 @@ describe('background subagents', () => {
       ({ call }) =>
         call === 0
           ? {
-              toolCalls: [
-                { tool: 'subagent_start', input: { task: 't', agent: 'a' } },
-                { tool: 'subagent_start', input: { task: 't', agent: 'b' } },
-              ],
+              toolCalls: [start('a', 't'), start('b', 't')],
             }
           : { text: 'end' },
       { settings: { maxActiveChildren: 1 } },
@@ -178,7 +197,7 @@ describe('background subagents', () => {
     await (
       await h.engine.send({ prompt: 'go' })
     ).done;
-    const outputs = toolOutputs(h.events, 'subagent_start') as { status?: string; error?: string }[];
+    const outputs = (toolOutputs(h.events, 'delegate_task') as { status?: string; error?: string }[][]).flat();
     expect(outputs.filter((o) => o.status === 'started')).toHaveLength(1);
     expect(outputs.find((o) => o.error)?.error).toMatch(/subagents\.maxActiveChildren is 1 and this run already has 1 working/);
   });

@@ -146,7 +146,10 @@ describe('token budgets', () => {
     const h = makeEngine(
       {
         agents: {
-          supervisor: [{ toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'digger', maxTokens: 5000 } }] }, { text: 'ok' }],
+          supervisor: [
+            { toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['digger'], maxTokens: 5000, background: true } }] },
+            { text: 'ok' },
+          ],
         },
       },
       { agents: { digger: agent('digs', { maxTokens: 1000 }) } },
@@ -154,11 +157,14 @@ describe('token budgets', () => {
     await (
       await h.engine.send({ prompt: 'go' })
     ).done;
-    expect(toolOutputs(h.events, 'subagent_start')).toEqual([
-      {
-        error:
-          'maxTokens 5,000 is more than the "digger" profile allows (1,000, set in test); subagent_start may only lower it. Ask for 1,000 or less, or leave maxTokens out to use the profile\'s.',
-      },
+    expect(toolOutputs(h.events, 'delegate_task')).toEqual([
+      [
+        {
+          agent: 'digger',
+          error:
+            'maxTokens 5,000 is more than the "digger" profile allows (1,000, set in test); delegate_task may only lower it. Ask for 1,000 or less, or leave maxTokens out to use the profile\'s.',
+        },
+      ],
     ]);
     expect(h.runs().map((r) => r.agent)).toEqual(['supervisor']);
   });
@@ -221,7 +227,7 @@ describe('the budget warning', () => {
   });
 });
 
-describe('subagent_status', () => {
+describe('background_runs status', () => {
   it("shows a working child's tokens so far, with its limit", async () => {
     let hanging = () => {};
     const hung = new Promise<void>((resolve) => (hanging = resolve));
@@ -233,12 +239,12 @@ describe('subagent_status', () => {
       return new Promise(() => {});
     });
     const supervisor = programmedModel(({ call, lastToolOutput }) => {
-      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 't', agent: 'digger' } }] };
+      if (call === 0) return { toolCalls: [{ tool: 'delegate_task', input: { task: 't', agents: ['digger'], background: true } }] };
       if (call === 1) {
-        runId = (lastToolOutput() as { runId: string }).runId;
-        return hung.then(() => ({ toolCalls: [{ tool: 'subagent_status', input: { runId } }] }));
+        runId = (lastToolOutput() as { runId: string }[])[0]!.runId;
+        return hung.then(() => ({ toolCalls: [{ tool: 'background_runs', input: { action: 'status', runIds: [runId] } }] }));
       }
-      if (call === 2) return { toolCalls: [{ tool: 'subagent_cancel', input: { runId } }] };
+      if (call === 2) return { toolCalls: [{ tool: 'background_runs', input: { action: 'cancel', runIds: [runId] } }] };
       return { text: 'done' };
     });
     const h = makeEngine(
@@ -248,7 +254,7 @@ describe('subagent_status', () => {
     await (
       await h.engine.send({ prompt: 'go' })
     ).done;
-    expect(toolOutputs(h.events, 'subagent_status')).toEqual([
+    expect(toolOutputs(h.events, 'background_runs')[0]).toEqual([
       expect.objectContaining({ status: 'running', tokens: { used: 42, limit: 1000 } }),
     ]);
   });

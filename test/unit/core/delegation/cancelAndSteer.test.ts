@@ -93,44 +93,44 @@ describe('cancelling one child', () => {
     expect(h.run('b').error).toBeUndefined();
   });
 
-  it("subagent_cancel returns the child's partial output, saying the supervisor cancelled it", async () => {
+  it("background_runs cancel returns the child's partial output, saying the supervisor cancelled it", async () => {
     let runId = '';
     let calls = 0;
     const h = threeChildren(({ call, lastToolOutput }) => {
       calls++;
-      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'review', agent: 'b' } }] };
+      if (call === 0) return { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['b'], background: true } }] };
       if (call === 1) {
-        runId = (lastToolOutput() as { runId: string }).runId;
-        return h.hanging.then(() => ({ toolCalls: [{ tool: 'subagent_cancel', input: { runId } }] }));
+        runId = (lastToolOutput() as { runId: string }[])[0]!.runId;
+        return h.hanging.then(() => ({ toolCalls: [{ tool: 'background_runs', input: { action: 'cancel', runIds: [runId] } }] }));
       }
-      const b = lastToolOutput() as ModelResult & { note?: string };
+      const [b] = lastToolOutput() as [ModelResult & { note?: string }];
       return { text: `${b.status}: ${b.note} | ${enclosedText(b.output)}` };
     });
     const finished = await (await h.engine.send({ prompt: 'go' })).done;
     expect(finished.output).toBe(
-      'cancelled: Cancelled by its supervisor (subagent_cancel). The output is what it had done by then. | b so far: read 2 of 5 files, found one bug in parse.ts',
+      'cancelled: Cancelled by its supervisor (background_runs). The output is what it had done by then. | b so far: read 2 of 5 files, found one bug in parse.ts',
     );
     // Its result came back from the tool: no announcement wakes the supervisor to say it again.
     expect(calls).toBe(3);
     // Cancelling is what the call was for: it answers the child's state, it did not fail.
-    const cancel = h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'subagent_cancel')!;
+    const cancel = h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'background_runs')!;
     expect(cancel.isError).toBe(false);
-    expect(cancel.output).not.toHaveProperty('error');
+    expect((cancel.output as object[])[0]).not.toHaveProperty('error');
   });
 
-  it('subagent_status of a child the user stopped answers its state (cancelled, with its partial output), not an error', async () => {
+  it('background_runs status of a child the user stopped answers its state (cancelled, with its partial output), not an error', async () => {
     let threadId = '';
     const h = threeChildren(({ call, lastToolOutput }) => {
-      if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'review', agent: 'b' } }] };
+      if (call === 0) return { toolCalls: [{ tool: 'delegate_task', input: { task: 'review', agents: ['b'], background: true } }] };
       if (call === 1) {
-        const { runId } = lastToolOutput() as { runId: string };
+        const [{ runId }] = lastToolOutput() as [{ runId: string }];
         return h.hanging.then(async () => {
           h.engine.cancelRun(runId, threadId);
           await until(() => h.run('b').state === 'cancelled');
-          return { toolCalls: [{ tool: 'subagent_status', input: { runId } }] };
+          return { toolCalls: [{ tool: 'background_runs', input: { action: 'status', runIds: [runId] } }] };
         });
       }
-      const b = lastToolOutput() as ModelResult & { note?: string };
+      const [b] = lastToolOutput() as [ModelResult & { note?: string }];
       return { text: `${b.status}: ${b.note} | ${enclosedText(b.output)}` };
     });
     const sent = await h.engine.send({ prompt: 'go' });
@@ -139,9 +139,9 @@ describe('cancelling one child', () => {
     expect(finished.output).toBe(
       'cancelled: Stopped by the user (the Stop button on its node in the panel). The output is what it had done by then. | b so far: read 2 of 5 files, found one bug in parse.ts',
     );
-    const status = h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'subagent_status')!;
+    const status = h.events.find((e): e is RunEventOf<'tool.finished'> => e.kind === 'tool.finished' && e.tool === 'background_runs')!;
     expect(status.isError).toBe(false);
-    expect(status.output).toMatchObject({ status: 'cancelled' });
+    expect(status.output).toMatchObject([{ status: 'cancelled' }]);
   });
 
   it('refuses a run of another conversation, and one that has finished', async () => {

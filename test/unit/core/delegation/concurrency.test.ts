@@ -10,7 +10,7 @@ import { programmedModel, type ProgramContext, type ProgramStep } from '../progr
 import { WorkProbe } from '../workProbe';
 
 // subagents.maxConcurrency: one limit per Engine on the subagents (depth >= 1) inside a model call
-// or a tool call at once, whatever started them (delegate_task or subagent_start), in any thread.
+// or a tool call at once, whatever started them (delegate_task, in the foreground or the background), in any thread.
 
 const delegate = (agents: string[], task = 't') => ({ tool: 'delegate_task', input: { task, agents } });
 const agents = (...names: string[]) => Object.fromEntries(names.map((n) => [n, agent(`does ${n}`)]));
@@ -82,7 +82,12 @@ describe('maxConcurrency', () => {
           c.agent === 'supervisor'
             ? programmedModel(({ call }) =>
                 call === 0
-                  ? { toolCalls: ['a', 'b', 'c'].map((n) => ({ tool: 'subagent_start', input: { task: 'read', agent: n } })) }
+                  ? {
+                      toolCalls: ['a', 'b', 'c'].map((n) => ({
+                        tool: 'delegate_task',
+                        input: { task: 'read', agents: [n], background: true },
+                      })),
+                    }
                   : { text: 'noted' },
               )
             : probe.model(c.agent, programmedModel(child(c.agent))),

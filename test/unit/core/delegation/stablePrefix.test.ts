@@ -59,12 +59,16 @@ describe('a run sends a prefix that caches', () => {
     const supervisorCalls = [
       // 1: start the worker in the background.
       (): Reply =>
-        toolCallReply('s1', 'subagent_start', [JSON.stringify({ agent: 'worker', task: 'Read the notes and report the answer.' })]),
+        toolCallReply('s1', 'delegate_task', [
+          JSON.stringify({ agents: ['worker'], task: 'Read the notes and report the answer.', background: true }),
+        ]),
       // 2: steer it, with the runId its start returned.
       (r: RecordedRequest): Reply => {
         const result = r.body.messages?.find((m) => m.role === 'tool' && (m as { tool_call_id?: string }).tool_call_id === 's1');
-        const { runId } = JSON.parse(String(result?.content)) as { runId: string };
-        return toolCallReply('s2', 'subagent_message', [JSON.stringify({ runId, message: 'Quote the line exactly.' })]);
+        const [{ runId }] = JSON.parse(String(result?.content)) as [{ runId: string }];
+        return toolCallReply('s2', 'background_runs', [
+          JSON.stringify({ action: 'message', runIds: [runId], message: 'Quote the line exactly.' }),
+        ]);
       },
       // 3: nothing more to do until the worker reports.
       (): Reply => textReply(['Waiting for the worker.']),

@@ -25,16 +25,21 @@ function engineWith(programs: Record<string, (ctx: ProgramContext) => ProgramSte
 }
 
 describe('steering a running child', () => {
-  it('subagent_message reaches the child between its steps, as a turn from its supervisor; run.message records it', async () => {
+  it('background_runs message reaches the child between its steps, as a turn from its supervisor; run.message records it', async () => {
     const held = gate();
     const seen: string[][] = [];
     let runId = '';
     const h = engineWith({
       supervisor: ({ call, lastToolOutput }) => {
-        if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'check src', agent: 'worker' } }] };
+        if (call === 0)
+          return { toolCalls: [{ tool: 'delegate_task', input: { task: 'check src', agents: ['worker'], background: true } }] };
         if (call === 1) {
-          runId = (lastToolOutput() as { runId: string }).runId;
-          return { toolCalls: [{ tool: 'subagent_message', input: { runId, message: 'Also check the tests folder.' } }] };
+          runId = (lastToolOutput() as { runId: string }[])[0]!.runId;
+          return {
+            toolCalls: [
+              { tool: 'background_runs', input: { action: 'message', runIds: [runId], message: 'Also check the tests folder.' } },
+            ],
+          };
         }
         if (call === 2) return { text: 'told it' };
         return { text: 'heard back' };
@@ -53,8 +58,8 @@ describe('steering a running child', () => {
     await done;
     await h.engine.whenQuiet(threadId);
 
-    expect(toolOutputs(h.events, 'subagent_message')).toEqual([
-      { delivered: true, runId, note: 'It will see your message before its next model call.' },
+    expect(toolOutputs(h.events, 'background_runs')).toEqual([
+      [{ runId, delivered: true, note: 'It will see your message before its next model call.' }],
     ]);
     expect(messages(h.events)).toEqual([expect.objectContaining({ runId, from: 'parent', text: 'Also check the tests folder.' })]);
     // Not in its first call (already open); in its second, after its tool's result.
@@ -103,14 +108,15 @@ describe('steering a running child', () => {
     let runId = '';
     const h = engineWith({
       supervisor: ({ call, lastToolOutput, userTexts }) => {
-        if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'quick', agent: 'worker' } }] };
+        if (call === 0) return { toolCalls: [{ tool: 'delegate_task', input: { task: 'quick', agents: ['worker'], background: true } }] };
         if (call === 1) {
-          runId = (lastToolOutput() as { runId: string }).runId;
+          runId = (lastToolOutput() as { runId: string }[])[0]!.runId;
           return { text: 'waiting' };
         }
         // Woken by its report: the child has finished.
         expect(userTexts().at(-1)).toMatch(/^\[Background subagent finished\]/);
-        if (call === 2) return { toolCalls: [{ tool: 'subagent_message', input: { runId, message: 'one more thing' } }] };
+        if (call === 2)
+          return { toolCalls: [{ tool: 'background_runs', input: { action: 'message', runIds: [runId], message: 'one more thing' } }] };
         return { text: 'ok' };
       },
       worker: () => ({ text: 'quick answer' }),
@@ -119,12 +125,15 @@ describe('steering a running child', () => {
     await done;
     await h.engine.whenQuiet(threadId);
     const worker = h.run('worker')!;
-    expect(toolOutputs(h.events, 'subagent_message')).toEqual([
-      {
-        error: `Run ${runId} ("worker") has already finished (status ok), so it cannot take messages. To follow up, start it again with continueThreadId "${worker.threadId}" (delegate_task or subagent_start): it continues with its history.`,
-        status: 'ok',
-        threadId: worker.threadId,
-      },
+    expect(toolOutputs(h.events, 'background_runs')).toEqual([
+      [
+        {
+          runId,
+          error: `Run ${runId} ("worker") has already finished (status ok), so it cannot take messages. To follow up, start it again with continueThreadId "${worker.threadId}" (delegate_task): it continues with its history.`,
+          status: 'ok',
+          threadId: worker.threadId,
+        },
+      ],
     ]);
     expect(messages(h.events)).toEqual([]);
   });
@@ -135,7 +144,8 @@ describe('steering a running child', () => {
     const h = engineWith({
       supervisor: ({ call, userTexts }) => {
         supervisorSaw.push(userTexts());
-        if (call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow job', agent: 'worker' } }] };
+        if (call === 0)
+          return { toolCalls: [{ tool: 'delegate_task', input: { task: 'slow job', agents: ['worker'], background: true } }] };
         if (call === 1) return { text: 'started it' };
         if (call === 2) return { text: 'noted' };
         return { text: 'got the report' };

@@ -179,8 +179,8 @@ describe('what the prompts say', () => {
     ).done;
     const supervisor = h.systems['supervisor']!;
     expect(supervisor).toContain('`tasks`');
-    expect(supervisor).toContain('subagent_start');
-    expect(supervisor).toContain('subagent_await');
+    expect(supervisor).toContain('`background: true`');
+    expect(supervisor).toContain('background_runs');
     const child = h.systems['a']!;
     expect(child).toContain('Confirm with the user before changing anything.');
     expect(child).toContain('Nobody can be reached while you work: not the user, not your supervisor.');

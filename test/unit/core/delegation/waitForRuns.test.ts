@@ -4,7 +4,7 @@ import { RunHandle } from '../../../../src/core/run/delegation/runHandle';
 import { failedResult } from '../../../../src/core/run/delegation/runResult';
 import { waitForRuns } from '../../../../src/core/run/delegation/waitForRuns';
 
-// subagent_await's wait, on its own: every way it ends takes its timer and its abort listener along.
+// background_runs' wait, on its own: every way it ends takes its timer and its abort listener along.
 
 const child = () =>
   new RunHandle({ runId: 'r_child', threadId: 'c_child', rootThreadId: 't_root', agent: 'a', modelSpec: 'm', parent: null });

@@ -140,8 +140,51 @@ describe('the temp folder', () => {
       await first.release();
     }
     expect(existsSync(firstFolder)).toBe(false);
-    // Gone is gone: a later command naming it cannot make it again (its parent is not writable).
-    const { outputs } = await runCommands(root, [`mkdir -p ${firstFolder} 2>/dev/null && echo MADE; echo end`]);
-    expect(outputs[0]!.output).toBe('end\n');
+    // Gone is gone: a later command naming it makes it at most in the empty stand-in that hides the
+    // other commands' folders from it, which goes with the command; nothing appears on the machine.
+    const { outputs } = await runCommands(root, [`mkdir -p ${firstFolder} 2>/dev/null; echo planted > ${firstFolder}/x; echo end`]);
+    expect(outputs[0]!.output).toContain('end\n');
+    expect(existsSync(firstFolder)).toBe(false);
+  });
+
+  it('attack: a command cannot list or read the temp folder of another command running beside it (worked: fixed)', async () => {
+    const launcher = commandLauncher(root, { ...DEFAULT_SETTINGS, 'sandbox.mode': 'on' }, () => {});
+    const first = await launcher.prepare('true', { sandboxed: true, hardenGit: false });
+    const firstFolder = first.launch.env.TMPDIR!;
+    // What the first command keeps there: a test runner's fixtures, a token a script wrote for itself.
+    await writeFile(join(firstFolder, 'token'), 'FIRST-COMMAND-SECRET\n');
+    const second = await launcher.prepare(`ls -a "$(dirname "$TMPDIR")"; cat ${firstFolder}/token; echo "mine: $TMPDIR"`, {
+      sandboxed: true,
+      hardenGit: false,
+    });
+    try {
+      const ran = spawnSync(second.launch.file, second.launch.args, { env: second.launch.env, cwd: root, encoding: 'utf8' });
+      expect(ran.stdout).toContain(`mine: ${second.launch.env.TMPDIR!}`);
+      expect(ran.stdout).not.toContain('FIRST-COMMAND-SECRET');
+      expect(ran.stdout).not.toContain(firstFolder.split('/').pop());
+      // Its own folder is still its own: listed, and writable as before.
+      expect(ran.stdout).toContain(second.launch.env.TMPDIR!.split('/').pop());
+    } finally {
+      await second.release();
+      await first.release();
+    }
+  });
+});
+
+describe('the clean-up of folders that killed processes left', () => {
+  it('attack: a name planted in the temp folder like a dead process’s folder, as a link or holding links, removes no target', async () => {
+    const { removeFoldersOfEndedProcesses } = await import('../../../../src/core/access/sandbox/deadProcessLeftovers');
+    const temp = join(base, 'tmp');
+    const outside = join(base, 'outside');
+    await mkdir(join(outside, 'keep'), { recursive: true });
+    await writeFile(join(outside, 'keep', 'inner.txt'), 'precious\n');
+    const dead = spawnSync('true').pid!;
+    await mkdir(join(temp, `subagents-cmd-${dead}-held`), { recursive: true });
+    await symlink(outside, join(temp, `subagents-cmd-${dead}-link`));
+    await symlink(join(outside, 'keep'), join(temp, `subagents-cmd-${dead}-held`, 'up'));
+    removeFoldersOfEndedProcesses(temp, 'subagents-cmd-');
+    expect(existsSync(join(temp, `subagents-cmd-${dead}-link`))).toBe(false);
+    expect(existsSync(join(temp, `subagents-cmd-${dead}-held`))).toBe(false);
+    expect(await readFile(join(outside, 'keep', 'inner.txt'), 'utf8')).toBe('precious\n');
   });
 });

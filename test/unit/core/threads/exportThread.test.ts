@@ -113,7 +113,7 @@ describe('exportThread', () => {
     const text = renderRunTree(foldRunEvents(EMPTY_TREE, events), 2000);
     expect(text.split('\n')).toEqual([
       'supervisor [ok] Check the totals and the tax  (200ms · 10 in / 4 out; with 1 subagent run: 20 in / 8 out)',
-      '  - read_file {"path":"src/invoice.ts"} -> done',
+      '  - Read src/invoice.ts',
       '  => All good.',
       '  reviewer [ok] Review it  (97ms · 10 in / 4 out)',
       '    => Looks **fine**.',

@@ -201,6 +201,35 @@ describe('what one step of edits keeps and refuses', () => {
   });
 });
 
+describe('one file under other names (issue 40 item 7, red team)', () => {
+  it('an absolute path, a file symlink and a symlinked folder name the one file: every edit lands', async () => {
+    await writeFile(at('a.ts'), numbered(6));
+    await symlink('a.ts', at('alias.ts'));
+    await symlink('.', at('here'));
+    const { outputs } = await oneStep(
+      edit(at('a.ts'), 'line 1\n', 'one\n'),
+      edit('alias.ts', 'line 2\n', 'two\n'),
+      edit('here/here/a.ts', 'line 4\n', 'four\n'),
+      edit('here/alias.ts', 'line 6\n', 'six\n'),
+    );
+    for (const output of outputs) expect(output).not.toHaveProperty('error');
+    expect(await readFile(at('a.ts'), 'utf8')).toBe('one\ntwo\nline 3\nfour\nline 5\nsix\n');
+    expect((await lstat(at('alias.ts'))).isSymbolicLink()).toBe(true);
+  });
+
+  it('a file that does not exist yet, created under one name and edited under another in the same step: the edit finds it', async () => {
+    await mkdir(at('src'));
+    await symlink('src', at('source'));
+    const { outputs } = await oneStep(
+      write('src/new.ts', 'export const a = 1;\n'),
+      edit('source/new.ts', 'a = 1', 'a = 2'),
+      edit('./src/../source/./new.ts', 'a = 2', 'a = 3'),
+    );
+    for (const output of outputs) expect(output).not.toHaveProperty('error');
+    expect(await readFile(at('src/new.ts'), 'utf8')).toBe('export const a = 3;\n');
+  });
+});
+
 describe('the editor path', () => {
   it('edits of a file open in an editor (written through the Workspace port as a WorkspaceEdit, not writeInside) take turns too', async () => {
     await writeFile(at('open.ts'), numbered(6));

@@ -50,6 +50,8 @@ async function childEnd(h: ReturnType<typeof setup>): Promise<RunEventOf<'run.fi
   const sent = await h.engine.send({ prompt: 'go' });
   await sent.done;
   await h.engine.whenQuiet(sent.threadId);
+  // The agent kept for the child thread's next run goes with the engine.
+  await h.engine.closeExternalAgents();
   const child = h.events.find((e) => e.kind === 'run.started' && e.agent === 'fake')!.runId;
   return h.events.find((e): e is RunEventOf<'run.finished'> => e.kind === 'run.finished' && e.runId === child)!;
 }
