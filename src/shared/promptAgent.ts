@@ -1,4 +1,5 @@
 import { findAgentId } from './agentId';
+import { brokenAgentText, findBrokenAgent, type BrokenAgentView } from './brokenAgent';
 
 /**
  * `@agent` at the start of a prompt: that profile answers the turn instead of the supervisor (as
@@ -9,7 +10,8 @@ export type PromptTarget = { ok: true; text: string; agent?: string } | { ok: fa
 
 const MENTION = /^@([A-Za-z0-9][\w.-]*)(?:\s+|$)/;
 
-export function parsePromptAgent(prompt: string, agents: readonly string[]): PromptTarget {
+/** `broken`: agents whose file failed to load; naming one says which file and why. */
+export function parsePromptAgent(prompt: string, agents: readonly string[], broken: readonly BrokenAgentView[] = []): PromptTarget {
   const text = prompt.trim();
   const m = MENTION.exec(text);
   if (!m) return { ok: true, text };
@@ -17,6 +19,8 @@ export function parsePromptAgent(prompt: string, agents: readonly string[]): Pro
   // `@code.reviewer`, as its file names it, is the agent `code-reviewer` the loader made of it.
   const known = agents.find((a) => a === name) ?? agents.find((a) => a.toLowerCase() === name.toLowerCase()) ?? findAgentId(agents, name);
   if (!known) {
+    const failed = findBrokenAgent(broken, name);
+    if (failed) return { ok: false, error: brokenAgentText(failed) };
     const list = agents.length
       ? `Agents: ${agents.map((a) => `@${a}`).join(', ')}.`
       : 'No subagents are configured (subagents.agents or .vscode/agents/).';

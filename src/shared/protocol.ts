@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RunEvent, RunStatus } from './events';
 import { lazyUnion, type LazyUnionOutput } from './lazyUnion';
+import type { BrokenAgentView } from './brokenAgent';
 
 /**
  * Messages between the extension host and the panel webview, one union per direction.
@@ -125,6 +126,8 @@ export interface PanelConfig {
   model: string;
   /** `displayName` is how people see it (a Copilot agent's `name:`); the supervisor uses `name`. */
   agents: { name: string; description: string; displayName?: string }[];
+  /** Agents whose file failed to load: `@name` says which file and why instead of "no such agent". */
+  brokenAgents?: BrokenAgentView[];
   /** Prompt files as slash commands (`/name args`, expanded by the engine): completed after `/` in the prompt box. */
   commands?: { name: string; description: string; argumentHint?: string }[];
   /** What the user should fix or know (a bad profile, a field an import could not honour). */

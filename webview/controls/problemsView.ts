@@ -1,5 +1,6 @@
 import type { ConfigProblem, PanelConfig, ProblemLocation } from '../../src/shared/protocol';
-import { codicon, h, setHidden } from '../kit/dom';
+import { BANNER_LINE_CHARS, bannerParts } from '../../src/shared/bannerText';
+import { codicon, h, setHidden, setText } from '../kit/dom';
 import type { UiState } from '../uiState';
 
 /**
@@ -50,7 +51,7 @@ export class ProblemsView {
    */
   addNotice(level: 'info' | 'error', message: string, threadId?: string): void {
     const el = line(level === 'error' ? 'error' : 'info', level === 'error' ? 'error' : 'info', message);
-    el.append(
+    el.querySelector('.problem-details')!.before(
       dismissButton('Dismiss', () => {
         el.remove();
         this.refresh();
@@ -84,9 +85,9 @@ export class ProblemsView {
       const where = placeName(location);
       const open = h('button', { type: 'button', class: 'problem-link', title: `Open ${where}` }, `Open ${where}`);
       open.addEventListener('click', () => this.actions.openLocation(location));
-      el.querySelector('.problem-text')!.append(' ', open);
+      el.querySelector('.problem-text')!.after(open);
     }
-    el.append(
+    el.querySelector('.problem-details')!.before(
       dismissButton('Dismiss this problem', () => {
         this.ui.dismiss(problemKey(p));
         if (this.config) this.setConfig(this.config);
@@ -125,11 +126,26 @@ function dismissButton(label: string, onClick: () => void): HTMLElement {
   return button;
 }
 
+/**
+ * One banner: its first sentence on one line, and a "Details" control that opens the rest (or the
+ * whole first sentence, when it is too long for the line) beneath it.
+ */
 function line(kind: 'error' | 'notice' | 'info', icon: string, text: string): HTMLElement {
-  return h(
-    'div',
-    { class: `problem problem-${kind}`, role: kind === 'error' ? 'alert' : 'status' },
-    codicon(icon),
-    h('span', { class: 'problem-text' }, text),
-  );
+  const { line: first, rest } = bannerParts(text);
+  const lead = h('span', { class: 'problem-text', title: text }, first);
+  const details = h('div', { class: 'problem-details', hidden: true }, rest);
+  const el = h('div', { class: `problem problem-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, codicon(icon), lead, details);
+  if (rest || first.length > BANNER_LINE_CHARS) {
+    const toggle = h('button', { type: 'button', class: 'problem-more', 'aria-expanded': 'false' }, 'Details');
+    toggle.addEventListener('click', () => {
+      const open = toggle.getAttribute('aria-expanded') !== 'true';
+      toggle.setAttribute('aria-expanded', String(open));
+      setText(toggle, open ? 'Less' : 'Details');
+      el.classList.toggle('expanded', open);
+      setHidden(details, !open || !rest);
+    });
+    lead.after(toggle);
+    el.classList.add('has-details');
+  }
+  return el;
 }

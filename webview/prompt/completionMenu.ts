@@ -1,4 +1,4 @@
-import { h, setAttr, setHidden } from '../kit/dom';
+import { codicon, h, setAttr, setHidden } from '../kit/dom';
 
 /**
  * The list under the caret while `@agent` or `#file` is typed: a listbox the prompt keeps focus
@@ -10,6 +10,8 @@ export interface CompletionItem {
   id: string;
   label: string;
   detail: string;
+  /** Not usable as it is (an agent whose file failed to load): drawn as a problem. */
+  broken?: boolean;
 }
 
 export class CompletionMenu {
@@ -49,7 +51,14 @@ export class CompletionMenu {
         ...items.map((it, i) =>
           h(
             'li',
-            { id: `completion-${i}`, role: 'option', class: 'completion', 'data-index': i, 'data-id': it.id },
+            {
+              id: `completion-${i}`,
+              role: 'option',
+              class: it.broken ? 'completion broken' : 'completion',
+              'data-index': i,
+              'data-id': it.id,
+            },
+            ...(it.broken ? [codicon('error')] : []),
             h('span', { class: 'completion-label' }, it.label),
             h('span', { class: 'completion-detail' }, it.detail),
           ),

@@ -51,6 +51,7 @@ export class PromptBox {
   private readonly hint: HTMLElement;
   private readonly history: PromptHistory;
   private agents: PanelConfig['agents'] = [];
+  private brokenAgents: NonNullable<PanelConfig['brokenAgents']> = [];
   private commands: NonNullable<PanelConfig['commands']> = [];
   private busy = false;
 
@@ -132,6 +133,7 @@ export class PromptBox {
 
   setConfig(config: PanelConfig): void {
     this.agents = config.agents;
+    this.brokenAgents = config.brokenAgents ?? [];
     this.commands = config.commands ?? [];
     this.model.setModel(config.model);
   }
@@ -189,7 +191,11 @@ export class PromptBox {
           label: `@${a.name}`,
           detail: a.displayName ? `${a.displayName}: ${a.description}` : a.description,
         }));
-      return this.completions.show(items);
+      // An agent whose file failed to load is listed too, saying which file and why (taking it says so again on Send).
+      const broken = this.brokenAgents
+        .filter((b) => b.name.toLowerCase().startsWith(q))
+        .map((b) => ({ id: `@${b.name}`, label: `@${b.name}`, detail: `did not load: ${b.file}: ${b.why}`, broken: true }));
+      return this.completions.show([...items, ...broken]);
     }
     // `/name` at the very start runs a prompt file (the engine expands it when it is sent).
     const slash = /^\/([\w.-]*)$/.exec(before);
@@ -239,6 +245,7 @@ export class PromptBox {
     const target = parsePromptAgent(
       raw,
       this.agents.map((a) => a.name),
+      this.brokenAgents,
     );
     if (!target.ok) {
       // Nothing is sent and nothing is lost: the box keeps the text, the hint says why.

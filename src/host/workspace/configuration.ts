@@ -9,6 +9,7 @@ import { declareMcpServers, describeMcpDeclProblem, type McpDeclarations } from 
 import { loadWorkspaceProfiles, type WorkspaceProfiles } from '../../core/config/profiles/workspaceProfiles';
 import type { ConfigProblem, PanelConfig } from '../../shared/protocol';
 import { configProblems, type SettingsPlace } from '../panel/configProblems';
+import { brokenAgents } from '../../core/config/profiles/brokenAgents';
 
 /** The settings as the engine and the panel use them, with everything wrong said in sentences. */
 export interface HostConfiguration {
@@ -112,6 +113,7 @@ export function panelConfig(config: HostConfiguration, root: string | undefined)
       description: p.description,
       ...(p.displayName ? { displayName: p.displayName } : {}),
     })),
+    brokenAgents: brokenAgents(config.profiles.problems, config.profiles.profiles),
     commands: (config.profiles.commands ?? []).map((c) => ({
       name: c.name,
       description: c.description ?? c.source,

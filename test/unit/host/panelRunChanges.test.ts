@@ -43,7 +43,13 @@ async function setup(script: Script, answers: { confirm?: boolean } = {}) {
     openDiff: async (sides, { title }) => void diffs.push({ sides, title }),
     openProposedDiff: async () => {},
   };
-  const actions = new RunChangeActions({ store: h.store, snapshots: h.engine.changes.snapshots, worktrees, workspace });
+  const actions = new RunChangeActions({
+    store: h.store,
+    snapshots: h.engine.changes.snapshots,
+    worktrees,
+    workspace,
+    publish: (e) => h.engine.publish(e),
+  });
   const runChanges = new PanelRunChanges({ actions, ui, engine: h.engine, logger: silentLogger });
   const controller = new PanelController({
     engine: h.engine,
@@ -62,7 +68,7 @@ async function setup(script: Script, answers: { confirm?: boolean } = {}) {
   const notices = () => posted.filter((m): m is Extract<HostToWebview, { type: 'notice' }> => m.type === 'notice').map((m) => m.message);
   const lastWorktrees = () =>
     posted.filter((m): m is Extract<HostToWebview, { type: 'worktrees' }> => m.type === 'worktrees').at(-1)?.items;
-  return { world, h, controller, asked, diffs, posted, notices, lastWorktrees };
+  return { world, h, controller, asked, diffs, posted, notices, lastWorktrees, threadId };
 }
 
 const EDITS: Script = {
@@ -103,6 +109,19 @@ describe("the panel's run changes", () => {
     await world.put('a.txt', 'one\ntwo\n');
     await controller.receive({ type: 'revertRun', threadId: run.threadId, runId: run.runId });
     expect(notices().at(-1)).toBe("Nothing to undo: this run's changes are already reverted (a.txt, b.txt are as before the run).");
+  });
+
+  it('a revert reaches the shown conversation as its run.reverted, and its notice belongs to that conversation (issue 42 item 3)', async () => {
+    const { controller, posted, threadId, h } = await setup(EDITS);
+    const run = h.runs()[0]!;
+    await controller.receive({ type: 'openThread', threadId });
+    await controller.receive({ type: 'revertRun', threadId: run.threadId, runId: run.runId });
+    const notice = posted.filter((m) => m.type === 'notice').at(-1);
+    expect(notice).toEqual({ type: 'notice', level: 'info', message: 'Reverted a.txt, b.txt.', threadId });
+    // The live feed hands the webview the run.reverted (batched: wait for its flush).
+    await expect
+      .poll(() => posted.some((m) => m.type === 'events' && m.threadId === threadId && m.events.some((e) => e.kind === 'run.reverted')))
+      .toBe(true);
   });
 
   it('a worktree run waits on its node; Discard asks first; Apply merges', async () => {

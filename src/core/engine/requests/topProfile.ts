@@ -1,5 +1,6 @@
 import { SUPERVISOR } from '../../config/settings/engineSettings';
 import { findProfile } from '../../config/profiles/findProfile';
+import { unknownAgentText } from '../../config/profiles/brokenAgents';
 import type { Profile, ProfileSet } from '../../config/profiles/profile';
 
 /** The profile a request's top run works as: the supervisor, or the agent asked for; why not, when there is no such agent. */
@@ -9,6 +10,6 @@ export function topProfile(agent: string | undefined, profiles: ProfileSet): Pro
   }
   const profile = findProfile(profiles.profiles, agent);
   if (profile) return profile;
-  const names = [...profiles.profiles.keys()].join(', ') || '(none)';
-  return { error: `There is no enabled agent "${agent}". Available agents: ${names}.` };
+  // One whose file failed to load is named with its file and why (issue 42), not as "no such agent".
+  return { error: unknownAgentText(agent, profiles.problems, profiles.profiles) };
 }

@@ -122,6 +122,22 @@ describe("a run's revert, recorded in its thread", () => {
     expect(runChangesText(done)).toBe('changes reverted');
   });
 
+  it('a thread another window writes: the files are reverted all the same, and the answer says the node will not read "reverted"', async () => {
+    const { world, store, dir, fixer, actions, reloaded } = await ranDelegated();
+    const meta = (await store.get(fixer.threadId))!.meta;
+    const otherWindow = new JsonlThreadStore({ dir, indexDelayMs: 0 });
+    await otherWindow.open({ id: meta.id, title: meta.title, parentThreadId: meta.parentThreadId, agent: meta.agent });
+    try {
+      const result = await actions().revert(fixer.threadId, fixer.runId);
+      expect(result.reverted).toEqual(['a.txt', 'b.txt']);
+      expect(result.unrecorded).toMatch(/working in another window/);
+      expect(await world.read('a.txt')).toBe('one\ntwo\n');
+    } finally {
+      await otherWindow.close(meta.id);
+    }
+    expect((await reloaded()).reverted).toBeUndefined();
+  });
+
   it('a dry run records nothing', async () => {
     const { h, fixer, actions, reloaded } = await ranDelegated();
     expect((await actions().revert(fixer.threadId, fixer.runId, { dryRun: true })).reverted).toEqual(['a.txt', 'b.txt']);
