@@ -63,3 +63,21 @@ describe('an agent file that is not an ordinary file of the workspace', () => {
     expect(said(set, 'huge.agent.md')).toMatch(/KB/);
   });
 });
+
+describe("a repository's .mcp.json that is not an ordinary file (issue 40 item 7; worked: fixed)", () => {
+  it('a named pipe is never opened, and the problem is said', async () => {
+    const { declareMcpServers } = await import('../../../../src/core/config/mcp/mcpDeclarations');
+    const fifo = join(root, '.mcp.json');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const writer = spawn('sh', ['-c', `exec 3>"${fifo}" && echo opened > "${join(base, 'marker')}"`], { stdio: 'ignore' });
+    try {
+      const declared = declareMcpServers({ root, trusted: true });
+      expect(existsSync(join(base, 'marker'))).toBe(false);
+      expect(declared.problems.map((p) => `${p.source} ${p.message}`)).toContain(
+        '.mcp.json is not a regular file (a pipe, a device or a folder), so none of its servers is used',
+      );
+    } finally {
+      writer.kill('SIGKILL');
+    }
+  });
+});
