@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineSettings } from '../core/config/settings/engineSettings';
 import { parseJsonc } from '../core/platform/jsonc/parseJsonc';
@@ -30,6 +30,9 @@ export interface WorkspaceSettings {
   hooks?: unknown;
 }
 
+/** A settings.json larger than this is refused, not read whole. */
+const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
+
 /**
  * Reads the `subagents.*` settings of a workspace through the core's one settings reader, with
  * the trust flags as the user's layer. settings.json is JSONC (comments and trailing commas
@@ -41,6 +44,14 @@ export async function readWorkspaceSettings(workspace: string, trust?: TrustFlag
   const path = join(workspace, '.vscode', 'settings.json');
   const layers: SettingsLayer[] = [trustFlagsLayer(trust)];
   let all: Record<string, unknown> = {};
+  // A repository's settings.json may be a link to a pipe or /dev/zero: a read that never ends.
+  const info = await stat(path).catch(() => undefined);
+  if (info && !info.isFile())
+    throw new UsageError(`${path} is not a regular file (a pipe, a device or a folder): make it a settings file.`);
+  if (info && info.size > MAX_SETTINGS_BYTES)
+    throw new UsageError(
+      `${path} is ${Math.round(info.size / 1024)} KB, more than the ${MAX_SETTINGS_BYTES / 1024} KB a settings file may have.`,
+    );
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw new UsageError(`Cannot read ${path}: ${error.message}.`);

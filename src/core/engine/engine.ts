@@ -283,7 +283,7 @@ export class Engine {
   private async sessionHooks(): Promise<{ hooks?: SessionHooks }> {
     const declared = await this.options.hooks?.();
     if (!declared || (declared.hooks.length === 0 && declared.notices.length === 0)) return {};
-    const runner = new HookRunner(declared.hooks);
+    const runner = new HookRunner(declared.hooks, this.options.workspace.root);
     return { hooks: { runner, notices: [...declared.notices, ...runner.problems] } };
   }
 

@@ -62,6 +62,12 @@ const READERS: Readonly<Record<string, Reader>> = {
     namesFrom: ['--files0-from'],
   },
   file: { valued: ['-m', '--magic-file', '-e', '--exclude', '-F', '--separator', '-P', '--parameter'], namesFrom: ['-f', '--files-from'] },
+  // `-c list`: a checksum list names the files to read (`… /home/u/.ssh/id_rsa`), and each gets OK or FAILED.
+  ...Object.fromEntries(
+    ['md5sum', 'sha1sum', 'sha256sum', 'sha512sum'].map((name) => [name, { valued: [], namesFrom: ['-c', '--check'] } satisfies Reader]),
+  ),
+  // `jq -L dir` loads modules and JSON data (`import "x" as $x`) from dir; its value is no path the judge sees.
+  jq: { valued: ['-f', '--from-file', '--indent'], namesFrom: ['-L', '--library-path'] },
 };
 
 /** Why the command reads files its line does not name, or undefined. */
@@ -82,7 +88,9 @@ export function unnamedReads(argv: readonly Arg[]): string | undefined {
     return `${name.value} follows symbolic links in the folders it walks, which may lead outside the workspace`;
   const from = reader.namesFrom ?? [];
   if (from.some((o) => (o.startsWith('--') ? hasLongOption(parsed, o) : hasOption(parsed, o))))
-    return `${name.value} reads the names of the files it opens from a file, so which files it reads is known only when it runs`;
+    return name.value === 'jq'
+      ? 'jq -L loads modules and data from the folder it is given, which may be outside the workspace'
+      : `${name.value} reads the names of the files it opens from a file, so which files it reads is known only when it runs`;
   return undefined;
 }
 

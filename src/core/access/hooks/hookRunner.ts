@@ -1,6 +1,8 @@
 import type { EmitRunEvent } from '../../runEvents';
 import type { HookDeclaration } from '../../config/hooks/hookDeclarations';
 import type { HookEvent } from '../../config/hooks/hookEvents';
+import { hookScripts } from '../../config/hooks/readHooks';
+import { scriptsDigest } from '../../config/scripts/workspaceScripts';
 import { compileMatcher, type ToolMatcher } from './hookMatcher';
 import { runHookProcess } from './runHookProcess';
 import { combineVerdicts, hookVerdict, type HookVerdict } from './hookVerdict';
@@ -8,6 +10,8 @@ import { combineVerdicts, hookVerdict, type HookVerdict } from './hookVerdict';
 interface CompiledHook {
   hook: HookDeclaration;
   match: ToolMatcher;
+  /** A repository hook's scripts as they were when the request started (and consent was given for them). */
+  scriptsAtStart?: string;
 }
 
 /** The hooks of a request (Session.hooks): the runner, and what to tell the user about the ones that do not run. */
@@ -48,7 +52,15 @@ export class HookRunner {
   /** Matchers refused (a bad or catastrophic regular expression): said once, on the top run. */
   readonly problems: string[] = [];
 
-  constructor(hooks: readonly HookDeclaration[]) {
+  private readonly changedSaid = new Set<CompiledHook>();
+
+  /**
+   * `root`: the workspace whose scripts consent was given for. A repository hook's scripts are
+   * taken in as they are now, and each run of the hook checks them again: an agent of the request
+   * may rewrite one (it is an ordinary workspace file), and the hook would then run its code
+   * outside the sandbox, unasked.
+   */
+  constructor(hooks: readonly HookDeclaration[], root?: string) {
     for (const hook of hooks) {
       const compiled = compileMatcher(hook.matcher);
       if ('problem' in compiled) {
@@ -56,7 +68,8 @@ export class HookRunner {
         continue;
       }
       const list = this.byEvent.get(hook.event) ?? [];
-      list.push({ hook, match: compiled.match });
+      const scriptsAtStart = root && hook.scope === 'repository' ? scriptsDigest(root, hookScripts(root, hook.command)) : undefined;
+      list.push({ hook, match: compiled.match, ...(scriptsAtStart !== undefined ? { scriptsAtStart } : {}) });
       this.byEvent.set(hook.event, list);
     }
   }
@@ -76,8 +89,31 @@ export class HookRunner {
       ...(scene.agentType ? { agent_type: scene.agentType } : {}),
       ...call.input,
     };
-    const verdicts = await Promise.all(matching.map(({ hook }) => this.runOne(event, hook, input, call, scene)));
+    const verdicts = await Promise.all(
+      matching.map((compiled) =>
+        this.scriptsChanged(compiled, event, scene) ? { decision: 'none' as const } : this.runOne(event, compiled.hook, input, call, scene),
+      ),
+    );
     return combineVerdicts(verdicts);
+  }
+
+  /** Whether a repository hook's scripts (where it runs) differ from those it was allowed with; said once per hook. */
+  private scriptsChanged(compiled: CompiledHook, event: HookEvent, scene: HookScene): boolean {
+    if (compiled.scriptsAtStart === undefined) return false;
+    const scripts = hookScripts(scene.cwd, compiled.hook.command);
+    if (scriptsDigest(scene.cwd, scripts) === compiled.scriptsAtStart) return false;
+    if (!this.changedSaid.has(compiled)) {
+      this.changedSaid.add(compiled);
+      const { hook } = compiled;
+      scene.emit({
+        kind: 'warning',
+        code: 'hooks',
+        message:
+          `The ${event} hook "${hook.command.slice(0, 120)}" (${hook.source}) was not run: a script it runs (${scripts.join(', ') || 'none found'}) ` +
+          'changed after this request started, perhaps by an agent, and your consent covers the scripts as they were. It runs again from the next request, once allowed again.',
+      });
+    }
+    return true;
   }
 
   private async runOne(event: HookEvent, hook: HookDeclaration, input: unknown, call: HookCall, scene: HookScene): Promise<HookVerdict> {

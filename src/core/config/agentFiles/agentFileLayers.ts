@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { ProfileLayer } from '../profiles/mergeProfiles';
 import type { ProfileProblem } from '../profiles/profileProblem';
 import type { AgentFolder } from './agentFolders';
@@ -57,6 +57,11 @@ export function readAgentFileLayers(folders: readonly AgentFolder[], options: Re
       const source = `${folder.label}/${fileName}`;
       let text = options.overlay?.get(path);
       if (text === undefined) {
+        const refused = refusal(path, folder);
+        if (refused) {
+          out.problems.push({ source, name: '', field: '', message: refused, severity: 'warning', code: 'field-ignored', path });
+          continue;
+        }
         try {
           text = (options.readText ?? readUtf8)(path);
         } catch (error) {
@@ -89,6 +94,34 @@ export function readAgentFileLayers(folders: readonly AgentFolder[], options: Re
 }
 
 const readUtf8 = (path: string): string => readFileSync(path, 'utf8');
+
+/** An agent file larger than this is not read (its instructions may have 100,000 characters). */
+export const MAX_AGENT_FILE_BYTES = 512 * 1024;
+
+/**
+ * Why a file on disk is not read as an agent file, as skills and prompt files are guarded: a
+ * repository may hold a link to a file elsewhere (its text would join an agent's prompt), to a
+ * pipe or a device (`/dev/zero`: the read would never end), or a huge file.
+ */
+function refusal(path: string, folder: AgentFolder): string | undefined {
+  let size: number;
+  try {
+    const info = statSync(path);
+    if (!info.isFile()) return 'is not a regular file (a pipe, a device or a folder), so it is not read';
+    size = info.size;
+    if (folder.root) {
+      const root = realpathSync(folder.root);
+      if (!realpathSync(path).startsWith(root + sep))
+        return "is a link to a file outside the workspace, so it is left out of the agents' prompts";
+    }
+  } catch {
+    // A link to nothing, or gone meanwhile: the read below says so.
+    return undefined;
+  }
+  if (size > MAX_AGENT_FILE_BYTES)
+    return `is ${Math.round(size / 1024)} KB, more than the ${MAX_AGENT_FILE_BYTES / 1024} KB an agent file may have, so it is left out`;
+  return undefined;
+}
 
 function listFolder(folder: AgentFolder, overlay: ReadonlyMap<string, string> | undefined): string[] {
   const names = new Set<string>();

@@ -11,6 +11,8 @@ export interface AgentFolder {
   suffixes: readonly string[];
   dialect: AgentFileDialect;
   scope: 'user' | 'workspace';
+  /** A workspace folder's workspace: its files must lead nowhere outside it. */
+  root?: string;
 }
 
 /** The workspace's agent folders, lowest precedence first: imports, then our own folder. */
@@ -63,7 +65,14 @@ export function agentFolders(options: { root?: string; home?: string; user: User
   const workspace: AgentFolder[] = [];
   if (options.root && options.trusted) {
     for (const f of WORKSPACE_AGENT_FOLDERS)
-      workspace.push({ dir: join(options.root, f.dir), label: f.dir, suffixes: f.suffixes, dialect: f.dialect, scope: 'workspace' });
+      workspace.push({
+        dir: join(options.root, f.dir),
+        label: f.dir,
+        suffixes: f.suffixes,
+        dialect: f.dialect,
+        scope: 'workspace',
+        root: options.root,
+      });
   }
   return { user, workspace };
 }

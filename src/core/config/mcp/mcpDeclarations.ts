@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJsonc } from '../../platform/jsonc/parseJsonc';
 import type { Profile } from '../profiles/profile';
@@ -60,6 +60,23 @@ export const MCP_FILES = [
   { path: '.vscode/mcp.json', key: 'servers', bareNames: false },
 ] as const;
 
+/** An MCP file larger than this is not read. */
+const MAX_MCP_FILE_BYTES = 1024 * 1024;
+
+/** Why the file is not read: a repository's `.mcp.json` may be a link to a pipe or `/dev/zero` (a read without end), or huge. */
+function notReadable(path: string): string | undefined {
+  let info;
+  try {
+    info = statSync(path);
+  } catch {
+    return undefined;
+  }
+  if (!info.isFile()) return 'is not a regular file (a pipe, a device or a folder)';
+  if (info.size > MAX_MCP_FILE_BYTES)
+    return `is ${Math.round(info.size / 1024)} KB, more than the ${MAX_MCP_FILE_BYTES / 1024} KB an MCP file may have`;
+  return undefined;
+}
+
 const readIfThere = (path: string): string | undefined => {
   try {
     return readFileSync(path, 'utf8');
@@ -93,6 +110,11 @@ export function declareMcpServers(sources: McpSources): McpDeclarations {
   if (sources.trusted && sources.root) {
     const read = sources.readText ?? readIfThere;
     for (const file of MCP_FILES) {
+      const refused = sources.readText ? undefined : notReadable(join(sources.root, file.path));
+      if (refused) {
+        problems.push({ server: '', source: file.path, message: `${refused}, so none of its servers is used` });
+        continue;
+      }
       const text = read(join(sources.root, file.path));
       if (text === undefined) continue;
       const parsed = parseJsonc(text, { jsonc: true });

@@ -28,6 +28,7 @@ beforeEach(async () => {
   await symlink('../../../outside', join(world.root, 'docs', 'ref'));
   await mkdir(join(world.root, 'empty'));
   await writeFile(join(world.root, 'list'), `${join(world.base, 'outside', 'credentials')}\0`);
+  await writeFile(join(world.base, 'outside', 'data.json'), JSON.stringify({ token: SECRET }));
   await writeFile(join(world.root, 'x.sh'), '#!/bin/sh\ntouch ../../marker\n', { mode: 0o755 });
 });
 afterEach(() => world.cleanup());
@@ -65,6 +66,8 @@ describe('reads the line does not name (worked: fixed)', () => {
     ['diff -rN docs empty', /diff -r follows symbolic links/],
     // Names of the files to read, from a file of the workspace.
     ['sort --files0-from=list', /reads the names of the files it opens from a file/],
+    // jq's module folder: `import "x" as $x` reads x.json from it.
+    [`jq -n -L ../../outside 'import "data" as $d; $d'`, /jq -L loads modules and data/],
   ] as const) {
     it(command, async () => {
       expect(bashPrints(command), `bash itself leaks with ${command}`).toContain(SECRET);
@@ -72,6 +75,13 @@ describe('reads the line does not name (worked: fixed)', () => {
       await expectAskedInEngine(command, 'ask', reason);
     });
   }
+
+  it('md5sum -c with a list naming a file outside says whether it is there and what it holds: asks', async () => {
+    const sum = spawnSync('md5sum', [join(world.base, 'outside', 'credentials')], { encoding: 'utf8' }).stdout;
+    await writeFile(join(world.root, 'sums'), sum);
+    expect(bashPrints('md5sum -c sums')).toContain(`${join(world.base, 'outside', 'credentials')}: OK`);
+    await expectAskedInEngine('md5sum -c sums', 'autoEdit', /reads the names of the files it opens from a file/);
+  });
 
   it('a protected file read by redirection asks in trust mode too, as `cat .env` does', async () => {
     await expectAskedInEngine('cat < .env', 'trust', /reads a protected path/);

@@ -209,6 +209,21 @@ describe('writers and runners in disguise (issue 40 item 2)', () => {
     { line: 'head -c 100 /dev/zero', expect: /outside the workspace/ },
     { line: 'git blame --contents=/etc/passwd README.md', expect: /outside the workspace/ },
     { line: 'git show --output=/tmp/x', expect: /outside the workspace/ },
+    // Reads the line does not name (issue 40 item 7): input redirections, walks through links, names from a file.
+    { line: 'cat < .env', mode: 'trust', expect: /reads a protected path/ },
+    { line: 'wc -l < /etc/passwd', expect: /reads \/etc\/passwd, outside the workspace/ },
+    { line: 'cat < $F', expect: /known only when it runs|uses \$F/ },
+    { line: 'grep -R token .', expect: /follows symbolic links/ },
+    { line: 'rg --follow token', expect: /follows symbolic links/ },
+    { line: 'find -L . -name "*.md"', expect: /follows symbolic links/ },
+    { line: 'ls -LR', expect: /follows symbolic links/ },
+    { line: 'diff -r a b', expect: /diff -r follows symbolic links/ },
+    { line: 'diff -r --no-dereference a b', expect: 'runs' },
+    { line: 'sort --files0-from=list', expect: /reads the names of the files/ },
+    { line: 'file -f list', expect: /reads the names of the files/ },
+    // A flag that takes a value in another git subcommand no longer swallows the program option.
+    { line: 'git grep -F -O./evil.sh hello', expect: /given a program/ },
+    { line: 'git log -c --ext-diff', expect: /given a program/ },
     // Builtins reached through wrappers are judged as themselves.
     { line: "builtin printf -v 'a[$(touch marker)]' x", mode: 'trust', sandboxed: false, expect: /array subscript/ },
     { line: "command test -v 'a[$(touch marker)]'", mode: 'trust', sandboxed: false, expect: /array subscript/ },
