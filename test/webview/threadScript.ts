@@ -45,7 +45,7 @@ export class ThreadScript {
     return { v: 1 as const, threadId: this.threadId, runId, seq: this.seq++, ts: this.ts };
   }
 
-  /** `call`: the parent's tool call that started it (delegate_task, subagent_start). */
+  /** `call`: the parent's tool call that started it (delegate_task). */
   started(runId: string, o: { parent?: string; agent?: string; task?: string; call?: string } = {}): RunEvent {
     const parent = o.parent ? this.runs.get(o.parent) : undefined;
     const agent = o.agent ?? (parent ? 'researcher' : 'supervisor');
