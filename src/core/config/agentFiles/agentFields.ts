@@ -79,7 +79,9 @@ export const CLAUDE_FIELDS: Readonly<Record<string, FieldDoc>> = {
   mcpServers: { doc: `${MCP_SERVERS_DOC} Names of servers configured elsewhere are accepted too.` },
   hooks: { doc: `${LATER}hooks are a Claude Code feature.` },
   memory: { doc: `${LATER}there is no persistent agent memory here.` },
-  background: { doc: 'Not needed here: the supervisor decides whether a subagent runs in the background (`delegate_task` with `background: true`).' },
+  background: {
+    doc: 'Not needed here: the supervisor decides whether a subagent runs in the background (`delegate_task` with `background: true`).',
+  },
   effort: { doc: `${LATER}the model\'s own default effort is used.` },
   isolation: { doc: ISOLATION },
   color: { doc: "The panel uses the theme's colours, not Claude Code's display colour." },

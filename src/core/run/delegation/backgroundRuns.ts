@@ -80,7 +80,14 @@ const ACT: Readonly<Record<Action, Act>> = {
     return records.map((r) => {
       const { handle } = r;
       if (!handle.result)
-        return { runId: handle.runId, agent: handle.agent, threadId: handle.threadId, status: 'running', timedOut: true, progress: [...handle.progress] };
+        return {
+          runId: handle.runId,
+          agent: handle.agent,
+          threadId: handle.threadId,
+          status: 'running',
+          timedOut: true,
+          progress: [...handle.progress],
+        };
       deps.caller.delivered(r);
       return resultForModel(handle.result);
     });

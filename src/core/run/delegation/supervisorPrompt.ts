@@ -36,9 +36,7 @@ export function supervisorPrompt(
   const parts = [ROLE];
   if (agents.length === 0) parts.push(SOLO);
   else {
-    parts.push(
-      `Subagents you can delegate to (with delegate_task):\n${agents.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`,
-    );
+    parts.push(`Subagents you can delegate to (with delegate_task):\n${agents.map((a) => `- ${a.name}: ${a.description}`).join('\n')}`);
     parts.push(GUIDELINES);
   }
   if (settings.guidelines?.trim()) parts.push(`Guidelines from the user:\n${settings.guidelines.trim()}`);
