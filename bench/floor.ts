@@ -7,7 +7,7 @@ import { agentNames, childModel, supervisorModel, TASK } from './mockModels';
 // consumed part by part, as any UI would. `singleConsumer` uses the SDK's single-consumer
 // streamText (no replay, no tee), as our engine does: the floor of what ai@7 can do.
 // `toolsLikeOurs` also gives each agent's streamText as many tools as ours hold in this scenario
-// (the supervisor its 19, each child its 9 and the 4 stand-ins hidden from its model:
+// (the supervisor its 15, each child its 9 and the 4 stand-ins hidden from its model:
 // OUR_TOOL_COUNTS; here the model is shown them all), and the
 // children a multi-step loop, as ours: the SDK then runs every streamed part through its tool
 // stages, which a child without tools skips. Nothing calls them; they only weigh as ours do.
@@ -17,7 +17,7 @@ import { agentNames, childModel, supervisorModel, TASK } from './mockModels';
  * shown, and the children's stand-ins that the model is not shown but the SDK holds (to refuse a
  * forged call). test/unit/bench/floorTools.test.ts checks them against the engine.
  */
-export const OUR_TOOL_COUNTS = { supervisor: 19, child: 9, childHidden: 4 };
+export const OUR_TOOL_COUNTS = { supervisor: 15, child: 9, childHidden: 4 };
 
 /** `count` tools that are never called, each with a small JSON schema (ours are JSON schemas too, made once). */
 function idleTools(count: number, prefix: string): ToolSet {

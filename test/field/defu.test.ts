@@ -199,9 +199,10 @@ describe('field: unjs/defu', () => {
               text: 'The reviewer starts in the background; I check the suite meanwhile.',
               toolCalls: [
                 {
-                  tool: 'subagent_start',
+                  tool: 'delegate_task',
                   input: {
-                    agent: 'security-reviewer',
+                    agents: ['security-reviewer'],
+                    background: true,
                     task: 'Review src/defu.ts for prototype pollution and add a regression test for what must stay safe; run it.',
                   },
                 },
@@ -211,7 +212,7 @@ describe('field: unjs/defu', () => {
             },
             {
               text: 'Waiting for the review.',
-              toolCalls: [{ tool: 'subagent_await', input: { runIds: [fromResult('subagent_start', 'runId')] } }],
+              toolCalls: [{ tool: 'background_runs', input: { action: 'wait', runIds: [fromResult('delegate_task', '0.runId')] } }],
             },
             {
               text: 'What changed, and the suite once more.',

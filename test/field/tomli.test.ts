@@ -170,9 +170,10 @@ describe('field: hukkin/tomli', () => {
               text: 'Review in the background; the suite meanwhile.',
               toolCalls: [
                 {
-                  tool: 'subagent_start',
+                  tool: 'delegate_task',
                   input: {
-                    agent: 'code-reviewer',
+                    agents: ['code-reviewer'],
+                    background: true,
                     task: 'Review src/tomli/_parser.py for inputs that could crash or hang the parser. Report findings with file and line.',
                   },
                 },
@@ -182,7 +183,7 @@ describe('field: hukkin/tomli', () => {
             },
             {
               text: 'Waiting for the reviewer.',
-              toolCalls: [{ tool: 'subagent_await', input: { runIds: [fromResult('subagent_start', 'runId')] } }],
+              toolCalls: [{ tool: 'background_runs', input: { action: 'wait', runIds: [fromResult('delegate_task', '0.runId')] } }],
             },
             { text: 'The suite passes and the review is in.' },
           ],

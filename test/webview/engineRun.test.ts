@@ -36,7 +36,7 @@ async function engineEvents() {
               call === 0
                 ? {
                     toolCalls: [
-                      { tool: 'subagent_start', input: { task: 'dig in the background', agent: 'a' } },
+                      { tool: 'delegate_task', input: { task: 'dig in the background', agents: ['a'], background: true } },
                       { tool: 'delegate_task', input: { task: 'write it', agents: ['writer', 'slow', 'ghost'] } },
                     ],
                   }
@@ -73,7 +73,7 @@ describe('engine runs in the panel', () => {
       'writer',
       'slow',
     ]);
-    expect(await tree.locator('.tool-call[data-tool="subagent_start"], .tool-call[data-tool="delegate_task"]').count()).toBe(0);
+    expect(await tree.locator('.tool-call[data-tool="delegate_task"]').count()).toBe(0);
     expect(await page.locator(`.message.assistant[data-run-id="${rootRunId}"] .message-warnings .run-warning`).innerText()).toContain(
       '"ghost"',
     );

@@ -50,7 +50,7 @@ export class ThreadScript {
     return { ...this.base(runId), kind: 'run.reverted', files };
   }
 
-  /** `call`: the parent's tool call that started it (delegate_task, subagent_start). */
+  /** `call`: the parent's tool call that started it (delegate_task). */
   started(runId: string, o: { parent?: string; agent?: string; task?: string; call?: string } = {}): RunEvent {
     const parent = o.parent ? this.runs.get(o.parent) : undefined;
     const agent = o.agent ?? (parent ? 'researcher' : 'supervisor');

@@ -22,9 +22,9 @@ describe('per-turn trees', () => {
         'thread-1',
         [
           s.started('t1', { task: 'First question' }),
-          s.toolStarted('t1', 'bg', 'subagent_start', { task: 'dig', agent: 'scout' }),
+          s.toolStarted('t1', 'bg', 'delegate_task', { task: 'dig', agents: ['scout'], background: true }),
           s.started('scout', { parent: 't1', agent: 'scout', call: 'bg' }),
-          s.toolFinished('t1', 'bg', 'subagent_start', { status: 'started' }),
+          s.toolFinished('t1', 'bg', 'delegate_task', [{ agent: 'scout', status: 'started' }]),
           s.finished('t1', 'ok', 'Started a scout.'),
           s.started('t2', { task: 'Second question' }),
           s.toolStarted('t2', 'd', 'delegate_task', { task: 'check', agents: ['reviewer'] }),

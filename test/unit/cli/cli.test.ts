@@ -135,8 +135,8 @@ describe('subagents CLI: runs', () => {
       supervisor: [
         {
           toolCalls: [
-            { tool: 'subagent_start', input: { task: 'slow one', agent: 'explore' } },
-            { tool: 'subagent_start', input: { task: 'slow two', agent: 'explore' } },
+            { tool: 'delegate_task', input: { task: 'slow one', agents: ['explore'], background: true } },
+            { tool: 'delegate_task', input: { task: 'slow two', agents: ['explore'], background: true } },
           ],
         },
         { text: 'Started what I could.' },
@@ -148,7 +148,7 @@ describe('subagents CLI: runs', () => {
     });
     const result = await run('run', '--json', '--model', 'scripted:bg.json', 'Start two');
     const all = events(result.stdout);
-    const starts = all.filter((e) => e.kind === 'tool.finished' && e.tool === 'subagent_start');
+    const starts = all.filter((e) => e.kind === 'tool.finished' && e.tool === 'delegate_task');
     expect(starts).toHaveLength(2);
     const refused = starts.filter((e) => e.kind === 'tool.finished' && e.isError);
     expect(refused).toHaveLength(1);

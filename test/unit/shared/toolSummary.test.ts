@@ -37,6 +37,29 @@ describe('tool summaries', () => {
     expect(text(call('find_files', { pattern: '**/*.ts' }, { files: ['a.ts', 'b.ts'] }))).toBe('Found files **/*.ts · 2 files');
     expect(text(call('list_dir', { path: 'src' }, { path: 'src', entries: ['a', 'b', 'c'] }))).toBe('Listed src · 3 entries');
     expect(text(call('delegate_task', { task: 't', agents: ['researcher', 'reviewer'] }, []))).toBe('Delegated to researcher, reviewer');
+    expect(text(call('delegate_task', { task: 't', agents: ['scout'], background: true }, [{ status: 'started' }]))).toBe(
+      'Started scout in the background',
+    );
+    expect(
+      text(
+        call(
+          'delegate_task',
+          {
+            tasks: [
+              { agent: 'a', task: 'x' },
+              { agent: 'b', task: 'y' },
+            ],
+          },
+          [],
+        ),
+      ),
+    ).toBe('Delegated to a, b');
+    expect(text(call('background_runs', { action: 'wait', runIds: ['r1', 'r2'] }, []))).toBe('Waited for 2 background subagents');
+    expect(text(call('background_runs', { action: 'cancel', runIds: ['r1'] }, []))).toBe('Stopped 1 background subagent');
+    expect(text(call('background_runs', { action: 'message', runIds: ['r1'], message: 'm' }, []))).toBe(
+      'Sent a message to 1 background subagent',
+    );
+    // A thread of an earlier version still reads as it did.
     expect(text(call('subagent_start', { task: 't', agent: 'scout' }, { status: 'started' }))).toBe('Started scout in the background');
   });
 

@@ -126,14 +126,15 @@ async function delegate(
 /**
  * `background: true`: each run is started (or refused) and the call returns their ids at once.
  * One after another, not at once: each start counts against subagents.maxActiveChildren, and a
- * start past it is refused with the reason, so the model knows which ones did not start.
+ * start past it is refused with the reason, so the model knows which ones did not start. When
+ * none started, the call is an error.
  */
 async function startInBackground(
   deps: DelegationDeps,
   input: DelegateInput,
   jobs: Job[],
   toolCallId: string,
-): Promise<Record<string, unknown>[]> {
+): Promise<Record<string, unknown>[] | { error: string }> {
   const answers: Record<string, unknown>[] = [];
   for (const { name, profile, error, task, prompt } of jobs) {
     if (!profile) {
@@ -152,6 +153,10 @@ async function startInBackground(
     });
     answers.push(startedAnswer(deps, profile.name, outcome));
   }
+  // Nothing started: the call failed (and shows so in the tree), with each reason.
+  const errors = answers.flatMap((a) => (typeof a.error === 'string' ? [{ agent: String(a.agent), error: a.error }] : []));
+  if (errors.length === answers.length)
+    return { error: errors.length === 1 ? errors[0]!.error : errors.map((e) => `${e.agent}: ${e.error}`).join('\n') };
   return answers;
 }
 

@@ -127,7 +127,8 @@ describe('an agent run reads its model stream once', () => {
   it('still hands the turn on: a wake-up turn sends the first turn (tool call, result, answer)', async () => {
     let wakeUp: ProgramContext['prompt'] = [];
     const supervisor = programmedModel((ctx) => {
-      if (ctx.call === 0) return { toolCalls: [{ tool: 'subagent_start', input: { task: 'slow job', agent: 'a' }, id: 'call-1' }] };
+      if (ctx.call === 0)
+        return { toolCalls: [{ tool: 'delegate_task', input: { task: 'slow job', agents: ['a'], background: true }, id: 'call-1' }] };
       if (ctx.call === 1) return { text: 'started it' };
       wakeUp = ctx.prompt;
       return { text: 'woken' };

@@ -151,6 +151,31 @@ describe('validateAgentFile: our own files', () => {
     ]);
   });
 
+  it('says a tool of an earlier version was renamed, reads it as the tool that does it now, and offers that name', () => {
+    const r = check('native', 'x.md', '---\ndescription: Boss\ntools:\n  - read_file\n  - subagent_start\n  - subagent_await\n---\n');
+    expect(r.input).toMatchObject({ tools: ['read_file', 'delegate_task', 'background_runs'] });
+    expect(r.problems.map((p) => [p.code, p.severity, p.range!.start.line, p.message, p.fixes?.[0]?.newText])).toEqual([
+      [
+        'tool-renamed',
+        'warning',
+        4,
+        '"subagent_start" was renamed: it is now delegate_task with background: true, and is read as delegate_task',
+        'delegate_task',
+      ],
+      [
+        'tool-renamed',
+        'warning',
+        5,
+        '"subagent_await" was renamed: it is now background_runs with action "wait", and is read as background_runs',
+        'background_runs',
+      ],
+    ]);
+    // In a Claude Code file too: the same note, not silence.
+    const claude = check('claude', 'y.md', '---\nname: y\ndescription: Boss\ntools: Read, subagent_cancel\n---\n');
+    expect(claude.input?.tools).toEqual(['read_file', 'background_runs']);
+    expect(claude.problems.map((p) => p.code)).toContain('tool-renamed');
+  });
+
   it('warns about an unknown field with a "did you mean" fix, and an unknown tool', () => {
     const r = check('native', 'x.md', '---\ndescription: ok\nmaxStep: 3\ntools: [read_fil, list_dir]\n---\n');
     expect(r.problems.map((p) => [p.code, p.message])).toEqual([

@@ -197,8 +197,72 @@ describe('background subagents', () => {
     await (
       await h.engine.send({ prompt: 'go' })
     ).done;
-    const outputs = (toolOutputs(h.events, 'delegate_task') as { status?: string; error?: string }[][]).flat();
+    // The refused call is an error (nothing started); the other answers its run.
+    const outputs = (
+      toolOutputs(h.events, 'delegate_task') as ({ status?: string; error?: string }[] | { status?: string; error?: string })[]
+    ).flat();
     expect(outputs.filter((o) => o.status === 'started')).toHaveLength(1);
     expect(outputs.find((o) => o.error)?.error).toMatch(/subagents\.maxActiveChildren is 1 and this run already has 1 working/);
+  });
+
+  it('starts a task each in the background with tasks, and waits for them together', async () => {
+    const h = withSupervisor({ agents: { a: [{ delayMs: 20, text: 'from a' }], b: [{ text: 'from b' }] } }, ({ call, lastToolOutput }) => {
+      if (call === 0)
+        return {
+          toolCalls: [
+            {
+              tool: 'delegate_task',
+              input: {
+                tasks: [
+                  { agent: 'a', task: 'one' },
+                  { agent: 'b', task: 'two' },
+                ],
+                background: true,
+              },
+            },
+          ],
+        };
+      if (call === 1)
+        return {
+          toolCalls: [
+            runs(
+              'wait',
+              (lastToolOutput() as { runId: string }[]).map((r) => r.runId),
+            ),
+          ],
+        };
+      return { text: 'both back' };
+    });
+    const { threadId, done } = await h.engine.send({ prompt: 'go' });
+    expect((await done).output).toBe('both back');
+    await h.engine.whenQuiet(threadId);
+    const [starts] = toolOutputs(h.events, 'delegate_task') as { agent: string; status: string }[][];
+    expect(starts!.map((r) => [r.agent, r.status])).toEqual([
+      ['a', 'started'],
+      ['b', 'started'],
+    ]);
+    const [results] = runsOutputs(h.events, 'wait') as { agent: string; output: string }[][];
+    expect(results!.map((r) => [r.agent, enclosedText(r.output)])).toEqual([
+      ['a', 'from a'],
+      ['b', 'from b'],
+    ]);
+    // Their results came back from the wait: no announcement wakes the supervisor again.
+    expect(h.calls).toHaveLength(3);
+  });
+
+  it('says what is wrong with a message action that has no message, and a message on another action', async () => {
+    const h = withSupervisor({ agents: { a: [{ delayMs: 60_000, text: 'never' }] } }, ({ call, lastToolOutput }) => {
+      if (call === 0) return { toolCalls: [start('a', 'slow')] };
+      if (call === 1) {
+        const runId = (lastToolOutput() as { runId: string }[])[0]!.runId;
+        return { toolCalls: [runs('message', [runId]), runs('status', [runId], { message: 'hi' }), runs('cancel', [runId])] };
+      }
+      return { text: 'done' };
+    });
+    await (
+      await h.engine.send({ prompt: 'go' })
+    ).done;
+    expect(runsOutputs(h.events, 'message')).toEqual([{ error: expect.stringMatching(/needs a non-empty "message"/) }]);
+    expect(runsOutputs(h.events, 'status')).toEqual([{ error: expect.stringMatching(/"message" goes with action "message"/) }]);
   });
 });

@@ -158,13 +158,10 @@ describe('token budgets', () => {
       await h.engine.send({ prompt: 'go' })
     ).done;
     expect(toolOutputs(h.events, 'delegate_task')).toEqual([
-      [
-        {
-          agent: 'digger',
-          error:
-            'maxTokens 5,000 is more than the "digger" profile allows (1,000, set in test); delegate_task may only lower it. Ask for 1,000 or less, or leave maxTokens out to use the profile\'s.',
-        },
-      ],
+      {
+        error:
+          'maxTokens 5,000 is more than the "digger" profile allows (1,000, set in test); delegate_task may only lower it. Ask for 1,000 or less, or leave maxTokens out to use the profile\'s.',
+      },
     ]);
     expect(h.runs().map((r) => r.agent)).toEqual(['supervisor']);
   });

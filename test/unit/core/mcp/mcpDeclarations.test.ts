@@ -129,6 +129,10 @@ describe('variables, approval keys and tool names', () => {
     expect(long).toMatch(/^mcp__server__x+_[0-9a-f]{8}$/);
     expect(listsTool(['mcp__github__*'], 'mcp__github__get_issue')).toBe(true);
     expect(listsTool(['mcp__github__*'], 'mcp__gitlab__get_issue')).toBe(false);
+    // A setting written before the background tools were folded: the old name lists what does it now.
+    expect(listsTool(['subagent_start'], 'delegate_task')).toBe(true);
+    expect(listsTool(['subagent_status'], 'background_runs')).toBe(true);
+    expect(listsTool(['subagent_status'], 'delegate_task')).toBe(false);
     expect(listsTool(['mcp__microsoft.docs__search-docs'], 'mcp__microsoft_docs__search-docs')).toBe(true);
     expect(listsTool(['read_file'], 'mcp__github__get_issue')).toBe(false);
     expect(listsServer(['read_file', 'mcp__github__get_issue'], 'github')).toBe(true);

@@ -15,15 +15,15 @@ function resultOf(toolName: string, value: unknown, type: 'json' | 'text' = 'jso
 describe('a scripted tool call refers to an earlier result ($fromResult)', () => {
   const prompt: LanguageModelV4Prompt = [
     { role: 'user', content: [{ type: 'text', text: 'go' }] },
-    resultOf('subagent_start', { status: 'started', runId: 'r_first', threadId: 't_1' }),
-    resultOf('subagent_start', { status: 'started', runId: 'r_second', threadId: 't_2' }, 'text'),
+    resultOf('delegate_task', [{ status: 'started', runId: 'r_first', threadId: 't_1' }]),
+    resultOf('delegate_task', [{ status: 'started', runId: 'r_second', threadId: 't_2' }], 'text'),
   ];
 
   it('takes the latest result of the tool, or the one at an index, anywhere in the input', () => {
     const input = {
       runIds: [
-        { $fromResult: { tool: 'subagent_start', field: 'runId' } },
-        { $fromResult: { tool: 'subagent_start', field: 'runId', index: 0 } },
+        { $fromResult: { tool: 'delegate_task', field: '0.runId' } },
+        { $fromResult: { tool: 'delegate_task', field: '0.runId', index: 0 } },
       ],
       timeoutMs: 5,
     };
@@ -36,8 +36,8 @@ describe('a scripted tool call refers to an earlier result ($fromResult)', () =>
   });
 
   it('names what is missing when the conversation has no such result or field', () => {
-    expect(() => resolveResultRefs({ $fromResult: { tool: 'subagent_start', field: 'nope' } }, prompt, 'supervisor', fail)).toThrow(
-      'agent "supervisor" refers to field "nope" of the latest "subagent_start" result, but its conversation has 2 such results and that one has no such field',
+    expect(() => resolveResultRefs({ $fromResult: { tool: 'delegate_task', field: 'nope' } }, prompt, 'supervisor', fail)).toThrow(
+      'agent "supervisor" refers to field "nope" of the latest "delegate_task" result, but its conversation has 2 such results and that one has no such field',
     );
     expect(() => resolveResultRefs({ $fromResult: { tool: 'read_file', field: 'x' } }, prompt, 'supervisor', fail)).toThrow(
       'has 0 such results',

@@ -155,7 +155,7 @@ describe('run.config: what each run was given, and why', () => {
       delegate_task: 'the depth limit: subagents.maxDepth is 1 and this run is at depth 1',
     });
     expect(of('helper').tools.effective).not.toContain('run_command');
-    expect(of('supervisor').tools.effective).toEqual(expect.arrayContaining(['delegate_task', 'subagent_message', 'ask_user']));
+    expect(of('supervisor').tools.effective).toEqual(expect.arrayContaining(['delegate_task', 'background_runs', 'ask_user']));
   });
 
   it('gives the limits with their sources, and the words actually sent', async () => {

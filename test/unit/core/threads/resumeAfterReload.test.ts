@@ -71,7 +71,11 @@ describe('after a reload', () => {
     expect(childPrompt).toContain('which colour did you pick?');
   });
 
-  it('a background child that was running is interrupted, and the next turn is told so with its partial output', async () => {
+  // Today's background start, and subagent_start of a thread written before it was folded into delegate_task.
+  it.each([
+    { tool: 'delegate_task', input: { task: 'watch the logs', agents: ['a'], background: true }, listed: true },
+    { tool: 'subagent_start', input: { task: 'watch the logs', agent: 'a' }, listed: false },
+  ])('a background child that was running is interrupted, and the next turn is told so with its partial output ($tool)', async (start) => {
     // The window that ran it crashed: its thread files end mid-run, and its leases are gone.
     const crashed = new JsonlThreadStore({ dir });
     const t = 't_crashed';
@@ -95,8 +99,8 @@ describe('after a reload', () => {
       threadId: t,
       runId: 'r_top',
       toolCallId: 'k1',
-      tool: 'subagent_start',
-      input: { task: 'watch the logs', agent: 'a' },
+      tool: start.tool,
+      input: start.input,
     });
     ev({
       kind: 'run.started',
@@ -116,8 +120,10 @@ describe('after a reload', () => {
       threadId: t,
       runId: 'r_top',
       toolCallId: 'k1',
-      tool: 'subagent_start',
-      output: { status: 'started', runId: 'r_bg', threadId: c },
+      tool: start.tool,
+      output: start.listed
+        ? [{ agent: 'a', status: 'started', runId: 'r_bg', threadId: c }]
+        : { status: 'started', runId: 'r_bg', threadId: c },
       isError: false,
     });
     ev({ kind: 'text.delta', threadId: t, runId: 'r_top', text: 'Started a watcher.' });
