@@ -126,6 +126,19 @@ const WORDS: Record<string, ToolWords> = {
     done: (i) => ['Installed the extension ', { code: str(i, 'id') ?? '' }],
     doing: (i) => `installing the extension ${str(i, 'id') ?? ''}`.trim(),
   },
+  // A skill is looked up by name; with `file`, one of its own files is read (src/core/tools/builtin/loadSkill.ts).
+  load_skill: {
+    done: (i) => {
+      const name: SummaryPart = { code: str(i, 'name') ?? '' };
+      const inFile = str(i, 'file');
+      return inFile ? ['Read ', { code: inFile }, ' of the skill ', name] : ['Loaded the skill ', name];
+    },
+    doing: (i) =>
+      (str(i, 'file')
+        ? `reading ${str(i, 'file')} of the skill ${str(i, 'name') ?? ''}`
+        : `loading the skill ${str(i, 'name') ?? ''}`
+      ).trim(),
+  },
   delegate_task: {
     done: (i) => [i.background === true ? `Started ${agents(i)} in the background` : `Delegated to ${agents(i)}`],
     doing: (i) => (i.background === true ? `starting ${agents(i)}` : `waiting for ${agents(i)}`),

@@ -63,6 +63,19 @@ describe('tool summaries', () => {
     expect(text(call('subagent_start', { task: 't', agent: 'scout' }, { status: 'started' }))).toBe('Started scout in the background');
   });
 
+  it('say a loaded skill by its name, not as the raw tool name (issue 42 item 7)', () => {
+    const loaded = call('load_skill', { name: 'release-notes' }, { name: 'release-notes', instructions: 'x', files: [] });
+    expect(summarizeToolCall(loaded)).toEqual(['Loaded the skill ', { code: 'release-notes' }]);
+    expect(text(call('load_skill', { name: 'release-notes', file: 'references/style.md' }, { content: 'x' }))).toBe(
+      'Read references/style.md of the skill release-notes',
+    );
+    expect(text(call('load_skill', { name: 'nope' }, { error: 'There is no skill "nope". The skills are: a.' }, { state: 'error' }))).toBe(
+      'Loaded the skill nope · failed: There is no skill "nope". The skills are: a.',
+    );
+    expect(toolActivity(call('load_skill', { name: 'release-notes' }))).toBe('loading the skill release-notes');
+    expect(text(call('load_skill', { name: 'release-notes' }, undefined, { state: 'running' }))).toBe('Loading the skill release-notes…');
+  });
+
   it('make the file a link part, at the line the call is about, and the command a code part', () => {
     expect(
       summarizeToolCall(
