@@ -149,8 +149,9 @@ export const LAZY_BUNDLES = {
   // The ACP client (@agentclientprotocol/sdk), loaded by the first run of an external agent (a profile's `acp`).
   // With the zod of the bundle that loads it.
   acp: { entry: 'src/core/run/external/acpConnection.ts', module: /\/acpConnection(\.ts)?$/, zodFromHost: true },
-  // The ACP agent side (the same SDK), loaded only by `subagents acp`; with the zod of cliMain.js.
-  acpAgent: { entry: 'src/cli/acpServer/agentTransport.ts', module: /\/agentTransport(\.ts)?$/, zodFromHost: true },
+  // The ACP agent side (the same SDK), loaded only by `subagents acp`; with the zod of cliMain.js. The
+  // extension never loads it, so the .vsix does not ship it (cliOnly).
+  acpAgent: { entry: 'src/cli/acpServer/agentTransport.ts', module: /\/agentTransport(\.ts)?$/, zodFromHost: true, cliOnly: true },
   // HTML to Markdown for web_fetch (turndown and its DOM, domino), loaded by the first page fetched.
   htmlToMarkdown: { entry: 'src/core/tools/web/htmlToMarkdown.ts', module: /\/htmlToMarkdown(\.ts)?$/ },
   // The vendors' model clients (@ai-sdk/openai, anthropic, openai-compatible), made on a model's first call;

@@ -16,7 +16,9 @@ const LOADED_AT_RUN_TIME = [
   'dist/codicon.css',
   'dist/codicon.ttf',
   // The engine's lazily loaded parts (the sandbox, the bash parser) and the files they read.
-  ...Object.keys(LAZY_BUNDLES).map((name) => `dist/${name}.js`),
+  ...Object.entries(LAZY_BUNDLES)
+    .filter(([, bundle]) => !bundle.cliOnly)
+    .map(([name]) => `dist/${name}.js`),
   ...RUNTIME_ASSETS.map((asset) => `dist/${asset.to}`),
 ];
 /** Manifest keys whose values are files of the extension. */
