@@ -72,7 +72,10 @@ describe('the palette commands in a real VS Code', () => {
       // The user chooses the workspace anyway (and nothing is written to the real home of the machine running the test).
       await input.fill(file);
       await expect.poll(() => input.inputValue(), { timeout: 15_000 }).toBe(file);
-      await wb.page.keyboard.press('Enter');
+      // The dialog lists the folder typed before it takes an answer (Enter while it still lists the
+      // proposed one may open a row instead), then OK saves to the path in the box.
+      await wb.quickInput().locator('.monaco-list-row', { hasText: 'README.md' }).waitFor({ timeout: 15_000 });
+      await wb.quickInput().getByRole('button', { name: 'OK' }).click();
       await wb.notification('Exported "What does this project do?"').waitFor({ timeout: 15_000 });
       expect(existsSync(file)).toBe(true);
       expect(readFileSync(file, 'utf8')).toMatch(/^# What does this project do\?\n[\s\S]*This is a \*\*scripted demo\*\*/);
