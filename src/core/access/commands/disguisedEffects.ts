@@ -1,4 +1,5 @@
 import { hasLongOption, hasOption, known, optionValues, parseArgs, type Arg } from './args';
+import { RIPGREP_VALUED_OPTIONS } from './ripgrepOptions';
 import type { Effects } from './effects';
 
 /**
@@ -41,32 +42,7 @@ function env(args: Arg[]): Partial<Effects> {
 
 /** ripgrep runs `--pre`'s program on every file it searches, and `--hostname-bin`'s for its links. */
 function rg(args: Arg[]): Partial<Effects> {
-  const parsed = parseArgs(args, [
-    '--pre',
-    '--hostname-bin',
-    '--pre-glob',
-    '-e',
-    '--regexp',
-    '-f',
-    '--file',
-    '-g',
-    '--glob',
-    '-t',
-    '--type',
-    '-T',
-    '--type-not',
-    '-m',
-    '--max-count',
-    '-A',
-    '-B',
-    '-C',
-    '-j',
-    '--threads',
-    '-M',
-    '--max-columns',
-    '-r',
-    '--replace',
-  ]);
+  const parsed = parseArgs(args, RIPGREP_VALUED_OPTIONS);
   if (hasOption(parsed, '--pre', '--hostname-bin')) return { opaque: 'rg runs the program given to --pre or --hostname-bin' };
   return { readsOnly: true };
 }

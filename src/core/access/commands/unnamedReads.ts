@@ -1,4 +1,5 @@
 import { hasLongOption, hasOption, known, parseArgs, type Arg } from './args';
+import { RIPGREP_VALUED_OPTIONS } from './ripgrepOptions';
 
 /**
  * Reads of files the command line does not name, which the path check (every word that is a path
@@ -25,25 +26,7 @@ const READERS: Readonly<Record<string, Reader>> = {
   egrep: GREP,
   fgrep: GREP,
   rg: {
-    valued: [
-      '-e',
-      '--regexp',
-      '-f',
-      '--file',
-      '-g',
-      '--glob',
-      '-t',
-      '--type',
-      '-T',
-      '--type-not',
-      '-m',
-      '-A',
-      '-B',
-      '-C',
-      '-j',
-      '-M',
-      '-r',
-    ],
+    valued: RIPGREP_VALUED_OPTIONS,
     follows: { short: ['-L'], long: ['--follow'] },
   },
   du: {
