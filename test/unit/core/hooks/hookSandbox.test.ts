@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +97,42 @@ describe.skipIf(process.platform !== 'linux')('repository hooks run in the OS sa
     expect(hookRuns(h)).toHaveLength(1);
     expect(await log()).toBe('planted outside:refused\nplanted gitconfig:refused\n');
     expect(existsSync(join(outside, 'planted'))).toBe(false);
+  });
+});
+
+/** Processes of this machine whose command line is exactly these words (a zombie, dead and waiting to be reaped, is not one). */
+function running(...words: string[]): number[] {
+  const wanted = `${words.join('\0')}\0`;
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === wanted && stat[stat.lastIndexOf(')') + 2] !== 'Z';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe.skipIf(process.platform !== 'linux')('a sandboxed hook that hangs', () => {
+  it('is killed at its timeout with what it started, said in a warning, and the run goes on', async () => {
+    const marker = `${Math.floor(Math.random() * 1e6) + 1000}.5`;
+    await writeFile(join(root, 'scripts', 'hang.sh'), `sleep ${marker} &\necho started >> log.txt\nwait\n`);
+    await writeFile(
+      join(root, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: { PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'sh scripts/hang.sh', timeout: 1 }] }] },
+      }),
+    );
+    await writeFile(join(root, 'a.txt'), 'a\n');
+    const h = await run([calls(['read_file', { path: 'a.txt' }])]);
+    expect(await log()).toBe('started\n');
+    expect(hookRuns(h)[0]).toMatchObject({ exitCode: null, decision: 'none' });
+    expect(h.events.some((e) => e.kind === 'warning' && e.code === 'hooks' && /timeout of 1 s/.test(e.message))).toBe(true);
+    // Its sleep lived in the sandbox's PID namespace, which ends with it.
+    await vi.waitFor(() => expect(running('sleep', marker)).toEqual([]), { timeout: 10_000, interval: 100 });
   });
 });
 
