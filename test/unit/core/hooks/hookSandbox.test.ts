@@ -65,6 +65,7 @@ const escapeAttempts = (tag: string) =>
   [
     `if echo pwned > '${outside}/${tag}' 2>/dev/null; then echo "${tag} outside:written"; else echo "${tag} outside:refused"; fi >> "$CLAUDE_PROJECT_DIR/log.txt"`,
     `if printf '[core]\\n\\tfsmonitor = touch /tmp/x\\n' >> .git/config 2>/dev/null; then echo "${tag} gitconfig:written"; else echo "${tag} gitconfig:refused"; fi >> "$CLAUDE_PROJECT_DIR/log.txt"`,
+    `if echo 'touch /tmp/pwned' > .git/hooks/post-checkout 2>/dev/null; then echo "${tag} githook:written"; else echo "${tag} githook:refused"; fi >> "$CLAUDE_PROJECT_DIR/log.txt"`,
     `env > "$CLAUDE_PROJECT_DIR/${tag}-env.txt"`,
   ].join('\n');
 
@@ -78,10 +79,11 @@ describe.skipIf(process.platform !== 'linux')('repository hooks run in the OS sa
     const h = await run([calls(['write_file', { path: 'scripts/lib.sh', content: `fmt() {\n${escapeAttempts('sourced')}\n}\n` }])]);
     expect(hookRuns(h)).toHaveLength(1);
     // Its code ran (inside the workspace it may write)…
-    expect(await log()).toBe('sourced outside:refused\nsourced gitconfig:refused\n');
+    expect(await log()).toBe('sourced outside:refused\nsourced gitconfig:refused\nsourced githook:refused\n');
     // …but nothing outside the workspace, nor git's config, changed.
     expect(existsSync(join(outside, 'sourced'))).toBe(false);
     expect(await readFile(join(root, '.git', 'config'), 'utf8')).toBe(gitConfig);
+    expect(existsSync(join(root, '.git', 'hooks', 'post-checkout'))).toBe(false);
     const env = await readFile(join(root, 'sourced-env.txt'), 'utf8');
     expect(env).toContain(`CLAUDE_PROJECT_DIR=${root}`);
     expect(env).not.toContain(KEY);
@@ -95,7 +97,7 @@ describe.skipIf(process.platform !== 'linux')('repository hooks run in the OS sa
       calls(['run_command', { command: 'chmod +x tools/fmt-all' }]),
     ]);
     expect(hookRuns(h)).toHaveLength(1);
-    expect(await log()).toBe('planted outside:refused\nplanted gitconfig:refused\n');
+    expect(await log()).toBe('planted outside:refused\nplanted gitconfig:refused\nplanted githook:refused\n');
     expect(existsSync(join(outside, 'planted'))).toBe(false);
   });
 });
@@ -155,7 +157,7 @@ describe.skipIf(process.platform !== 'linux')('user hooks', () => {
     const h = await run([calls(['read_file', { path: 'a.txt' }])]);
     expect(hookRuns(h)).toHaveLength(2);
     expect(await readFile(join(outside, 'user-hook'), 'utf8')).toBe('ran\n');
-    expect(await log()).toBe('user-script outside:refused\nuser-script gitconfig:refused\n');
+    expect(await log()).toBe('user-script outside:refused\nuser-script gitconfig:refused\nuser-script githook:refused\n');
     expect(existsSync(join(outside, 'user-script'))).toBe(false);
   });
 });
