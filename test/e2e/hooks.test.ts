@@ -17,10 +17,13 @@ import { Workbench } from './workbench';
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'control-workspace');
 const HOOK_COMMAND = 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/log-stdin.mjs"';
-/** The hook's script: appends each stdin it is given, one JSON per line, to .hook-log.jsonl beside it. */
+/**
+ * The hook's script: appends each stdin it is given, one JSON per line, to hook-log.jsonl at the
+ * workspace's root (a repository hook runs in the OS sandbox, where .claude is read-only).
+ */
 const LOG_STDIN = `import { appendFileSync, readFileSync } from 'node:fs';
 const input = readFileSync(0, 'utf8');
-appendFileSync(new URL('./.hook-log.jsonl', import.meta.url), JSON.stringify(JSON.parse(input)) + '\\n');
+appendFileSync(new URL('../../hook-log.jsonl', import.meta.url), JSON.stringify(JSON.parse(input)) + '\\n');
 `;
 const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
@@ -82,7 +85,7 @@ describe("the repository's hooks and prompt files in a real VS Code (issue 45)",
 
   it('asks before the hooks run, "Not now" says they did not run, "Allow" runs the script with Claude Code\'s stdin; /review runs the prompt file', async () => {
     const wb = workbench!;
-    const log = join(server!.workspace, '.claude', 'hooks', '.hook-log.jsonl');
+    const log = join(server!.workspace, 'hook-log.jsonl');
     const panel = await wb.step('open the Subagents view', () => wb.showPanel());
     const dialog = wb.page.locator('.monaco-dialog-box');
 

@@ -4,7 +4,7 @@ import type { FileChanges } from '../changes/attribution/fileChanges';
 import type { EngineSettings } from '../config/settings/engineSettings';
 import type { Approver, Workspace } from '../ports';
 import type { Profile } from '../config/profiles/profile';
-import { commandLauncher } from '../access/sandbox/commandLauncher';
+import { commandLauncher, type CommandLauncher } from '../access/sandbox/commandLauncher';
 import type { Redactor } from '../access/secrets/redactor';
 import { createApprovalGate, type ApprovalGate } from './approvalGate';
 import type { RunToolSource } from './runToolSource';
@@ -45,6 +45,23 @@ export interface RunToolsRequest {
   hooks?: { runner: HookRunner; scene: HookScene; stopRun(reason: string): void } | undefined;
   /** The skills every agent may load (load_skill is offered only when there are some). */
   skills?: readonly Skill[] | undefined;
+  /** The run's command launcher, when the run made it already (its hooks use it too): runCommandLauncher. */
+  commands?: CommandLauncher | undefined;
+}
+
+/** The launcher of one run's commands (and of its hooks that run in the sandbox): its workspace, its writable git paths, the engine's read-only folders. */
+export function runCommandLauncher(
+  request: Pick<RunToolsRequest, 'workspace' | 'settings' | 'emit' | 'isolation' | 'readOnlyToCommands'>,
+): CommandLauncher {
+  return commandLauncher(
+    request.workspace.root,
+    request.settings,
+    (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }),
+    {
+      alsoWritable: request.isolation?.writable ?? [],
+      readOnly: request.readOnlyToCommands ?? [],
+    },
+  );
 }
 
 /** The tools of one run: workspace tools with this run's approval gate, plus delegation and outside tools, filtered. */
@@ -61,10 +78,7 @@ export async function runTools(request: RunToolsRequest): Promise<RunToolSelecti
     emit: request.emit,
     agent: profile.name,
   });
-  const commands = commandLauncher(workspace.root, settings, (message) => request.emit({ kind: 'warning', message, code: 'sandbox' }), {
-    alsoWritable: request.isolation?.writable ?? [],
-    readOnly: request.readOnlyToCommands ?? [],
-  });
+  const commands = request.commands ?? runCommandLauncher(request);
   const outside = await outsideTools(request, gate);
   const files = request.changes.forRun({
     runId: request.run.runId,

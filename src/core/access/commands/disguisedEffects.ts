@@ -47,7 +47,7 @@ function rg(args: Arg[]): Partial<Effects> {
   return { readsOnly: true };
 }
 
-/** sort writes `-o`'s file and runs `--compress-program` for its temporary files. */
+/** sort writes `-o`'s file and its temporary files into `-T`'s folder, and runs `--compress-program` on them. */
 function sort(args: Arg[]): Partial<Effects> {
   const parsed = parseArgs(args, [
     '-o',
@@ -69,7 +69,9 @@ function sort(args: Arg[]): Partial<Effects> {
   ]);
   if (hasLongOption(parsed, '--compress-program')) return { opaque: 'sort runs the program given to --compress-program' };
   const out = optionValues(parsed, '-o', '--output');
-  return { writes: out, readsOnly: out.length === 0 };
+  // Its temporary files go into -T's folder: a write there, judged as one (outside, or .git, asks).
+  const temp = optionValues(parsed, '-T', '--temporary-directory');
+  return { writes: [...out, ...temp], readsOnly: out.length === 0 };
 }
 
 /** `tree -o f` writes its listing to f; `tree -R` writes a 00Tree.html into every folder. */

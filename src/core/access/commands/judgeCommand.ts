@@ -6,6 +6,7 @@ import { isInside } from '../paths/workspacePath';
 import { analyzeCommandLine, type JudgedCommand } from './analyzeCommandLine';
 import { known, shown, type Arg } from './args';
 import { physicalPath } from './physicalPath';
+import { optionReads } from './optionReads';
 import { unnamedReads } from './unnamedReads';
 import { isPlainWrapperPath, isReadOnlyCommand, wordsThatAreNotPaths } from './readOnlyMatch';
 import type { Cwd } from './walkCommandLine';
@@ -68,6 +69,11 @@ async function concernInEveryMode(command: JudgedCommand, paths: PathJudge, poli
     const why = await paths.mentionConcern(r.target, facts.cwd, true);
     if (why) return `${where} reads a protected path: ${why}.`;
   }
+  // So does `grep -f.env`, whose file is glued to its option.
+  for (const read of optionReads(command.argv)) {
+    const why = await paths.mentionConcern(read, facts.cwd, true);
+    if (why) return `${where} reads a protected path: ${why}.`;
+  }
   for (const arg of command.argv.slice(1)) {
     const why = await paths.mentionConcern(arg, facts.cwd, effects.readsOnly);
     if (why) return `${where} names a protected path: ${why}.`;
@@ -121,9 +127,9 @@ async function concernUnlessTrusted(command: JudgedCommand, paths: PathJudge, po
   }
   const unnamed = unnamedReads(argv);
   if (unnamed) return `${where}: ${unnamed}.`;
-  for (const r of facts.redirects.filter((r) => r.reads)) {
-    if (!known(r.target)) return `${where} reads from ${r.target.unknown}, a file known only when it runs.`;
-    if (!(await paths.inside(r.target.value, facts.cwd))) return `${where} reads ${r.target.value}, outside the workspace.`;
+  for (const target of [...facts.redirects.filter((r) => r.reads).map((r) => r.target), ...optionReads(argv)]) {
+    if (!known(target)) return `${where} reads from ${target.unknown}, a file known only when it runs.`;
+    if (!(await paths.inside(target.value, facts.cwd))) return `${where} reads ${target.value}, outside the workspace.`;
   }
   if (policy.mode === 'ask') {
     if (facts.redirects.some((r) => r.writes)) return `${where} writes its output to a file.`;

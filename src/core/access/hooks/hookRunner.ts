@@ -4,7 +4,8 @@ import type { HookEvent } from '../../config/hooks/hookEvents';
 import { hookScripts } from '../../config/hooks/readHooks';
 import { scriptsDigest } from '../../config/scripts/workspaceScripts';
 import { compileMatcher, type ToolMatcher } from './hookMatcher';
-import { runHookProcess } from './runHookProcess';
+import type { CommandLauncher } from '../sandbox/commandLauncher';
+import { runHookIn } from './hookLaunch';
 import { combineVerdicts, hookVerdict, type HookVerdict } from './hookVerdict';
 
 interface CompiledHook {
@@ -33,6 +34,8 @@ export interface HookScene {
   agentType?: string;
   /** Variables hooks never see besides the product's keys (subagents.commandEnv.exclude). */
   exclude?: readonly string[];
+  /** The run's command launcher: hooks the workspace declared run through it, in the OS sandbox (hookLaunch.ts). */
+  commands: CommandLauncher;
 }
 
 export interface HookCall {
@@ -53,12 +56,15 @@ export class HookRunner {
   readonly problems: string[] = [];
 
   private readonly changedSaid = new Set<CompiledHook>();
+  private readonly refusedSaid = new Set<HookDeclaration>();
+  private unsandboxedSaid = false;
 
   /**
    * `root`: the workspace whose scripts consent was given for. A repository hook's scripts are
    * taken in as they are now, and each run of the hook checks them again: an agent of the request
-   * may rewrite one (it is an ordinary workspace file), and the hook would then run its code
-   * outside the sandbox, unasked.
+   * may rewrite one (it is an ordinary workspace file), and the hook would then run code the
+   * user never saw. What the scripts source or find on PATH is not covered: that is why such
+   * hooks run in the OS sandbox (hookLaunch.ts).
    */
   constructor(hooks: readonly HookDeclaration[], root?: string) {
     for (const hook of hooks) {
@@ -117,15 +123,31 @@ export class HookRunner {
   }
 
   private async runOne(event: HookEvent, hook: HookDeclaration, input: unknown, call: HookCall, scene: HookScene): Promise<HookVerdict> {
-    const result = await runHookProcess({
-      command: hook.command,
-      input,
-      cwd: scene.cwd,
-      timeoutMs: hook.timeoutSec * 1000,
-      signal: scene.signal,
-      env: { CLAUDE_PROJECT_DIR: scene.cwd },
-      ...(scene.exclude ? { exclude: scene.exclude } : {}),
-    });
+    const ran = await runHookIn(scene, hook, input, hook.timeoutSec * 1000);
+    if ('refused' in ran) {
+      if (!this.refusedSaid.has(hook)) {
+        this.refusedSaid.add(hook);
+        scene.emit({
+          kind: 'warning',
+          code: 'hooks',
+          message: `The ${event} hook "${hook.command.slice(0, 120)}" (${hook.source}) ${ran.refused}.`,
+        });
+      }
+      return { decision: 'none' };
+    }
+    const { result } = ran;
+    if (ran.unsandboxed !== undefined && !this.unsandboxedSaid) {
+      this.unsandboxedSaid = true;
+      scene.emit({
+        kind: 'warning',
+        code: 'hooks',
+        message:
+          `The ${event} hook "${hook.command.slice(0, 120)}" (${hook.source}) ran without the OS sandbox: ${ran.unsandboxed}. ` +
+          'Hooks the workspace declares (and any that run a workspace script) then run as you, with all your access; what their scripts ' +
+          'source or run from the workspace, an agent may have written. Install bubblewrap, socat and ripgrep (Linux) to sandbox them, ' +
+          'or set subagents.sandbox.mode to "on" to refuse them instead.',
+      });
+    }
     const verdict = hookVerdict(event, result, hook.timeoutSec);
     const decision = verdict.stop !== undefined ? 'stop' : verdict.decision;
     const note = verdict.warning ?? verdict.stop ?? verdict.reason;

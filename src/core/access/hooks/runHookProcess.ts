@@ -1,5 +1,5 @@
 import { childProcess } from '../../platform/processes/childProcess';
-import { withoutProductKeys } from '../sandbox/commandEnv';
+import type { CommandLaunch } from '../../ports';
 
 /** What one hook command did. `exitCode` is null when it was killed (its timeout, a cancel) or could not start. */
 export interface HookProcessResult {
@@ -18,22 +18,19 @@ export interface HookProcessResult {
 export const HOOK_OUTPUT_CAP = 64 * 1024;
 
 export interface HookProcessRequest {
-  command: string;
+  /** What starts, with its whole environment: the shell, or the OS sandbox around it (hookLaunch.ts). */
+  launch: CommandLaunch;
   /** The JSON written to its stdin. */
   input: unknown;
   cwd: string;
   timeoutMs: number;
   signal?: AbortSignal;
-  /** Variables on top of the cleaned environment (CLAUDE_PROJECT_DIR). */
-  env?: Record<string, string>;
-  /** Names excluded besides the product's keys (subagents.commandEnv.exclude). */
-  exclude?: readonly string[];
 }
 
 /**
- * Runs a hook command as Claude Code does: through the shell, as the user, outside the OS
- * sandbox, in its own process group (so its timeout ends everything it started), with the event's
- * JSON on stdin and without the product's keys in its environment.
+ * Runs a hook command as Claude Code does, through the shell (hookLaunch.ts says whether inside the
+ * OS sandbox), in its own process group (so its timeout ends everything it started), with the
+ * event's JSON on stdin.
  */
 export function runHookProcess(request: HookProcessRequest): Promise<HookProcessResult> {
   const started = performance.now();
@@ -43,9 +40,9 @@ export function runHookProcess(request: HookProcessRequest): Promise<HookProcess
     let timedOut = false;
     let settled = false;
     // node:child_process is required by the first hook, not as engine.js loads (platform/processes/childProcess.ts).
-    const child = childProcess().spawn('/bin/sh', ['-c', request.command], {
+    const child = childProcess().spawn(request.launch.file, request.launch.args, {
       cwd: request.cwd,
-      env: { ...withoutProductKeys(process.env, request.exclude ?? []), ...request.env },
+      env: request.launch.env,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -11,8 +11,12 @@ import { forgetPlaceholders, notePlaceholders } from './sandboxPlaceholders';
 import { sandboxPolicy, type PolicyPaths } from './sandboxPolicy';
 import type { SandboxRuntime } from './sandboxRuntime';
 
-/** Whether the next command runs in the sandbox, or why no command may run. */
-export type SandboxState = { sandboxed: boolean; refusal?: undefined } | { sandboxed: false; refusal: string };
+/**
+ * Whether the next command runs in the sandbox, or why no command may run. `unavailable`: why no
+ * sandbox can start here (mode "auto" or "on"), for callers that word their own notice (hooks).
+ */
+export type SandboxState =
+  { sandboxed: boolean; refusal?: undefined; unavailable?: string } | { sandboxed: false; refusal: string; unavailable: string };
 
 export interface PreparedCommand {
   launch: CommandLaunch;
@@ -96,6 +100,7 @@ export function commandLauncher(
         return {
           sandboxed: false,
           refusal: `Commands must run in the OS sandbox (subagents.sandbox.mode is "on"), but it cannot start here: ${runtime.unavailable}. Nothing was run.`,
+          unavailable: runtime.unavailable,
         };
       }
       const where = realRoot();
@@ -107,7 +112,7 @@ export function commandLauncher(
             'or set subagents.sandbox.mode to "off" to run them unsandboxed without this notice.',
         );
       }
-      return { sandboxed: false };
+      return { sandboxed: false, unavailable: runtime.unavailable };
     },
     async prepare(command, { sandboxed, hardenGit }) {
       const base = commandEnvironment(process.env, settings['commandEnv.exclude']);

@@ -9,7 +9,7 @@ import { SUPERVISOR } from '../../config/settings/engineSettings';
 import type { Profile } from '../../config/profiles/profile';
 import { runConfigOf } from '../runConfig/runConfigEvent';
 import { runExternal } from '../external/runExternal';
-import { runTools } from '../../tools/runTools';
+import { runCommandLauncher, runTools } from '../../tools/runTools';
 import { delegateTaskTool } from './delegateTask';
 import type { DelegationDeps } from './delegationTypes';
 import type { RunHandle } from './runHandle';
@@ -53,11 +53,13 @@ export async function runTurns(work: RunWork): Promise<RunEnding> {
     const delegation = delegates.length > 0 ? [delegateTaskTool(deps), backgroundRunsTool(deps)] : [];
     // The request's hooks (src/core/access/hooks/), on this run's node; continue: false ends the run with the hook's reason.
     const hooks = session.hooks;
-    const scene = hooks ? hookScene(session, run, emit) : undefined;
+    // One launcher for the run's commands and its hooks: the same sandbox, temp folders and environment.
+    const commands = runCommandLauncher({ ...session, emit });
+    const scene = hooks ? hookScene(session, run, emit, commands) : undefined;
     const stopRun = (reason: string) => run.bailWith(run.agent, `Stopped by a hook: ${reason}`);
     const hooked = hooks && scene ? { runner: hooks.runner, scene, stopRun } : undefined;
     const skills = session.profiles.skills;
-    const selection = await runTools({ ...session, profile, depth: run.depth, emit, delegation, run, hooks: hooked, skills });
+    const selection = await runTools({ ...session, profile, depth: run.depth, emit, delegation, run, hooks: hooked, skills, commands });
     const project = session.profiles.projectInstructions;
     const sections = skillSections(profile, skills, selection.tools, emit);
     const instructions =

@@ -1,4 +1,5 @@
 import type { HookScene, SessionHooks } from '../../access/hooks/hookRunner';
+import type { CommandLauncher } from '../../access/sandbox/commandLauncher';
 import { permissionModeOf } from '../../access/hooks/hookRunner';
 import type { EmitRunEvent } from '../../runEvents';
 import type { RunHandle } from '../delegation/runHandle';
@@ -14,9 +15,10 @@ export interface OpeningHooks {
   context: string[];
 }
 
-/** The scene of one run's hooks: its thread, folder, approval mode and node. */
-export function hookScene(session: Session, run: RunHandle, emit: EmitRunEvent): HookScene {
+/** The scene of one run's hooks: its thread, folder, approval mode, node, and the launcher of its commands. */
+export function hookScene(session: Session, run: RunHandle, emit: EmitRunEvent, commands: CommandLauncher): HookScene {
   return {
+    commands,
     sessionId: run.rootThreadId,
     cwd: session.workspace.root,
     permissionMode: permissionModeOf(session.settings.approval),

@@ -233,6 +233,40 @@ describe('writers and runners in disguise (issue 40 item 2)', () => {
   ]);
 });
 
+describe('files named by options: sort -T writes there, grep and rg read there (issue 40, round two)', () => {
+  table([
+    // sort puts its temporary files in -T's folder: a write there, outside the workspace or into .git.
+    { line: 'sort -T /tmp/x README.md', mode: 'trust', sandboxed: false, expect: /writes to \/tmp\/x, outside the workspace/ },
+    { line: 'sort -T/tmp/x README.md', mode: 'trust', sandboxed: false, expect: /writes to \/tmp\/x, outside the workspace/ },
+    { line: 'sort -nT /tmp/x README.md', mode: 'trust', sandboxed: false, expect: /writes to \/tmp\/x, outside the workspace/ },
+    { line: 'sort --temporary-directory=/tmp/x README.md', mode: 'trust', sandboxed: false, expect: /writes to \/tmp\/x/ },
+    { line: 'sort --temp=/tmp/x README.md', mode: 'trust', sandboxed: false, expect: /writes to \/tmp\/x/ },
+    { line: 'sort -T .git README.md', mode: 'trust', expect: /writes to a protected file: \.git/ },
+    // In the sandbox a write outside cannot happen; inside the workspace it is an ordinary write.
+    { line: 'sort -T /tmp/x README.md', mode: 'trust', expect: 'runs' },
+    { line: 'sort -T tmp README.md', expect: 'runs' },
+    // The file of rg --ignore-file, and the pattern files of rg and grep (-f, --file, grep --exclude-from): reads of that path.
+    { line: 'rg --ignore-file /etc/passwd x', expect: /reads \/etc\/passwd, outside the workspace/ },
+    { line: 'rg --ignore-file /etc/passwd x', sandboxed: false, expect: /reads \/etc\/passwd, outside the workspace/ },
+    { line: 'rg --ignore-file .env x', mode: 'trust', sandboxed: false, expect: /reads a protected path: \.env/ },
+    { line: 'rg --ignore-file=.env x', mode: 'trust', expect: /reads a protected path: \.env/ },
+    { line: 'rg --ignore-file $F x', expect: /\$F/ },
+    { line: 'rg --ignore-file ignore.txt x', expect: 'runs' },
+    { line: 'rg -f/etc/passwd .', expect: /reads \/etc\/passwd, outside the workspace/ },
+    { line: 'rg -uuf.env .', mode: 'trust', expect: /reads a protected path: \.env/ },
+    { line: 'rg --file=.env .', mode: 'trust', expect: /\.env may hold secrets/ },
+    { line: 'grep -f.env README.md', mode: 'trust', sandboxed: false, expect: /reads a protected path: \.env/ },
+    { line: 'grep -rf.env .', mode: 'trust', expect: /reads a protected path: \.env/ },
+    { line: 'grep -f/etc/passwd README.md', expect: /reads \/etc\/passwd, outside the workspace/ },
+    { line: 'grep --exclude-from /etc/passwd x .', expect: /reads \/etc\/passwd, outside the workspace/ },
+    { line: 'grep --exclude-fr /etc/passwd x .', expect: /reads \/etc\/passwd, outside the workspace/ },
+    { line: 'grep --exclude-from .env x .', mode: 'trust', expect: /reads a protected path: \.env/ },
+    { line: 'grep -f - README.md', expect: 'runs' },
+    // --pre-glob only narrows --pre: alone it runs nothing (--pre itself asks, above).
+    { line: 'rg --pre-glob "*.md" x', sandboxed: false, expect: 'runs' },
+  ]);
+});
+
 describe('code bash runs from arithmetic and array subscripts (issue 40 item 2)', () => {
   // Each of these runs `touch marker` in bash 5 (checked by hand: see arithmeticCode.ts).
   table([
