@@ -4,6 +4,7 @@ export interface EngineWarnings {
   summary(nodeVersion: string): string | undefined;
 }
 export function engineWarnings(): EngineWarnings;
+export function engineSummary(packages: { name: string; node: string }[], nodeVersion: string): string | undefined;
 export function runNpm(
   args: string[],
   options?: { cwd?: string; out?: NodeJS.WritableStream; err?: NodeJS.WritableStream; nodeVersion?: string },

@@ -33,18 +33,30 @@ export function engineWarnings() {
     },
     /** The one line said instead; undefined when npm warned of no engine. */
     summary(nodeVersion) {
-      if (wanted.size === 0) return undefined;
-      const names = [...wanted.keys()];
-      const shown = names.length > 6 ? `${names.slice(0, 6).join(', ')} and ${names.length - 6} more` : names.join(', ');
-      const ranges = [...new Set(wanted.values())].join(' or ');
-      return (
-        `npm: ${names.length} package${names.length === 1 ? '' : 's'} (${shown}) ask${names.length === 1 ? 's' : ''} for Node ${ranges}; ` +
-        `this is Node ${nodeVersion}, on which they build and run (npm's warnings about it are left out). ` +
-        `The extension runs on VS Code's own Node (22 from VS Code 1.101), the CLI and the unit tests on Node 20 or later, ` +
-        `and the e2e tests on the Node 24 that scripts/setup-e2e.sh installs.`
+      return engineSummary(
+        [...wanted.entries()].map(([name, node]) => ({ name, node })),
+        nodeVersion,
       );
     },
   };
+}
+
+/**
+ * The one line that says which packages ask for a newer Node and which Node runs what: said by
+ * runNpm in place of npm's warnings, and by scripts/engineNotice.mjs after a plain `npm ci`
+ * (whose warnings the project's .npmrc turns off). Undefined when no package asks.
+ */
+export function engineSummary(packages, nodeVersion) {
+  if (packages.length === 0) return undefined;
+  const names = packages.map((p) => p.name);
+  const shown = names.length > 6 ? `${names.slice(0, 6).join(', ')} and ${names.length - 6} more` : names.join(', ');
+  const ranges = [...new Set(packages.map((p) => p.node.replace(/\s+/g, '')))].join(' or ');
+  return (
+    `npm: ${names.length} package${names.length === 1 ? '' : 's'} (${shown}) ask${names.length === 1 ? 's' : ''} for Node ${ranges}; ` +
+    `this is Node ${nodeVersion}, on which they build and run (npm's warnings about it are left out). ` +
+    `The extension runs on VS Code's own Node (22 from VS Code 1.101), the CLI and the unit tests on Node 20 or later, ` +
+    `and the e2e tests on the Node 24 that scripts/setup-e2e.sh installs.`
+  );
 }
 
 /**

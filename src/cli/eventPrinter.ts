@@ -5,6 +5,9 @@ import type { CliIo } from './cliIo';
 import { oneLine } from '../shared/oneLine';
 import { jsonForTerminal, terminalSafe } from './terminalText';
 import { TODO_TOOL, todoItemsOf, todoLine } from '../shared/todoList';
+import { EMPTY_TREE, reduceRunTree, type RunTree, type ToolCallNode } from '../shared/runTree';
+import { approvalEnd } from '../shared/approvalEnd';
+import { toolActivity, toolCallText } from '../shared/toolSummary';
 
 export interface EventPrinter {
   print(event: RunEvent): void;
@@ -22,6 +25,12 @@ export interface EventPrinter {
 export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
   const runs = new Map<string, { agent: string; depth: number; threadId: string; streamed: boolean }>();
   const lastTop = new Map<string, RunEventOf<'run.finished'>>();
+  // The tool calls as the one reducer folds them, so a call prints as the panel and Show Run Tree
+  // read it (shared/toolSummary.ts), never as its input's JSON. Only the events that shape a call
+  // are folded: text deltas, by far the most, are not.
+  let calls: RunTree = EMPTY_TREE;
+  const call = (runId: string, toolCallId: string): ToolCallNode | undefined =>
+    calls.runs[runId]?.toolCalls.find((c) => c.toolCallId === toolCallId);
   let atLineStart = true;
   // Model text and tool output reach the terminal without its control sequences (terminalText.ts).
   const out = (raw: string) => {
@@ -47,20 +56,32 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
         }
         return;
       case 'tool.started': {
-        // A plan is shown as the checklist it is.
+        // A plan is shown as the checklist it is; any other call as what it does: "Reading src/x.ts lines 1–40…".
         const plan = e.tool === TODO_TOOL ? todoItemsOf(e.input) : undefined;
-        progress(run.depth + 1, `[${run.agent}] ${plan ? todoLine(plan) : `${e.tool} ${oneLine(e.input, 100)}`}`);
+        const started = call(e.runId, e.toolCallId);
+        progress(run.depth + 1, `[${run.agent}] ${plan ? todoLine(plan) : started ? toolCallText(started) : e.tool}`);
         return;
       }
       case 'run.reasoning':
         progress(run.depth + 1, `[${run.agent}] thought: ${oneLine(e.text, 160)}`);
         return;
-      case 'tool.finished':
-        if (e.isError) progress(run.depth + 1, `[${run.agent}] ${e.tool} failed: ${oneLine(e.output, 160)}`);
+      case 'tool.finished': {
+        // A failure in the summary's words ("Edited src/x.ts +1 −1 · failed: oldText was not found").
+        // A call not run for want of approval was said when it was resolved (and its output is the
+        // sentence meant for the model, not for the user).
+        const finished = call(e.runId, e.toolCallId);
+        if (e.isError && !(finished && approvalEnd(finished)))
+          progress(run.depth + 1, `[${run.agent}] ${finished ? toolCallText(finished) : `${e.tool} failed: ${oneLine(e.output, 160)}`}`);
         return;
-      case 'approval.resolved':
-        progress(run.depth + 1, `[${run.agent}] ${e.tool} ${e.decision}`);
+      }
+      case 'approval.resolved': {
+        const resolved = call(e.runId, e.toolCallId);
+        const what = resolved ? toolActivity(resolved) : e.tool;
+        // "denied", not approvalEnd's "denied by you": without a terminal the CLI denies for the user, who was not asked.
+        const outcome = e.cancelled && resolved ? (approvalEnd(resolved) ?? e.decision) : e.decision;
+        progress(run.depth + 1, `[${run.agent}] ${what}: ${outcome}`);
         return;
+      }
       case 'warning':
         progress(run.depth + 1, `[${run.agent}] warning: ${e.message}`);
         return;
@@ -96,8 +117,12 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
       if (event.kind === 'run.started')
         runs.set(event.runId, { agent: event.agent, depth: event.depth, threadId: event.threadId, streamed: false });
       if (event.kind === 'run.finished' && runs.get(event.runId)?.depth === 0) lastTop.set(event.threadId, event);
+      // --json is for programs: every event as it is, the input's JSON included.
       if (json) io.stdout.write(`${jsonForTerminal(event)}\n`);
-      else human(event);
+      else {
+        if (SHAPES_A_CALL.has(event.kind)) calls = reduceRunTree(calls, event);
+        human(event);
+      }
     },
     lastTopFinish: (threadId) => lastTop.get(threadId),
     summary(threadId, finished) {
@@ -108,6 +133,15 @@ export function eventPrinter(io: CliIo, json: boolean): EventPrinter {
     },
   };
 }
+
+/** The events that make or change a tool call node (run.started: the run it belongs to). */
+const SHAPES_A_CALL: ReadonlySet<RunEvent['kind']> = new Set([
+  'run.started',
+  'tool.started',
+  'tool.finished',
+  'approval.requested',
+  'approval.resolved',
+]);
 
 /** The top run's time, tokens and cost, then those of the whole request when subagents added to them. */
 function summaryStats(finished: RunEventOf<'run.finished'>): string {

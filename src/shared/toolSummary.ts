@@ -44,16 +44,17 @@ const agents = (input: Fields): string => {
 };
 
 const lines = (text: string | undefined): number => (text ? text.replace(/\n$/, '').split('\n').length : 0);
+const lineRange = (start: number | undefined, end: number | undefined): string =>
+  start !== undefined && end !== undefined ? ` lines ${start}–${end}` : '';
 
 const WORDS: Record<string, ToolWords> = {
   read_file: {
     done: (i, o) => {
       const start = num(o, 'startLine') ?? num(i, 'startLine');
       const end = num(o, 'endLine') ?? num(i, 'endLine');
-      const range = start !== undefined && end !== undefined ? ` lines ${start}–${end}` : '';
-      return ['Read ', file(str(o, 'path') ?? str(i, 'path'), start), range];
+      return ['Read ', file(str(o, 'path') ?? str(i, 'path'), start), lineRange(start, end)];
     },
-    doing: (i) => `reading ${str(i, 'path') ?? 'a file'}`,
+    doing: (i) => `reading ${str(i, 'path') ?? 'a file'}${lineRange(num(i, 'startLine'), num(i, 'endLine'))}`,
   },
   write_file: {
     done: (i, o) => [
@@ -241,6 +242,21 @@ export function toolActivity(call: ToolCallNode): string {
 /** The summary as plain text (labels, tooltips, the clipboard); a file reads as its path, the line is where its link goes. */
 export function summaryText(parts: readonly SummaryPart[]): string {
   return parts.map((p) => (typeof p === 'string' ? p : 'code' in p ? p.code : p.file.path)).join('');
+}
+
+/**
+ * A tool call where it is printed rather than drawn (Show Run Tree, `subagents threads show`, the
+ * Markdown export, the CLI's live lines): the summary, never the input as JSON, and "approved"
+ * when the user was asked and said yes (a summary says only an approval not given).
+ */
+export function toolCallParts(call: ToolCallNode): SummaryPart[] {
+  const parts = summarizeToolCall(call);
+  return call.approval?.decision === 'approved' ? [...parts, ' · approved'] : parts;
+}
+
+/** toolCallParts as plain text: "Read src/x.ts lines 1–40", "Ran npm test · exit 1 · 2.3s · approved". */
+export function toolCallText(call: ToolCallNode): string {
+  return summaryText(toolCallParts(call));
 }
 
 /** Delegation tools: a call that started children is shown as those children's nodes (subagent_start: old threads). */

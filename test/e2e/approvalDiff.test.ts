@@ -109,7 +109,9 @@ describe('an edit waiting for approval shows its diff (issue 42, item 2)', () =>
       await edit.locator('.approval-open-diff').click();
       const tab = wb.page.locator('.editor-group-container .tab', { hasText: 'money.ts' }).first();
       await tab.waitFor({ timeout: 30_000 });
-      expect(await tab.getAttribute('aria-label')).toContain('proposed edit, waiting for your approval');
+      // The tab names the file once and says what the diff is (issue 42 item 6; VS Code adds the name again only to the aria label).
+      expect(normalize(await tab.innerText())).toBe('money.ts (proposed edit)');
+      expect(await tab.getAttribute('aria-label')).toContain('money.ts (proposed edit)');
       const diffEditor = wb.page.locator('.monaco-diff-editor').first();
       await diffEditor.waitFor({ timeout: 30_000 });
       await diffEditor.locator('.modified .view-lines', { hasText: 'const sum = cents / 100;' }).waitFor({ timeout: 30_000 });

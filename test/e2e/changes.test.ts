@@ -56,10 +56,7 @@ describe("a child's changes in a real VS Code", () => {
       await editor.locator('.run-change-file', { hasText: 'notes/plan.md' }).click();
       const diff = wb.page.locator('.monaco-diff-editor');
       await diff.waitFor({ timeout: 30_000 });
-      await wb.page
-        .locator('.tab', { hasText: /plan\.md \(run r_\w+\)/ })
-        .first()
-        .waitFor({ timeout: 15_000 });
+      await wb.page.locator('.tab', { hasText: 'plan.md (changes of editor)' }).first().waitFor({ timeout: 15_000 });
       await diff.locator('.editor.original .view-lines', { hasText: 'Ship it some day.' }).waitFor({ timeout: 60_000 });
       await diff.locator('.editor.modified .view-lines', { hasText: 'Ship it on Friday.' }).waitFor({ timeout: 60_000 });
     });

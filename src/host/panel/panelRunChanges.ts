@@ -3,6 +3,7 @@ import type { ApprovalRequest, Logger } from '../../core/ports';
 import type { ApplyResult } from '../../core/changes/worktrees/applyWorktree';
 import type { RunEvent } from '../../shared/events';
 import type { HostToWebview, PendingWorktreeView, WebviewToHost } from '../../shared/protocol';
+import { diffTitle } from './diffTitle';
 
 /** What the panel's run changes need from the editor: a modal question and the diff editor. */
 export interface RunChangesUi {
@@ -70,13 +71,13 @@ export class PanelRunChanges {
       switch (message.type) {
         case 'openChangeDiff': {
           const sides = await this.deps.actions.diffSides(message.threadId, message.runId, message.path);
-          const title = `${message.path} (run ${message.runId}${sides.changedSince ? ', as the run left it: changed since' : ''})`;
+          const title = diffTitle(message.path, { kind: 'run', agent: sides.agent, changedSince: sides.changedSince });
           return await this.deps.ui.openDiff(sides, { threadId: message.threadId, runId: message.runId, title });
         }
         case 'openApprovalDiff': {
           const change = this.deps.approvals?.waiting().find((a) => a.approvalId === message.approvalId)?.change;
           if (!change) throw new Error('That edit no longer waits for approval: it was answered, or its run ended.');
-          const title = `${change.path} (proposed edit, waiting for your approval)`;
+          const title = diffTitle(change.path, { kind: 'proposed edit' });
           return await this.deps.ui.openProposedDiff(message.approvalId, change.path, title);
         }
         case 'revertRun':

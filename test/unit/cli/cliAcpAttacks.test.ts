@@ -53,7 +53,9 @@ describe('an ACP agent writing terminal control sequences (blocked already)', ()
   it('its text and its tool call titles reach the terminal without them', async () => {
     await acpWorkspace(ws, 'MODE:ansi');
     const out = await startCli(built.path, ['run', '--allow-acp', 'fake', '--approval', 'trust', 'go'], { cwd: ws });
-    expect(out.stdout + out.stderr).toContain('[fake] acp:read');
+    // The call reads by its title ("Read … file"), its sequence taken out whole, payload and all.
+    expect(out.stdout + out.stderr).toContain('[fake] Read  file…');
+    expect(out.stdout + out.stderr).not.toContain('pwned');
     expect(out.stdout + out.stderr).not.toContain('\u001b');
   });
 });

@@ -88,15 +88,21 @@ describe("the panel's run changes", () => {
     await controller.receive({ type: 'openChangeDiff', threadId: run.threadId, runId: run.runId, path: 'a.txt' });
     expect(diffs).toEqual([
       {
-        sides: { path: 'a.txt', before: contentHash('one\ntwo\n'), after: { file: join(world.root, 'a.txt') }, changedSince: false },
-        title: `a.txt (run ${run.runId})`,
+        sides: {
+          path: 'a.txt',
+          before: contentHash('one\ntwo\n'),
+          after: { file: join(world.root, 'a.txt') },
+          changedSince: false,
+          agent: 'supervisor',
+        },
+        title: 'a.txt (changes of supervisor)',
       },
     ]);
 
     await world.put('a.txt', 'one\nTWO\nand the user\n');
     await controller.receive({ type: 'openChangeDiff', threadId: run.threadId, runId: run.runId, path: 'a.txt' });
     expect(diffs[1]!.sides.after).toEqual({ snapshot: contentHash('one\nTWO\n') });
-    expect(diffs[1]!.title).toContain('as the run left it: changed since');
+    expect(diffs[1]!.title).toBe('a.txt (changes of supervisor, as it left it: changed since)');
 
     await controller.receive({ type: 'revertRun', threadId: run.threadId, runId: run.runId });
     expect(notices().at(-1)).toBe(

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineWarnings, runNpm } from '../../../scripts/npmInstall.mjs';
 
 // `npm test` and `npm run demo` install with `npm ci` through runNpm: on Node 20 the ai SDK's and
@@ -56,7 +56,14 @@ describe("npm's engine warnings", () => {
 
 describe('runNpm over the real npm (offline, a local package that asks for Node >= 99)', () => {
   const base = mkdtempSync(join(tmpdir(), 'npm-install-'));
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  // Run through npx or npm run, this process has the project's .npmrc as npm_config_loglevel=error,
+  // which the npm below would take: the warnings runNpm condenses would not come.
+  const loglevel = process.env.npm_config_loglevel;
+  beforeAll(() => void delete process.env.npm_config_loglevel);
+  afterAll(() => {
+    if (loglevel !== undefined) process.env.npm_config_loglevel = loglevel;
+    rmSync(base, { recursive: true, force: true });
+  });
 
   function project(name: string, dependency: string): string {
     const dir = join(base, name);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCallNode } from '../../../src/shared/runTree';
-import { summarizeToolCall, summaryText, toolActivity } from '../../../src/shared/toolSummary';
+import { summarizeToolCall, summaryText, toolActivity, toolCallText } from '../../../src/shared/toolSummary';
 
 const call = (tool: string, input: unknown, output?: unknown, extra: Partial<ToolCallNode> = {}): ToolCallNode => ({
   toolCallId: 'c',
@@ -110,6 +110,15 @@ describe('tool summaries', () => {
     );
   });
 
+  it('as a printed line (Show Run Tree, the CLI, the export) also say an approval given', () => {
+    const edit = call('edit_file', { path: 'a.ts', oldText: 'a', newText: 'b' }, { path: 'a.ts' });
+    expect(toolCallText(edit)).toBe('Edited a.ts +1 −1');
+    expect(toolCallText({ ...edit, approval: { approvalId: 'a', decision: 'approved' } })).toBe('Edited a.ts +1 −1 · approved');
+    expect(toolCallText({ ...edit, approval: { approvalId: 'a', decision: 'denied', cancelled: 'stopped' } })).toBe(
+      'Edited a.ts +1 −1 · cancelled (stopped)',
+    );
+  });
+
   it("fall back to the tool name and its telling field for tools they do not know (an MCP server's)", () => {
     expect(text(call('github_search', { query: 'is:open label:bug', page: 2 }, { items: [] }))).toBe('github_search is:open label:bug');
     expect(text(call('mystery', { a: 1 }, 'ok'))).toBe('mystery');
@@ -117,6 +126,9 @@ describe('tool summaries', () => {
 
   it('give the activity of a running call in the present, for the live line', () => {
     expect(toolActivity(call('read_file', { path: 'src/invoice.ts' }))).toBe('reading src/invoice.ts');
+    expect(toolActivity(call('read_file', { path: 'src/invoice.ts', startLine: 1, endLine: 40 }))).toBe(
+      'reading src/invoice.ts lines 1–40',
+    );
     expect(toolActivity(call('run_command', { command: 'npm   test' }))).toBe('running npm test');
     expect(toolActivity(call('github_search', { query: 'bug' }))).toBe('calling github_search bug');
   });

@@ -45,6 +45,8 @@ export interface DiffSides {
   after: { file: string } | { snapshot: string | null };
   /** The live file is no longer what the run left (the after side is the snapshot). */
   changedSince: boolean;
+  /** The agent whose run made the change, for the diff's title. */
+  agent: string;
 }
 
 /**
@@ -109,6 +111,7 @@ export class RunChangeActions {
       before: file.beforeHash,
       after: live ? { file: abs } : { snapshot: file.afterHash },
       changedSince: !live && now !== file.afterHash,
+      agent: run.agent,
     };
   }
 

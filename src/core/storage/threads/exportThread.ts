@@ -1,6 +1,7 @@
 import { EMPTY_TREE, foldRunEvents, type RunTree } from '../../../shared/runTree';
 import { walkRuns } from '../../../shared/runTotals';
 import { oneLine } from '../../../shared/oneLine';
+import { toolCallParts, type SummaryPart } from '../../../shared/toolSummary';
 import { runStats } from './runTreeText';
 import { archiveText } from './threadArchive';
 import type { LoadedFamily, ThreadMeta } from './threadStore';
@@ -42,7 +43,8 @@ export function renderMarkdown(meta: ThreadMeta, tree: RunTree, now: number): st
     out.push('', '**Task**', '', ...run.task.split('\n').map((l) => `> ${l}`));
     if (run.toolCalls.length) {
       out.push('', '**Tool calls**', '');
-      for (const call of run.toolCalls) out.push(`- \`${call.tool}\` \`${oneLine(call.input, 120).replace(/`/g, "'")}\` → ${call.state}`);
+      // Each call as the panel's row and Show Run Tree read it ("Read src/x.ts lines 1–40"), not its input as JSON.
+      for (const call of run.toolCalls) out.push(`- ${summaryMarkdown(toolCallParts(call))}`);
     }
     if (run.error) out.push('', `**Error:** ${run.error}`);
     const answer = run.output ?? run.text;
@@ -50,4 +52,28 @@ export function renderMarkdown(meta: ThreadMeta, tree: RunTree, now: number): st
     if (answer) out.push('', '**Output**', '', answer);
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * A tool call's summary as one line of Markdown. Its words come from agents (a path, a pattern, a
+ * question, an error): the text's Markdown characters are escaped and code goes in a code span
+ * that its own backticks cannot close, so no link, image, HTML or heading forms from them.
+ */
+function summaryMarkdown(parts: readonly SummaryPart[]): string {
+  return parts.map((p) => (typeof p === 'string' ? markdownText(p) : 'code' in p ? codeSpan(p.code) : markdownText(p.file.path))).join('');
+}
+
+/** CommonMark lets a backslash escape any ASCII punctuation; these are the ones that start something inline. */
+function markdownText(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>&~|!#]/g, '\\$&');
+}
+
+/** A code span fenced by one backtick more than its longest run of them, padded when it starts or ends with one. */
+function codeSpan(text: string): string {
+  const code = oneLine(text, 400);
+  if (!code) return '';
+  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${code}${pad}${fence}`;
 }

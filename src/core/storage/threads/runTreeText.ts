@@ -1,7 +1,7 @@
 import { changesLeft, fileChangeText, runChangesText } from '../../../shared/changeSummary';
-import type { RunNode, RunTree, ToolCallNode } from '../../../shared/runTree';
+import type { RunNode, RunTree } from '../../../shared/runTree';
 import { runTotals, walkRuns } from '../../../shared/runTotals';
-import { summarizeToolCall, summaryText } from '../../../shared/toolSummary';
+import { toolCallText } from '../../../shared/toolSummary';
 import { formatStats, formatUsage } from '../../../shared/usage';
 import { oneLine } from '../../../shared/oneLine';
 
@@ -14,16 +14,6 @@ export function runStats(tree: RunTree, run: RunNode, now: number): string {
 }
 
 /**
- * A tool call as the panel's row reads it ("Read src/x.ts lines 1–40", "Ran `npm test` · exit 1"),
- * not its input as JSON: the one summary (shared/toolSummary.ts), so the text and the panel agree.
- * The summary says a failure, a wait for approval and an approval not given; a given one is added.
- */
-function toolLine(call: ToolCallNode): string {
-  const approved = call.approval?.decision === 'approved' ? ' · approved' : '';
-  return `${summaryText(summarizeToolCall(call))}${approved}`;
-}
-
-/**
  * The run tree as text: each run under its parent with agent, status, stats and its tool calls.
  * `revertUnavailable`: why the runs' changes can no longer be reverted (the size cap took the
  * thread's snapshots), said under each run that has changes.
@@ -33,7 +23,8 @@ export function renderRunTree(tree: RunTree, now: number, revertUnavailable?: st
   for (const run of walkRuns(tree)) {
     const pad = '  '.repeat(run.depth);
     lines.push(`${pad}${run.agent} [${run.state}] ${oneLine(run.task, 80)}  (${runStats(tree, run, now)})`);
-    for (const call of run.toolCalls) lines.push(`${pad}  - ${toolLine(call)}`);
+    // Each call as the panel's row reads it (shared/toolSummary.ts), not its input as JSON.
+    for (const call of run.toolCalls) lines.push(`${pad}  - ${toolCallText(call)}`);
     if (run.changes) lines.push(`${pad}  ${runChangesText(run)} (run ${run.runId}): ${run.changes.files.map(fileChangeText).join(', ')}`);
     if (run.changes && revertUnavailable && changesLeft(run).length > 0) lines.push(`${pad}  revert unavailable: ${revertUnavailable}`);
     if (run.error) lines.push(`${pad}  error: ${oneLine(run.error, 200)}`);

@@ -98,9 +98,32 @@ describe('exportThread', () => {
     expect(md.text).toMatch(/^# Check the totals\n\nThread `t_1` · supervisor · started 1970-01-01T00:00:01.000Z\n/);
     expect(md.text).toContain('## supervisor: Check the totals and the tax');
     expect(md.text).toContain('> Check the totals\n> and the tax');
-    expect(md.text).toContain('- `read_file` `{"path":"src/invoice.ts"}` → done');
+    // A tool call in words, as Show Run Tree reads it, not its input as JSON.
+    expect(md.text).toContain('**Tool calls**\n\n- Read src/invoice.ts\n');
+    expect(md.text).not.toContain('{"path"');
     expect(md.text).toContain('### reviewer: Review it');
     expect(md.text).toContain('**Output**\n\nLooks **fine**.');
+  });
+
+  it('writes a tool call in words whose agent-written parts cannot form Markdown: no link, image, HTML or closed code span', () => {
+    const call = (toolCallId: string, tool: string, input: unknown, output: unknown, seq: number): RunEvent[] => [
+      { ...base, runId: 'r_top', seq, ts: 1001, kind: 'tool.started', toolCallId, tool, input },
+      { ...base, runId: 'r_top', seq: seq + 1, ts: 1002, kind: 'tool.finished', toolCallId, tool, output, isError: false },
+    ];
+    const hostile: RunEvent[] = [
+      events[0]!,
+      ...call('c1', 'read_file', { path: 'a.ts', startLine: 1, endLine: 40 }, { path: 'a.ts', startLine: 1, endLine: 40, content: 'x' }, 2),
+      ...call('c2', 'run_command', { command: 'echo `a` ``b``\n# heading' }, { exitCode: 0, output: '' }, 4),
+      ...call('c3', 'ask_user', { question: '![x](https://evil.example/p.png) <img src=x> [link](https://evil.example)' }, {}, 6),
+      { ...base, runId: 'r_top', seq: 8, ts: 1200, kind: 'run.finished', status: 'ok', output: 'ok', usage, durationMs: 200 },
+    ];
+    const md = exportThread({ ...family, events: hostile }, 'md', 2000).text;
+    const items = md.split('\n').filter((l) => l.startsWith('- '));
+    expect(items).toEqual([
+      '- Read a.ts lines 1–40',
+      '- Ran ```echo `a` ``b`` # heading``` · exit 0 · 0.0s',
+      '- Asked you: \\!\\[x\\](https://evil.example/p.png) \\<img src=x\\> \\[link\\](https://evil.example)',
+    ]);
   });
 
   it('writes JSON: the thread, the entries of its family and every event of it, as `threads import` reads it', () => {
