@@ -201,7 +201,7 @@ function sandboxFailureHint(
   if (!userHookMayRunOutside(hook, cwd)) return '';
   said.add(hook);
   return (
-    ' It is your own hook and ran in the OS sandbox (the workspace writable, the rest read-only, no network), which may be why. ' +
+    ' It is your own hook and ran in the OS sandbox (the workspace writable, the rest read-only, the network closed but to subagents.sandbox.allowedHosts), which may be why. ' +
     `To run your own hooks outside it, as you wrote them, set ${USER_HOOKS_OUTSIDE} to true in your user settings; the tools they start ` +
     '(npx, eslint, python -m) then load what an agent wrote in the workspace, as you.'
   );
