@@ -66,8 +66,12 @@ What agents may do without asking comes from these flags only, never from the wo
   --allow-mcp NAME      Start the MCP server NAME that the workspace declares (.vscode/settings.json,
                         .vscode/mcp.json, .mcp.json or an agent file) without asking (repeatable)
   --allow-hooks         Run the repository's hooks (.claude/settings.json, .claude/settings.local.json,
-                        .github/hooks/*.json, subagents.hooks in .vscode/settings.json); they run as
-                        you, outside the sandbox. Your own ~/.claude/settings.json hooks always run
+                        .github/hooks/*.json, subagents.hooks in .vscode/settings.json), in the OS
+                        sandbox. Your own ~/.claude/settings.json hooks always run, in it too
+  --user-hooks-outside-sandbox
+                        Run your own ~/.claude/settings.json hooks outside the sandbox, as you wrote
+                        them: the tools they start (npx, eslint, python -m) then load what an agent
+                        wrote in the workspace, as you. Never the repository's hooks
   --allow-acp NAME      Start the external agent NAME (a profile with "acp") that the workspace
                         declares, as declared now (its command, arguments, env, file and the
                         workspace scripts it names): it runs as you, outside the sandbox (repeatable)
@@ -105,6 +109,8 @@ export interface TrustFlags {
   allowMcp: string[];
   /** Run the repository's hooks (.claude/settings*.json, .github/hooks, subagents.hooks in .vscode/settings.json). */
   allowHooks: boolean;
+  /** subagents.sandbox.userHooksOutside: the user's own hooks run outside the sandbox. */
+  userHooksOutside: boolean;
   allowAcp: string[];
   /** Where traces go (subagents.telemetry.otlpEndpoint): a flag, never the workspace, since it sends data away. */
   otlpEndpoint?: string;
@@ -148,6 +154,7 @@ const RUN_OPTIONS = {
   'allow-key-for': { type: 'string', multiple: true },
   'allow-mcp': { type: 'string', multiple: true },
   'allow-hooks': { type: 'boolean' },
+  'user-hooks-outside-sandbox': { type: 'boolean' },
   'allow-acp': { type: 'string', multiple: true },
   'otlp-endpoint': { type: 'string' },
   'otlp-record-content': { type: 'boolean' },
@@ -209,6 +216,7 @@ function runFlags(values: RunValues) {
     allowKeyFor: (values['allow-key-for'] ?? []).map(checkOrigin),
     allowMcp: values['allow-mcp'] ?? [],
     allowHooks: values['allow-hooks'] === true,
+    userHooksOutside: values['user-hooks-outside-sandbox'] === true,
     allowAcp: values['allow-acp'] ?? [],
     ...(values['otlp-endpoint'] === undefined ? {} : { otlpEndpoint: values['otlp-endpoint'] }),
     otlpRecordContent: values['otlp-record-content'] === true,

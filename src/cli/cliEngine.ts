@@ -178,7 +178,7 @@ export async function cliEngine(options: CliEngineOptions): Promise<CliEngine> {
     toolSources: [mcpToolSource(mcp)],
     acpConsent,
     modelOrigin: options.model !== undefined ? 'the --model flag' : `"subagents.model" in ${config.path}`,
-    // The user's own hooks run as declared; the repository's only with --allow-hooks.
+    // The user's own hooks run as declared (in the sandbox, but with --user-hooks-outside-sandbox); the repository's only with --allow-hooks.
     hooks: () =>
       hooksToRun(
         readHooks(workspace, [{ value: config.hooks, scope: 'repository', source: `"subagents.hooks" in ${config.path}` }]),

@@ -12,6 +12,7 @@ export function trustFlagsLayer(flags: TrustFlags | undefined): SettingsLayer {
   if (flags?.trustedDomains.length) values.trustedDomains = flags.trustedDomains;
   if (flags?.sandbox !== undefined) values['sandbox.mode'] = flags.sandbox;
   if (flags?.sandboxAllowHosts.length) values['sandbox.allowedHosts'] = flags.sandboxAllowHosts;
+  if (flags?.userHooksOutside) values['sandbox.userHooksOutside'] = true;
   if (flags?.commandEnvExclude.length) values['commandEnv.exclude'] = flags.commandEnvExclude;
   if (flags?.otlpEndpoint !== undefined) values['telemetry.otlpEndpoint'] = flags.otlpEndpoint;
   if (flags?.otlpRecordContent) values['telemetry.recordContent'] = true;

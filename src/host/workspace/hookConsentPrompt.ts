@@ -40,7 +40,7 @@ async function ask(repository: readonly HookDeclaration[]): Promise<HookConsentA
   const n = repository.length;
   const detail = repository.map((h) => `${h.event}${h.matcher ? ` (${h.matcher})` : ''}: ${h.command}\n    from ${h.source}`).join('\n');
   const answer = await vscode.window.showWarningMessage(
-    `This workspace declares ${n} hook${n === 1 ? '' : 's'}: commands that run as you, outside the sandbox, while agents work. Run ${n === 1 ? 'it' : 'them'}?`,
+    `This workspace declares ${n} hook${n === 1 ? '' : 's'}: commands that run while agents work, in the OS sandbox as agents' commands do (without one, as you). Run ${n === 1 ? 'it' : 'them'}?`,
     {
       modal: true,
       detail: `${detail}\n\n"Show" opens the files; you are asked again whenever these hooks or their scripts change.`,

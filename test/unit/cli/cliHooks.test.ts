@@ -99,3 +99,39 @@ describe('hooks through the CLI', () => {
     expect(r.stderr).toMatch(/hook PreToolUse ".*guard\.sh" exit 2, \d+ ms, deny: no shell today/);
   });
 });
+
+describe.skipIf(process.platform !== 'linux')("the user's own hooks through the CLI", () => {
+  let home: string;
+  let outside: string;
+  beforeEach(async () => {
+    home = await realpath(await mkdtemp(join(tmpdir(), 'cli-hooks-home-')));
+    outside = await realpath(await mkdtemp(join(tmpdir(), 'cli-hooks-outside-')));
+    await mkdir(join(home, '.claude'));
+    // A logger of the user's own, writing outside the workspace as many do (~/.claude/logs).
+    await writeFile(
+      join(home, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo ran >> '${outside}/user-hook'` }] }] },
+      }),
+    );
+    // The workspace tries to let them out itself.
+    await mkdir(join(ws, '.vscode'));
+    await writeFile(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'subagents.sandbox.userHooksOutside': true }));
+    return async () => {
+      for (const dir of [home, outside]) await rm(dir, { recursive: true, force: true });
+    };
+  });
+
+  it('run in the OS sandbox, the workspace cannot let them out, and --user-hooks-outside-sandbox does', async () => {
+    const inside = await run([], { HOME: home });
+    expect(inside.code).toBe(0);
+    expect(existsSync(join(outside, 'user-hook'))).toBe(false);
+    expect(inside.stderr).toMatch(/"subagents\.sandbox\.userHooksOutside" in .*\.vscode\/settings\.json is ignored/);
+    const warning = events(inside.stdout).find((e) => e.kind === 'warning' && String(e.message).includes('~/.claude/settings.json'));
+    expect(String(warning?.message)).toMatch(/ran in the OS sandbox.*set subagents\.sandbox\.userHooksOutside to true/);
+
+    const outsideRun = await run(['--user-hooks-outside-sandbox'], { HOME: home });
+    expect(outsideRun.code).toBe(0);
+    expect(await readFile(join(outside, 'user-hook'), 'utf8')).toBe('ran\n');
+  });
+});

@@ -5,8 +5,9 @@ import { hookScripts } from '../../config/hooks/readHooks';
 import { scriptsDigest } from '../../config/scripts/workspaceScripts';
 import { compileMatcher, type ToolMatcher } from './hookMatcher';
 import type { CommandLauncher } from '../sandbox/commandLauncher';
-import { runHookIn } from './hookLaunch';
+import { runHookIn, USER_HOOKS_OUTSIDE, userHookMayRunOutside } from './hookLaunch';
 import { combineVerdicts, hookVerdict, type HookVerdict } from './hookVerdict';
+import type { HookProcessResult } from './runHookProcess';
 
 interface CompiledHook {
   hook: HookDeclaration;
@@ -34,8 +35,10 @@ export interface HookScene {
   agentType?: string;
   /** Variables hooks never see besides the product's keys (subagents.commandEnv.exclude). */
   exclude?: readonly string[];
-  /** The run's command launcher: hooks the workspace declared run through it, in the OS sandbox (hookLaunch.ts). */
+  /** The run's command launcher: hooks run through it, in the OS sandbox (hookLaunch.ts). */
   commands: CommandLauncher;
+  /** subagents.sandbox.userHooksOutside (user settings only): the user's own hooks may run outside the sandbox. */
+  userHooksOutside?: boolean;
 }
 
 export interface HookCall {
@@ -58,6 +61,8 @@ export class HookRunner {
   private readonly changedSaid = new Set<CompiledHook>();
   private readonly refusedSaid = new Set<HookDeclaration>();
   private unsandboxedSaid = false;
+  /** The user's hooks that failed in the sandbox, told once each where the setting is that lets them out. */
+  private readonly sandboxFailureSaid = new Set<HookDeclaration>();
 
   /**
    * `root`: the workspace whose scripts consent was given for. A repository hook's scripts are
@@ -143,8 +148,8 @@ export class HookRunner {
         code: 'hooks',
         message:
           `The ${event} hook "${hook.command.slice(0, 120)}" (${hook.source}) ran without the OS sandbox: ${ran.unsandboxed}. ` +
-          'Hooks the workspace declares (and any that run a workspace script) then run as you, with all your access; what their scripts ' +
-          'source or run from the workspace, an agent may have written. Install bubblewrap, socat and ripgrep (Linux) to sandbox them, ' +
+          'Hooks then run as you, with all your access, in the workspace: what they run or load from it (a script, ./node_modules/.bin, ' +
+          'a config file), an agent may have written. Install bubblewrap, socat and ripgrep (Linux) to sandbox them, ' +
           'or set subagents.sandbox.mode to "on" to refuse them instead.',
       });
     }
@@ -166,7 +171,7 @@ export class HookRunner {
       scene.emit({
         kind: 'warning',
         code: 'hooks',
-        message: `The ${event} hook "${hook.command.slice(0, 120)}" (${hook.source}) ${verdict.warning}.`,
+        message: `The ${event} hook "${hook.command.slice(0, 120)}" (${hook.source}) ${verdict.warning}.${sandboxFailureHint(this.sandboxFailureSaid, hook, ran, scene.cwd)}`,
       });
     }
     if (verdict.userMessage) {
@@ -178,6 +183,28 @@ export class HookRunner {
     }
     return verdict;
   }
+}
+
+/**
+ * Said once per hook: a user's own hook that failed (a non-zero exit other than 2, which is a
+ * decision) ran in the OS sandbox, which may be why (a write to ~/.claude/logs, a network call), and
+ * the setting that lets it run outside. Not for one the setting cannot let out (hookLaunch.ts).
+ */
+function sandboxFailureHint(
+  said: Set<HookDeclaration>,
+  hook: HookDeclaration,
+  ran: { result: HookProcessResult; sandboxed: boolean },
+  cwd: string,
+): string {
+  const { exitCode } = ran.result;
+  if (!ran.sandboxed || exitCode === null || exitCode === 0 || exitCode === 2 || said.has(hook)) return '';
+  if (!userHookMayRunOutside(hook, cwd)) return '';
+  said.add(hook);
+  return (
+    ' It is your own hook and ran in the OS sandbox (the workspace writable, the rest read-only, the network closed but to subagents.sandbox.allowedHosts), which may be why. ' +
+    `To run your own hooks outside it, as you wrote them, set ${USER_HOOKS_OUTSIDE} to true in your user settings; the tools they start ` +
+    '(npx, eslint, python -m) then load what an agent wrote in the workspace, as you.'
+  );
 }
 
 /** Claude Code's permission_mode for our approval mode. */

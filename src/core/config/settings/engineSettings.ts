@@ -104,6 +104,12 @@ export const engineSettingsSchema = z.object({
   'sandbox.mode': sandboxModeSchema.default('auto'),
   /** Hosts a sandboxed command may reach; none by default (no network). */
   'sandbox.allowedHosts': z.array(hostPatternSchema).default([]),
+  /**
+   * The user's own hooks (user settings, ~/.claude/settings.json) run outside the sandbox, as Claude
+   * Code runs them. Off by default: they run in the workspace, and the tools they start (npx, eslint,
+   * python -m, make) load code an agent can write. Never a repository hook's (hookLaunch.ts).
+   */
+  'sandbox.userHooksOutside': z.boolean().default(false),
   /** More environment variables (names, `*` and `?` wildcards) that commands never see, beyond `*_API_KEY` and `SUBAGENTS_*`. */
   'commandEnv.exclude': z
     .array(

@@ -26,6 +26,7 @@ export function hookScene(session: Session, run: RunHandle, emit: EmitRunEvent, 
     signal: run.signal,
     ...(run.depth > 0 ? { agentType: run.agent } : {}),
     exclude: session.settings['commandEnv.exclude'],
+    userHooksOutside: session.settings['sandbox.userHooksOutside'],
   };
 }
 

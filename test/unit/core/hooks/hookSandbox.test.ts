@@ -14,8 +14,9 @@ import { makeEngine } from '../engineHarness';
 /**
  * Hooks in the real OS sandbox (bubblewrap): consent covers a hook's declaration and the scripts
  * its command names, not what those source or find on PATH, which an agent of the request can
- * write. A hook the workspace declared (or that runs a workspace script) therefore runs in the
- * sandbox, like an agent's command; a user's own hook that runs no workspace file runs outside.
+ * write. Hooks therefore run in the sandbox, like an agent's command (the user's own hooks too:
+ * userHookSandbox.test.ts); subagents.sandbox.userHooksOutside lets out only a user's hook that runs
+ * no workspace script.
  */
 
 // Real sandboxes, each with a shell: seconds on a busy machine, not a hang.
@@ -138,8 +139,8 @@ describe.skipIf(process.platform !== 'linux')('a sandboxed hook that hangs', () 
   });
 });
 
-describe.skipIf(process.platform !== 'linux')('user hooks', () => {
-  it('one that runs no workspace file runs outside the sandbox, as the user wrote it; one that runs a workspace script runs inside', async () => {
+describe.skipIf(process.platform !== 'linux')('user hooks with subagents.sandbox.userHooksOutside', () => {
+  it('one that runs no workspace file runs outside, as the user wrote it; one that runs a workspace script still runs inside', async () => {
     await mkdir(join(home, '.claude'));
     await writeFile(join(root, 'scripts', 'mine.sh'), `${escapeAttempts('user-script')}\n`);
     await writeFile(
@@ -154,7 +155,7 @@ describe.skipIf(process.platform !== 'linux')('user hooks', () => {
       }),
     );
     await writeFile(join(root, 'a.txt'), 'a\n');
-    const h = await run([calls(['read_file', { path: 'a.txt' }])]);
+    const h = await run([calls(['read_file', { path: 'a.txt' }])], { 'sandbox.userHooksOutside': true });
     expect(hookRuns(h)).toHaveLength(2);
     expect(await readFile(join(outside, 'user-hook'), 'utf8')).toBe('ran\n');
     expect(await log()).toBe('user-script outside:refused\nuser-script gitconfig:refused\nuser-script githook:refused\n');
