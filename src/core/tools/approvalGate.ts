@@ -100,9 +100,12 @@ export function createApprovalGate(deps: ApprovalGateDeps): ApprovalGate {
 }
 
 /**
- * A hook's "allow" stands in for the user's yes only where the approval mode alone would ask: an
- * edit of an ordinary file, an install, another program's tool, a fetch, a command the OS sandbox
- * holds. Protected files, secret files, workspace code and unsandboxed commands still ask.
+ * A hook's "allow" stands in for the user's yes only where the approval mode alone would ask and
+ * the effect stays where the OS sandbox and revert reach: an edit of an ordinary file, a command
+ * the sandbox holds. A hook reads the workspace (a helper it sources, the tools it starts), which
+ * an agent of the request may have written, so its verdict must not open a way out: installs,
+ * another program's tool (MCP, the editor's, an external agent's request), fetches, protected and
+ * secret files, workspace code and unsandboxed commands still ask.
  */
 function hookMaySkipAsking(need: ApprovalNeed): boolean {
   switch (need.kind) {
@@ -110,10 +113,6 @@ function hookMaySkipAsking(need: ApprovalNeed): boolean {
       return protectedReason(need.path) === undefined;
     case 'command':
       return need.sandboxed === true;
-    case 'install':
-    case 'external':
-    case 'network':
-      return true;
     default:
       return false;
   }

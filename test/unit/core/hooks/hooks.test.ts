@@ -128,6 +128,23 @@ describe('PreToolUse', () => {
     expect(hookRuns(h).map((e) => e.decision)).toEqual(['allow', 'allow']);
   });
 
+  it('JSON allow never spares asking for what leaves the sandbox: a fetch still asks, and a denial means it never ran', async () => {
+    // A hook reads the workspace (a helper it sources), which an agent may have written: its "allow"
+    // must not let a fetch (or an install, or another program's tool) go ahead unasked.
+    const allow = await script('allow.sh', `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`);
+    await settings({ PreToolUse: [group('WebFetch', allow)] });
+    const asked: string[] = [];
+    const approver: Approver = { request: async (r) => (asked.push(r.tool), 'denied') };
+    const h = engine(
+      { supervisor: [calls(['web_fetch', { url: 'https://example.com/notes' }]), { text: 'done' }] },
+      { approval: 'ask', approver },
+    );
+    await send(h);
+    expect(hookRuns(h).map((e) => e.decision)).toEqual(['allow']);
+    expect(asked).toEqual(['web_fetch']);
+    expect(toolOutputs(h)[0]).toContain('The user denied this web_fetch call');
+  });
+
   it('JSON ask: asks the user even in trust mode; a denial means the tool never ran', async () => {
     const ask = await script(
       'ask.sh',
