@@ -29,7 +29,7 @@ export async function runSession(
   cli: string,
   root: string,
   agents: Record<string, Turn[]>,
-  options: { prompt: string; allow: string[]; env?: NodeJS.ProcessEnv },
+  options: { prompt: string; allow: string[]; env?: NodeJS.ProcessEnv; flags?: string[] },
 ): Promise<Session> {
   // The script and HOME live outside the repository: git status shows only the agents' work.
   const outside = await mkdtemp(join(tmpdir(), 'field-session-'));
@@ -44,6 +44,7 @@ export async function runSession(
       '--approval',
       'autoEdit',
       ...options.allow.flatMap((p) => ['--allow-command', p]),
+      ...(options.flags ?? []),
       options.prompt,
     ];
     const result = await startCli(cli, args, { cwd: root, env: { HOME: join(outside, 'home'), ...options.env } });
