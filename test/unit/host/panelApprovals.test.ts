@@ -83,7 +83,8 @@ describe('"Always allow <prefix>" on a command approval', () => {
       message: 'That approval is no longer waiting: its run has already moved on.',
     });
     expect(allowed).toEqual(['touch always']);
-  });
+    // The approved command really runs (through the OS sandbox where there is one): more than vitest's 5 s on a busy machine.
+  }, 30_000);
 
   it('adds nothing when the user says no, and the request still waits for Approve once or Deny', async () => {
     const { controller, requested, finished, allowed, commands, h } = setup(echo, false);
