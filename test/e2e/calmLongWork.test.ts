@@ -16,7 +16,8 @@ import { Workbench } from './workbench';
 // and no description of ours takes more than three lines there; the model's link to the README
 // (a command link) opens the README shipped in the extension, in the Markdown preview at its
 // section "Configure a model"; settings.json's hover shows the same pointer as words (the JSON
-// extension's hovers are untrusted Markdown: the link is text there, not a command URL).
+// extension's hovers are untrusted Markdown: the link is text there, not a command URL); and
+// "Subagents: Open README" from the palette brings that preview back to the top.
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'calm-workspace');
 const QUESTION = 'Summarise the open work in src';
@@ -249,6 +250,17 @@ describe('calm for long work (issue 42 item 6)', () => {
       const text = normalize(await hover.innerText());
       expect(text).toContain(`See the README's "Configure a model".`);
       expect(text).not.toContain('command:');
+    });
+
+    await wb.step('"Subagents: Open README" from the palette brings the open preview back to the top', async () => {
+      const preview = page
+        .frameLocator('iframe.webview[src*="extensionId=vscode.markdown-language-features"]')
+        .frameLocator('#active-frame');
+      const titleTop = () => preview.locator('h1#subagents-for-vs-code').evaluate((h) => Math.round(h.getBoundingClientRect().top));
+      // Still at "Configure a model" from the link: the title is scrolled out above.
+      expect(await titleTop()).toBeLessThan(-5);
+      await wb.runCommand('Subagents: Open README');
+      await expect.poll(async () => Math.abs(await titleTop()) < 120, { timeout: 15_000 }).toBe(true);
     });
   });
 });

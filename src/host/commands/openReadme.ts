@@ -4,7 +4,7 @@ import { readmeSections, type ReadmeSection } from './readmeSections';
 /** The extension's own README, as "Subagents: Open README" finds it in the extension's folder. */
 export interface ReadmeFile {
   text: string;
-  /** Opens it in the Markdown preview scrolled to that heading (undefined: the top). */
+  /** Opens it in the Markdown preview scrolled to that heading (undefined: as the preview opens it). */
   preview(section: ReadmeSection | undefined): Promise<void>;
 }
 
@@ -33,13 +33,17 @@ export async function openReadme(deps: OpenReadmeDeps, section?: unknown): Promi
     deps.warn(`The extension's README.md is not in its folder (${deps.folder}): reinstall Subagents to get it back.`);
     return { shown: 'nothing' };
   }
+  const sections = readmeSections(readme.text);
+  // The top is its title's heading when the README starts with one: a preview already open (and
+  // scrolled) is only brought forward when no heading is named, and stays where it was.
+  const top = sections[0]?.line === 0 ? sections[0] : undefined;
   if (section === undefined) {
-    await readme.preview(undefined);
+    await readme.preview(top);
     return { shown: 'top' };
   }
   const wanted = typeof section === 'string' ? section.trim().toLowerCase() : undefined;
-  const found = wanted ? readmeSections(readme.text).find((s) => s.slug === wanted) : undefined;
-  await readme.preview(found);
+  const found = wanted ? sections.find((s) => s.slug === wanted) : undefined;
+  await readme.preview(found ?? top);
   if (found) return { shown: 'section', slug: found.slug };
   deps.warn(
     typeof section === 'string'

@@ -8,6 +8,8 @@ import type { ReadmeSection } from '../../../../src/host/commands/readmeSections
 // warnings) is a port that records what it was asked.
 
 const README = readFileSync(join(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+/** The README's first line, its title: where "the top" scrolls to. */
+const TOP = { slug: 'subagents-for-vs-code', line: 0 };
 
 function editor(readme: string | undefined) {
   const seen = { previews: [] as (ReadmeSection | undefined)[], warnings: [] as string[] };
@@ -30,16 +32,17 @@ describe('Subagents: Open README', () => {
   });
 
   it('opens it at the top from the palette (no section), saying nothing', async () => {
+    expect(README.split('\n')[0]).toBe('# Subagents for VS Code');
     const { deps, seen } = editor(README);
     expect(await openReadme(deps)).toEqual({ shown: 'top' });
-    expect(seen.previews).toEqual([undefined]);
+    expect(seen.previews).toEqual([TOP]);
     expect(seen.warnings).toEqual([]);
   });
 
   it('opens it at the top for a section it does not have, and says so', async () => {
     const { deps, seen } = editor(README);
     expect(await openReadme(deps, 'configure-a-modle')).toEqual({ shown: 'top' });
-    expect(seen.previews).toEqual([undefined]);
+    expect(seen.previews).toEqual([TOP]);
     expect(seen.warnings).toEqual([
       'The README has no section "configure-a-modle", so it opened at the top: its headings list what it covers.',
     ]);
@@ -48,7 +51,7 @@ describe('Subagents: Open README', () => {
   it('opens it at the top for an argument that is no section name, and says what it takes', async () => {
     const { deps, seen } = editor(README);
     expect(await openReadme(deps, { fragment: 'hooks' })).toEqual({ shown: 'top' });
-    expect(seen.previews).toEqual([undefined]);
+    expect(seen.previews).toEqual([TOP]);
     expect(seen.warnings).toEqual([
       'Open README takes a section name (a heading\'s id, such as "configure-a-model"), not {"fragment":"hooks"}, so it opened at the top.',
     ]);
@@ -59,5 +62,16 @@ describe('Subagents: Open README', () => {
     expect(await openReadme(deps, 'hooks')).toEqual({ shown: 'nothing' });
     expect(seen.previews).toEqual([]);
     expect(seen.warnings).toEqual(["The extension's README.md is not in its folder (/ext/subagents): reinstall Subagents to get it back."]);
+  });
+});
+
+describe('Subagents: Open README, a README without a title on its first line', () => {
+  it('opens it as the preview opens it (no heading named) from the palette and for an unknown section', async () => {
+    const { deps, seen } = editor('Intro text.\n\n## Usage\n');
+    expect(await openReadme(deps)).toEqual({ shown: 'top' });
+    expect(await openReadme(deps, 'install')).toEqual({ shown: 'top' });
+    expect(await openReadme(deps, 'usage')).toEqual({ shown: 'section', slug: 'usage' });
+    expect(seen.previews).toEqual([undefined, undefined, { slug: 'usage', line: 2 }]);
+    expect(seen.warnings).toEqual(['The README has no section "install", so it opened at the top: its headings list what it covers.']);
   });
 });
