@@ -8,6 +8,8 @@ import { registerAgentFiles } from './host/agentFiles/agentFilesActivation';
 import { registerChat } from './host/chat/registerChat';
 import { requireWithCodeCache } from './core/platform/codeCache/requireWithCodeCache';
 import { hideKeysFromProc } from './core/access/secrets/processKeys';
+import { openReadme } from './host/commands/openReadme';
+import { openReadmeDeps } from './host/commands/openReadmeCommand';
 
 /**
  * Activation stays light: the view, the commands and the log channel. The engine (the ai SDK,
@@ -81,6 +83,8 @@ export function activate(context: vscode.ExtensionContext): void {
     command('subagents.selectModel', () => engine().selectModel()),
     command('subagents.configureAgents', () => engine().configureAgents()),
     command('subagents.askAgainAboutHooks', () => engine().askAgainAboutHooks()),
+    // The settings' links to the README (package.json), and the palette; needs no engine.
+    command('subagents.openReadme', (section) => openReadme(openReadmeDeps(context.extensionUri), section)),
   );
   registerAgentFiles(context, log);
   // Copilot Chat's @subagents and Copilot's agent's subagents_delegate (ids as in package.json).

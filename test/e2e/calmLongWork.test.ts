@@ -13,7 +13,11 @@ import { Workbench } from './workbench';
 // Run Tree prints those calls as readable lines, not JSON. Export Thread… proposes a folder
 // outside the workspace (commands.test.ts proves it is not the workspace root; here: not inside
 // it at all, and the user's Downloads or home). The Settings page lists our model setting first,
-// and no description of ours takes more than three lines there.
+// and no description of ours takes more than three lines there; the model's link to the README
+// (a command link) opens the README shipped in the extension, in the Markdown preview at its
+// section "Configure a model"; settings.json's hover shows the same pointer as words (the JSON
+// extension's hovers are untrusted Markdown: the link is text there, not a command URL); and
+// "Subagents: Open README" from the palette brings that preview back to the top.
 
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'calm-workspace');
 const QUESTION = 'Summarise the open work in src';
@@ -33,7 +37,7 @@ describe('calm for long work (issue 42 item 6)', () => {
     await server?.stop();
   });
 
-  it('folds long tool output, prints the run tree as text, proposes an export outside the workspace, orders the settings', async () => {
+  it('folds long tool output, prints the run tree as text, proposes an export outside the workspace, orders the settings, links them to the README', async () => {
     const wb = workbench!;
     const page = wb.page;
     const panel = await wb.step('open the Subagents view', () => wb.showPanel());
@@ -190,6 +194,74 @@ describe('calm for long work (issue 42 item 6)', () => {
         await page.keyboard.press('Escape');
       },
     );
+
+    await wb.step(
+      `"Subagents: Model"'s link to the README opens the README shipped in the extension in the Markdown preview, at "Configure a model"`,
+      async () => {
+        // Escape closed the Settings page above (this VS Code shows it as a modal editor).
+        await wb.runCommand('Preferences: Open Settings (UI)');
+        const editor = page.locator('.settings-editor');
+        await editor.locator('.settings-header .suggest-input-container').first().click();
+        await page.keyboard.press('ControlOrMeta+A');
+        await page.keyboard.type('@id:subagents.model');
+        await editor.locator('.settings-count-widget', { hasText: '1 Setting Found' }).waitFor({ timeout: 30_000 });
+        const model = editor.locator('.settings-tree-container .setting-item-contents', { hasText: 'Subagents: Model' });
+        const link = model.locator('.setting-item-markdown a', { hasText: `the README's "Configure a model"` });
+        await link.waitFor({ timeout: 15_000 });
+        expect(await link.getAttribute('data-href')).toBe('command:subagents.openReadme?%5B%22configure-a-model%22%5D');
+        await link.click();
+        // The preview is the built-in Markdown extension's webview; its document is the inner frame.
+        const tab = page.locator('.editor-group-container.active .tab.active');
+        await expect.poll(async () => (await tab.getAttribute('aria-label')) ?? '', { timeout: 30_000 }).toMatch(/^Preview readme\.md/i);
+        const preview = page
+          .frameLocator('iframe.webview[src*="extensionId=vscode.markdown-language-features"]')
+          .frameLocator('#active-frame');
+        const heading = preview.locator('h2#configure-a-model');
+        await heading.waitFor({ timeout: 30_000 });
+        // Scrolled there: "Configure a model" at the top of the preview, the section before it scrolled past.
+        const tops = () =>
+          heading.evaluate((h) => {
+            const before = h.ownerDocument.getElementById('two-commands-on-a-fresh-clone');
+            return { heading: Math.round(h.getBoundingClientRect().top), before: Math.round(before?.getBoundingClientRect().top ?? NaN) };
+          });
+        await expect
+          .poll(
+            async () => {
+              const { heading: top, before } = await tops();
+              return top >= -5 && top < 120 && before < 0;
+            },
+            { timeout: 15_000 },
+          )
+          .toBe(true);
+      },
+    );
+
+    await wb.step("settings.json's hover on subagents.model reads the pointer as words, not a command URL", async () => {
+      // The workspace's .vscode/settings.json sets subagents.model (the scripted model): hovered as it is, not edited.
+      await wb.runCommand('Preferences: Open Workspace Settings (JSON)');
+      const lines = page.locator('.monaco-editor .view-lines', { hasText: 'calm-script.json' }).first();
+      await lines.waitFor({ timeout: 30_000 });
+      await lines
+        .locator('span', { hasText: /^"subagents\.model"$/ })
+        .first()
+        .hover();
+      const hover = page.locator('.monaco-hover:visible', { hasText: 'The model for the supervisor' }).first();
+      await hover.waitFor({ timeout: 30_000 });
+      const text = normalize(await hover.innerText());
+      expect(text).toContain(`See the README's "Configure a model".`);
+      expect(text).not.toContain('command:');
+    });
+
+    await wb.step('"Subagents: Open README" from the palette brings the open preview back to the top', async () => {
+      const preview = page
+        .frameLocator('iframe.webview[src*="extensionId=vscode.markdown-language-features"]')
+        .frameLocator('#active-frame');
+      const titleTop = () => preview.locator('h1#subagents-for-vs-code').evaluate((h) => Math.round(h.getBoundingClientRect().top));
+      // Still at "Configure a model" from the link: the title is scrolled out above.
+      expect(await titleTop()).toBeLessThan(-5);
+      await wb.runCommand('Subagents: Open README');
+      await expect.poll(async () => Math.abs(await titleTop()) < 120, { timeout: 15_000 }).toBe(true);
+    });
   });
 });
 

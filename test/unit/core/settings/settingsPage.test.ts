@@ -18,6 +18,9 @@ const readmeHeadings = new Set(
 );
 /** About three lines of the Settings page at its usual width. */
 const MAX_DESCRIPTION = 240;
+/** A description as the page shows it: a link as its words (the README pointers are `command:` links). */
+const shown = (s: { description?: string; markdownDescription?: string }): string =>
+  (s.markdownDescription ?? s.description ?? '').replace(/\[([^\]]*)\]\([^)\s]*\)/g, '$1');
 
 describe('the Settings page', () => {
   it('gives every setting an order, each its own, the model first and then the most used', () => {
@@ -30,7 +33,7 @@ describe('the Settings page', () => {
 
   it('keeps each description to about three lines, and its pointer to the README names a section that is there', () => {
     for (const [name, s] of settings) {
-      const text = s.markdownDescription ?? s.description ?? '';
+      const text = shown(s);
       expect(text, `${name} has no description`).not.toBe('');
       expect(text.length, `${name}'s description is ${text.length} characters`).toBeLessThanOrEqual(MAX_DESCRIPTION);
       for (const [, section] of text.matchAll(/See the README's "([^"]+)"/g))
@@ -39,7 +42,7 @@ describe('the Settings page', () => {
   });
 
   it('points to the README from the settings whose details live there', () => {
-    const pointing = settings.filter(([, s]) => /See the README's "/.test(s.markdownDescription ?? s.description ?? '')).map(([n]) => n);
+    const pointing = settings.filter(([, s]) => /See the README's "/.test(shown(s))).map(([n]) => n);
     for (const name of ['subagents.model', 'subagents.agents', 'subagents.autoApproveCommands', 'subagents.hooks', 'subagents.mcpServers'])
       expect(pointing).toContain(name);
   });
