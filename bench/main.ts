@@ -8,6 +8,7 @@ import { threadListBench } from './threadList';
 import { floorScenario } from './floor';
 import { judgeBench } from './judgeBench';
 import { commandBench } from './commandBench';
+import { hookBench } from './hookBench';
 import { mcpBench } from './mcpBench';
 import { searchBench, searchProfile, searchTreeBench } from './searchBench';
 import { aiLikeTree } from './aiLikeTree';
@@ -88,6 +89,11 @@ async function main(): Promise<void> {
     for (const line of await changesBench()) console.log(line);
     return;
   }
+  if (process.argv.includes('--hooks')) {
+    for (const line of await commandBench(arg('--runs', 20))) console.log(line);
+    for (const line of await hookBench(arg('--runs', 20))) console.log(line);
+    return;
+  }
   if (process.argv.includes('--agents')) {
     for (const line of await agentFilesBench()) console.log(line);
     return;
@@ -145,6 +151,7 @@ async function main(): Promise<void> {
     for (const line of await agentFilesBench()) console.log(`\n${line}`);
     for (const line of await judgeBench()) console.log(line);
     for (const line of await commandBench()) console.log(line);
+    for (const line of await hookBench()) console.log(line);
     for (const line of await mcpBench()) console.log(line);
     for (const line of await searchBench()) console.log(line);
     for (const line of await changesBench()) console.log(line);
