@@ -38,6 +38,7 @@ import { WindowActivity } from '../activity/windowActivity';
 import { ViewProgress } from '../panel/viewProgress';
 import { configureAgentsCommand } from '../agentFiles/configureAgents';
 import { openLocation } from '../panel/openLocation';
+import { openThreadMemory } from '../panel/openThreadMemory';
 import { PanelController } from '../panel/panelController';
 import type { PanelViewState } from '../panel/panelView';
 import { selectModelCommand } from '../models/selectModel';
@@ -160,7 +161,7 @@ export function createHostRuntime(context: vscode.ExtensionContext, channel: vsc
     engine,
     store,
     queue,
-    memory: { get: () => context.workspaceState.get<string>(THREAD_KEY), set: (id) => context.workspaceState.update(THREAD_KEY, id) },
+    memory: openThreadMemory(path.dirname(storage.threadsDir), context.workspaceState, THREAD_KEY, logger),
     config: () => panelConfig(config, root),
     logger,
     approvals,
