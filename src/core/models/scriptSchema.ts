@@ -56,8 +56,21 @@ export const scriptTurnSchema = lazySchema(() =>
     toolCalls: z.array(scriptToolCallSchema).optional(),
     usage: z
       .strictObject({
+        /** Every input token of the call, the cached ones included (as providers report it). */
         inputTokens: z.number().int().nonnegative(),
         outputTokens: z.number().int().nonnegative(),
+        /** Of the input, how many the provider's prompt cache served (Anthropic's cache_read_input_tokens). */
+        cacheReadTokens: z.number().int().nonnegative().optional(),
+        /** Of the input, how many went into the prompt cache (Anthropic's cache_creation_input_tokens). */
+        cacheWriteTokens: z.number().int().nonnegative().optional(),
+      })
+      .superRefine((u, ctx) => {
+        const cached = (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0);
+        if (cached > u.inputTokens)
+          ctx.addIssue({
+            code: 'custom',
+            message: `cacheReadTokens + cacheWriteTokens (${cached}) is more than inputTokens (${u.inputTokens}); inputTokens counts every input token, the cached ones included`,
+          });
       })
       .optional(),
     /** The call fails with a provider error of this HTTP status (429 and 5xx are retryable). */

@@ -193,8 +193,11 @@ function usageOf(turn: ScriptTurn, options: LanguageModelV4CallOptions, content:
     for (const c of content) chars += c.type === 'text' ? c.text.length : c.type === 'tool-call' ? c.input.length : 0;
     output = Math.ceil(chars / 4);
   }
+  // The shape a provider reports cached input in: the total counts them, noCache does not.
+  const cacheRead = turn.usage?.cacheReadTokens;
+  const cacheWrite = turn.usage?.cacheWriteTokens;
   return {
-    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+    inputTokens: { total: input, noCache: input - (cacheRead ?? 0) - (cacheWrite ?? 0), cacheRead, cacheWrite },
     outputTokens: { total: output, text: output, reasoning: undefined },
   };
 }
